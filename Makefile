@@ -1,0 +1,87 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# kft: build, test, install. `make help` lists the targets.
+
+ifeq ($(origin CC),default)
+CC      := gcc
+endif
+O       ?= build
+PREFIX  ?= /usr/local
+CFLAGS  ?= -O2 -g
+WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter
+BASE    := -std=gnu11 -D_GNU_SOURCE $(WARN) -fno-instrument-functions
+SANITIZE ?=
+
+SHARED_SRCS  := src/common/error.c src/config/config.c src/format/control.c \
+                src/symbols/elf-symtab.c
+RUNTIME_SRCS := $(SHARED_SRCS) $(wildcard src/runtime/*.c)
+TOOL_SRCS    := $(SHARED_SRCS) $(wildcard src/cli/*.c) $(wildcard src/views/*.c) \
+                src/format/reader.c src/symbols/symbolizer.c
+UNIT_SRCS    := $(wildcard tests/unit/test-*.c)
+
+RUNTIME_OBJS := $(patsubst %.c,$(O)/pic/%.o,$(RUNTIME_SRCS))
+TOOL_OBJS    := $(patsubst %.c,$(O)/obj/%.o,$(TOOL_SRCS))
+LIB_OBJS     := $(filter-out $(O)/obj/src/cli/%,$(TOOL_OBJS))
+UNIT_BINS    := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRCS))
+
+all: $(O)/bin/kft $(O)/lib/libkft.so $(O)/include/kft.h
+
+$(O)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE) $(CFLAGS) -fPIC -fvisibility=hidden -MMD -MP -c $< -o $@
+
+$(O)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE) $(CFLAGS) $(SANITIZE) -MMD -MP -c $< -o $@
+
+# The runtime goes into other programs: only the hooks and kft.h are
+# exported, and it is never built with sanitizers.
+$(O)/lib/libkft.so: $(RUNTIME_OBJS) src/runtime/libkft.map
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,--version-script=src/runtime/libkft.map -Wl,-z,defs \
+		-o $@ $(RUNTIME_OBJS) -ldl -lpthread
+
+$(O)/bin/kft: $(TOOL_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(SANITIZE) -o $@ $(TOOL_OBJS)
+
+$(O)/include/kft.h: include/kft.h
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+$(O)/tests/%: tests/unit/%.c $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE) $(CFLAGS) $(SANITIZE) -Isrc -o $@ $< $(LIB_OBJS)
+
+unit: $(UNIT_BINS)
+
+# `make check` runs every test; it installs what it needs first.
+check: deps
+	tests/run.sh
+
+check-fast: all unit
+	KFT_NO_DEPS=1 tests/run.sh
+
+deps:
+	@scripts/install-deps.sh
+
+demo: deps all
+	@examples/run-demo.sh $(O)
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include
+	install -m 755 $(O)/bin/kft $(DESTDIR)$(PREFIX)/bin/kft
+	install -m 644 $(O)/lib/libkft.so $(DESTDIR)$(PREFIX)/lib/libkft.so
+	install -m 644 include/kft.h $(DESTDIR)$(PREFIX)/include/kft.h
+
+clean:
+	rm -rf $(O) build-*
+
+help:
+	@echo "make            build bin/kft and lib/libkft.so under $(O)/"
+	@echo "make demo       install missing packages, build, trace examples/, show the log"
+	@echo "make check      install missing packages, build, run every test"
+	@echo "make install PREFIX=DIR"
+
+.PHONY: all unit check check-fast deps demo install clean help
+
+-include $(shell find $(O) -name '*.d' 2>/dev/null)

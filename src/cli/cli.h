@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The kft command line: one file per subcommand. */
+#ifndef KFT_CLI_H
+#define KFT_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#define KFT_VERSION "0.1.0"
+#define KFT_DEFAULT_DIR "kft.data"
+
+int cmd_record(int argc, char **argv);
+int cmd_log(int argc, char **argv);
+int cmd_status(int argc, char **argv);
+int cmd_control(int argc, char **argv);	/* prime, start, stop */
+
+/* Print "kft: msg" to stderr; returns 1 for `return fail(...)`. */
+int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* If argv has -h/--help before "--", print usage to stdout and return true. */
+bool wants_help(int argc, char **argv, const char *usage);
+
+#endif

@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * kft record: check the program and the config, lay out the trace
+ * directory, run the program with libkft preloaded, and hand back its
+ * exit status.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../config/config.h"
+#include "../format/control.h"
+#include "../symbols/elf-symtab.h"
+#include "cli.h"
+
+static const char usage[] =
+	"usage: kft record [-c CONFIG] [-o DIR] [--no-prime] [--no-check] [--] PROG [ARGS...]\n"
+	"\n"
+	"Run PROG (built with -finstrument-functions) and record its function calls\n"
+	"into DIR (default kft.data). kft's exit status is PROG's.\n"
+	"\n"
+	"  -c, --config FILE  a KFT configuration (triggers, filters, watches, log size);\n"
+	"                     without one, every call is recorded from the first\n"
+	"  -o, --output DIR   the trace directory; an older trace there is replaced\n"
+	"      --no-prime     leave the run loaded but not primed (unless the config\n"
+	"                     says `prime`): arm it later with `kft prime`\n"
+	"      --no-check     do not check that PROG is instrumented and that the\n"
+	"                     config's functions exist in it (for functions that live\n"
+	"                     in shared libraries)\n";
+
+struct record_opts {
+	const char *config;
+	const char *dir;
+	bool no_prime;
+	bool no_check;
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* PROG as execvp would find it. */
+static int find_program(const char *prog, char *out, size_t size)
+{
+	const char *path = getenv("PATH");
+
+	if (strchr(prog, '/')) {
+		snprintf(out, size, "%s", prog);
+		return access(out, X_OK);
+	}
+	for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
+		const char *end = strchrnul(p, ':');
+
+		snprintf(out, size, "%.*s/%s", (int)(end - p), p, prog);
+		if (end > p && !access(out, X_OK))
+			return 0;
+		p = *end ? end + 1 : end;
+	}
+	return -1;
+}
+
+static int check_program(const char *path, const struct kft_config *cfg, const char *cfgname)
+{
+	struct kft_elf elf;
+	struct kft_error err;
+	const struct kft_func_ref *refs[2 + KFT_MAX_FUNCLIST];
+	size_t nrefs = 0;
+	char magic[4] = { 0 };
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int ret = 0;
+
+	if (fd >= 0) {
+		if (read(fd, magic, sizeof(magic)) < 0)
+			magic[0] = 0;
+		close(fd);
+	}
+	if (memcmp(magic, "\177ELF", 4))
+		return 0;	/* a script: what it runs is checked by nobody */
+	if (kft_elf_open(&elf, path, &err))
+		return fail("%s", err.msg);
+	if (!elf.has_interp) {
+		ret = fail("%s is statically linked: kft needs a dynamically linked program "
+			   "(drop -static)", path);
+		goto out;
+	}
+	if (!elf.instrumented) {
+		ret = fail("%s is not instrumented: rebuild it with -finstrument-functions, e.g.\n"
+			   "  gcc -g -finstrument-functions -o prog prog.c", path);
+		goto out;
+	}
+	if (cfg->start.func.name)
+		refs[nrefs++] = &cfg->start.func;
+	if (cfg->stop.func.name)
+		refs[nrefs++] = &cfg->stop.func;
+	for (size_t i = 0; i < cfg->nfuncs; i++)
+		if (cfg->funcs[i].name)
+			refs[nrefs++] = &cfg->funcs[i];
+	for (size_t i = 0; i < nrefs && !ret; i++) {
+		uint64_t addr;
+
+		if (!kft_elf_find(&elf, refs[i]->name, &addr, 1))
+			ret = fail("%s:%u: '%s': no function of that name in %s (if it lives in "
+				   "a shared library, use --no-check)", cfgname, refs[i]->line,
+				   refs[i]->name, path);
+	}
+out:
+	kft_elf_close(&elf);
+	return ret;
+}
+
+/* Make dir, or empty it of an older trace (and of nothing else). */
+static int prepare_dir(const char *dir)
+{
+	DIR *d;
+	struct dirent *de;
+
+	if (mkdir(dir, 0700) && errno != EEXIST)
+		return fail("%s: %s", dir, strerror(errno));
+	d = opendir(dir);
+	if (!d)
+		return fail("%s: %s", dir, strerror(errno));
+	while ((de = readdir(d))) {
+		const char *n = de->d_name;
+
+		if (!strcmp(n, "info") || !strcmp(n, "config") || !strcmp(n, "control") ||
+		    !strncmp(n, "maps-", 5) || !strncmp(n, "thread-", 7))
+			unlinkat(dirfd(d), n, 0);
+	}
+	closedir(d);
+	return 0;
+}
+
+static int write_file(const char *dir, const char *name, const void *data, size_t len)
+{
+	char path[PATH_MAX];
+	int fd;
+	bool ok;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return fail("%s: %s", path, strerror(errno));
+	ok = write(fd, data, len) == (ssize_t)len;
+	if (close(fd) || !ok)
+		return fail("%s: write failed", path);
+	return 0;
+}
+
+static int write_info(const char *dir, int argc, char **argv, const char *status)
+{
+	char buf[8192];
+	size_t n = 0;
+
+	n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+			      "kft-version = %s\nformat = %d\nclock = monotonic\ncommand =",
+			      KFT_VERSION, KFT_FORMAT_VERSION);
+	for (int i = 0; i < argc && n < sizeof(buf) - 256; i++)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, " %s", argv[i]);
+	snprintf(buf + n, sizeof(buf) - n, "\n%s", status);
+	return write_file(dir, "info", buf, strlen(buf));
+}
+
+static int write_trace_files(const char *dir, const struct kft_config *cfg, bool primed)
+{
+	struct kft_control ctl;
+	char *text = kft_config_format(cfg);
+	int ret;
+
+	if (!text)
+		return fail("out of memory");
+	ret = write_file(dir, "config", text, strlen(text));
+	free(text);
+	if (ret)
+		return ret;
+	kft_control_init(&ctl, now_ns(),
+			 KFT_MODE_TIMED | (cfg->autorepeat ? KFT_MODE_AUTOREPEAT : 0) |
+				 (cfg->overwrite ? KFT_MODE_OVERWRITE : 0),
+			 primed);
+	return write_file(dir, "control", &ctl, sizeof(ctl));
+}
+
+/* libkft.so lives in ../lib beside bin/kft, in the build tree and installed. */
+static int find_runtime(char *out, size_t size)
+{
+	const char *env = getenv("KFT_LIBRARY");
+	char self[PATH_MAX];
+	ssize_t n;
+	char *slash;
+
+	if (env && *env) {
+		snprintf(out, size, "%s", env);
+		return access(out, R_OK) ? fail("KFT_LIBRARY=%s: %s", env, strerror(errno)) : 0;
+	}
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n < 0)
+		return fail("cannot find myself: %s", strerror(errno));
+	self[n] = '\0';
+	slash = strrchr(self, '/');
+	if (slash)
+		*slash = '\0';
+	if ((size_t)snprintf(out, size, "%s/../lib/libkft.so", self) >= size || access(out, R_OK))
+		return fail("runtime library not found at %s (set KFT_LIBRARY)", out);
+	return 0;
+}
+
+static pid_t launch(const char *prog, char **argv, const char *runtime, const char *dir)
+{
+	char abs_dir[PATH_MAX], preload[2 * PATH_MAX];
+	const char *old = getenv("LD_PRELOAD");
+	pid_t pid;
+
+	if (!realpath(dir, abs_dir))
+		return fail("%s: %s", dir, strerror(errno)) ? -1 : -1;
+	if (old && *old)
+		snprintf(preload, sizeof(preload), "%s:%s", runtime, old);
+	else
+		snprintf(preload, sizeof(preload), "%s", runtime);
+	pid = fork();
+	if (pid < 0)
+		return fail("fork: %s", strerror(errno)) ? -1 : -1;
+	if (pid == 0) {
+		setenv("LD_PRELOAD", preload, 1);
+		setenv("KFT_DIR", abs_dir, 1);
+		execv(prog, argv);
+		fprintf(stderr, "kft: cannot run %s: %s\n", prog, strerror(errno));
+		_exit(127);
+	}
+	return pid;
+}
+
+static int parse_opts(int argc, char **argv, struct record_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "no-prime", no_argument, NULL, 'P' },
+		{ "no-check", no_argument, NULL, 'C' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	o->dir = KFT_DEFAULT_DIR;
+	while ((c = getopt_long(argc, argv, "+c:o:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			o->config = optarg;
+			break;
+		case 'o':
+			o->dir = optarg;
+			break;
+		case 'P':
+			o->no_prime = true;
+			break;
+		case 'C':
+			o->no_check = true;
+			break;
+		default:
+			fputs(usage, stderr);
+			return -1;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "kft: record: no program given\n%s", usage);
+		return -1;
+	}
+	return 0;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct record_opts o = { 0 };
+	struct kft_config cfg;
+	struct kft_error err;
+	char prog[PATH_MAX], runtime[PATH_MAX], status[128];
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, old_quit;
+	int ret = 1, wstatus;
+	pid_t pid;
+
+	if (wants_help(argc, argv, usage))
+		return 0;
+	if (parse_opts(argc, argv, &o))
+		return 2;
+	kft_config_init(&cfg);
+	if (o.config && kft_config_load(&cfg, o.config, &err))
+		return fail("%s", err.msg);
+	if (find_program(argv[optind], prog, sizeof(prog))) {
+		fail("%s: program not found or not executable", argv[optind]);
+		goto out;
+	}
+	if (!o.no_check && check_program(prog, &cfg, o.config ? o.config : "config"))
+		goto out;
+	if (find_runtime(runtime, sizeof(runtime)) || prepare_dir(o.dir) ||
+	    write_trace_files(o.dir, &cfg, cfg.prime || !o.no_prime) ||
+	    write_info(o.dir, argc - optind, argv + optind, "status = running\n"))
+		goto out;
+
+	/* like system(): Ctrl-C is for the program, we wait for it to end */
+	sigaction(SIGINT, &ign, &old_int);
+	sigaction(SIGQUIT, &ign, &old_quit);
+	pid = launch(prog, argv + optind, runtime, o.dir);
+	while (pid > 0 && waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
+		;
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGQUIT, &old_quit, NULL);
+	if (pid < 0)
+		goto out;
+	if (WIFSIGNALED(wstatus)) {
+		fprintf(stderr, "kft: %s killed by signal %d (%s); the trace in %s is kept\n",
+			argv[optind], WTERMSIG(wstatus), strsignal(WTERMSIG(wstatus)), o.dir);
+		snprintf(status, sizeof(status), "status = killed by signal %d\n",
+			 WTERMSIG(wstatus));
+		ret = 128 + WTERMSIG(wstatus);
+	} else {
+		snprintf(status, sizeof(status), "status = exited %d\n", WEXITSTATUS(wstatus));
+		ret = WEXITSTATUS(wstatus);
+	}
+	write_info(o.dir, argc - optind, argv + optind, status);
+out:
+	kft_config_release(&cfg);
+	return ret;
+}

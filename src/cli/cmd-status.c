@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* kft status: the run's state and config, as /proc/kft printed them. */
+#include <stdio.h>
+
+#include "../views/views.h"
+#include "cli.h"
+
+static const char usage[] =
+	"usage: kft status [DIR]\n"
+	"\n"
+	"Print the state of the run in DIR (default kft.data), while the program\n"
+	"runs or after: 'status: run id N, [not ]primed, [not ]triggered,\n"
+	"[not ]complete', the config as given, then why and when the run started\n"
+	"and stopped, the entries logged and the deepest stack seen.\n";
+
+int cmd_status(int argc, char **argv)
+{
+	struct kft_symbolizer *sz;
+	struct kft_error err;
+	struct kft_trace tr;
+	const char *dir;
+
+	if (wants_help(argc, argv, usage))
+		return 0;
+	if (argc > 2 || (argc == 2 && argv[1][0] == '-'))
+		return fail("status: usage: kft status [DIR]");
+	dir = argc == 2 ? argv[1] : KFT_DEFAULT_DIR;
+	if (kft_trace_open(&tr, dir, &err))
+		return fail("%s", err.msg);
+	sz = kft_symbolizer_new(dir, &err);
+	kft_view_status(stdout, &tr, sz);
+	kft_symbolizer_free(sz);
+	kft_trace_close(&tr);
+	return 0;
+}

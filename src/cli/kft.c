@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* kft: dispatch to the subcommands. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char usage[] =
+	"usage: kft <command> [options]\n"
+	"\n"
+	"Record every function call of a C program, the KFT way, and read it back.\n"
+	"\n"
+	"commands:\n"
+	"  record   run a program built with -finstrument-functions and trace it\n"
+	"  log      print a trace in the /proc/kft_data layout\n"
+	"  status   print the run state and config, as /proc/kft did\n"
+	"  prime    arm the start trigger of a running trace\n"
+	"  start    start a running trace now\n"
+	"  stop     stop a running trace now\n"
+	"\n"
+	"`kft <command> --help` tells more; man pages are in docs/.\n";
+
+int fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("kft: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 1;
+}
+
+bool wants_help(int argc, char **argv, const char *text)
+{
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(text, stdout);
+			return true;
+		}
+	}
+	return false;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		int (*run)(int, char **);
+	} cmds[] = {
+		{ "record", cmd_record }, { "log", cmd_log },	  { "status", cmd_status },
+		{ "prime", cmd_control }, { "start", cmd_control }, { "stop", cmd_control },
+	};
+
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
+	    !strcmp(argv[1], "help")) {
+		fputs(usage, argc < 2 ? stderr : stdout);
+		return argc < 2 ? 2 : 0;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("kft %s\n", KFT_VERSION);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (!strcmp(argv[1], cmds[i].name))
+			return cmds[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "kft: '%s' is not a kft command\n\n%s", argv[1], usage);
+	return 2;
+}

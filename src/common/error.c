@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: LGPL-2.1
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "error.h"
+
+int kft_error_set(struct kft_error *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	return -1;
+}

@@ -1,0 +1,581 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Parser for the KFT configuration language. Unlike the original kernel
+ * parser, keywords match whole words, '#' starts a comment, unknown words
+ * are errors naming file, line and word, and a funclist without fend
+ * cannot loop forever.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "config.h"
+
+#define MAX_TOKEN 256
+
+struct token {
+	char text[MAX_TOKEN];
+	unsigned int line;
+	bool comma;		/* a ',' followed it (static funclist dialect) */
+	bool line_end;		/* last token of its line */
+};
+
+struct parser {
+	const char *origin;
+	struct token *toks;
+	size_t ntoks;
+	size_t pos;
+	struct kft_error *err;
+};
+
+static int tokenize(struct parser *p, const char *text, size_t len)
+{
+	size_t cap = 64, i = 0;
+	unsigned int line = 1;
+
+	p->toks = calloc(cap, sizeof(*p->toks));
+	if (!p->toks)
+		return kft_error_set(p->err, "%s: out of memory", p->origin);
+	while (i < len) {
+		char c = text[i];
+
+		if (c == '\n') {
+			if (p->ntoks)
+				p->toks[p->ntoks - 1].line_end = true;
+			line++;
+			i++;
+		} else if (c == '#') {
+			while (i < len && text[i] != '\n')
+				i++;
+		} else if (c == ',') {
+			if (p->ntoks)
+				p->toks[p->ntoks - 1].comma = true;
+			i++;
+		} else if (isspace((unsigned char)c)) {
+			i++;
+		} else if (c == '\0') {
+			return kft_error_set(p->err, "%s:%u: NUL byte in config", p->origin, line);
+		} else {
+			struct token *t;
+			size_t n = 0;
+
+			if (p->ntoks == cap) {
+				struct token *bigger = realloc(p->toks, 2 * cap * sizeof(*bigger));
+
+				if (!bigger)
+					return kft_error_set(p->err, "%s: out of memory", p->origin);
+				memset(bigger + cap, 0, cap * sizeof(*bigger));
+				p->toks = bigger;
+				cap *= 2;
+			}
+			t = &p->toks[p->ntoks++];
+			t->line = line;
+			while (i < len && !isspace((unsigned char)text[i]) && text[i] != '#' &&
+			       text[i] != ',' && text[i] != '\0') {
+				if (n + 1 >= MAX_TOKEN)
+					return kft_error_set(p->err, "%s:%u: word too long", p->origin,
+							     line);
+				t->text[n++] = text[i++];
+			}
+			t->text[n] = '\0';
+		}
+	}
+	if (p->ntoks)
+		p->toks[p->ntoks - 1].line_end = true;
+	return 0;
+}
+
+static struct token *peek(struct parser *p)
+{
+	return p->pos < p->ntoks ? &p->toks[p->pos] : NULL;
+}
+
+static unsigned int last_line(struct parser *p)
+{
+	return p->ntoks ? p->toks[p->ntoks - 1].line : 1;
+}
+
+/* Next token, or an error "expected WHAT after PREV". */
+static struct token *expect(struct parser *p, const char *what, const struct token *prev)
+{
+	struct token *t = peek(p);
+
+	if (!t) {
+		kft_error_set(p->err, "%s:%u: expected %s after '%s', found end of file",
+			      p->origin, prev ? prev->line : last_line(p), what,
+			      prev ? prev->text : "");
+		return NULL;
+	}
+	p->pos++;
+	return t;
+}
+
+static int bad_word(struct parser *p, const struct token *t, const char *why)
+{
+	return kft_error_set(p->err, "%s:%u: '%s': %s", p->origin, t->line, t->text, why);
+}
+
+static int parse_u64(struct parser *p, const struct token *t, uint64_t max, uint64_t *out)
+{
+	const char *s = t->text;
+	uint64_t v = 0;
+
+	if (!*s)
+		return bad_word(p, t, "expected a decimal number");
+	for (; *s; s++) {
+		if (!isdigit((unsigned char)*s))
+			return bad_word(p, t, "expected a decimal number");
+		if (v > (max - (uint64_t)(*s - '0')) / 10)
+			return kft_error_set(p->err, "%s:%u: '%s': number too large (at most %" PRIu64 ")",
+					     p->origin, t->line, t->text, max);
+		v = v * 10 + (uint64_t)(*s - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+static bool is_ident_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '.' || c == '$' || c == '@';
+}
+
+static int parse_func(struct parser *p, const struct token *t, struct kft_func_ref *ref)
+{
+	const char *s = t->text;
+
+	ref->name = NULL;
+	ref->addr = 0;
+	ref->line = t->line;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		uint64_t v = 0;
+		const char *d = s + 2;
+
+		if (!*d || strlen(d) > 16)
+			return bad_word(p, t, "expected a function name or a hex address");
+		for (; *d; d++) {
+			if (!isxdigit((unsigned char)*d))
+				return bad_word(p, t, "expected a function name or a hex address");
+			v = v * 16 + (uint64_t)(isdigit((unsigned char)*d) ? *d - '0' :
+						tolower((unsigned char)*d) - 'a' + 10);
+		}
+		if (!v)
+			return bad_word(p, t, "function address 0 is not valid");
+		ref->addr = v;
+		return 0;
+	}
+	if (isdigit((unsigned char)s[0]))
+		return bad_word(p, t, "expected a function name or a hex address (0x...)");
+	for (const char *c = s; *c; c++)
+		if (!is_ident_char(*c))
+			return bad_word(p, t, "not a valid function name");
+	ref->name = strdup(s);
+	if (!ref->name)
+		return kft_error_set(p->err, "%s: out of memory", p->origin);
+	return 0;
+}
+
+static int parse_trigger(struct parser *p, struct kft_config *cfg, const struct token *kw)
+{
+	struct token *which, *type, *arg;
+	struct kft_trigger *trig;
+
+	which = expect(p, "'start' or 'stop'", kw);
+	if (!which)
+		return -1;
+	if (!strcmp(which->text, "start"))
+		trig = &cfg->start;
+	else if (!strcmp(which->text, "stop"))
+		trig = &cfg->stop;
+	else
+		return bad_word(p, which, "expected 'start' or 'stop' after 'trigger'");
+	if (trig->type != KFT_TRIGGER_NONE)
+		return bad_word(p, which, "this trigger is already set");
+	type = expect(p, "'entry', 'exit' or 'time'", which);
+	if (!type)
+		return -1;
+	arg = expect(p, !strcmp(type->text, "time") ? "a time in microseconds" : "a function",
+		     type);
+	if (!arg)
+		return -1;
+	if (!strcmp(type->text, "time")) {
+		trig->type = KFT_TRIGGER_TIME;
+		return parse_u64(p, arg, UINT64_MAX / 1000, &trig->usecs);
+	}
+	if (!strcmp(type->text, "entry"))
+		trig->type = KFT_TRIGGER_ENTRY;
+	else if (!strcmp(type->text, "exit"))
+		trig->type = KFT_TRIGGER_EXIT;
+	else
+		return bad_word(p, type, "expected 'entry', 'exit' or 'time'");
+	return parse_func(p, arg, &trig->func);
+}
+
+static bool block_has_fend(struct parser *p)
+{
+	for (size_t i = p->pos; i < p->ntoks; i++) {
+		if (!strcmp(p->toks[i].text, "fend"))
+			return true;
+		if (!strcmp(p->toks[i].text, "end"))
+			return false;
+	}
+	return false;
+}
+
+/*
+ * Two dialects: "funclist a b c fend" (the /proc/kft one, may span lines)
+ * and "funclist a, b," + "c" (kftstatic.conf: a trailing comma continues
+ * the list on the next line, no fend).
+ */
+static int parse_funclist(struct parser *p, struct kft_config *cfg, const struct token *kw)
+{
+	bool fended = block_has_fend(p);
+	const struct token *prev = kw;
+	size_t cap = 0;
+
+	if (cfg->has_funclist)
+		return bad_word(p, kw, "the function list is already set");
+	cfg->has_funclist = true;
+	for (;;) {
+		struct token *t;
+
+		if (!fended && (prev->line_end && !prev->comma) && prev != kw)
+			break;
+		t = expect(p, fended ? "a function or 'fend'" : "a function", prev);
+		if (!t)
+			return -1;
+		if (fended && !strcmp(t->text, "fend"))
+			break;
+		if (!strcmp(t->text, "end"))
+			return bad_word(p, t, "function list needs 'fend' before 'end'");
+		if (cfg->nfuncs == KFT_MAX_FUNCLIST)
+			return bad_word(p, t, "too many functions in funclist");
+		if (cfg->nfuncs == cap) {
+			size_t ncap = cap ? 2 * cap : 16;
+			struct kft_func_ref *bigger = realloc(cfg->funcs, ncap * sizeof(*bigger));
+
+			if (!bigger)
+				return kft_error_set(p->err, "%s: out of memory", p->origin);
+			cfg->funcs = bigger;
+			cap = ncap;
+		}
+		if (parse_func(p, t, &cfg->funcs[cfg->nfuncs]))
+			return -1;
+		cfg->nfuncs++;
+		prev = t;
+	}
+	if (!cfg->nfuncs)
+		return bad_word(p, kw, "empty function list");
+	return 0;
+}
+
+static int parse_filter(struct parser *p, struct kft_config *cfg, const struct token *kw)
+{
+	struct token *what = expect(p, "a filter type", kw);
+	struct token *arg;
+
+	if (!what)
+		return -1;
+	if (!strcmp(what->text, "mintime") || !strcmp(what->text, "maxtime")) {
+		uint64_t *dst = what->text[1] == 'i' ? &cfg->mintime : &cfg->maxtime;
+
+		arg = expect(p, "a time in microseconds", what);
+		if (!arg)
+			return -1;
+		return parse_u64(p, arg, UINT64_MAX / 1000, dst);
+	}
+	if (!strcmp(what->text, "noints")) {
+		cfg->noints = true;
+		return 0;
+	}
+	if (!strcmp(what->text, "onlyints")) {
+		cfg->onlyints = true;
+		return 0;
+	}
+	if (!strcmp(what->text, "funclist"))
+		return parse_funclist(p, cfg, what);
+	return bad_word(p, what, "unknown filter (expected mintime, maxtime, noints, onlyints "
+			"or funclist)");
+}
+
+static int parse_watch(struct parser *p, struct kft_config *cfg, const struct token *kw)
+{
+	struct token *what = expect(p, "'stack' or 'worst-stack'", kw);
+	struct token *arg;
+
+	if (!what)
+		return -1;
+	if (!strcmp(what->text, "stack"))
+		cfg->watch = KFT_WATCH_STACK;
+	else if (!strcmp(what->text, "worst-stack"))
+		cfg->watch = KFT_WATCH_WORST_STACK;
+	else
+		return bad_word(p, what, "expected 'stack' or 'worst-stack'");
+	arg = expect(p, "a stack size in bytes", what);
+	if (!arg)
+		return -1;
+	return parse_u64(p, arg, UINT32_MAX, &cfg->watch_bytes);
+}
+
+static int parse_statement(struct parser *p, struct kft_config *cfg, const struct token *kw)
+{
+	const char *w = kw->text;
+
+	if (!strcmp(w, "trigger"))
+		return parse_trigger(p, cfg, kw);
+	if (!strcmp(w, "filter"))
+		return parse_filter(p, cfg, kw);
+	if (!strcmp(w, "watch"))
+		return parse_watch(p, cfg, kw);
+	if (!strcmp(w, "logentries")) {
+		struct token *arg = expect(p, "a number of entries", kw);
+
+		if (!arg || parse_u64(p, arg, KFT_MAX_LOGENTRIES, &cfg->logentries))
+			return -1;
+		if (!cfg->logentries)
+			return bad_word(p, arg, "logentries must be at least 1");
+		cfg->logentries_set = true;
+		return 0;
+	}
+	if (!strcmp(w, "autorepeat")) {
+		cfg->autorepeat = true;
+		return 0;
+	}
+	if (!strcmp(w, "overwrite")) {
+		cfg->overwrite = true;
+		return 0;
+	}
+	if (!strcmp(w, "prime")) {
+		cfg->prime = true;
+		return 0;
+	}
+	if (!strcmp(w, "untimed"))
+		return bad_word(p, kw, "not supported: kft always times calls");
+	if (!strcmp(w, "begin") || !strcmp(w, "new"))
+		return bad_word(p, kw, "unexpected inside a begin ... end block");
+	return bad_word(p, kw, "unknown statement (expected trigger, filter, watch, logentries, "
+			"autorepeat, overwrite, prime or end)");
+}
+
+void kft_config_init(struct kft_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->logentries = KFT_DEFAULT_LOGENTRIES;
+}
+
+void kft_config_release(struct kft_config *cfg)
+{
+	free(cfg->start.func.name);
+	free(cfg->stop.func.name);
+	for (size_t i = 0; i < cfg->nfuncs; i++)
+		free(cfg->funcs[i].name);
+	free(cfg->funcs);
+	kft_config_init(cfg);
+}
+
+static int parse_block(struct parser *p, struct kft_config *cfg)
+{
+	struct token *t = peek(p);
+
+	if (t && !strcmp(t->text, "new")) {
+		cfg->has_new = true;
+		p->pos++;
+		t = peek(p);
+	}
+	if (!t)
+		return kft_error_set(p->err, "%s:%u: empty config: expected 'begin'", p->origin,
+				     last_line(p));
+	if (strcmp(t->text, "begin"))
+		return bad_word(p, t, "expected 'begin'");
+	p->pos++;
+	for (;;) {
+		t = peek(p);
+		if (!t)
+			return kft_error_set(p->err, "%s:%u: missing 'end'", p->origin, last_line(p));
+		p->pos++;
+		if (!strcmp(t->text, "end"))
+			break;
+		if (parse_statement(p, cfg, t))
+			return -1;
+	}
+	t = peek(p);
+	if (t)
+		return bad_word(p, t, "unexpected after 'end' (one begin ... end block per config)");
+	if (cfg->noints && cfg->onlyints)
+		return kft_error_set(p->err, "%s: 'filter noints' and 'filter onlyints' together "
+				     "drop every call", p->origin);
+	if (cfg->mintime && cfg->maxtime && cfg->mintime > cfg->maxtime)
+		return kft_error_set(p->err, "%s: mintime %" PRIu64 " is above maxtime %" PRIu64
+				     ": every call would be dropped", p->origin, cfg->mintime,
+				     cfg->maxtime);
+	return 0;
+}
+
+int kft_config_parse(struct kft_config *cfg, const char *text, size_t len, const char *origin,
+		     struct kft_error *err)
+{
+	struct parser p = { .origin = origin ? origin : "config", .err = err };
+	int ret;
+
+	kft_config_init(cfg);
+	ret = tokenize(&p, text, len);
+	if (!ret)
+		ret = parse_block(&p, cfg);
+	free(p.toks);
+	if (ret)
+		kft_config_release(cfg);
+	return ret;
+}
+
+int kft_config_load(struct kft_config *cfg, const char *path, struct kft_error *err)
+{
+	struct stat st;
+	char *buf = NULL;
+	ssize_t n;
+	size_t got = 0;
+	int fd, ret = -1;
+
+	kft_config_init(cfg);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return kft_error_set(err, "%s: %s", path, strerror(errno));
+	if (fstat(fd, &st) || st.st_size > (1 << 20)) {
+		kft_error_set(err, "%s: not a config file (too large or unreadable)", path);
+		goto out;
+	}
+	buf = malloc((size_t)st.st_size + 1);
+	if (!buf) {
+		kft_error_set(err, "%s: out of memory", path);
+		goto out;
+	}
+	while ((n = read(fd, buf + got, (size_t)st.st_size - got)) > 0)
+		got += (size_t)n;
+	if (n < 0) {
+		kft_error_set(err, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	ret = kft_config_parse(cfg, buf, got, path, err);
+out:
+	free(buf);
+	close(fd);
+	return ret;
+}
+
+const char *kft_func_ref_str(const struct kft_func_ref *ref, char *buf, size_t size)
+{
+	if (ref->name)
+		snprintf(buf, size, "%s", ref->name);
+	else
+		snprintf(buf, size, "0x%" PRIx64, ref->addr);
+	return buf;
+}
+
+struct strbuf {
+	char *s;
+	size_t len, cap;
+	bool oom;
+};
+
+static void sb_add(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void sb_add(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (sb->oom)
+		return;
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(sb->s + sb->len, sb->cap - sb->len, fmt, ap);
+		va_end(ap);
+		if (n < 0) {
+			sb->oom = true;
+			return;
+		}
+		if ((size_t)n < sb->cap - sb->len) {
+			sb->len += (size_t)n;
+			return;
+		}
+		char *bigger = realloc(sb->s, 2 * sb->cap + (size_t)n);
+
+		if (!bigger) {
+			sb->oom = true;
+			return;
+		}
+		sb->s = bigger;
+		sb->cap = 2 * sb->cap + (size_t)n;
+	}
+}
+
+static void format_trigger(struct strbuf *sb, const char *which, const struct kft_trigger *t)
+{
+	char buf[128];
+
+	switch (t->type) {
+	case KFT_TRIGGER_ENTRY:
+	case KFT_TRIGGER_EXIT:
+		sb_add(sb, "\ttrigger %s %s %s\n", which,
+		       t->type == KFT_TRIGGER_ENTRY ? "entry" : "exit",
+		       kft_func_ref_str(&t->func, buf, sizeof(buf)));
+		break;
+	case KFT_TRIGGER_TIME:
+		sb_add(sb, "\ttrigger %s time %" PRIu64 "\n", which, t->usecs);
+		break;
+	default:
+		break;
+	}
+}
+
+char *kft_config_format(const struct kft_config *cfg)
+{
+	struct strbuf sb = { .cap = 256 };
+	char buf[128];
+
+	sb.s = malloc(sb.cap);
+	if (!sb.s)
+		return NULL;
+	sb.s[0] = '\0';
+	if (cfg->has_new)
+		sb_add(&sb, "new\n");
+	sb_add(&sb, "begin\n");
+	format_trigger(&sb, "start", &cfg->start);
+	format_trigger(&sb, "stop", &cfg->stop);
+	if (cfg->mintime)
+		sb_add(&sb, "\tfilter mintime %" PRIu64 "\n", cfg->mintime);
+	if (cfg->maxtime)
+		sb_add(&sb, "\tfilter maxtime %" PRIu64 "\n", cfg->maxtime);
+	if (cfg->noints)
+		sb_add(&sb, "\tfilter noints\n");
+	if (cfg->onlyints)
+		sb_add(&sb, "\tfilter onlyints\n");
+	if (cfg->has_funclist) {
+		sb_add(&sb, "\tfilter funclist");
+		for (size_t i = 0; i < cfg->nfuncs; i++)
+			sb_add(&sb, " %s", kft_func_ref_str(&cfg->funcs[i], buf, sizeof(buf)));
+		sb_add(&sb, " fend\n");
+	}
+	if (cfg->watch != KFT_WATCH_NONE)
+		sb_add(&sb, "\twatch %s %" PRIu64 "\n",
+		       cfg->watch == KFT_WATCH_STACK ? "stack" : "worst-stack", cfg->watch_bytes);
+	if (cfg->logentries_set)
+		sb_add(&sb, "\tlogentries %" PRIu64 "\n", cfg->logentries);
+	if (cfg->autorepeat)
+		sb_add(&sb, "\tautorepeat\n");
+	if (cfg->overwrite)
+		sb_add(&sb, "\toverwrite\n");
+	if (cfg->prime)
+		sb_add(&sb, "\tprime\n");
+	sb_add(&sb, "end\n");
+	if (sb.oom) {
+		free(sb.s);
+		return NULL;
+	}
+	return sb.s;
+}

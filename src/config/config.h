@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * The KFT configuration language: one parser for files given to
+ * `kft record -c` and for configs handed to a running trace.
+ *
+ *   [new]
+ *   begin
+ *     trigger start|stop entry|exit FUNC
+ *     trigger start|stop time USECS
+ *     filter mintime|maxtime USECS
+ *     filter noints | filter onlyints
+ *     filter funclist FUNC... fend
+ *     watch stack|worst-stack BYTES
+ *     logentries N
+ *     autorepeat | overwrite | prime
+ *   end
+ *
+ * FUNC is a symbol name or a hex address (0x...). '#' starts a comment.
+ */
+#ifndef KFT_CONFIG_H
+#define KFT_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../common/error.h"
+
+/* Default capacity of one thread's log, in records. KFT's kernel default
+ * was 20000; a user program makes calls far faster, so ours is larger. */
+#define KFT_DEFAULT_LOGENTRIES 1000000ULL
+#define KFT_MAX_LOGENTRIES (1ULL << 32)
+#define KFT_MAX_FUNCLIST 4096
+
+enum kft_trigger_type {
+	KFT_TRIGGER_NONE = 0,
+	KFT_TRIGGER_ENTRY,
+	KFT_TRIGGER_EXIT,
+	KFT_TRIGGER_TIME,
+	/* the two below never come from a config: they say why a run moved */
+	KFT_TRIGGER_USER,
+	KFT_TRIGGER_LOG_FULL,
+};
+
+enum kft_watch_type {
+	KFT_WATCH_NONE = 0,
+	KFT_WATCH_STACK,
+	KFT_WATCH_WORST_STACK,
+};
+
+/* A function as the config names it: by symbol (name != NULL) or address. */
+struct kft_func_ref {
+	char *name;
+	uint64_t addr;
+	unsigned int line;	/* where the config named it, for error messages */
+};
+
+struct kft_trigger {
+	enum kft_trigger_type type;
+	struct kft_func_ref func;	/* ENTRY, EXIT */
+	uint64_t usecs;			/* TIME */
+};
+
+struct kft_config {
+	bool has_new;
+	struct kft_trigger start;
+	struct kft_trigger stop;
+	uint64_t mintime;		/* usecs, 0 = off */
+	uint64_t maxtime;		/* usecs, 0 = off */
+	bool noints;
+	bool onlyints;
+	bool has_funclist;
+	size_t nfuncs;
+	struct kft_func_ref *funcs;
+	enum kft_watch_type watch;
+	uint64_t watch_bytes;
+	uint64_t logentries;		/* KFT_DEFAULT_LOGENTRIES if not given */
+	bool logentries_set;
+	bool autorepeat;
+	bool overwrite;
+	bool prime;
+};
+
+/* Set every field to its default (no triggers, no filters). */
+void kft_config_init(struct kft_config *cfg);
+
+/*
+ * Parse text (len bytes, need not be NUL-terminated). origin names the
+ * source in error messages ("file.conf"). On error returns -1 with
+ * "origin:line: message naming the word" in err and cfg left empty.
+ * Free the result with kft_config_release().
+ */
+int kft_config_parse(struct kft_config *cfg, const char *text, size_t len,
+		     const char *origin, struct kft_error *err);
+
+/* Read and parse a file. */
+int kft_config_load(struct kft_config *cfg, const char *path, struct kft_error *err);
+
+void kft_config_release(struct kft_config *cfg);
+
+/*
+ * Print cfg back in the language (a form kft_config_parse accepts again).
+ * Returns a malloc'ed string (free it), or NULL when out of memory.
+ */
+char *kft_config_format(const struct kft_config *cfg);
+
+/* "name" or "0x..." for a function reference, into buf. */
+const char *kft_func_ref_str(const struct kft_func_ref *ref, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "reader.h"
+
+static char *path_join(const char *dir, const char *name)
+{
+	size_t n = strlen(dir) + strlen(name) + 2;
+	char *p = malloc(n);
+
+	if (p)
+		snprintf(p, n, "%s/%s", dir, name);
+	return p;
+}
+
+/* Read a small whole file into a NUL-terminated buffer. */
+static char *slurp(const char *path, size_t max, size_t *len, struct kft_error *err)
+{
+	struct stat st;
+	char *buf;
+	size_t got = 0;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		kft_error_set(err, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) || (size_t)st.st_size > max) {
+		kft_error_set(err, "%s: unexpected size", path);
+		close(fd);
+		return NULL;
+	}
+	buf = malloc((size_t)st.st_size + 1);
+	if (!buf) {
+		kft_error_set(err, "%s: out of memory", path);
+		close(fd);
+		return NULL;
+	}
+	while (got < (size_t)st.st_size && (n = read(fd, buf + got, (size_t)st.st_size - got)) > 0)
+		got += (size_t)n;
+	close(fd);
+	buf[got] = '\0';
+	if (len)
+		*len = got;
+	return buf;
+}
+
+static int read_control(struct kft_trace *tr, struct kft_error *err)
+{
+	char *path = path_join(tr->dir, "control");
+	size_t len = 0;
+	char *buf;
+	int ret = -1;
+
+	if (!path)
+		return kft_error_set(err, "out of memory");
+	buf = slurp(path, 1 << 16, &len, err);
+	if (!buf) {
+		if (access(tr->dir, F_OK))
+			kft_error_set(err, "%s: no such trace directory (record one with `kft record`)",
+				      tr->dir);
+		goto out;
+	}
+	if (len < sizeof(tr->ctl) ||
+	    memcmp(buf, KFT_CONTROL_MAGIC, sizeof(KFT_CONTROL_MAGIC))) {
+		kft_error_set(err, "%s: not a kft control file (truncated or corrupt)", path);
+		goto out;
+	}
+	memcpy(&tr->ctl, buf, sizeof(tr->ctl));
+	if (tr->ctl.version != KFT_FORMAT_VERSION || tr->ctl.size != sizeof(tr->ctl)) {
+		kft_error_set(err, "%s: trace format version %u, this kft reads version %u", path,
+			      tr->ctl.version, KFT_FORMAT_VERSION);
+		goto out;
+	}
+	ret = 0;
+out:
+	free(buf);
+	free(path);
+	return ret;
+}
+
+static int read_config(struct kft_trace *tr, struct kft_error *err)
+{
+	char *path = path_join(tr->dir, "config");
+	size_t len = 0;
+	int ret;
+
+	if (!path)
+		return kft_error_set(err, "out of memory");
+	tr->config_text = slurp(path, 1 << 20, &len, err);
+	ret = tr->config_text ? kft_config_parse(&tr->cfg, tr->config_text, len, path, err) : -1;
+	free(path);
+	return ret;
+}
+
+static int check_thread(struct kft_thread_file *th, const char *path, struct kft_error *err)
+{
+	const struct kft_thread_hdr *h = &th->hdr;
+	uint64_t size = th->map_size;
+
+	if (memcmp(h->magic, KFT_THREAD_MAGIC, sizeof(KFT_THREAD_MAGIC)))
+		return kft_error_set(err, "%s: not a kft thread file (bad magic)", path);
+	if (h->version != KFT_FORMAT_VERSION || h->hdr_size != sizeof(*h) ||
+	    h->rec_size != sizeof(struct kft_rec) || h->frame_size != sizeof(struct kft_frame))
+		return kft_error_set(err, "%s: unsupported thread file version or layout", path);
+	if (h->shadow_off < sizeof(*h) || h->shadow_off > size ||
+	    h->shadow_cap > (size - h->shadow_off) / sizeof(struct kft_frame) ||
+	    h->shadow_off % 8)
+		return kft_error_set(err, "%s: corrupt: shadow stack outside the file", path);
+	if (h->records_off < sizeof(*h) || h->records_off > size ||
+	    h->capacity > (size - h->records_off) / sizeof(struct kft_rec) || h->records_off % 8)
+		return kft_error_set(err, "%s: corrupt: records outside the file "
+				     "(truncated?)", path);
+	if (!h->overwrite && h->head > h->capacity)
+		return kft_error_set(err, "%s: corrupt: %llu records in a log of %llu", path,
+				     (unsigned long long)h->head, (unsigned long long)h->capacity);
+	if (h->overwrite && !h->capacity && h->head)
+		return kft_error_set(err, "%s: corrupt: records in an empty ring", path);
+	return 0;
+}
+
+static int open_thread(struct kft_trace *tr, const char *name, struct kft_error *err)
+{
+	struct kft_thread_file *th = &tr->threads[tr->nthreads];
+	char *path = path_join(tr->dir, name);
+	struct stat st;
+	int fd, ret = -1;
+
+	memset(th, 0, sizeof(*th));
+	if (!path)
+		return kft_error_set(err, "out of memory");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		kft_error_set(err, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	if (fstat(fd, &st) || (size_t)st.st_size < sizeof(th->hdr)) {
+		kft_error_set(err, "%s: truncated thread file (%lld bytes)", path,
+			      (long long)st.st_size);
+		close(fd);
+		goto out;
+	}
+	th->map_size = (size_t)st.st_size;
+	th->map = mmap(NULL, th->map_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (th->map == MAP_FAILED) {
+		th->map = NULL;
+		kft_error_set(err, "%s: cannot map: %s", path, strerror(errno));
+		goto out;
+	}
+	memcpy(&th->hdr, th->map, sizeof(th->hdr));
+	if (check_thread(th, path, err)) {
+		munmap(th->map, th->map_size);
+		goto out;
+	}
+	th->name = strdup(name);
+	th->recs = (const struct kft_rec *)((const char *)th->map + th->hdr.records_off);
+	th->frames = (const struct kft_frame *)((const char *)th->map + th->hdr.shadow_off);
+	th->nframes = th->hdr.depth < th->hdr.shadow_cap ? th->hdr.depth : th->hdr.shadow_cap;
+	if (th->hdr.overwrite && th->hdr.head > th->hdr.capacity) {
+		th->nrecs = th->hdr.capacity;
+		th->first = th->hdr.head % th->hdr.capacity;
+	} else {
+		th->nrecs = th->hdr.head;
+	}
+	tr->nthreads++;
+	ret = 0;
+out:
+	free(path);
+	return ret;
+}
+
+static void add_counters(struct kft_counters *sum, const struct kft_counters *c)
+{
+	const uint64_t *src = (const uint64_t *)c;
+	uint64_t *dst = (uint64_t *)sum;
+
+	for (size_t i = 0; i < sizeof(*c) / sizeof(uint64_t); i++)
+		dst[i] += src[i];
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int read_threads(struct kft_trace *tr, struct kft_error *err)
+{
+	DIR *d = opendir(tr->dir);
+	struct dirent *de;
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	int ret = 0;
+
+	if (!d)
+		return kft_error_set(err, "%s: %s", tr->dir, strerror(errno));
+	while ((de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+
+		if (strncmp(de->d_name, "thread-", 7) || len < 5 ||
+		    strcmp(de->d_name + len - 4, ".kft"))
+			continue;
+		if (n == cap) {
+			char **bigger = realloc(names, (cap = cap ? 2 * cap : 16) * sizeof(*names));
+
+			if (!bigger) {
+				ret = kft_error_set(err, "out of memory");
+				goto out;
+			}
+			names = bigger;
+		}
+		names[n] = strdup(de->d_name);
+		if (!names[n]) {
+			ret = kft_error_set(err, "out of memory");
+			goto out;
+		}
+		n++;
+	}
+	qsort(names, n, sizeof(*names), cmp_names);
+	tr->threads = calloc(n ? n : 1, sizeof(*tr->threads));
+	if (!tr->threads) {
+		ret = kft_error_set(err, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < n && !ret; i++)
+		ret = open_thread(tr, names[i], err);
+	for (size_t i = 0; i < tr->nthreads; i++) {
+		const struct kft_thread_file *th = &tr->threads[i];
+
+		add_counters(&tr->totals, &th->hdr.counters);
+		if (th->hdr.max_stack > tr->max_stack) {
+			tr->max_stack = th->hdr.max_stack;
+			tr->max_stack_tid = th->hdr.tid;
+		}
+		for (uint64_t k = 0; k < th->nframes; k++)
+			if (th->frames[k].flags & KFT_FRAME_LOGGED)
+				tr->nopen++;
+	}
+out:
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	closedir(d);
+	return ret;
+}
+
+int kft_trace_open(struct kft_trace *tr, const char *dir, struct kft_error *err)
+{
+	memset(tr, 0, sizeof(*tr));
+	kft_config_init(&tr->cfg);
+	tr->dir = strdup(dir);
+	if (!tr->dir)
+		return kft_error_set(err, "out of memory");
+	if (read_control(tr, err) || read_config(tr, err) || read_threads(tr, err)) {
+		kft_trace_close(tr);
+		return -1;
+	}
+	return 0;
+}
+
+void kft_trace_close(struct kft_trace *tr)
+{
+	for (size_t i = 0; i < tr->nthreads; i++) {
+		munmap(tr->threads[i].map, tr->threads[i].map_size);
+		free(tr->threads[i].name);
+	}
+	free(tr->threads);
+	free(tr->config_text);
+	kft_config_release(&tr->cfg);
+	free(tr->dir);
+	memset(tr, 0, sizeof(*tr));
+}
+
+bool kft_trace_primed(const struct kft_trace *tr)
+{
+	return tr->ctl.state & KFT_STATE_PRIMED;
+}
+
+bool kft_trace_triggered(const struct kft_trace *tr)
+{
+	return tr->ctl.state & KFT_STATE_TRIGGERED;
+}
+
+bool kft_trace_complete(const struct kft_trace *tr)
+{
+	return tr->ctl.state & KFT_STATE_COMPLETE;
+}
+
+/* Sort key: a stack-watch chain sorts at the moment it was taken. */
+struct keyed_call {
+	struct kft_call call;
+	uint64_t order_ns;
+	uint64_t seq;
+};
+
+static int cmp_keyed(const void *a, const void *b)
+{
+	const struct keyed_call *x = a, *y = b;
+
+	if (x->order_ns != y->order_ns)
+		return x->order_ns < y->order_ns ? -1 : 1;
+	if (x->call.tid != y->call.tid)
+		return x->call.tid < y->call.tid ? -1 : 1;
+	if (x->call.session != y->call.session)
+		return x->call.session < y->call.session ? -1 : 1;
+	if (x->call.depth != y->call.depth)
+		return x->call.depth < y->call.depth ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* A stack-watch chain (outermost first) sorts at the moment it was taken:
+ * the entry of its deepest frame. */
+static void sort_chain_at_end(struct keyed_call *k, size_t start, size_t end)
+{
+	for (size_t c = start; c < end; c++)
+		k[c].order_ns = k[end - 1].order_ns;
+}
+
+static void fill_call(struct kft_call *c, const struct kft_thread_file *th, uint64_t entry,
+		      int64_t dur, uint64_t func, uint64_t site, uint32_t depth, uint32_t flags)
+{
+	c->entry_ns = entry;
+	c->dur_ns = dur;
+	c->func = func;
+	c->call_site = site;
+	c->depth = depth;
+	c->flags = flags;
+	c->tid = th->hdr.tid;
+	c->pid = th->hdr.pid;
+	c->session = th->hdr.session;
+}
+
+int kft_trace_calls(const struct kft_trace *tr, struct kft_call **out, size_t *nout,
+		    struct kft_error *err)
+{
+	struct keyed_call *k;
+	struct kft_call *calls;
+	size_t total = 0, n = 0;
+
+	for (size_t i = 0; i < tr->nthreads; i++)
+		total += tr->threads[i].nrecs + tr->threads[i].nframes;
+	k = calloc(total ? total : 1, sizeof(*k));
+	if (!k)
+		return kft_error_set(err, "out of memory for %zu calls", total);
+	for (size_t i = 0; i < tr->nthreads; i++) {
+		const struct kft_thread_file *th = &tr->threads[i];
+		size_t chain_start = SIZE_MAX;
+
+		for (uint64_t r = 0; r < th->nrecs; r++) {
+			const struct kft_rec *rec = &th->recs[(th->first + r) % th->hdr.capacity];
+			struct keyed_call *kc = &k[n];
+			bool watch = rec->dur == KFT_DUR_WATCH;
+
+			fill_call(&kc->call, th, rec->entry_ns, kft_dur_decode(rec->dur), rec->func,
+				  rec->call_site, rec->depth_flags & KFT_REC_DEPTH_MASK,
+				  rec->depth_flags & ~KFT_REC_DEPTH_MASK);
+			kc->order_ns = rec->entry_ns;
+			kc->seq = n;
+			if (chain_start != SIZE_MAX && (!watch || kc->call.depth == 0)) {
+				sort_chain_at_end(k, chain_start, n);
+				chain_start = SIZE_MAX;
+			}
+			if (watch && chain_start == SIZE_MAX)
+				chain_start = n;
+			n++;
+		}
+		if (chain_start != SIZE_MAX)
+			sort_chain_at_end(k, chain_start, n);
+		for (uint64_t f = 0; f < th->nframes; f++) {
+			const struct kft_frame *fr = &th->frames[f];
+
+			if (!(fr->flags & KFT_FRAME_LOGGED))
+				continue;
+			fill_call(&k[n].call, th, fr->entry_ns, -1, fr->func, fr->call_site,
+				  (uint32_t)f, (fr->flags & KFT_FRAME_SIGNAL) ? KFT_REC_SIGNAL : 0);
+			k[n].order_ns = fr->entry_ns;
+			k[n].seq = n;
+			n++;
+		}
+	}
+	qsort(k, n, sizeof(*k), cmp_keyed);
+	calls = (struct kft_call *)k;
+	for (size_t i = 0; i < n; i++)
+		memmove(&calls[i], &k[i].call, sizeof(*calls));	/* compact in place */
+	*out = calls;
+	*nout = n;
+	return 0;
+}

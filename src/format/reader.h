@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Reading a trace directory back. Every length and offset in the files is
+ * checked; a corrupt or truncated file is an error naming it, never a crash.
+ */
+#ifndef KFT_READER_H
+#define KFT_READER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../common/error.h"
+#include "../config/config.h"
+#include "trace-format.h"
+
+/* One call, as every view sees it, whatever the source. */
+struct kft_call {
+	uint64_t entry_ns;	/* since the trace's clock base */
+	int64_t dur_ns;		/* -1 unfinished, -2 stack watch */
+	uint64_t func;
+	uint64_t call_site;
+	uint32_t depth;
+	uint32_t flags;		/* KFT_REC_SIGNAL, KFT_REC_UNWOUND */
+	uint32_t tid;
+	uint32_t pid;
+	uint32_t session;
+};
+
+struct kft_thread_file {
+	char *name;
+	struct kft_thread_hdr hdr;	/* copy, checked */
+	void *map;
+	size_t map_size;
+	const struct kft_rec *recs;
+	uint64_t nrecs;			/* valid records */
+	uint64_t first;			/* index of the oldest (ring) */
+	const struct kft_frame *frames;
+	uint64_t nframes;		/* open frames */
+};
+
+struct kft_trace {
+	char *dir;
+	struct kft_control ctl;
+	struct kft_config cfg;
+	char *config_text;
+	struct kft_thread_file *threads;
+	size_t nthreads;
+	struct kft_counters totals;	/* summed over threads */
+	uint64_t max_stack;
+	uint32_t max_stack_tid;
+	uint64_t nopen;			/* logged calls open at the end */
+};
+
+/* Open dir. Free with kft_trace_close(). */
+int kft_trace_open(struct kft_trace *tr, const char *dir, struct kft_error *err);
+void kft_trace_close(struct kft_trace *tr);
+
+/*
+ * Every call of the trace, finished or open at the end, sorted by entry
+ * time (then depth). Returns a malloc'ed array (free it) and its length.
+ */
+int kft_trace_calls(const struct kft_trace *tr, struct kft_call **calls, size_t *ncalls,
+		    struct kft_error *err);
+
+/* Records still open when the run stopped show up as -1; tell state. */
+bool kft_trace_primed(const struct kft_trace *tr);
+bool kft_trace_triggered(const struct kft_trace *tr);
+bool kft_trace_complete(const struct kft_trace *tr);
+
+#endif

@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * The on-disk trace directory (kft.data/), version 1. Documented in
+ * docs/kft-data.5. All integers are little-endian (we only write on
+ * little-endian hosts and the reader checks the magic).
+ *
+ *   kft.data/info                text: key = value (command, clock, versions)
+ *   kft.data/config              the configuration, as kft printed it back
+ *   kft.data/control             struct kft_control, shared by every traced
+ *                                process and by `kft start|stop|prime|status`
+ *   kft.data/maps-<session>      /proc/<pid>/maps of one process image
+ *   kft.data/thread-<session>-<tid>.kft
+ *                                struct kft_thread_hdr, then the shadow stack
+ *                                (frames still open), then the records
+ *
+ * A "session" is one process image: a process start, a fork child or an
+ * exec each get a new session number, so addresses are always resolved
+ * against the right memory map.
+ */
+#ifndef KFT_TRACE_FORMAT_H
+#define KFT_TRACE_FORMAT_H
+
+#include <stdint.h>
+
+#define KFT_FORMAT_VERSION 1
+#define KFT_CONTROL_MAGIC "KFTCTRL"
+#define KFT_THREAD_MAGIC "KFTTHRD"
+
+/* control->state bits; the stop generation sits above them */
+#define KFT_STATE_PRIMED	0x1ULL
+#define KFT_STATE_TRIGGERED	0x2ULL
+#define KFT_STATE_COMPLETE	0x4ULL
+#define KFT_STATE_FLAGS		0xffULL
+#define KFT_STATE_GEN_SHIFT	8
+
+/* control->mode, as KFT's run flags, plus ours */
+#define KFT_MODE_TIMED		0x1
+#define KFT_MODE_AUTOREPEAT	0x2
+#define KFT_MODE_OVERWRITE	0x8
+
+/* Why the run started or stopped (enum kft_trigger_type values). */
+struct kft_fired {
+	uint32_t how;		/* 0: not yet */
+	uint32_t session;	/* the process image that fired it */
+	uint64_t mark_ns;	/* since clock_base_ns */
+	uint64_t func;		/* ENTRY/EXIT: function address */
+	uint64_t usecs;		/* TIME: the configured time */
+};
+
+struct kft_control {
+	char magic[8];
+	uint32_t version;
+	uint32_t size;			/* sizeof(struct kft_control) */
+	uint64_t clock_base_ns;		/* CLOCK_MONOTONIC when recording began */
+	uint64_t state;			/* KFT_STATE_* | generation << 8 */
+	uint32_t run_id;
+	uint32_t mode;			/* KFT_MODE_* */
+	uint64_t first_start_ns;	/* first start mark (log "Entry" is relative to it) */
+	struct kft_fired start;		/* latest start */
+	struct kft_fired stop;		/* latest stop */
+	uint32_t next_session;		/* atomic counter */
+	uint32_t padding;
+	uint64_t hook_cost_ns;		/* 0 = not measured */
+	uint64_t spare[8];
+};
+
+/* Per-thread counters: each thread writes only its own, so no atomics. */
+struct kft_counters {
+	uint64_t time_filtered;		/* calls dropped by mintime/maxtime */
+	uint64_t noints_filtered;	/* calls dropped by noints */
+	uint64_t onlyints_filtered;	/* calls dropped by onlyints */
+	uint64_t funclist_filtered;	/* calls dropped by funclist */
+	uint64_t not_found;		/* exits during a run whose entry was not logged */
+	uint64_t overwritten;		/* records lost to the overwrite policy */
+	uint64_t log_full;		/* calls not logged because the log was full */
+	uint64_t depth_overflow;	/* calls deeper than the shadow stack */
+	uint64_t unwound;		/* calls left by longjmp */
+	uint64_t watch_hits;		/* stack watch firings */
+};
+
+struct kft_thread_hdr {
+	char magic[8];
+	uint32_t version;
+	uint32_t hdr_size;		/* sizeof(struct kft_thread_hdr) */
+	uint32_t pid;
+	uint32_t tid;
+	uint32_t session;
+	uint32_t rec_size;		/* sizeof(struct kft_rec) */
+	uint32_t frame_size;		/* sizeof(struct kft_frame) */
+	uint32_t overwrite;		/* 1: records form a ring */
+	uint64_t shadow_off;		/* file offset of frames[shadow_cap] */
+	uint64_t shadow_cap;
+	uint64_t records_off;		/* file offset of records[capacity] */
+	uint64_t capacity;
+	uint64_t head;			/* records written so far (ring: index = head % capacity) */
+	uint64_t reserved;		/* slots promised to logged, still open calls */
+	uint64_t depth;			/* current call depth; frames[0..min(depth,cap)) are valid */
+	uint64_t stack_base;		/* highest address of this thread's stack */
+	uint64_t max_stack;		/* deepest stack in use seen, in bytes */
+	struct kft_counters counters;
+	char comm[16];
+	uint64_t spare[8];
+};
+
+/* frame->flags */
+#define KFT_FRAME_LOGGED	0x1	/* counted in the log; must end as a record */
+#define KFT_FRAME_SIGNAL	0x2	/* entered in signal-handler context */
+#define KFT_FRAME_FILTERED	0x4	/* dropped by a filter at entry */
+
+/* One open call on the shadow stack. */
+struct kft_frame {
+	uint64_t func;
+	uint64_t call_site;
+	uint64_t entry_ns;
+	uint64_t sp;			/* stack pointer at the hook, for longjmp recovery */
+	uint32_t flags;
+	uint32_t gen;			/* run generation at entry */
+};
+
+/* rec->dur special values */
+#define KFT_DUR_UNFINISHED	0xffffffffU	/* printed as -1 */
+#define KFT_DUR_WATCH		0xfffffffeU	/* printed as -2: stack watch */
+
+/* rec->depth_flags: depth in the low 24 bits (saturating), flags above */
+#define KFT_REC_DEPTH_MASK	0x00ffffffU
+#define KFT_REC_SIGNAL		(1U << 24)	/* signal-handler (interrupt) context */
+#define KFT_REC_UNWOUND		(1U << 25)	/* left by longjmp, not by return */
+
+/* One call: 32 bytes. */
+struct kft_rec {
+	uint64_t entry_ns;		/* since clock_base_ns */
+	uint64_t func;
+	uint64_t call_site;		/* return address in the caller */
+	uint32_t dur;			/* kft_dur_encode() */
+	uint32_t depth_flags;
+};
+
+/*
+ * Durations below 2^31 ns (2.1 s) are stored exactly; longer ones as a
+ * 26-bit mantissa and a shift (relative error below 2e-8).
+ */
+static inline uint32_t kft_dur_encode(uint64_t ns)
+{
+	unsigned int shift;
+
+	if (ns < (1ULL << 31))
+		return (uint32_t)ns;
+	shift = (unsigned int)(64 - __builtin_clzll(ns)) - 26;
+	if (shift > 30)
+		return 0x80000000U | (30U << 26) | 0x03ffffffU;
+	return 0x80000000U | (shift << 26) | (uint32_t)(ns >> shift);
+}
+
+/* Returns the duration in ns, or -1 (unfinished) or -2 (stack watch). */
+static inline int64_t kft_dur_decode(uint32_t dur)
+{
+	if (dur == KFT_DUR_UNFINISHED)
+		return -1;
+	if (dur == KFT_DUR_WATCH)
+		return -2;
+	if (!(dur & 0x80000000U))
+		return dur;
+	return (int64_t)((uint64_t)(dur & 0x03ffffffU) << ((dur >> 26) & 0x1f));
+}
+
+#endif

@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Per-call work. Entry pushes a frame on the thread's shadow stack (which
+ * lives in the thread's mapped file, so a crash leaves it readable); exit
+ * pops it, decides with the duration in hand whether the call is kept,
+ * and writes one record. No lock, no allocation, no system call: the
+ * clock is read through the vDSO.
+ *
+ * Log capacity works as in KFT, where a slot was taken at entry: a logged
+ * call reserves its slot when it starts, so the calls still open when the
+ * run stops always have room for their "-1" record.
+ */
+#include "../format/control.h"
+#include "runtime.h"
+
+#define barrier() __asm__ __volatile__("" ::: "memory")
+
+static inline KFT_NOTRACE bool running(uint64_t st)
+{
+	return (st & (KFT_STATE_TRIGGERED | KFT_STATE_COMPLETE)) == KFT_STATE_TRIGGERED;
+}
+
+static inline KFT_NOTRACE bool waiting(uint64_t st)
+{
+	return (st & (KFT_STATE_PRIMED | KFT_STATE_TRIGGERED | KFT_STATE_COMPLETE)) ==
+	       KFT_STATE_PRIMED;
+}
+
+static inline KFT_NOTRACE uint32_t gen_of(uint64_t st)
+{
+	return (uint32_t)(st >> KFT_STATE_GEN_SHIFT);
+}
+
+static inline KFT_NOTRACE uint64_t load_state(void)
+{
+	return __atomic_load_n(&kft_rt.ctl->state, __ATOMIC_ACQUIRE);
+}
+
+static KFT_NOTRACE bool trigger_matches(const struct rt_trigger *trig,
+					enum kft_trigger_type type, uint64_t fn)
+{
+	if (trig->type != type)
+		return false;
+	for (size_t i = 0; i < trig->naddrs; i++)
+		if (trig->addrs[i] == fn)
+			return true;
+	return false;
+}
+
+/* Test the start trigger against one event; returns the state after it. */
+static KFT_NOTRACE uint64_t test_start(enum kft_trigger_type type, uint64_t fn, uint64_t now,
+				       uint64_t st)
+{
+	const struct rt_trigger *trig = &kft_rt.start;
+	uint32_t how = trig->type;
+
+	if (trig->type == KFT_TRIGGER_NONE) {
+		how = type;	/* no start trigger: the first event starts the run */
+	} else if (trig->type == KFT_TRIGGER_TIME) {
+		if (now < trig->ns)
+			return st;
+	} else if (!trigger_matches(trig, type, fn)) {
+		return st;
+	}
+	kft_control_start(kft_rt.ctl, how, now, how == KFT_TRIGGER_TIME ? 0 : fn, kft_rt.session,
+			  trig->ns / 1000);
+	return load_state();
+}
+
+static KFT_NOTRACE void test_stop(enum kft_trigger_type type, uint64_t fn, uint64_t now)
+{
+	const struct rt_trigger *trig = &kft_rt.stop;
+
+	if (trig->type == KFT_TRIGGER_TIME) {
+		if (now - kft_rt.ctl->start.mark_ns < trig->ns)
+			return;
+	} else if (!trigger_matches(trig, type, fn)) {
+		return;
+	}
+	kft_control_stop(kft_rt.ctl, trig->type, now, trig->type == KFT_TRIGGER_TIME ? 0 : fn,
+			 kft_rt.session, trig->ns / 1000);
+}
+
+static KFT_NOTRACE bool in_funclist(uint64_t fn)
+{
+	size_t lo = 0, hi = kft_rt.nfuncs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (kft_rt.funcs[mid] == fn)
+			return true;
+		if (kft_rt.funcs[mid] < fn)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+/* The context filters, in KFT's order. Returns true if the call is dropped. */
+static KFT_NOTRACE bool filtered_at_entry(struct kft_thread_hdr *h, uint64_t fn, bool in_signal)
+{
+	if (kft_rt.has_funclist && !in_funclist(fn)) {
+		h->counters.funclist_filtered++;
+		return true;
+	}
+	if (kft_rt.cfg.noints && in_signal) {
+		h->counters.noints_filtered++;
+		return true;
+	}
+	if (kft_rt.cfg.onlyints && !in_signal) {
+		h->counters.onlyints_filtered++;
+		return true;
+	}
+	return false;
+}
+
+/* Take n slots of the log; false (and the run stops) when it is full. */
+static KFT_NOTRACE bool reserve(struct kft_thread_hdr *h, uint64_t n, uint64_t now, uint64_t fn)
+{
+	if (kft_rt.overwrite)
+		return true;
+	if (h->reserved + n <= kft_rt.capacity) {
+		h->reserved += n;
+		return true;
+	}
+	h->counters.log_full++;
+	kft_control_stop(kft_rt.ctl, KFT_HOW_LOG_FULL, now, fn, kft_rt.session, 0);
+	return false;
+}
+
+static KFT_NOTRACE void put_record(struct kft_tls *t, const struct kft_frame *f, uint64_t depth,
+				   uint32_t dur, uint32_t flags)
+{
+	struct kft_thread_hdr *h = t->hdr;
+	uint64_t head = h->head;
+	struct kft_rec *r;
+
+	if (kft_rt.overwrite) {
+		if (head >= kft_rt.capacity)
+			h->counters.overwritten++;
+		r = &t->recs[head % kft_rt.capacity];
+	} else {
+		r = &t->recs[head];
+	}
+	r->entry_ns = f->entry_ns;
+	r->func = f->func;
+	r->call_site = f->call_site;
+	r->dur = dur;
+	r->depth_flags = (uint32_t)(depth < KFT_REC_DEPTH_MASK ? depth : KFT_REC_DEPTH_MASK) |
+			 ((f->flags & KFT_FRAME_SIGNAL) ? KFT_REC_SIGNAL : 0) | flags;
+	barrier();	/* a reader after a crash sees whole records only */
+	h->head = head + 1;
+}
+
+/* Log the whole current call chain with duration -2 (`watch stack`). */
+static KFT_NOTRACE void watch_fire(struct kft_tls *t, uint64_t depth, uint64_t now)
+{
+	struct kft_thread_hdr *h = t->hdr;
+	uint64_t n = depth < KFT_SHADOW_CAP ? depth : KFT_SHADOW_CAP;
+
+	h->counters.watch_hits++;
+	if (!reserve(h, n, now, t->frames[n - 1].func))
+		return;
+	for (uint64_t i = 0; i < n; i++)
+		put_record(t, &t->frames[i], i, KFT_DUR_WATCH, 0);
+}
+
+static KFT_NOTRACE void watch_check(struct kft_tls *t, uintptr_t sp, uint64_t depth, uint64_t now)
+{
+	if (!running(load_state()))
+		return;
+	if (kft_rt.cfg.watch == KFT_WATCH_WORST_STACK) {
+		t->watch_sp = sp;	/* the threshold follows each new deepest point */
+	} else {
+		if (t->watch_rearm_depth)
+			return;
+		t->watch_rearm_depth = depth;
+	}
+	watch_fire(t, depth, now);
+}
+
+/* End one frame that was popped: keep it or drop it, as the run says. */
+static KFT_NOTRACE void finish_frame(struct kft_tls *t, const struct kft_frame *f, uint64_t depth,
+				     uint64_t now, uint64_t st, uint32_t rec_flags)
+{
+	struct kft_thread_hdr *h = t->hdr;
+	uint64_t dur;
+
+	if (!(f->flags & KFT_FRAME_LOGGED)) {
+		if (running(st) && !(f->flags & KFT_FRAME_FILTERED))
+			h->counters.not_found++;
+		return;
+	}
+	if (f->gen != gen_of(st)) {
+		/* the run stopped while this call was open: KFT's -1 */
+		put_record(t, f, depth, KFT_DUR_UNFINISHED, rec_flags);
+		return;
+	}
+	dur = now - f->entry_ns;
+	if ((kft_rt.mintime_ns && dur < kft_rt.mintime_ns) ||
+	    (kft_rt.maxtime_ns && dur > kft_rt.maxtime_ns)) {
+		h->counters.time_filtered++;
+		if (!kft_rt.overwrite)
+			h->reserved--;
+		return;
+	}
+	put_record(t, f, depth, kft_dur_encode(dur), rec_flags);
+}
+
+KFT_NOTRACE void kft_event_entry(struct kft_tls *t, uint64_t fn, uint64_t call_site, uintptr_t sp)
+{
+	struct kft_thread_hdr *h = t->hdr;
+	uint64_t now = kft_now() - kft_rt.clock_base;
+	uint64_t depth = h->depth;
+	uint64_t st = load_state();
+	bool in_signal = t->in_signal > 0;
+	uint32_t flags = in_signal ? KFT_FRAME_SIGNAL : 0;
+	uint32_t gen;
+
+	/* a longjmp left frames behind: the new call's sp is above them */
+	if (unlikely(depth && depth <= KFT_SHADOW_CAP && t->frames[depth - 1].sp < sp &&
+		     !in_signal)) {
+		kft_unwind_to(t, sp);
+		depth = h->depth;
+	}
+	if (unlikely(waiting(st)))
+		st = test_start(KFT_TRIGGER_ENTRY, fn, now, st);
+	gen = gen_of(st);
+	if (likely(running(st))) {
+		if (filtered_at_entry(h, fn, in_signal))
+			flags |= KFT_FRAME_FILTERED;
+		else if (reserve(h, 1, now, fn))
+			flags |= KFT_FRAME_LOGGED;
+		if (kft_rt.stop.type != KFT_TRIGGER_NONE)
+			test_stop(KFT_TRIGGER_ENTRY, fn, now);
+	}
+	if (likely(depth < KFT_SHADOW_CAP)) {
+		struct kft_frame *f = &t->frames[depth];
+
+		f->func = fn;
+		f->call_site = call_site;
+		f->entry_ns = now;
+		f->sp = sp;
+		f->flags = flags;
+		f->gen = gen;
+	} else {
+		h->counters.depth_overflow++;
+		if ((flags & KFT_FRAME_LOGGED) && !kft_rt.overwrite)
+			h->reserved--;
+	}
+	barrier();
+	h->depth = depth + 1;
+
+	if (unlikely(sp < t->lowest_sp)) {
+		t->lowest_sp = sp;
+		if (h->stack_base > sp)
+			h->max_stack = h->stack_base - sp;
+	}
+	if (unlikely(sp < t->watch_sp) && depth < KFT_SHADOW_CAP)
+		watch_check(t, sp, depth + 1, now);
+}
+
+KFT_NOTRACE void kft_event_exit(struct kft_tls *t, uint64_t fn, uintptr_t sp)
+{
+	struct kft_thread_hdr *h = t->hdr;
+	uint64_t now = kft_now() - kft_rt.clock_base;
+	uint64_t depth = h->depth;
+	struct kft_frame frame;
+	uint64_t st;
+
+	if (unlikely(!depth)) {
+		if (running(load_state()))
+			h->counters.not_found++;
+		return;
+	}
+	if (unlikely(depth > KFT_SHADOW_CAP)) {
+		h->depth = depth - 1;
+		return;
+	}
+	if (unlikely(t->frames[depth - 1].func != fn)) {
+		/* frames above ours were left by longjmp: close them first */
+		kft_unwind_to(t, sp);
+		depth = h->depth;
+		if (!depth || t->frames[depth - 1].func != fn) {
+			if (running(load_state()))
+				h->counters.not_found++;
+			return;
+		}
+	}
+	frame = t->frames[depth - 1];
+	h->depth = depth - 1;
+	if (t->watch_rearm_depth > depth - 1)
+		t->watch_rearm_depth = 0;
+
+	st = load_state();
+	if (unlikely(waiting(st)))
+		st = test_start(KFT_TRIGGER_EXIT, fn, now, st);
+	finish_frame(t, &frame, depth - 1, now, st, 0);
+	if (running(st) && kft_rt.stop.type != KFT_TRIGGER_NONE)
+		test_stop(KFT_TRIGGER_EXIT, fn, now);
+}
+
+KFT_NOTRACE void kft_unwind_to(struct kft_tls *t, uintptr_t sp)
+{
+	struct kft_thread_hdr *h = t->hdr;
+	uint64_t now = kft_now() - kft_rt.clock_base;
+	uint64_t st = load_state();
+	uint64_t depth = h->depth;
+
+	if (depth > KFT_SHADOW_CAP)
+		return;
+	while (depth && t->frames[depth - 1].sp < sp) {
+		struct kft_frame frame = t->frames[depth - 1];
+
+		h->depth = --depth;
+		h->counters.unwound++;
+		finish_frame(t, &frame, depth, now, st, KFT_REC_UNWOUND);
+	}
+	if (t->watch_rearm_depth > depth)
+		t->watch_rearm_depth = 0;
+}

@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Joining a trace: `kft record` puts KFT_DIR in the environment and this
+ * library in LD_PRELOAD. Each process image (start, fork child, exec)
+ * maps the shared control file, loads the config, resolves its function
+ * names in its own memory, and saves its memory map for the symbolizer.
+ */
+#include <fcntl.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../symbols/elf-symtab.h"
+#include "runtime.h"
+
+static KFT_NOTRACE int map_control(void)
+{
+	struct kft_control *ctl;
+	struct stat st;
+	int fd = openat(kft_rt.dirfd, "control", O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) || (size_t)st.st_size < sizeof(*ctl)) {
+		close(fd);
+		return -1;
+	}
+	ctl = mmap(NULL, sizeof(*ctl), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (ctl == MAP_FAILED)
+		return -1;
+	if (memcmp(ctl->magic, KFT_CONTROL_MAGIC, sizeof(KFT_CONTROL_MAGIC)) ||
+	    ctl->version != KFT_FORMAT_VERSION || ctl->size != sizeof(*ctl)) {
+		munmap(ctl, sizeof(*ctl));
+		return -1;
+	}
+	kft_rt.ctl = ctl;
+	kft_rt.clock_base = ctl->clock_base_ns;
+	return 0;
+}
+
+struct resolve_ctx {
+	const char *name;
+	struct rt_trigger *trig;	/* or NULL: funclist */
+	uint64_t *out;
+	size_t max;
+	size_t found;
+};
+
+static KFT_NOTRACE void add_addr(struct resolve_ctx *r, uint64_t addr)
+{
+	for (size_t i = 0; i < r->found && i < r->max; i++)
+		if (r->out[i] == addr)
+			return;
+	if (r->found < r->max)
+		r->out[r->found++] = addr;
+}
+
+/* Look every named function up in every loaded object. */
+struct names {
+	struct resolve_ctx *ctx;
+	size_t n;
+};
+
+static KFT_NOTRACE int resolve_object(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct names *names = arg;
+	const char *path = info->dlpi_name;
+	struct kft_elf elf;
+
+	(void)size;
+	if (!path || !*path)
+		path = "/proc/self/exe";
+	else if (path[0] != '/')
+		return 0;	/* the vDSO */
+	if (kft_elf_open(&elf, path, NULL))
+		return 0;
+	for (size_t i = 0; i < names->n; i++) {
+		struct resolve_ctx *r = &names->ctx[i];
+		uint64_t addrs[KFT_MAX_TRIGGER_ADDRS];
+		size_t n = kft_elf_find(&elf, r->name, addrs, KFT_MAX_TRIGGER_ADDRS);
+
+		for (size_t k = 0; k < n && k < KFT_MAX_TRIGGER_ADDRS; k++)
+			add_addr(r, addrs[k] + info->dlpi_addr);
+	}
+	kft_elf_close(&elf);
+	return 0;
+}
+
+static KFT_NOTRACE int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static KFT_NOTRACE void set_trigger(struct rt_trigger *rt, const struct kft_trigger *t)
+{
+	rt->type = t->type;
+	rt->ns = t->usecs * 1000;
+	rt->naddrs = 0;
+	if ((t->type == KFT_TRIGGER_ENTRY || t->type == KFT_TRIGGER_EXIT) && !t->func.name)
+		rt->addrs[rt->naddrs++] = t->func.addr;
+}
+
+/* (Re)compute the addresses of the config's functions in this image. */
+KFT_NOTRACE void kft_resolve_config(void)
+{
+	const struct kft_config *cfg = &kft_rt.cfg;
+	struct resolve_ctx *ctx = calloc(2 + cfg->nfuncs, sizeof(*ctx));
+	struct names names = { ctx, 0 };
+	uint64_t *funcs = NULL;
+	size_t nfuncs = 0;
+
+	if (!ctx)
+		return;
+
+	set_trigger(&kft_rt.start, &cfg->start);
+	set_trigger(&kft_rt.stop, &cfg->stop);
+	if (cfg->start.func.name)
+		ctx[names.n++] = (struct resolve_ctx){ cfg->start.func.name, &kft_rt.start,
+						       kft_rt.start.addrs, KFT_MAX_TRIGGER_ADDRS, 0 };
+	if (cfg->stop.func.name)
+		ctx[names.n++] = (struct resolve_ctx){ cfg->stop.func.name, &kft_rt.stop,
+						       kft_rt.stop.addrs, KFT_MAX_TRIGGER_ADDRS, 0 };
+	if (cfg->has_funclist) {
+		funcs = calloc(cfg->nfuncs * KFT_MAX_TRIGGER_ADDRS + 1, sizeof(*funcs));
+		if (!funcs) {
+			free(ctx);
+			return;
+		}
+		for (size_t i = 0; i < cfg->nfuncs; i++) {
+			if (!cfg->funcs[i].name) {
+				funcs[nfuncs++] = cfg->funcs[i].addr;
+				continue;
+			}
+			ctx[names.n++] = (struct resolve_ctx){ cfg->funcs[i].name, NULL,
+							       funcs + nfuncs, KFT_MAX_TRIGGER_ADDRS, 0 };
+			nfuncs += KFT_MAX_TRIGGER_ADDRS;
+		}
+	}
+	if (names.n)
+		dl_iterate_phdr(resolve_object, &names);
+	for (size_t i = 0; i < names.n; i++)
+		if (ctx[i].trig)
+			ctx[i].trig->naddrs = ctx[i].found;
+	if (cfg->has_funclist) {
+		size_t kept = 0;
+
+		/* compact: drop the unused slots of each name, then sort */
+		for (size_t i = 0; i < nfuncs; i++)
+			if (funcs[i])
+				funcs[kept++] = funcs[i];
+		qsort(funcs, kept, sizeof(*funcs), cmp_u64);
+		/* publish the new list before the old one goes */
+		uint64_t *old = kft_rt.funcs;
+
+		kft_rt.nfuncs = 0;
+		__atomic_store_n(&kft_rt.funcs, funcs, __ATOMIC_RELEASE);
+		__atomic_store_n(&kft_rt.nfuncs, kept, __ATOMIC_RELEASE);
+		kft_rt.has_funclist = true;
+		(void)old;	/* another thread may still read it: keep it */
+	}
+	free(ctx);
+}
+
+static KFT_NOTRACE void load_config(void)
+{
+	struct kft_config *cfg = &kft_rt.cfg;
+	char path[64];
+
+	/* the config was checked by `kft record`; a broken one means "trace all" */
+	snprintf(path, sizeof(path), "/proc/self/fd/%d/config", kft_rt.dirfd);
+	if (kft_config_load(cfg, path, NULL))
+		kft_config_init(cfg);
+	kft_rt.capacity = cfg->logentries;
+	kft_rt.overwrite = cfg->overwrite;
+	kft_rt.autorepeat = cfg->autorepeat;
+	kft_rt.mintime_ns = cfg->mintime * 1000;
+	kft_rt.maxtime_ns = cfg->maxtime * 1000;
+	kft_resolve_config();
+}
+
+static KFT_NOTRACE void new_session(void)
+{
+	kft_rt.session = __atomic_fetch_add(&kft_rt.ctl->next_session, 1, __ATOMIC_RELAXED);
+	kft_rt.thread_seq = 0;
+	kft_save_maps();
+}
+
+static KFT_NOTRACE void forked_child(void)
+{
+	struct kft_tls *t = &kft_tls;
+
+	if (kft_rt.ready != 1)
+		return;
+	t->busy = 1;
+	new_session();
+	kft_thread_setup_forked(t);
+	t->busy = 0;
+}
+
+static KFT_NOTRACE void at_exit(void)
+{
+	if (kft_rt.ready == 1)
+		kft_save_maps();	/* catches libraries mapped since start */
+}
+
+KFT_NOTRACE int kft_runtime_init(void)
+{
+	int expected = 0;
+	const char *dir;
+
+	if (!__atomic_compare_exchange_n(&kft_rt.ready, &expected, 2, false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE))
+		return kft_rt.ready == 1 ? 0 : -1;
+	dir = getenv("KFT_DIR");
+	if (!dir || !*dir)
+		goto disable;
+	kft_rt.dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (kft_rt.dirfd < 0)
+		goto disable;
+	if (map_control())
+		goto disable;
+	load_config();
+	new_session();
+	pthread_atfork(NULL, NULL, forked_child);
+	atexit(at_exit);
+	__atomic_store_n(&kft_rt.ready, 1, __ATOMIC_RELEASE);
+	return 0;
+disable:
+	__atomic_store_n(&kft_rt.ready, -1, __ATOMIC_RELEASE);
+	return -1;
+}
+
+static KFT_NOTRACE __attribute__((constructor)) void kft_constructor(void)
+{
+	struct kft_tls *t = &kft_tls;
+
+	t->busy = 1;
+	kft_runtime_init();
+	t->busy = 0;
+}

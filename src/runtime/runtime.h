@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * libkft internals. The hot path is events.c; everything else runs once
+ * per process, thread, fork, dlopen or signal handler.
+ */
+#ifndef KFT_RUNTIME_H
+#define KFT_RUNTIME_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "../config/config.h"
+#include "../format/trace-format.h"
+
+#define KFT_HIDDEN __attribute__((visibility("hidden")))
+#define KFT_EXPORT __attribute__((visibility("default")))
+#define KFT_NOTRACE __attribute__((no_instrument_function))
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
+#define KFT_SHADOW_CAP (1U << 17)	/* frames per thread: 131072 */
+#define KFT_MAX_TRIGGER_ADDRS 16
+#define KFT_MAX_SIGNAL_NEST 16
+
+/* A trigger with its function names resolved in this process image. */
+struct rt_trigger {
+	enum kft_trigger_type type;
+	uint64_t ns;			/* TIME */
+	size_t naddrs;
+	uint64_t addrs[KFT_MAX_TRIGGER_ADDRS];
+};
+
+struct kft_runtime {
+	volatile int ready;		/* 0: not yet, 1: recording, -1: disabled */
+	struct kft_control *ctl;
+	int dirfd;
+	uint32_t session;
+	uint64_t clock_base;		/* ctl->clock_base_ns, cached */
+	struct kft_config cfg;
+	struct rt_trigger start;
+	struct rt_trigger stop;
+	uint64_t mintime_ns;
+	uint64_t maxtime_ns;
+	uint64_t *funcs;		/* funclist, sorted */
+	size_t nfuncs;
+	bool has_funclist;
+	uint64_t capacity;		/* records per thread */
+	bool overwrite;
+	bool autorepeat;
+	uint32_t thread_seq;		/* names thread files uniquely */
+};
+
+struct kft_tls {
+	struct kft_thread_hdr *hdr;	/* NULL until the thread's first event */
+	struct kft_frame *frames;
+	struct kft_rec *recs;
+	size_t map_size;
+	uintptr_t lowest_sp;		/* deepest sp seen (for max_stack) */
+	uintptr_t watch_sp;		/* the stack watch fires below this */
+	uint64_t watch_rearm_depth;	/* `watch stack` re-arms below this depth */
+	int busy;			/* recursion guard */
+	int dead;			/* thread is exiting, or set-up failed */
+	int in_signal;			/* signal-handler nesting */
+	uintptr_t signal_sp[KFT_MAX_SIGNAL_NEST];
+};
+
+extern struct kft_runtime kft_rt KFT_HIDDEN;
+extern __thread struct kft_tls kft_tls KFT_HIDDEN __attribute__((tls_model("initial-exec")));
+
+static inline KFT_NOTRACE uint64_t kft_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* events.c: the per-call work */
+void kft_event_entry(struct kft_tls *t, uint64_t fn, uint64_t call_site, uintptr_t sp) KFT_HIDDEN;
+void kft_event_exit(struct kft_tls *t, uint64_t fn, uintptr_t sp) KFT_HIDDEN;
+/* Close every frame deeper than sp (a longjmp to sp is under way). */
+void kft_unwind_to(struct kft_tls *t, uintptr_t sp) KFT_HIDDEN;
+
+
+/* thread.c: per-thread buffer files */
+int kft_thread_setup(struct kft_tls *t) KFT_HIDDEN;
+int kft_thread_setup_forked(struct kft_tls *t) KFT_HIDDEN;
+
+/* init.c */
+int kft_runtime_init(void) KFT_HIDDEN;
+void kft_save_maps(void) KFT_HIDDEN;
+void kft_resolve_config(void) KFT_HIDDEN;
+
+#endif

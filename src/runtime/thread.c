@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * One memory-mapped file per thread: header, shadow stack, records. The
+ * file is sparse, so only the pages a thread touches take space, and it
+ * is shared with the page cache, so whatever the thread wrote survives
+ * the process being killed.
+ */
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "runtime.h"
+
+static pthread_key_t exit_key;
+static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
+
+/* At thread exit: keep the file (its open frames become -1), drop the map. */
+static KFT_NOTRACE void thread_exit(void *arg)
+{
+	struct kft_tls *t = arg;
+
+	t->dead = 1;
+	if (t->hdr)
+		munmap(t->hdr, t->map_size);
+	t->hdr = NULL;
+}
+
+static KFT_NOTRACE void make_exit_key(void)
+{
+	pthread_key_create(&exit_key, thread_exit);
+}
+
+static KFT_NOTRACE uintptr_t stack_top(uintptr_t *low)
+{
+	pthread_attr_t attr;
+	void *addr = NULL;
+	size_t size = 0;
+
+	*low = 0;
+	if (pthread_getattr_np(pthread_self(), &attr))
+		return 0;
+	pthread_attr_getstack(&attr, &addr, &size);
+	pthread_attr_destroy(&attr);
+	*low = (uintptr_t)addr;
+	return (uintptr_t)addr + size;
+}
+
+static KFT_NOTRACE size_t file_size(void)
+{
+	return sizeof(struct kft_thread_hdr) + KFT_SHADOW_CAP * sizeof(struct kft_frame) +
+	       kft_rt.capacity * sizeof(struct kft_rec);
+}
+
+/* Create and map this thread's file; the header is complete on return. */
+static KFT_NOTRACE int map_new_file(struct kft_tls *t)
+{
+	uint32_t seq = __atomic_fetch_add(&kft_rt.thread_seq, 1, __ATOMIC_RELAXED);
+	size_t size = file_size();
+	struct kft_thread_hdr *h;
+	char name[96];
+	void *map;
+	int fd;
+
+	snprintf(name, sizeof(name), "thread-%u-%d-%u.kft", kft_rt.session, gettid(), seq);
+	fd = openat(kft_rt.dirfd, name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -1;
+	if (ftruncate(fd, (off_t)size)) {
+		close(fd);
+		return -1;
+	}
+	map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return -1;
+	h = map;
+	h->version = KFT_FORMAT_VERSION;
+	h->hdr_size = sizeof(*h);
+	h->pid = (uint32_t)getpid();
+	h->tid = (uint32_t)gettid();
+	h->session = kft_rt.session;
+	h->rec_size = sizeof(struct kft_rec);
+	h->frame_size = sizeof(struct kft_frame);
+	h->overwrite = kft_rt.overwrite;
+	h->shadow_off = sizeof(*h);
+	h->shadow_cap = KFT_SHADOW_CAP;
+	h->records_off = sizeof(*h) + KFT_SHADOW_CAP * sizeof(struct kft_frame);
+	h->capacity = kft_rt.capacity;
+	prctl(PR_GET_NAME, h->comm, 0, 0, 0);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	memcpy(h->magic, KFT_THREAD_MAGIC, sizeof(KFT_THREAD_MAGIC));
+
+	t->hdr = h;
+	t->map_size = size;
+	t->frames = (struct kft_frame *)((char *)map + h->shadow_off);
+	t->recs = (struct kft_rec *)((char *)map + h->records_off);
+	return 0;
+}
+
+static KFT_NOTRACE void set_stack_limits(struct kft_tls *t)
+{
+	uintptr_t low;
+
+	t->hdr->stack_base = stack_top(&low);
+	t->lowest_sp = UINTPTR_MAX;
+	t->watch_sp = 0;
+	if (kft_rt.cfg.watch != KFT_WATCH_NONE && t->hdr->stack_base > kft_rt.cfg.watch_bytes)
+		t->watch_sp = t->hdr->stack_base - kft_rt.cfg.watch_bytes;
+}
+
+KFT_NOTRACE int kft_thread_setup(struct kft_tls *t)
+{
+	pthread_once(&exit_key_once, make_exit_key);
+	if (map_new_file(t))
+		return -1;
+	set_stack_limits(t);
+	pthread_setspecific(exit_key, t);
+	return 0;
+}
+
+/*
+ * In a fork child: the inherited mapping is the parent's file. Give the
+ * child its own, carrying over the open frames (the child returns through
+ * them too) and the slots they hold.
+ */
+KFT_NOTRACE int kft_thread_setup_forked(struct kft_tls *t)
+{
+	struct kft_thread_hdr *old = t->hdr;
+	struct kft_frame *old_frames = t->frames;
+	size_t old_size = t->map_size;
+	uint64_t depth, n;
+
+	if (!old)
+		return 0;
+	t->hdr = NULL;
+	if (map_new_file(t)) {
+		munmap(old, old_size);
+		t->dead = 1;
+		return -1;
+	}
+	depth = old->depth;
+	n = depth < KFT_SHADOW_CAP ? depth : KFT_SHADOW_CAP;
+	memcpy(t->frames, old_frames, n * sizeof(*old_frames));
+	for (uint64_t i = 0; i < n; i++)
+		if (t->frames[i].flags & KFT_FRAME_LOGGED)
+			t->hdr->reserved++;
+	t->hdr->depth = depth;
+	t->hdr->stack_base = old->stack_base;
+	t->hdr->max_stack = old->max_stack;
+	munmap(old, old_size);
+	return 0;
+}

@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: LGPL-2.1
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "elf-symtab.h"
+
+static bool in_file(const struct kft_elf *elf, uint64_t off, uint64_t len)
+{
+	return off <= elf->map_size && len <= elf->map_size - off;
+}
+
+static int cmp_sym(const void *a, const void *b)
+{
+	const struct kft_elf_sym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	/* prefer global names, then the longer size, for aliases */
+	if (x->local != y->local)
+		return x->local ? 1 : -1;
+	return x->size > y->size ? -1 : x->size < y->size;
+}
+
+static void note_instrumentation(struct kft_elf *elf, const char *name)
+{
+	if (!strcmp(name, "__cyg_profile_func_enter") || !strcmp(name, "mcount") ||
+	    !strcmp(name, "__fentry__") || !strcmp(name, "_mcount"))
+		elf->instrumented = true;
+}
+
+/* Read the functions of one symbol table section into elf->syms. */
+static int read_symtab(struct kft_elf *elf, const Elf64_Shdr *sh, const Elf64_Shdr *strsh,
+		       struct kft_error *err, const char *path)
+{
+	const char *base = elf->map;
+	size_t n, i, kept = 0;
+
+	if (sh->sh_entsize != sizeof(Elf64_Sym) || !in_file(elf, sh->sh_offset, sh->sh_size) ||
+	    !in_file(elf, strsh->sh_offset, strsh->sh_size) || !strsh->sh_size)
+		return kft_error_set(err, "%s: corrupt symbol table", path);
+	n = sh->sh_size / sizeof(Elf64_Sym);
+	elf->syms = calloc(n ? n : 1, sizeof(*elf->syms));
+	if (!elf->syms)
+		return kft_error_set(err, "%s: out of memory", path);
+	for (i = 0; i < n; i++) {
+		Elf64_Sym sym;
+		const char *name;
+
+		memcpy(&sym, base + sh->sh_offset + i * sizeof(sym), sizeof(sym));
+		if (sym.st_name >= strsh->sh_size)
+			continue;
+		name = base + strsh->sh_offset + sym.st_name;
+		if (!memchr(name, '\0', strsh->sh_size - sym.st_name))
+			continue;
+		if (sym.st_shndx == SHN_UNDEF) {
+			note_instrumentation(elf, name);
+			continue;
+		}
+		if (ELF64_ST_TYPE(sym.st_info) != STT_FUNC &&
+		    ELF64_ST_TYPE(sym.st_info) != STT_GNU_IFUNC)
+			continue;
+		if (!*name || !sym.st_value)
+			continue;
+		note_instrumentation(elf, name);
+		elf->syms[kept].addr = sym.st_value;
+		elf->syms[kept].size = sym.st_size;
+		elf->syms[kept].name = name;
+		elf->syms[kept].local = ELF64_ST_BIND(sym.st_info) == STB_LOCAL;
+		kept++;
+	}
+	elf->nsyms = kept;
+	qsort(elf->syms, kept, sizeof(*elf->syms), cmp_sym);
+	return 0;
+}
+
+/* Undefined dynamic symbols tell whether the program calls the hooks. */
+static void scan_dynsym_imports(struct kft_elf *elf, const Elf64_Shdr *sh, const Elf64_Shdr *strsh)
+{
+	const char *base = elf->map;
+
+	if (sh->sh_entsize != sizeof(Elf64_Sym) || !in_file(elf, sh->sh_offset, sh->sh_size) ||
+	    !in_file(elf, strsh->sh_offset, strsh->sh_size))
+		return;
+	for (size_t i = 0; i < sh->sh_size / sizeof(Elf64_Sym); i++) {
+		Elf64_Sym sym;
+
+		memcpy(&sym, base + sh->sh_offset + i * sizeof(sym), sizeof(sym));
+		if (sym.st_name < strsh->sh_size &&
+		    memchr(base + strsh->sh_offset + sym.st_name, '\0', strsh->sh_size - sym.st_name))
+			note_instrumentation(elf, base + strsh->sh_offset + sym.st_name);
+	}
+}
+
+static int parse(struct kft_elf *elf, const char *path, struct kft_error *err)
+{
+	const unsigned char *base = elf->map;
+	const Elf64_Shdr *symtab = NULL, *dynsym = NULL, *shdrs;
+	Elf64_Ehdr eh;
+
+	if (elf->map_size < sizeof(eh) || memcmp(base, ELFMAG, SELFMAG))
+		return kft_error_set(err, "%s: not an ELF file", path);
+	memcpy(&eh, base, sizeof(eh));
+	if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB)
+		return kft_error_set(err, "%s: only 64-bit little-endian ELF is supported", path);
+	elf->dynamic = eh.e_type == ET_DYN;
+	if (eh.e_phentsize == sizeof(Elf64_Phdr) &&
+	    in_file(elf, eh.e_phoff, (uint64_t)eh.e_phnum * sizeof(Elf64_Phdr))) {
+		for (unsigned int i = 0; i < eh.e_phnum; i++) {
+			Elf64_Phdr ph;
+
+			memcpy(&ph, base + eh.e_phoff + i * sizeof(ph), sizeof(ph));
+			if (ph.p_type == PT_INTERP)
+				elf->has_interp = true;
+			if (ph.p_type == PT_LOAD && elf->nloads < 16) {
+				elf->loads[elf->nloads].offset = ph.p_offset;
+				elf->loads[elf->nloads].vaddr = ph.p_vaddr;
+				elf->loads[elf->nloads].filesz = ph.p_filesz;
+				elf->nloads++;
+			}
+		}
+	}
+	if (eh.e_shentsize != sizeof(Elf64_Shdr) ||
+	    !in_file(elf, eh.e_shoff, (uint64_t)eh.e_shnum * sizeof(Elf64_Shdr)))
+		return kft_error_set(err, "%s: corrupt section headers", path);
+	shdrs = (const Elf64_Shdr *)(base + eh.e_shoff);
+	if ((uintptr_t)shdrs % _Alignof(Elf64_Shdr))
+		return kft_error_set(err, "%s: misaligned section headers", path);
+	for (unsigned int i = 0; i < eh.e_shnum; i++) {
+		if (shdrs[i].sh_type == SHT_SYMTAB)
+			symtab = &shdrs[i];
+		else if (shdrs[i].sh_type == SHT_DYNSYM)
+			dynsym = &shdrs[i];
+	}
+	if (dynsym && dynsym->sh_link < eh.e_shnum)
+		scan_dynsym_imports(elf, dynsym, &shdrs[dynsym->sh_link]);
+	if (!symtab)
+		symtab = dynsym;
+	if (!symtab)
+		return 0;
+	if (symtab->sh_link >= eh.e_shnum)
+		return kft_error_set(err, "%s: corrupt symbol table link", path);
+	return read_symtab(elf, symtab, &shdrs[symtab->sh_link], err, path);
+}
+
+int kft_elf_open(struct kft_elf *elf, const char *path, struct kft_error *err)
+{
+	struct stat st;
+	int fd;
+
+	memset(elf, 0, sizeof(*elf));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return kft_error_set(err, "%s: %s", path, strerror(errno));
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size <= 0) {
+		close(fd);
+		return kft_error_set(err, "%s: not a regular file", path);
+	}
+	elf->map_size = (size_t)st.st_size;
+	elf->map = mmap(NULL, elf->map_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (elf->map == MAP_FAILED) {
+		elf->map = NULL;
+		return kft_error_set(err, "%s: cannot map: %s", path, strerror(errno));
+	}
+	if (parse(elf, path, err)) {
+		kft_elf_close(elf);
+		return -1;
+	}
+	return 0;
+}
+
+void kft_elf_close(struct kft_elf *elf)
+{
+	if (elf->map)
+		munmap(elf->map, elf->map_size);
+	free(elf->syms);
+	memset(elf, 0, sizeof(*elf));
+}
+
+const struct kft_elf_sym *kft_elf_lookup(const struct kft_elf *elf, uint64_t vaddr)
+{
+	size_t lo = 0, hi = elf->nsyms;
+	const struct kft_elf_sym *s;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (elf->syms[mid].addr <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	s = &elf->syms[lo - 1];
+	/* skip back over aliases to the preferred (first sorted) name */
+	while (s > elf->syms && s[-1].addr == s->addr)
+		s--;
+	if (s->size && vaddr >= s->addr + s->size) {
+		/* a sized symbol that ends before vaddr: look for an enclosing one */
+		for (const struct kft_elf_sym *t = &elf->syms[lo - 1]; t >= elf->syms; t--) {
+			if (vaddr < t->addr + t->size)
+				return t;
+			if (t->addr + 0x100000 < vaddr)
+				break;
+		}
+		return NULL;
+	}
+	return s;
+}
+
+size_t kft_elf_find(const struct kft_elf *elf, const char *name, uint64_t *addrs, size_t max)
+{
+	size_t found = 0;
+
+	for (size_t i = 0; i < elf->nsyms; i++) {
+		if (strcmp(elf->syms[i].name, name))
+			continue;
+		if (found && addrs[found < max ? found - 1 : max - 1] == elf->syms[i].addr)
+			continue;
+		if (found < max)
+			addrs[found] = elf->syms[i].addr;
+		found++;
+	}
+	return found;
+}
+
+bool kft_elf_offset_to_vaddr(const struct kft_elf *elf, uint64_t offset, uint64_t *vaddr)
+{
+	for (size_t i = 0; i < elf->nloads; i++) {
+		const struct kft_elf_load *l = &elf->loads[i];
+
+		if (offset >= l->offset && offset < l->offset + l->filesz) {
+			*vaddr = l->vaddr + (offset - l->offset);
+			return true;
+		}
+	}
+	return false;
+}

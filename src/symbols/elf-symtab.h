@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * A small, bounds-checked reader of ELF64 function symbols. It is linked
+ * into the runtime (to resolve config names inside the traced process) and
+ * into the tools (to print names), so it depends on nothing but libc.
+ */
+#ifndef KFT_ELF_SYMTAB_H
+#define KFT_ELF_SYMTAB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../common/error.h"
+
+struct kft_elf_sym {
+	uint64_t addr;		/* st_value: link-time virtual address */
+	uint64_t size;
+	const char *name;	/* points into the mapped file */
+	bool local;		/* STB_LOCAL: a static function */
+};
+
+struct kft_elf_load {
+	uint64_t offset;
+	uint64_t vaddr;
+	uint64_t filesz;
+};
+
+struct kft_elf {
+	void *map;
+	size_t map_size;
+	bool dynamic;		/* ET_DYN: PIE or shared library */
+	bool has_interp;	/* dynamically linked executable */
+	struct kft_elf_sym *syms;	/* functions, sorted by addr */
+	size_t nsyms;
+	struct kft_elf_load loads[16];
+	size_t nloads;
+	bool instrumented;	/* references __cyg_profile_func_enter, mcount or __fentry__ */
+};
+
+/* Map path and read its function symbols (.symtab, else .dynsym). */
+int kft_elf_open(struct kft_elf *elf, const char *path, struct kft_error *err);
+void kft_elf_close(struct kft_elf *elf);
+
+/* The function containing vaddr, or NULL. */
+const struct kft_elf_sym *kft_elf_lookup(const struct kft_elf *elf, uint64_t vaddr);
+
+/*
+ * Link-time addresses of every function called name (static functions
+ * may share a name). Returns how many were found; stores up to max.
+ */
+size_t kft_elf_find(const struct kft_elf *elf, const char *name, uint64_t *addrs, size_t max);
+
+/* Turn a file offset (from /proc/PID/maps) into a link-time address. */
+bool kft_elf_offset_to_vaddr(const struct kft_elf *elf, uint64_t offset, uint64_t *vaddr);
+
+#endif

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Addresses to names, after the fact: each process image's saved memory
+ * map says which file an address came from, that file's symbol table says
+ * which function. Static functions of the same name stay apart because
+ * they have different addresses.
+ */
+#ifndef KFT_SYMBOLIZER_H
+#define KFT_SYMBOLIZER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../common/error.h"
+
+struct kft_symbolizer;
+
+struct kft_symbol {
+	const char *name;	/* NULL if unknown */
+	uint64_t offset;	/* addr - start of the function */
+	const char *module;	/* the file's path, or NULL */
+};
+
+/* For the trace directory dir. Free with kft_symbolizer_free(). */
+struct kft_symbolizer *kft_symbolizer_new(const char *dir, struct kft_error *err);
+void kft_symbolizer_free(struct kft_symbolizer *sz);
+
+/* Look addr up in the memory of process image `session`. When only the
+ * file is known, sym->module is set and sym->offset is the file offset. */
+bool kft_symbolize(struct kft_symbolizer *sz, uint32_t session, uint64_t addr,
+		   struct kft_symbol *sym);
+
+#endif

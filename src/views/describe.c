@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Words shared by the views: symbols and trigger reasons. */
+#include <inttypes.h>
+#include <string.h>
+
+#include "../config/config.h"
+#include "views.h"
+
+const char *kft_view_symbol(struct kft_symbolizer *sz, uint32_t session, uint64_t addr,
+			    bool with_offset, char *buf, size_t size)
+{
+	struct kft_symbol sym;
+
+	if (sz && kft_symbolize(sz, session, addr, &sym) && sym.name) {
+		if (with_offset && sym.offset)
+			snprintf(buf, size, "%s+0x%" PRIx64, sym.name, sym.offset);
+		else
+			snprintf(buf, size, "%s", sym.name);
+	} else if (sym.module && with_offset) {
+		/* a function without a symbol (stripped library): module+offset */
+		const char *base = strrchr(sym.module, '/');
+
+		snprintf(buf, size, "%s+0x%" PRIx64, base ? base + 1 : sym.module, sym.offset);
+	} else {
+		snprintf(buf, size, "0x%016" PRIx64, addr);
+	}
+	return buf;
+}
+
+const char *kft_view_fired(const struct kft_fired *f, bool is_stop, struct kft_symbolizer *sz,
+			   char *buf, size_t size)
+{
+	char name[256];
+
+	switch (f->how) {
+	case KFT_TRIGGER_ENTRY:
+		snprintf(buf, size, "entry to function %s",
+			 kft_view_symbol(sz, f->session, f->func, false, name, sizeof(name)));
+		break;
+	case KFT_TRIGGER_EXIT:
+		snprintf(buf, size, "exit from function %s",
+			 kft_view_symbol(sz, f->session, f->func, false, name, sizeof(name)));
+		break;
+	case KFT_TRIGGER_TIME:
+		snprintf(buf, size, "time at %" PRIu64 " usec from %s", f->usecs,
+			 is_stop ? "start trigger" : "start");
+		break;
+	case KFT_TRIGGER_USER:
+		snprintf(buf, size, "user action");
+		break;
+	case KFT_TRIGGER_LOG_FULL:
+		snprintf(buf, size, "log full");
+		break;
+	default:
+		snprintf(buf, size, "?");
+		break;
+	}
+	return buf;
+}

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * `kft log`: the layout of KFT's /proc/kft_data, so that kd, addr2sym and
+ * every script keyed on its header keep working. Rows are in entry order;
+ * Entry is relative to the first start of the run; Delta -1 is a call
+ * still open when the run stopped or the program ended, -2 a stack-watch
+ * chain. A thread id followed by "i" marks signal-handler context, the
+ * user-space counterpart of KFT's interrupt pid -1.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "../config/config.h"
+#include "views.h"
+
+static void print_marks(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz)
+{
+	const struct kft_control *ctl = &tr->ctl;
+	char why[512];
+
+	if (ctl->start.how)
+		fprintf(out, "Logging started at %" PRIu64 " usec by %s\n",
+			ctl->first_start_ns / 1000, kft_view_fired(&ctl->start, false, sz, why,
+								     sizeof(why)));
+	else
+		fprintf(out, "Logging not yet started\n");
+	if (ctl->stop.how)
+		fprintf(out, "Logging stopped at %" PRIu64 " usec by %s\n", ctl->stop.mark_ns / 1000,
+			kft_view_fired(&ctl->stop, true, sz, why, sizeof(why)));
+	else
+		fprintf(out, "Logging not yet stopped\n");
+}
+
+/*
+ * KFT summed per-event and per-call counters into one total; every kft
+ * counter counts calls, so the total is a count of calls.
+ */
+static void print_counters(FILE *out, const struct kft_trace *tr)
+{
+	const struct kft_config *cfg = &tr->cfg;
+	const struct kft_counters *c = &tr->totals;
+	uint64_t total = c->time_filtered + c->noints_filtered + c->onlyints_filtered +
+			 c->funclist_filtered;
+
+	fprintf(out, "Filter Counters:\n");
+	if (cfg->mintime || cfg->maxtime)
+		fprintf(out, "\nExecution time filter count = %" PRIu64 "\n", c->time_filtered);
+	if (cfg->noints)
+		fprintf(out, "No Interrupt functions filter count = %" PRIu64 "\n",
+			c->noints_filtered);
+	if (cfg->onlyints)
+		fprintf(out, "Only Interrupt functions filter count = %" PRIu64 "\n",
+			c->onlyints_filtered);
+	if (cfg->has_funclist)
+		fprintf(out, "Function List filter count = %" PRIu64 "\n", c->funclist_filtered);
+	fprintf(out, "Total entries filtered = %" PRIu64 "\n", total);
+	fprintf(out, "Entries not found = %" PRIu64 "\n", c->not_found);
+	if (c->log_full)
+		fprintf(out, "Calls not logged because the log was full = %" PRIu64 "\n",
+			c->log_full);
+	if (c->overwritten)
+		fprintf(out, "Entries overwritten (oldest first) = %" PRIu64 "\n", c->overwritten);
+	if (c->depth_overflow)
+		fprintf(out, "Calls deeper than the shadow stack = %" PRIu64 "\n", c->depth_overflow);
+	if (c->unwound)
+		fprintf(out, "Calls left by longjmp = %" PRIu64 "\n", c->unwound);
+}
+
+static void print_row(FILE *out, const struct kft_call *c, uint64_t mark,
+		      struct kft_symbolizer *sz, const struct kft_log_opts *opts)
+{
+	uint64_t unit = opts->ns ? 1 : 1000;
+	int64_t entry = (int64_t)(c->entry_ns - mark) / (int64_t)unit;
+	int64_t delta = c->dur_ns < 0 ? c->dur_ns : c->dur_ns / (int64_t)unit;
+	int w = opts->ns ? 12 : 8;
+	char fn[512], caller[512];
+
+	if (c->entry_ns < mark)
+		entry = -(int64_t)((mark - c->entry_ns) / unit);
+	fprintf(out, "%*" PRId64 " %*" PRId64 " %7u%c ", w, entry, w, delta, c->tid,
+		(c->flags & KFT_REC_SIGNAL) ? 'i' : ' ');
+	if (opts->raw) {
+		fprintf(out, " 0x%016" PRIx64 "               0x%016" PRIx64 "\n", c->func,
+			c->call_site);
+		return;
+	}
+	kft_view_symbol(sz, c->session, c->func, false, fn, sizeof(fn));
+	kft_view_symbol(sz, c->session, c->call_site, true, caller, sizeof(caller));
+	fprintf(out, " %-32s %s\n", fn, caller);
+}
+
+int kft_view_log(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
+		 const struct kft_log_opts *opts, struct kft_error *err)
+{
+	struct kft_call *calls;
+	size_t n;
+	uint64_t mark = tr->ctl.first_start_ns == UINT64_MAX ? 0 : tr->ctl.first_start_ns;
+
+	if (kft_trace_calls(tr, &calls, &n, err))
+		return -1;
+	fprintf(out, "\nKernel Instrumentation Run ID %u\n\n", tr->ctl.run_id);
+	print_marks(out, tr, sz);
+	fprintf(out, "\n");
+	print_counters(out, tr);
+	fprintf(out, "\nNumber of entries after filters = %zu\n\n\n", n);
+	if (opts->ns) {
+		fprintf(out, "    Entry        Delta        PID        Function                        Caller\n");
+		fprintf(out, "------------ ------------ -------- ----------------                 ------------\n");
+	} else {
+		fprintf(out, " Entry    Delta     PID        Function                        Caller\n");
+		fprintf(out, "-------- -------- -------- ----------------                 ------------\n");
+	}
+	for (size_t i = 0; i < n; i++)
+		print_row(out, &calls[i], mark, sz, opts);
+	free(calls);
+	return 0;
+}

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * `kft status`: the text /proc/kft gave. Unlike KFT, the config part shows
+ * what was configured even after a manual start/stop or a full log; why
+ * the run moved is in the "run:" part.
+ */
+#include <inttypes.h>
+
+#include "../config/config.h"
+#include "views.h"
+
+static void print_trigger(FILE *out, const char *which, const struct kft_trigger *t)
+{
+	char buf[256];
+
+	switch (t->type) {
+	case KFT_TRIGGER_ENTRY:
+	case KFT_TRIGGER_EXIT:
+		fprintf(out, "  trigger %s %s %s\n", which,
+			t->type == KFT_TRIGGER_ENTRY ? "entry" : "exit",
+			kft_func_ref_str(&t->func, buf, sizeof(buf)));
+		break;
+	case KFT_TRIGGER_TIME:
+		fprintf(out, "  trigger %s at time %" PRIu64 "\n", which, t->usecs);
+		break;
+	default:
+		fprintf(out, "  trigger %s not set\n", which);
+		break;
+	}
+}
+
+static void print_config(FILE *out, const struct kft_config *cfg)
+{
+	char buf[256];
+
+	fprintf(out, "config:\n");
+	fprintf(out, "  mode %d\n", KFT_MODE_TIMED | (cfg->autorepeat ? KFT_MODE_AUTOREPEAT : 0));
+	print_trigger(out, "start", &cfg->start);
+	print_trigger(out, "stop", &cfg->stop);
+	fprintf(out, "  filter mintime %" PRIu64 "\n", cfg->mintime);
+	fprintf(out, "  filter maxtime %" PRIu64 "\n", cfg->maxtime);
+	if (cfg->noints)
+		fprintf(out, "  filter noints\n");
+	if (cfg->onlyints)
+		fprintf(out, "  filter onlyints\n");
+	if (cfg->has_funclist) {
+		fprintf(out, "  filter funclist");
+		for (size_t i = 0; i < cfg->nfuncs; i++)
+			fprintf(out, " %s", kft_func_ref_str(&cfg->funcs[i], buf, sizeof(buf)));
+		fprintf(out, " fend\n");
+	}
+	fprintf(out, "  logentries %" PRIu64 "\n", cfg->logentries);
+	if (cfg->watch != KFT_WATCH_NONE)
+		fprintf(out, "  watch %s %" PRIu64 "\n",
+			cfg->watch == KFT_WATCH_STACK ? "stack" : "worst-stack", cfg->watch_bytes);
+	if (cfg->overwrite)
+		fprintf(out, "  overwrite\n");
+}
+
+void kft_view_status(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz)
+{
+	const struct kft_control *ctl = &tr->ctl;
+	uint64_t entries = tr->nopen;
+	char why[512];
+
+	for (size_t i = 0; i < tr->nthreads; i++)
+		entries += tr->threads[i].nrecs;
+	fprintf(out, "status: run id %u, %sprimed, %striggered, %scomplete\n\n", ctl->run_id,
+		kft_trace_primed(tr) ? "" : "not ", kft_trace_triggered(tr) ? "" : "not ",
+		kft_trace_complete(tr) ? "" : "not ");
+	print_config(out, &tr->cfg);
+	fprintf(out, "\nrun:\n");
+	if (ctl->start.how)
+		fprintf(out, "  started at %" PRIu64 " usec by %s\n", ctl->start.mark_ns / 1000,
+			kft_view_fired(&ctl->start, false, sz, why, sizeof(why)));
+	if (ctl->stop.how)
+		fprintf(out, "  stopped at %" PRIu64 " usec by %s\n", ctl->stop.mark_ns / 1000,
+			kft_view_fired(&ctl->stop, true, sz, why, sizeof(why)));
+	fprintf(out, "  stops %" PRIu64 "\n", ctl->state >> KFT_STATE_GEN_SHIFT);
+	fprintf(out, "  threads %zu\n", tr->nthreads);
+	fprintf(out, "  entries %" PRIu64 " (%" PRIu64 " still open)\n", entries, tr->nopen);
+	fprintf(out, "  deepest stack %" PRIu64 " bytes", tr->max_stack);
+	if (tr->max_stack)
+		fprintf(out, " (thread %u)", tr->max_stack_tid);
+	fprintf(out, "\n");
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Views: each turns a trace into one text format on a stream. */
+#ifndef KFT_VIEWS_H
+#define KFT_VIEWS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "../format/reader.h"
+#include "../symbols/symbolizer.h"
+
+struct kft_log_opts {
+	bool raw;	/* hex addresses, as /proc/kft_data printed them */
+	bool ns;	/* nanoseconds instead of microseconds */
+};
+
+/* The /proc/kft_data layout. Returns 0, or -1 with err set. */
+int kft_view_log(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
+		 const struct kft_log_opts *opts, struct kft_error *err);
+
+/* The /proc/kft status text. */
+void kft_view_status(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz);
+
+/* "name", "name+0x1c" (with_offset), or "0x..." when unknown; into buf. */
+const char *kft_view_symbol(struct kft_symbolizer *sz, uint32_t session, uint64_t addr,
+			    bool with_offset, char *buf, size_t size);
+
+/* Why a run started or stopped, in KFT's words ("entry to function f"). */
+const char *kft_view_fired(const struct kft_fired *f, bool is_stop, struct kft_symbolizer *sz,
+			   char *buf, size_t size);
+
+#endif
