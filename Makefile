@@ -8,7 +8,7 @@ O       ?= build
 PREFIX  ?= /usr/local
 CFLAGS  ?= -O2 -g
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter
-BASE    := -std=gnu11 -D_GNU_SOURCE $(WARN) -fno-instrument-functions
+BASE    := -std=gnu11 -D_GNU_SOURCE $(WARN)
 SANITIZE ?=
 
 SHARED_SRCS  := src/common/error.c src/config/config.c src/format/control.c \
@@ -50,7 +50,7 @@ $(O)/include/kft.h: include/kft.h
 
 $(O)/tests/%: tests/unit/%.c $(LIB_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE) $(CFLAGS) $(SANITIZE) -Isrc -o $@ $< $(LIB_OBJS)
+	$(CC) $(BASE) $(CFLAGS) $(SANITIZE) -Isrc -o $@ $< $(LIB_OBJS) -lcmocka
 
 unit: $(UNIT_BINS)
 

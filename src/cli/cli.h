@@ -13,6 +13,7 @@ int cmd_record(int argc, char **argv);
 int cmd_log(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_control(int argc, char **argv);	/* prime, start, stop */
+int cmd_ftrace(int argc, char **argv);
 
 /* Print "kft: msg" to stderr; returns 1 for `return fail(...)`. */
 int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -14,6 +14,7 @@ static const char usage[] =
 	"commands:\n"
 	"  record   run a program built with -finstrument-functions and trace it\n"
 	"  log      print a trace in the /proc/kft_data layout\n"
+	"  ftrace   print a trace as ftrace's function_graph or function tracer\n"
 	"  status   print the run state and config, as /proc/kft did\n"
 	"  prime    arm the start trigger of a running trace\n"
 	"  start    start a running trace now\n"
@@ -53,6 +54,7 @@ int main(int argc, char **argv)
 		int (*run)(int, char **);
 	} cmds[] = {
 		{ "record", cmd_record }, { "log", cmd_log },	  { "status", cmd_status },
+		{ "ftrace", cmd_ftrace },
 		{ "prime", cmd_control }, { "start", cmd_control }, { "stop", cmd_control },
 	};
 

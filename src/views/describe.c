@@ -9,7 +9,7 @@
 const char *kft_view_symbol(struct kft_symbolizer *sz, uint32_t session, uint64_t addr,
 			    bool with_offset, char *buf, size_t size)
 {
-	struct kft_symbol sym;
+	struct kft_symbol sym = { 0 };
 
 	if (sz && kft_symbolize(sz, session, addr, &sym) && sym.name) {
 		if (with_offset && sym.offset)

@@ -21,6 +21,12 @@ int kft_view_log(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *s
 /* The /proc/kft status text. */
 void kft_view_status(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz);
 
+enum kft_ftrace_tracer { KFT_FTRACE_GRAPH, KFT_FTRACE_FUNCTION };
+
+/* ftrace's `trace` file layouts, one thread after another. */
+int kft_view_ftrace(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
+		    enum kft_ftrace_tracer tracer, struct kft_error *err);
+
 /* "name", "name+0x1c" (with_offset), or "0x..." when unknown; into buf. */
 const char *kft_view_symbol(struct kft_symbolizer *sz, uint32_t session, uint64_t addr,
 			    bool with_offset, char *buf, size_t size);

@@ -1,0 +1,27 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# Install the Debian packages kft needs to build and test, if any is missing.
+# KFT_NO_DEPS=1 skips this (for machines set up by hand).
+set -e
+[ -n "$KFT_NO_DEPS" ] && exit 0
+
+need=""
+have_cmd() { command -v "$1" >/dev/null 2>&1; }
+have_cmd gcc   || need="$need gcc libc6-dev"
+have_cmd clang || need="$need clang"
+have_cmd make  || need="$need make"
+# The sanitizer runtimes ship with gcc's libraries on Debian.
+[ -n "$(ls /usr/lib/gcc/*/*/libasan.so 2>/dev/null)" ] || need="$need libasan8"
+[ -n "$(ls /usr/lib/gcc/*/*/libubsan.so 2>/dev/null)" ] || need="$need libubsan1"
+[ -e /usr/include/cmocka.h ] || need="$need libcmocka-dev"
+
+[ -z "$need" ] && exit 0
+if ! have_cmd apt-get; then
+	echo "kft: missing packages:$need (install them, or set KFT_NO_DEPS=1)" >&2
+	exit 1
+fi
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo=sudo
+echo "kft: installing$need" >&2
+$sudo apt-get update -qq >/dev/null
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $need >/dev/null

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* kft ftrace: the trace in ftrace's function_graph or function layout. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../views/views.h"
+#include "cli.h"
+
+static const char usage[] =
+	"usage: kft ftrace [-t function_graph|function] [DIR]\n"
+	"\n"
+	"Print the trace in DIR (default kft.data) as ftrace's `trace` file shows\n"
+	"it, one thread after another.\n"
+	"\n"
+	"  -t, --tracer function_graph   a call tree: 'f() {' ... '}' with the\n"
+	"                                duration of each call (the default);\n"
+	"                                + ! # * @ $ mark calls over 10 us,\n"
+	"                                100 us, 1 ms, 10 ms, 100 ms, 1 s\n"
+	"  -t, --tracer function         one line per call: time, function, caller\n";
+
+int cmd_ftrace(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "tracer", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	enum kft_ftrace_tracer tracer = KFT_FTRACE_GRAPH;
+	struct kft_symbolizer *sz;
+	struct kft_error err;
+	struct kft_trace tr;
+	int c, ret = 1;
+
+	if (wants_help(argc, argv, usage))
+		return 0;
+	while ((c = getopt_long(argc, argv, "t:", longopts, NULL)) != -1) {
+		if (c == 't' && !strcmp(optarg, "function_graph"))
+			tracer = KFT_FTRACE_GRAPH;
+		else if (c == 't' && !strcmp(optarg, "function"))
+			tracer = KFT_FTRACE_FUNCTION;
+		else if (c == 't')
+			return fail("ftrace: unknown tracer '%s' (function_graph or function)",
+				    optarg);
+		else {
+			fputs(usage, stderr);
+			return 2;
+		}
+	}
+	if (argc - optind > 1)
+		return fail("ftrace: one trace directory at most");
+	if (kft_trace_open(&tr, optind < argc ? argv[optind] : KFT_DEFAULT_DIR, &err))
+		return fail("%s", err.msg);
+	sz = kft_symbolizer_new(tr.dir, &err);
+	if (!sz)
+		fail("%s", err.msg);
+	else if (kft_view_ftrace(stdout, &tr, sz, tracer, &err))
+		fail("%s", err.msg);
+	else
+		ret = 0;
+	kft_symbolizer_free(sz);
+	kft_trace_close(&tr);
+	return ret;
+}

@@ -1,0 +1,81 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Recording a program from the start: exact calls, nesting, exit status.
+
+test_call_tree() {
+	build calls
+	kft record -- ./calls >out
+	check "program output" grep -q "sink 8" out
+	kft ftrace | norm >graph
+	expect graph <<'E'
+# tracer: function_graph
+#
+#   TID    DURATION         FUNCTION CALLS
+#   |      |   |             |   |   |   |
+TID)   |  main() {
+TID)   |    top() {
+TID)   |      middle() {
+TID) DUR |        leaf();
+TID) DUR |        leaf();
+TID) DUR |      } /* middle */
+TID) DUR |      leaf();
+TID)   |      middle() {
+TID) DUR |        leaf();
+TID) DUR |      } /* middle */
+TID) DUR |    } /* top */
+TID) DUR |  } /* main */
+E
+}
+
+test_log_layout() {
+	build calls
+	kft record -- ./calls >/dev/null
+	kft log >log
+	check "run id" grep -q "^Kernel Instrumentation Run ID 1$" log
+	check "start line" grep -q "^Logging started at [0-9]* usec by entry to function main$" log
+	check "stop line" grep -q "^Logging not yet stopped$" log
+	check "entries" grep -q "^Number of entries after filters = 8$" log
+	log_rows <log >rows
+	expect rows <<'E'
+main <- libc.so.6
+top <- main
+middle <- top
+leaf <- middle
+leaf <- middle
+leaf <- top
+middle <- top
+leaf <- middle
+E
+	# --raw prints addresses: every function of the table is a hex number
+	kft log --raw | log_rows | awk '{ print $1 }' >raw
+	check "raw addresses" test "$(grep -c -v -E '^0x[0-9a-f]{16}$' raw)" = 0
+	check "raw rows" test "$(wc -l <raw)" = 8
+}
+
+test_exit_status() {
+	build calls
+	set +e
+	kft record -- ./calls fail >/dev/null
+	rc=$?
+	set -e
+	check "exit status is the program's" test $rc = 3
+}
+
+once_not_instrumented() {
+	cc -o plain "$PROGS/calls.c"
+	set +e
+	kft record -- ./plain >out 2>err
+	rc=$?
+	set -e
+	check "fails" test $rc != 0
+	check "says how to rebuild" grep -q -- "-finstrument-functions" err
+	check "program not run" test ! -s out
+}
+
+once_missing_program() {
+	set +e
+	kft record -- ./no-such-program 2>err
+	rc=$?
+	set -e
+	check "fails" test $rc != 0
+	check "names the program" grep -q "no-such-program" err
+}

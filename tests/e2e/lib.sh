@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Helpers for the end-to-end tests. Set by tests/run.sh: ROOT (the
+# source tree), KFT_BUILD (a build directory), TCC and TOPT (the compiler
+# and optimisation of this run). Tests run in an empty directory.
+
+KFT="$KFT_BUILD/bin/kft"
+PROGS="$ROOT/tests/e2e/progs"
+
+kft() { "$KFT" "$@"; }
+
+# build NAME [extra flags]: compile progs/NAME.c into ./NAME, instrumented.
+build() {
+	local name=$1; shift
+	"$TCC" -g "$TOPT" -finstrument-functions -Wall -Werror -o "$name" \
+		"$PROGS/$name.c" "$@" -lpthread
+}
+
+# Mask what changes from run to run: durations, times, thread ids and
+# code offsets, in the ftrace graph and the kft log layouts.
+norm() {
+	sed -E -e 's/^ *[0-9]+\) +\|/TID)   |/' \
+	       -e 's/^ *[0-9]+\) [^|]*[0-9] us \|/TID) DUR |/' \
+	       -e 's/\+0x[0-9a-f]+//g'
+}
+
+# Rows of `kft log`: function and caller only (plus 'i' for signals,
+# -1/-2 kept).
+log_rows() {
+	awk '/^--------/ { rows = 1; next }
+	     rows && NF >= 4 {
+		d = ($2 == "-1" || $2 == "-2") ? $2 " " : "";
+		ctx = ($3 ~ /i$/) ? "i " : "";
+		sub(/\+0x[0-9a-f]+$/, "", $5);
+		print d ctx $4 " <- " $5 }'
+}
+
+# expect FILE: compare FILE with the expected text on stdin.
+expect() {
+	local want
+	want=$(cat)
+	if [ "$want" != "$(cat "$1")" ]; then
+		echo "--- expected"; echo "$want"
+		echo "--- got ($1)"; cat "$1"
+		diff <(echo "$want") "$1" || true
+		return 1
+	fi
+}
+
+# check "what" CONDITION...: fail with a message unless the command succeeds.
+check() {
+	local what=$1; shift
+	"$@" || { echo "check failed: $what"; return 1; }
+}
+
+# count PATTERN FILE: lines matching.
+count() { grep -c -E -- "$1" "$2" || true; }

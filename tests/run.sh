@@ -1,0 +1,100 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Every test of kft: builds with gcc and clang (warnings are errors), the
+# unit tests (cmocka), and the end-to-end tests of tests/e2e/ run against
+# tools built with AddressSanitizer and UndefinedBehaviorSanitizer.
+# Ends with the line "N passed, N failed"; exits non-zero on any failure.
+#
+#   tests/run.sh [PATTERN]   only e2e tests whose name contains PATTERN
+set -u
+cd "$(dirname "$0")/.."
+root=$PWD
+only=${1:-}
+passed=0
+failed=0
+failures=()
+
+scripts/install-deps.sh || { echo "could not install dependencies"; exit 1; }
+
+pass() { passed=$((passed + 1)); }
+fail() { failed=$((failed + 1)); failures+=("$1"); echo "FAIL: $1"; }
+
+# --- builds -------------------------------------------------------------
+SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+build() {	# name, make arguments...
+	local name=$1; shift
+	if make -s -j"$(nproc)" "$@" all unit >"$root/build-$name.log" 2>&1; then
+		pass
+	else
+		fail "build $name (see build-$name.log)"
+		tail -20 "$root/build-$name.log"
+	fi
+}
+build gcc     O=build CC=gcc
+build clang   O=build-clang CC=clang
+build gcc-san O=build-gcc-san CC=gcc SANITIZE="$SAN"
+build clang-san O=build-clang-san CC=clang SANITIZE="$SAN"
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+# --- unit tests (cmocka, TAP output) -----------------------------------
+if [ -z "$only" ]; then
+	for O in build build-clang build-gcc-san build-clang-san; do
+		for t in "$O"/tests/test-*; do
+			[ -x "$t" ] || continue
+			out=$(CMOCKA_MESSAGE_OUTPUT=TAP "$t" 2>&1)
+			rc=$?
+			while read -r line; do
+				case $line in
+				"ok "*) pass ;;
+				"not ok "*) fail "$t: ${line#not ok }" ;;
+				esac
+			done <<<"$out"
+			if [ $rc -ne 0 ] && ! grep -q "^not ok" <<<"$out"; then
+				fail "$t exited $rc"
+				echo "$out" | tail -20
+			fi
+		done
+	done
+fi
+
+# --- end-to-end tests ---------------------------------------------------
+# Each tests/e2e/*.sh defines functions: test_* run once per compiler
+# variant (gcc and clang, -O0 and -O2), once_* run once. Each runs in a
+# fresh directory, in a subshell; it fails by returning non-zero.
+variants=("gcc -O0" "gcc -O2" "clang -O0" "clang -O2")
+for file in tests/e2e/*.sh; do
+	[ "$(basename "$file")" = lib.sh ] && continue
+	fns=$(bash -c "source tests/e2e/lib.sh; source $file; declare -F" |
+	      awk '$3 ~ /^(test|once)_/ { print $3 }')
+	for fn in $fns; do
+		name="$(basename "$file" .sh)/$fn"
+		[ -n "$only" ] && [[ $name != *"$only"* ]] && continue
+		if [[ $fn == once_* ]]; then runs=("gcc -O0"); else runs=("${variants[@]}"); fi
+		for v in "${runs[@]}"; do
+			set -- $v
+			work=$(mktemp -d /tmp/kft-e2e.XXXXXX)
+			if [ "$1" = gcc ]; then kdir=build-gcc-san; else kdir=build-clang-san; fi
+			log=$( cd "$work" && ROOT=$root KFT_BUILD=$root/$kdir TCC=$1 TOPT=$2 \
+				bash -c "set -e -o pipefail; source '$root/tests/e2e/lib.sh'; \
+				source '$root/$file'; $fn" 2>&1 )
+			if [ $? -eq 0 ]; then
+				pass
+				rm -rf "$work"
+			else
+				fail "$name [$v]"
+				echo "$log" | tail -40 | sed 's/^/    /'
+				echo "    (work directory kept: $work)"
+			fi
+		done
+	done
+done
+
+echo
+if [ $failed -gt 0 ]; then
+	echo "failed:"
+	printf '  %s\n' "${failures[@]}"
+fi
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]

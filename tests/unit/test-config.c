@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The configuration language: every statement, every error. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "config/config.h"
+
+static struct kft_config cfg;
+static struct kft_error err;
+
+static int parse(const char *text)
+{
+	kft_config_release(&cfg);
+	err.msg[0] = '\0';
+	return kft_config_parse(&cfg, text, strlen(text), "t.conf", &err);
+}
+
+static void parses(const char *text)
+{
+	if (parse(text))
+		fail_msg("'%s' did not parse: %s", text, err.msg);
+}
+
+/* The text fails, and the error is exactly msg. */
+static void rejects(const char *text, const char *msg)
+{
+	if (!parse(text))
+		fail_msg("'%s' parsed but should not", text);
+	assert_string_equal(err.msg, msg);
+}
+
+static void test_minimal(void **state)
+{
+	parses("begin\nend\n");
+	assert_false(cfg.has_new);
+	assert_int_equal(cfg.start.type, KFT_TRIGGER_NONE);
+	assert_int_equal(cfg.stop.type, KFT_TRIGGER_NONE);
+	assert_int_equal(cfg.logentries, KFT_DEFAULT_LOGENTRIES);
+	assert_false(cfg.logentries_set);
+	parses("new begin end");
+	assert_true(cfg.has_new);
+}
+
+static void test_comments_and_layout(void **state)
+{
+	parses("# a comment\nnew   # trailing\n\tbegin\n  # inside\nend # after\n");
+	parses("new\r\nbegin\r\ntrigger start entry main\r\nend\r\n");
+	assert_string_equal(cfg.start.func.name, "main");
+}
+
+static void test_triggers(void **state)
+{
+	parses("begin\ntrigger start entry do_fork\ntrigger stop exit 0xc0012345\nend");
+	assert_int_equal(cfg.start.type, KFT_TRIGGER_ENTRY);
+	assert_string_equal(cfg.start.func.name, "do_fork");
+	assert_int_equal(cfg.start.func.line, 2);
+	assert_int_equal(cfg.stop.type, KFT_TRIGGER_EXIT);
+	assert_null(cfg.stop.func.name);
+	assert_int_equal(cfg.stop.func.addr, 0xc0012345);
+
+	parses("begin trigger start time 2000000 trigger stop time 500 end");
+	assert_int_equal(cfg.start.type, KFT_TRIGGER_TIME);
+	assert_int_equal(cfg.start.usecs, 2000000);
+	assert_int_equal(cfg.stop.usecs, 500);
+
+	parses("begin trigger start exit f trigger stop entry 0XFFFFFFFF81000000 end");
+	assert_int_equal(cfg.start.type, KFT_TRIGGER_EXIT);
+	assert_int_equal(cfg.stop.type, KFT_TRIGGER_ENTRY);
+	assert_int_equal(cfg.stop.func.addr, 0xffffffff81000000ULL);
+}
+
+static void test_trigger_errors(void **state)
+{
+	rejects("begin\ntrigger begin entry f\nend",
+		"t.conf:2: 'begin': expected 'start' or 'stop' after 'trigger'");
+	rejects("begin\ntrigger start enter f\nend",
+		"t.conf:2: 'enter': expected 'entry', 'exit' or 'time'");
+	rejects("begin\ntrigger start time 12x\nend",
+		"t.conf:2: '12x': expected a decimal number");
+	rejects("begin\ntrigger start time -5\nend",
+		"t.conf:2: '-5': expected a decimal number");
+	rejects("begin\ntrigger start entry f\ntrigger start entry g\nend",
+		"t.conf:3: 'start': this trigger is already set");
+	rejects("begin\ntrigger start entry 0x\nend",
+		"t.conf:2: '0x': expected a function name or a hex address");
+	rejects("begin\ntrigger start entry 0xfg\nend",
+		"t.conf:2: '0xfg': expected a function name or a hex address");
+	rejects("begin\ntrigger start entry 0x0\nend",
+		"t.conf:2: '0x0': function address 0 is not valid");
+	rejects("begin\ntrigger start entry 0x12345678123456789\nend",
+		"t.conf:2: '0x12345678123456789': expected a function name or a hex address");
+	rejects("begin\ntrigger start entry 123\nend",
+		"t.conf:2: '123': expected a function name or a hex address (0x...)");
+	rejects("begin\ntrigger start entry f-g\nend",
+		"t.conf:2: 'f-g': not a valid function name");
+	rejects("begin\ntrigger start time 99999999999999999999\nend",
+		"t.conf:2: '99999999999999999999': number too large (at most 18446744073709551)");
+	rejects("begin\ntrigger",
+		"t.conf:2: expected 'start' or 'stop' after 'trigger', found end of file");
+	rejects("begin\ntrigger start",
+		"t.conf:2: expected 'entry', 'exit' or 'time' after 'start', found end of file");
+	rejects("begin\ntrigger start time",
+		"t.conf:2: expected a time in microseconds after 'time', found end of file");
+	rejects("begin\ntrigger stop exit",
+		"t.conf:2: expected a function after 'exit', found end of file");
+}
+
+static void test_filters(void **state)
+{
+	parses("begin\nfilter mintime 500\nfilter maxtime 2000\nfilter noints\nend");
+	assert_int_equal(cfg.mintime, 500);
+	assert_int_equal(cfg.maxtime, 2000);
+	assert_true(cfg.noints);
+	assert_false(cfg.onlyints);
+	parses("begin filter onlyints end");
+	assert_true(cfg.onlyints);
+	parses("begin filter mintime 0 end");
+	assert_int_equal(cfg.mintime, 0);
+}
+
+static void test_filter_errors(void **state)
+{
+	rejects("begin\nfilter mintme 5\nend",
+		"t.conf:2: 'mintme': unknown filter (expected mintime, maxtime, noints, "
+		"onlyints or funclist)");
+	rejects("begin\nfilter mintime\nend", "t.conf:3: 'end': expected a decimal number");
+	rejects("begin\nfilter noints\nfilter onlyints\nend",
+		"t.conf: 'filter noints' and 'filter onlyints' together drop every call");
+	rejects("begin\nfilter mintime 10\nfilter maxtime 5\nend",
+		"t.conf: mintime 10 is above maxtime 5: every call would be dropped");
+	rejects("begin\nfilter",
+		"t.conf:2: expected a filter type after 'filter', found end of file");
+}
+
+static void test_funclist_fend(void **state)
+{
+	parses("begin\nfilter funclist a b\n  0x1234 c fend\ntrigger start entry a\nend");
+	assert_true(cfg.has_funclist);
+	assert_int_equal(cfg.nfuncs, 4);
+	assert_string_equal(cfg.funcs[0].name, "a");
+	assert_string_equal(cfg.funcs[1].name, "b");
+	assert_int_equal(cfg.funcs[2].addr, 0x1234);
+	assert_int_equal(cfg.funcs[2].line, 3);
+	assert_string_equal(cfg.funcs[3].name, "c");
+	assert_int_equal(cfg.start.type, KFT_TRIGGER_ENTRY);
+}
+
+/* The kftstatic.conf dialect: a trailing comma continues the list. */
+static void test_funclist_commas(void **state)
+{
+	parses("begin\nfilter funclist a, b,\n  c\nlogentries 5\nend");
+	assert_int_equal(cfg.nfuncs, 3);
+	assert_string_equal(cfg.funcs[2].name, "c");
+	assert_int_equal(cfg.logentries, 5);
+	parses("begin\nfilter funclist only\nend");
+	assert_int_equal(cfg.nfuncs, 1);
+	/* without fend, the line's end closes the list */
+	parses("begin\nfilter funclist a b\nend");
+	assert_int_equal(cfg.nfuncs, 2);
+}
+
+static void test_funclist_errors(void **state)
+{
+	rejects("begin\nfilter funclist a fend\nfilter funclist b fend\nend",
+		"t.conf:3: 'funclist': the function list is already set");
+	rejects("begin\nfilter funclist fend\nend", "t.conf:2: 'funclist': empty function list");
+	rejects("begin\nfilter funclist a b end",
+		"t.conf:2: 'end': function list needs 'fend' before 'end'");
+	rejects("begin\nfilter funclist a, 7\nend",
+		"t.conf:2: '7': expected a function name or a hex address (0x...)");
+}
+
+static void test_funclist_limit(void **state)
+{
+	size_t n = KFT_MAX_FUNCLIST + 1, len = 0;
+	char *text = malloc(n * 12 + 64);
+
+	assert_non_null(text);
+	len += (size_t)sprintf(text + len, "begin filter funclist");
+	for (size_t i = 0; i < n; i++)
+		len += (size_t)sprintf(text + len, " f%zu", i);
+	sprintf(text + len, " fend end");
+	rejects(text, "t.conf:1: 'f4096': too many functions in funclist");
+	free(text);
+}
+
+static void test_watch(void **state)
+{
+	parses("begin watch stack 8192 end");
+	assert_int_equal(cfg.watch, KFT_WATCH_STACK);
+	assert_int_equal(cfg.watch_bytes, 8192);
+	parses("begin watch worst-stack 0 end");
+	assert_int_equal(cfg.watch, KFT_WATCH_WORST_STACK);
+	rejects("begin\nwatch heap 5\nend", "t.conf:2: 'heap': expected 'stack' or 'worst-stack'");
+	rejects("begin\nwatch stack 4294967296\nend",
+		"t.conf:2: '4294967296': number too large (at most 4294967295)");
+}
+
+static void test_flags_and_logentries(void **state)
+{
+	parses("begin\nlogentries 20000\nautorepeat\noverwrite\nprime\nend");
+	assert_int_equal(cfg.logentries, 20000);
+	assert_true(cfg.logentries_set);
+	assert_true(cfg.autorepeat);
+	assert_true(cfg.overwrite);
+	assert_true(cfg.prime);
+	rejects("begin\nlogentries 0\nend", "t.conf:2: '0': logentries must be at least 1");
+	rejects("begin\nlogentries 4294967297\nend",
+		"t.conf:2: '4294967297': number too large (at most 4294967296)");
+	rejects("begin\nuntimed\nend", "t.conf:2: 'untimed': not supported: kft always times calls");
+}
+
+/* Keywords match whole words: the original matched prefixes. */
+static void test_exact_keywords(void **state)
+{
+	rejects("begin\ntrig start entry f\nend",
+		"t.conf:2: 'trig': unknown statement (expected trigger, filter, watch, logentries, "
+		"autorepeat, overwrite, prime or end)");
+	rejects("begin\ntrigger starting entry f\nend",
+		"t.conf:2: 'starting': expected 'start' or 'stop' after 'trigger'");
+	rejects("begin\nautorepeats\nend",
+		"t.conf:2: 'autorepeats': unknown statement (expected trigger, filter, watch, "
+		"logentries, autorepeat, overwrite, prime or end)");
+	rejects("begin\nTrigger start entry f\nend",
+		"t.conf:2: 'Trigger': unknown statement (expected trigger, filter, watch, "
+		"logentries, autorepeat, overwrite, prime or end)");
+}
+
+static void test_block_errors(void **state)
+{
+	rejects("", "t.conf:1: empty config: expected 'begin'");
+	rejects("# only a comment\n", "t.conf:1: empty config: expected 'begin'");
+	rejects("new\n", "t.conf:1: empty config: expected 'begin'");
+	rejects("trigger start entry f", "t.conf:1: 'trigger': expected 'begin'");
+	rejects("begin\nfilter noints\n", "t.conf:2: missing 'end'");
+	rejects("begin\nend\nbegin\nend", "t.conf:3: 'begin': unexpected after 'end' (one begin "
+		"... end block per config)");
+	rejects("begin\nnew\nend", "t.conf:2: 'new': unexpected inside a begin ... end block");
+	rejects("begin\nbegin\nend", "t.conf:2: 'begin': unexpected inside a begin ... end block");
+}
+
+static void test_nul_byte(void **state)
+{
+	static const char text[] = "begin\n\0end\n";
+
+	kft_config_release(&cfg);
+	assert_int_equal(kft_config_parse(&cfg, text, sizeof(text) - 1, "t.conf", &err), -1);
+	assert_string_equal(err.msg, "t.conf:2: NUL byte in config");
+}
+
+/* Whatever kft prints back parses to the same config. */
+static void test_format_round_trip(void **state)
+{
+	static const char *texts[] = {
+		"new begin trigger start entry f trigger stop time 77 filter mintime 3 "
+		"filter maxtime 9 filter noints filter funclist a 0xabc fend "
+		"watch worst-stack 100 logentries 42 autorepeat overwrite prime end",
+		"begin trigger start time 5 trigger stop exit 0x10 filter onlyints end",
+		"begin end",
+	};
+
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		char *once, *twice;
+
+		parses(texts[i]);
+		once = kft_config_format(&cfg);
+		assert_non_null(once);
+		parses(once);
+		twice = kft_config_format(&cfg);
+		assert_non_null(twice);
+		assert_string_equal(once, twice);
+		free(once);
+		free(twice);
+	}
+}
+
+static void test_load_file(void **state)
+{
+	char path[] = "/tmp/kft-test-config-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f;
+
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	fputs("new\nbegin\n  trigger start entry main\n  logentries oops\nend\n", f);
+	fclose(f);
+	kft_config_release(&cfg);
+	assert_int_equal(kft_config_load(&cfg, path, &err), -1);
+	{
+		char want[128];
+
+		snprintf(want, sizeof(want), "%s:4: 'oops': expected a decimal number", path);
+		assert_string_equal(err.msg, want);
+	}
+	unlink(path);
+	assert_int_equal(kft_config_load(&cfg, path, &err), -1);
+	assert_non_null(strstr(err.msg, "No such file"));
+}
+
+static int teardown(void **state)
+{
+	kft_config_release(&cfg);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_minimal),
+		cmocka_unit_test(test_comments_and_layout),
+		cmocka_unit_test(test_triggers),
+		cmocka_unit_test(test_trigger_errors),
+		cmocka_unit_test(test_filters),
+		cmocka_unit_test(test_filter_errors),
+		cmocka_unit_test(test_funclist_fend),
+		cmocka_unit_test(test_funclist_commas),
+		cmocka_unit_test(test_funclist_errors),
+		cmocka_unit_test(test_funclist_limit),
+		cmocka_unit_test(test_watch),
+		cmocka_unit_test(test_flags_and_logentries),
+		cmocka_unit_test(test_exact_keywords),
+		cmocka_unit_test(test_block_errors),
+		cmocka_unit_test(test_nul_byte),
+		cmocka_unit_test(test_format_round_trip),
+		cmocka_unit_test(test_load_file),
+	};
+
+	kft_config_init(&cfg);
+	return cmocka_run_group_tests_name("config", tests, NULL, teardown);
+}
