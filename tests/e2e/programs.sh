@@ -1,0 +1,133 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Programs as they are: threads, fork, exec, longjmp, signals, deep
+# recursion, crashes, stack watches.
+
+# rows [DIR]: the log's rows as "[-1 ][i ]func <- caller".
+rows() { kft log "$@" | log_rows; }
+
+test_threads() {
+	build threads
+	kft record -- ./threads >/dev/null
+	rows >r
+	check "4 workers" test "$(count '^worker <- ' r)" = 4
+	check "4000 steps" test "$(count '^step <- worker$' r)" = 4000
+	# each worker thread has its own tid and its own 1000 steps
+	kft log | awk '$4 == "step" { print $3 }' | sort | uniq -c >per
+	check "4 threads of 1000" test "$(awk '$1 == 1000' per | wc -l)" = 4
+	kft ftrace | norm | grep -c "worker() {" >n
+	check "4 trees" test "$(cat n)" = 4
+	kft status | grep -q "^  threads 5$"
+}
+
+test_fork_exec() {
+	build procs
+	kft record -- ./procs
+	rows >r
+	check "parent" test "$(count '^in_parent <- spawn$' r)" = 1
+	check "child" test "$(count '^in_child <- spawn$' r)" = 1
+	check "exec'd image" test "$(count '^in_exec <- main$' r)" = 1
+	check "the exec'd main ended" test "$(count '^main <- ' r)" = 1
+	# the first image's main never returns (exec), nor does the child's
+	# copy of it (_exit): both end open
+	check "open mains" test "$(count '^-1 main <- ' r)" = 2
+	# the child's spawn() ended with _exit: open in the child's stream
+	check "child spawn open" test "$(count '^-1 spawn <- main$' r)" = 1
+}
+
+test_longjmp() {
+	build jumps
+	kft record -- ./jumps
+	kft ftrace | norm >g
+	expect g <<'E'
+# tracer: function_graph
+#
+#   TID    DURATION         FUNCTION CALLS
+#   |      |   |             |   |   |   |
+TID)   |  main() {
+TID)   |    guarded() {
+TID)   |      deep() {
+TID)   |        deep() {
+TID) DUR |          deep();
+TID) DUR |        } /* deep */
+TID) DUR |      } /* deep */
+TID) DUR |      after_jump();
+TID) DUR |    } /* guarded */
+TID) DUR |    after_jump();
+TID) DUR |  } /* main */
+E
+}
+
+test_signal_context() {
+	build signals
+	kft record -- ./signals
+	rows >r
+	check "handlers in signal context" test "$(count '^i handler <- ' r)" = 2
+	check "their calls too" test "$(count '^i in_handler <- handler$' r)" = 2
+	check "normal calls not" test "$(count '^normal <- main$' r)" = 2
+	printf 'begin\nfilter noints\nend\n' >noints.conf
+	kft record -c noints.conf -- ./signals
+	rows >r
+	check "noints drops them" test "$(count '^i ' r)" = 0
+	check "noints keeps the rest" test "$(count '^normal' r)" = 2
+	printf 'begin\nfilter onlyints\nend\n' >onlyints.conf
+	kft record -c onlyints.conf -- ./signals
+	rows >r
+	check "onlyints keeps handlers" test "$(grep -v -c '^i ' r)" = 0
+	check "onlyints: 4 rows" test "$(wc -l <r)" = 4
+}
+
+test_deep_recursion() {
+	build deep
+	kft record -- ./deep
+	kft log >log
+	check "100001 calls" test "$(awk '$4 == "down"' log | wc -l)" = 100001
+	check "all finished" test "$(awk '$2 == "-1"' log | wc -l)" = 0
+	kft ftrace | tail -1 | norm >last
+	check "tree closes" grep -q '^TID) DUR |  } /\* main \*/$' last
+}
+
+crash_case() {	# how, expected exit status
+	build crash
+	set +e
+	kft record -- ./crash "$1" 2>err
+	rc=$?
+	set -e
+	check "exit status $2 (got $rc)" test "$rc" = "$2"
+	rows >r
+	expect r <<'E'
+-1 main <- libc.so.6
+-1 doomed <- main
+finished <- doomed
+-1 dying <- doomed
+E
+}
+
+test_crash_segv() { crash_case segv 139; grep -q "Segmentation fault" err; }
+test_crash_abort() { crash_case abort 134; }
+test_crash_sigkill() { crash_case kill 137; }
+test_crash_exit() { crash_case exit 7; }
+
+test_watch_stack() {
+	build stack
+	# nest(1) stays below 8 KiB of stack in use; nest(3) passes it
+	printf 'begin\nwatch stack 10000\nend\n' >w.conf
+	kft record -c w.conf -- ./stack
+	rows >r
+	check "one chain" test "$(count '^-2 ' r)" -ge 4
+	check "chain shape" test "$(grep '^-2 ' r | awk '{ print $2 }' | head -2 | tr '\n' ' ')" = "main nest "
+	kft status >st
+	check "deepest stack" grep -E -q "^  deepest stack [0-9]+ bytes" st
+	deepest=$(sed -n 's/^  deepest stack \([0-9]*\) bytes.*/\1/p' st)
+	check "deepest >= 16 KiB" test "$deepest" -ge 16384
+}
+
+test_watch_worst_stack() {
+	build stack
+	printf 'begin\nwatch worst-stack 0\nend\n' >w.conf
+	kft record -c w.conf -- ./stack
+	rows >r
+	# every new maximum logs a chain: main, nest(1) at its two depths,
+	# nest(3) at the two depths below those; nest(2) never goes deeper
+	check "five chains" test "$(count '^-2 main' r)" = 5
+	check "deepest chain" test "$(count '^-2 nest <- nest' r)" = 6
+}
