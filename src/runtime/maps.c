@@ -1,38 +1,55 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * Saves /proc/self/maps as maps-<session> so that addresses can be turned
- * into names after the process is gone. Written to a temporary name and
- * renamed, so a reader never sees half a file.
+ * Appends a snapshot of /proc/self/maps to maps-<session>, so that
+ * addresses can be turned into names after the process is gone. Every
+ * snapshot is kept: a library opened with dlopen and closed again is in
+ * the one taken when it was opened. One write with O_APPEND per
+ * snapshot, so that processes sharing the file never interleave lines.
  */
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "runtime.h"
 
 KFT_NOTRACE void kft_save_maps(void)
 {
-	char name[64], tmp[80], buf[8192];
-	int in, out;
+	size_t cap = 65536, len = 0;
+	char name[64], *buf = malloc(cap);
 	ssize_t n;
+	int in, out;
 
-	snprintf(name, sizeof(name), "maps-%u", kft_rt.session);
-	snprintf(tmp, sizeof(tmp), "%s.%d.tmp", name, getpid());
+	if (!buf)
+		return;
 	in = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
 	if (in < 0)
-		return;
-	out = openat(kft_rt.dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (out < 0) {
-		close(in);
-		return;
-	}
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, (size_t)n) != n)
+		goto out;
+	for (;;) {
+		if (len == cap) {
+			char *bigger = realloc(buf, cap *= 2);
+
+			if (!bigger)
+				break;
+			buf = bigger;
+		}
+		n = read(in, buf + len, cap - len);
+		if (n <= 0)
 			break;
+		len += (size_t)n;
+	}
 	close(in);
-	close(out);
-	renameat(kft_rt.dirfd, tmp, kft_rt.dirfd, name);
+	snprintf(name, sizeof(name), "maps-%u", kft_rt.session);
+	out = openat(kft_rt.dirfd, name, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+	if (out >= 0) {
+		if (write(out, buf, len) != (ssize_t)len) {
+			/* a short snapshot only costs names; nothing to do here */
+		}
+		close(out);
+	}
+out:
+	free(buf);
 }
 
 /* A library loaded at run time: save the new map, resolve config names. */

@@ -81,7 +81,7 @@ static size_t file_index(struct kft_symbolizer *sz, const char *path)
 	return sz->nfiles++;
 }
 
-/* Parse maps-<id>: "start-end perms offset dev inode path". */
+/* Parse maps-<id>, snapshots of "start-end perms offset dev inode path". */
 static void load_session(struct kft_symbolizer *sz, struct session *s)
 {
 	char path[4096], line[4352];
@@ -142,7 +142,8 @@ bool kft_symbolize(struct kft_symbolizer *sz, uint32_t session, uint64_t addr,
 	memset(sym, 0, sizeof(*sym));
 	if (!s)
 		return false;
-	for (size_t i = 0; i < s->nmaps; i++) {
+	/* the newest snapshot first: a range may have been reused */
+	for (size_t i = s->nmaps; i-- > 0;) {
 		const struct mapping *m = &s->maps[i];
 		struct elf_file *f;
 		const struct kft_elf_sym *es;

@@ -1,0 +1,150 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Symbols across shared libraries and dlopen, live control, the demo,
+# and traces that are damaged.
+
+rows() { kft log "$@" | log_rows; }
+
+test_shared_libraries() {
+	"$TCC" -g "$TOPT" -fPIC -shared -finstrument-functions -o libsame.so \
+		"$PROGS/same/a.c" "$PROGS/same/b.c"
+	"$TCC" -g "$TOPT" -fPIC -shared -finstrument-functions -o plugin.so "$PROGS/plugin.c"
+	"$TCC" -g "$TOPT" -fPIE -pie -finstrument-functions -o libs "$PROGS/libs.c" \
+		-L. -lsame -Wl,-rpath,"$PWD" -ldl
+	kft record -- ./libs "$PWD/plugin.so"
+	kft log | awk '/^-----/ { r = 1; next } r { print $4, $5 }' | sed -E 's/\+0x[0-9a-f]+//' >r
+	expect r <<'E'
+main libc.so.6
+from_a main
+create_dir from_a
+from_b main
+create_dir from_b
+create_dir from_b
+plugin_entry main
+plugin_helper plugin_entry
+E
+	# two static functions of one name are two addresses
+	kft log --raw | awk '/^-----/ { r = 1; next } r { print $4 }' | sed -n '3p;5p;6p' | sort -u >addr
+	check "two create_dir" test "$(wc -l <addr)" = 2
+}
+
+# run the waiting program in the background; wait until it ticks
+start_waiting() {
+	build waiting
+	kft record "$@" -- ./waiting >/dev/null &
+	pid=$!
+	trap 'touch done; wait' EXIT	# a failed check must not leave it running
+	for _ in $(seq 200); do [ -e kft.data/control ] && break; sleep 0.05; done
+	sleep 0.1
+}
+finish_waiting() {
+	touch done
+	wait $pid
+}
+
+once_live_start_stop() {
+	printf 'begin\ntrigger start entry main\nend\n' >c.conf
+	start_waiting --no-prime -c c.conf
+	kft status >st
+	check "loaded" grep -q "^status: run id 1, not primed, not triggered, not complete$" st
+	kft start
+	sleep 0.05
+	kft status | grep -q "triggered"
+	kft stop
+	set +e
+	kft prime 2>err
+	rc=$?
+	set -e
+	check "prime of a complete run is refused" test $rc = 1
+	check "says why" grep -q "already running or complete" err
+	n=$(rows | wc -l)
+	sleep 0.05
+	check "nothing after the stop" test "$(rows | wc -l)" = "$n"
+	finish_waiting
+	kft log >log
+	check "started by user" grep -q "^Logging started at [0-9]* usec by user action$" log
+	check "stopped by user" grep -q "^Logging stopped at [0-9]* usec by user action$" log
+	check "ticks" test "$n" -ge 2
+	# main was entered before the start: not in the log
+	check "no main" test "$(rows | grep -c '^main')" = 0
+}
+
+once_live_prime() {
+	printf 'begin\ntrigger start entry tick\ntrigger stop exit tick\nautorepeat\nend\n' >c.conf
+	start_waiting --no-prime -c c.conf
+	check "not primed: nothing" test "$(rows | wc -l)" = 0
+	kft prime
+	sleep 0.05
+	finish_waiting
+	check "primed: ticks" test "$(rows | grep -c '^tick')" -ge 2
+	check "each tick its own cycle" test "$(kft status | sed -n 's/^  stops //p')" -ge 2
+}
+
+once_demo() {
+	# the README's first command, on its example
+	make -s -C "$ROOT" O="$PWD/b" demo >out 2>&1
+	sed -n '/^ Entry/,/^$/p' out | awk 'NR > 2 && NF { print $2 == "-1" ? "-1" : "", $4, $5 }' |
+		sed -E 's/\+0x[0-9a-f]+//; s/^ //' >r
+	expect r <<'E'
+load_file main
+parse_record load_file
+busy_wait_us parse_record
+E
+	check "status" grep -q "^status: run id 1, primed, triggered, complete$" out
+}
+
+once_corrupt_traces() {
+	build calls
+	kft record -- ./calls >/dev/null
+	t=$(ls kft.data/thread-*)
+	size=$(stat -c %s "$t")
+	for cut in 0 10 100 4096 $((size - 1)); do
+		rm -rf bad && cp -r kft.data bad
+		truncate -s $cut bad/$(basename "$t")
+		set +e
+		kft log bad >/dev/null 2>err
+		rc=$?
+		set -e
+		check "truncated to $cut: an error, not a crash (rc $rc)" test $rc = 1
+		check "names the file" grep -q "thread-" err
+	done
+	# random bytes over the header and the records
+	for seed in 1 2 3 4 5 6 7 8; do
+		rm -rf bad && cp -r kft.data bad
+		f=bad/$(basename "$t")
+		for off in $(awk -v s=$seed -v n="$size" 'BEGIN { srand(s); for (i = 0; i < 20; i++) print int(rand() * (i < 10 ? 256 : n)) }'); do
+			printf "\\x$(printf %02x $((RANDOM % 256)))" | dd of="$f" bs=1 seek="$off" conv=notrunc status=none
+		done
+		set +e
+		kft log bad >/dev/null 2>&1; rc1=$?
+		kft ftrace bad >/dev/null 2>&1; rc2=$?
+		kft status bad >/dev/null 2>&1; rc3=$?
+		set -e
+		check "garbled $seed: no crash ($rc1 $rc2 $rc3)" test $rc1 -le 1 -a $rc2 -le 1 -a $rc3 -le 1
+	done
+	rm -rf bad && cp -r kft.data bad && : >bad/control
+	set +e
+	kft log bad 2>err
+	rc=$?
+	set -e
+	check "empty control file" test $rc = 1
+	check "says so" grep -q "control" err
+	set +e
+	kft log no-such-dir 2>err
+	rc=$?
+	set -e
+	check "missing directory" test $rc = 1
+}
+
+once_help() {
+	for cmd in record log ftrace status prime start stop; do
+		kft $cmd --help >h
+		check "$cmd --help" grep -q "^usage: kft" h
+	done
+	kft --help | grep -q "commands:"
+	kft --version | grep -q "^kft [0-9]"
+	set +e
+	kft frobnicate 2>err
+	rc=$?
+	set -e
+	check "unknown command" test $rc = 2
+}

@@ -1,0 +1,8 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+__attribute__((noinline)) static void create_dir(void) { }
+
+void from_b(void)
+{
+	create_dir();
+	create_dir();
+}
