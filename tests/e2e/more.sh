@@ -139,7 +139,11 @@ once_help() {
 	for cmd in record log ftrace status prime start stop; do
 		kft $cmd --help >h
 		check "$cmd --help" grep -q "^usage: kft" h
+		case $cmd in prime|start|stop) page=control ;; *) page=$cmd ;; esac
+		check "man page for $cmd" test -s "$ROOT/docs/kft-$page.1"
 	done
+	check "config man page" test -s "$ROOT/docs/kft-config.5"
+	check "format man page" test -s "$ROOT/docs/kft-data.5"
 	kft --help | grep -q "commands:"
 	kft --version | grep -q "^kft [0-9]"
 	set +e
