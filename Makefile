@@ -72,6 +72,9 @@ install: all
 	install -m 755 $(O)/bin/kft $(DESTDIR)$(PREFIX)/bin/kft
 	install -m 644 $(O)/lib/libkft.so $(DESTDIR)$(PREFIX)/lib/libkft.so
 	install -m 644 include/kft.h $(DESTDIR)$(PREFIX)/include/kft.h
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5
+	install -m 644 docs/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 docs/*.5 $(DESTDIR)$(PREFIX)/share/man/man5/
 
 clean:
 	rm -rf $(O) build-*
