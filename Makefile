@@ -15,7 +15,9 @@ SHARED_SRCS  := src/common/error.c src/config/config.c src/format/control.c \
                 src/symbols/elf-symtab.c
 RUNTIME_SRCS := $(SHARED_SRCS) $(wildcard src/runtime/*.c)
 TOOL_SRCS    := $(SHARED_SRCS) $(wildcard src/cli/*.c) $(wildcard src/views/*.c) \
-                src/format/reader.c src/symbols/symbolizer.c
+                $(wildcard src/analysis/*.c) src/common/strmap.c \
+                src/format/reader.c src/format/text-log.c src/symbols/symbolizer.c \
+                src/symbols/symmap.c src/symbols/rewrite.c
 UNIT_SRCS    := $(wildcard tests/unit/test-*.c)
 
 RUNTIME_OBJS := $(patsubst %.c,$(O)/pic/%.o,$(RUNTIME_SRCS))
@@ -42,7 +44,7 @@ $(O)/lib/libkft.so: $(RUNTIME_OBJS) src/runtime/libkft.map
 
 $(O)/bin/kft: $(TOOL_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(SANITIZE) -o $@ $(TOOL_OBJS)
+	$(CC) $(SANITIZE) -o $@ $(TOOL_OBJS) -lm
 
 $(O)/include/kft.h: include/kft.h
 	@mkdir -p $(dir $@)
@@ -50,7 +52,7 @@ $(O)/include/kft.h: include/kft.h
 
 $(O)/tests/%: tests/unit/%.c $(LIB_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE) $(CFLAGS) $(SANITIZE) -Isrc -o $@ $< $(LIB_OBJS) -lcmocka
+	$(CC) $(BASE) $(CFLAGS) $(SANITIZE) -Isrc -o $@ $< $(LIB_OBJS) -lcmocka -lm
 
 unit: $(UNIT_BINS)
 

@@ -14,6 +14,9 @@ int cmd_log(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_control(int argc, char **argv);	/* prime, start, stop */
 int cmd_ftrace(int argc, char **argv);
+int cmd_kd(int argc, char **argv);
+int cmd_addr2sym(int argc, char **argv);
+int cmd_sym2addr(int argc, char **argv);
 
 /* Print "kft: msg" to stderr; returns 1 for `return fail(...)`. */
 int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -14,6 +14,9 @@ static const char usage[] =
 	"commands:\n"
 	"  record   run a program built with -finstrument-functions and trace it\n"
 	"  log      print a trace in the /proc/kft_data layout\n"
+	"  kd       where the time went: per-function totals and call trees (kd)\n"
+	"  addr2sym turn addresses in a text log into function names\n"
+	"  sym2addr turn function names in a config into addresses\n"
 	"  ftrace   print a trace as ftrace's function_graph or function tracer\n"
 	"  status   print the run state and config, as /proc/kft did\n"
 	"  prime    arm the start trigger of a running trace\n"
@@ -54,7 +57,8 @@ int main(int argc, char **argv)
 		int (*run)(int, char **);
 	} cmds[] = {
 		{ "record", cmd_record }, { "log", cmd_log },	  { "status", cmd_status },
-		{ "ftrace", cmd_ftrace },
+		{ "ftrace", cmd_ftrace }, { "kd", cmd_kd },
+		{ "addr2sym", cmd_addr2sym }, { "sym2addr", cmd_sym2addr },
 		{ "prime", cmd_control }, { "start", cmd_control }, { "stop", cmd_control },
 	};
 

@@ -38,7 +38,7 @@ static void note_instrumentation(struct kft_elf *elf, const char *name)
 static int read_symtab(struct kft_elf *elf, const Elf64_Shdr *sh, const Elf64_Shdr *strsh,
 		       struct kft_error *err, const char *path)
 {
-	const char *base = elf->map;
+	const char *base = elf->map, *file = NULL;
 	size_t n, i, kept = 0;
 
 	if (sh->sh_entsize != sizeof(Elf64_Sym) || !in_file(elf, sh->sh_offset, sh->sh_size) ||
@@ -58,6 +58,11 @@ static int read_symtab(struct kft_elf *elf, const Elf64_Shdr *sh, const Elf64_Sh
 		name = base + strsh->sh_offset + sym.st_name;
 		if (!memchr(name, '\0', strsh->sh_size - sym.st_name))
 			continue;
+		/* a compilation unit's local symbols follow its STT_FILE entry */
+		if (ELF64_ST_TYPE(sym.st_info) == STT_FILE) {
+			file = *name ? name : NULL;
+			continue;
+		}
 		if (sym.st_shndx == SHN_UNDEF) {
 			note_instrumentation(elf, name);
 			continue;
@@ -72,6 +77,7 @@ static int read_symtab(struct kft_elf *elf, const Elf64_Shdr *sh, const Elf64_Sh
 		elf->syms[kept].size = sym.st_size;
 		elf->syms[kept].name = name;
 		elf->syms[kept].local = ELF64_ST_BIND(sym.st_info) == STB_LOCAL;
+		elf->syms[kept].file = elf->syms[kept].local ? file : NULL;
 		kept++;
 	}
 	elf->nsyms = kept;

@@ -18,6 +18,7 @@ struct kft_elf_sym {
 	uint64_t size;
 	const char *name;	/* points into the mapped file */
 	bool local;		/* STB_LOCAL: a static function */
+	const char *file;	/* its source file (STT_FILE), for static ones */
 };
 
 struct kft_elf_load {

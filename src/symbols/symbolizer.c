@@ -161,6 +161,8 @@ bool kft_symbolize(struct kft_symbolizer *sz, uint32_t session, uint64_t addr,
 			return false;
 		sym->name = es->name;
 		sym->offset = vaddr - es->addr;
+		sym->sym_addr = es->addr;
+		sym->source = es->file;
 		return true;
 	}
 	return false;

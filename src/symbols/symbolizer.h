@@ -19,6 +19,8 @@ struct kft_symbol {
 	const char *name;	/* NULL if unknown */
 	uint64_t offset;	/* addr - start of the function */
 	const char *module;	/* the file's path, or NULL */
+	uint64_t sym_addr;	/* the symbol's link-time address in module */
+	const char *source;	/* the source file of a static function, or NULL */
 };
 
 /* For the trace directory dir. Free with kft_symbolizer_free(). */

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/strmap.h"
+#include "funcstats.h"
+
+static int add_child(struct kft_func_stat *s, uint32_t func, int64_t dur)
+{
+	struct kft_child_stat *c = NULL, *bigger;
+
+	for (size_t i = 0; i < s->nchildren; i++)
+		if (s->children[i].func == func)
+			c = &s->children[i];
+	if (!c) {
+		bigger = realloc(s->children, (s->nchildren + 1) * sizeof(*bigger));
+		if (!bigger)
+			return -1;
+		s->children = bigger;
+		c = &s->children[s->nchildren++];
+		memset(c, 0, sizeof(*c));
+		c->func = func;
+	}
+	c->count++;
+	if (dur > 0)
+		c->time_ns += dur;
+	return 0;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Nearest-rank percentile of a sorted array. */
+static int64_t percentile(const int64_t *v, size_t n, unsigned int p)
+{
+	size_t rank = (n * p + 99) / 100;
+
+	return n ? v[rank ? rank - 1 : 0] : 0;
+}
+
+static int alloc_stats(struct kft_funcstats *fs, const struct kft_calltree *t,
+		       struct kft_error *err)
+{
+	memset(fs, 0, sizeof(*fs));
+	fs->funcs = calloc(t->nfuncs ? t->nfuncs : 1, sizeof(*fs->funcs));
+	if (!fs->funcs)
+		return kft_error_set(err, "out of memory");
+	fs->nfuncs = t->nfuncs;
+	for (size_t i = 0; i < t->nfuncs; i++) {
+		fs->funcs[i].func = (uint32_t)i;
+		fs->funcs[i].max_sub = KFT_NONE;
+		fs->funcs[i].min_ns = INT64_MAX;
+	}
+	return 0;
+}
+
+int kft_funcstats_compute(struct kft_funcstats *fs, const struct kft_calltree *t,
+			  struct kft_error *err)
+{
+	int64_t **durs = NULL;
+	size_t *ndurs = NULL;
+	int ret = -1;
+
+	if (alloc_stats(fs, t, err))
+		return -1;
+	durs = calloc(t->nfuncs ? t->nfuncs : 1, sizeof(*durs));
+	ndurs = calloc(t->nfuncs ? t->nfuncs : 1, sizeof(*ndurs));
+	if (!durs || !ndurs)
+		goto oom;
+	/* first pass: how many finished calls each function has */
+	for (size_t i = 0; i < t->nnodes; i++)
+		if (t->nodes[i].dur_ns >= 0)
+			ndurs[t->nodes[i].func]++;
+	for (size_t f = 0; f < t->nfuncs; f++) {
+		durs[f] = malloc((ndurs[f] ? ndurs[f] : 1) * sizeof(**durs));
+		if (!durs[f])
+			goto oom;
+		ndurs[f] = 0;
+	}
+	for (size_t i = 0; i < t->nnodes; i++) {
+		const struct kft_node *n = &t->nodes[i];
+		struct kft_func_stat *s = &fs->funcs[n->func];
+
+		s->count++;
+		if (n->parent != KFT_NONE &&
+		    add_child(&fs->funcs[t->nodes[n->parent].func], n->func, n->dur_ns))
+			goto oom;
+		if (n->dur_ns < 0) {
+			s->unfinished++;
+			continue;
+		}
+		s->time_ns += n->dur_ns;
+		s->local_ns += n->local_ns;
+		durs[n->func][ndurs[n->func]++] = n->dur_ns;
+	}
+	for (size_t f = 0; f < t->nfuncs; f++) {
+		struct kft_func_stat *s = &fs->funcs[f];
+		size_t n = ndurs[f], best = 0;
+		double mean, var = 0;
+
+		s->sub_ns = s->time_ns - s->local_ns;
+		/* the child in which this function spent most of its time */
+		for (size_t c = 0; c < s->nchildren; c++) {
+			const struct kft_child_stat *ch = &s->children[c];
+
+			if (s->max_sub == KFT_NONE || ch->time_ns > s->children[best].time_ns) {
+				s->max_sub = ch->func;
+				s->max_sub_count = ch->count;
+				best = c;
+			}
+		}
+		if (!n) {
+			s->min_ns = s->max_ns = 0;
+			continue;
+		}
+		qsort(durs[f], n, sizeof(**durs), cmp_i64);
+		s->min_ns = durs[f][0];
+		s->max_ns = durs[f][n - 1];
+		s->p50_ns = percentile(durs[f], n, 50);
+		s->p95_ns = percentile(durs[f], n, 95);
+		s->p99_ns = percentile(durs[f], n, 99);
+		mean = (double)s->time_ns / (double)n;
+		for (size_t i = 0; i < n; i++)
+			var += ((double)durs[f][i] - mean) * ((double)durs[f][i] - mean);
+		s->stddev_ns = sqrt(var / (double)n);
+	}
+	ret = 0;
+	goto out;
+oom:
+	kft_error_set(err, "out of memory");
+out:
+	for (size_t f = 0; durs && f < t->nfuncs; f++)
+		free(durs[f]);
+	free(durs);
+	free(ndurs);
+	if (ret)
+		kft_funcstats_free(fs);
+	return ret;
+}
+
+/*
+ * kd 1.1's arithmetic: functions by name; Time adds -1 for an unfinished
+ * call; Sub-time is the time of the rows naming this function as caller,
+ * from its first row on; Max-sub is the child with the largest total time
+ * anywhere; Range always shows.
+ */
+int kft_funcstats_classic(struct kft_funcstats *fs, const struct kft_calltree *t,
+			  struct kft_error *err)
+{
+	struct kft_strmap byname = { 0 };
+	uint32_t *rep = NULL;
+
+	if (alloc_stats(fs, t, err))
+		return -1;
+	fs->classic = true;
+	rep = malloc((t->nfuncs ? t->nfuncs : 1) * sizeof(*rep));
+	if (!rep)
+		goto oom;
+	for (size_t f = 0; f < t->nfuncs; f++) {
+		uint32_t r = (uint32_t)f;
+
+		if (!kft_strmap_get(&byname, t->funcs[f].base_name, &r) &&
+		    kft_strmap_put(&byname, t->funcs[f].base_name, r))
+			goto oom;
+		rep[f] = r;
+	}
+	for (size_t i = 0; i < t->nnodes; i++) {
+		const struct kft_node *n = &t->nodes[i];
+		struct kft_func_stat *s = &fs->funcs[rep[n->func]];
+		int64_t d = n->dur_ns < 0 ? -1000 : n->dur_ns / 1000 * 1000;
+		uint32_t caller;
+
+		if (!s->count || d < s->min_ns)
+			s->min_ns = d;
+		if (!s->count || d > s->max_ns)
+			s->max_ns = d;
+		s->count++;
+		s->unfinished += n->dur_ns < 0;
+		s->time_ns += d;
+		/* only a caller already seen collects sub-time */
+		if (kft_strmap_get(&byname, n->caller, &caller) && fs->funcs[caller].count) {
+			if (d >= 0)
+				fs->funcs[caller].sub_ns += d;
+			if (add_child(&fs->funcs[caller], rep[n->func], 0))
+				goto oom;
+		}
+	}
+	for (size_t f = 0; f < t->nfuncs; f++) {
+		struct kft_func_stat *s = &fs->funcs[f];
+
+		s->local_ns = s->time_ns - s->sub_ns;
+		for (size_t c = 0; c < s->nchildren; c++) {
+			const struct kft_child_stat *ch = &s->children[c];
+
+			if (s->max_sub == KFT_NONE ||
+			    fs->funcs[ch->func].time_ns > fs->funcs[s->max_sub].time_ns) {
+				s->max_sub = ch->func;
+				s->max_sub_count = ch->count;
+			}
+		}
+	}
+	free(rep);
+	kft_strmap_free(&byname);
+	return 0;
+oom:
+	free(rep);
+	kft_strmap_free(&byname);
+	kft_funcstats_free(fs);
+	return kft_error_set(err, "out of memory");
+}
+
+void kft_funcstats_free(struct kft_funcstats *fs)
+{
+	for (size_t f = 0; f < fs->nfuncs; f++)
+		free(fs->funcs[f].children);
+	free(fs->funcs);
+	memset(fs, 0, sizeof(*fs));
+}

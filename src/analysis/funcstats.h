@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Per-function statistics over a call tree: what kd's summary shows, and
+ * more (min, max, deviation, percentiles). Sub-time and children come
+ * from the tree, so Local is exact. The classic variant reproduces kd
+ * 1.1's arithmetic, mistakes included, for comparison with old reports.
+ */
+#ifndef KFT_FUNCSTATS_H
+#define KFT_FUNCSTATS_H
+
+#include "calltree.h"
+
+struct kft_child_stat {
+	uint32_t func;
+	uint64_t count;		/* calls of it under this function */
+	int64_t time_ns;	/* their finished time */
+};
+
+struct kft_func_stat {
+	uint32_t func;
+	uint64_t count;		/* calls, finished or not */
+	uint64_t unfinished;
+	int64_t time_ns;	/* finished calls only (classic: -1 adds -1 usec) */
+	int64_t sub_ns;
+	int64_t local_ns;
+	int64_t min_ns, max_ns;	/* of finished calls */
+	double stddev_ns;
+	int64_t p50_ns, p95_ns, p99_ns;
+	struct kft_child_stat *children;	/* in order of first call */
+	size_t nchildren;
+	uint32_t max_sub;	/* KFT_NONE if no child */
+	uint64_t max_sub_count;
+};
+
+struct kft_funcstats {
+	struct kft_func_stat *funcs;	/* one per function of the tree, same index */
+	size_t nfuncs;
+	bool classic;
+};
+
+int kft_funcstats_compute(struct kft_funcstats *fs, const struct kft_calltree *t,
+			  struct kft_error *err);
+int kft_funcstats_classic(struct kft_funcstats *fs, const struct kft_calltree *t,
+			  struct kft_error *err);
+void kft_funcstats_free(struct kft_funcstats *fs);
+
+#endif

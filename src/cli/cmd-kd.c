@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* kft kd: kd 1.1's summary and call trees, on kft traces and KFT text logs. */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../analysis/calltree.h"
+#include "../analysis/funcstats.h"
+#include "../format/text-log.h"
+#include "../views/kd.h"
+#include "cli.h"
+
+static const char usage[] =
+	"usage: kft kd [options] [DIR | LOGFILE]\n"
+	"\n"
+	"Where did the time go: per-function totals, or call trees, from a kft\n"
+	"trace directory (default kft.data) or a KFT text log (/proc/kft_data as\n"
+	"saved, raw or after addr2sym; '-' reads stdin). kd 1.1's options:\n"
+	"\n"
+	"  -n N      show only the first N functions\n"
+	"  -t T      show only functions whose total time is at least T usec\n"
+	"  -s K      sort by column K: F c t a s l n, or N X D M P Q U (default t,\n"
+	"            largest first)\n"
+	"  -f COLS   columns. Summary: F function, c count, t time, a average,\n"
+	"            r range, s sub-time, l local, m max-sub, n max-sub count,\n"
+	"            u sub list; and N min, X max, D std deviation, M median,\n"
+	"            P 95th and Q 99th percentile, U unfinished calls (default Fctal).\n"
+	"            Call trees: e entry, t duration, l local, p pid\n"
+	"  -l        long listing: columns Fctalsmn (with -c: etlp)\n"
+	"  -c        call trees instead of the summary\n"
+	"  -i        with -c: interlace other threads' and interrupts' (signal\n"
+	"            handlers') calls where they began, between banners\n"
+	"  -r        with -c: rows in log order, as they are read\n"
+	"  -d N      with -c: depth to align saved arguments to (default 20)\n"
+	"  -m N      with -c: name length to align saved arguments to (default 40)\n"
+	"  -V        version\n"
+	"\n"
+	"And beyond kd:\n"
+	"  --ascending        sort smallest first\n"
+	"  --slowest N FUNC   the N slowest calls of FUNC, each with its call tree\n"
+	"  --classic          kd 1.1's arithmetic: functions by name, nesting by\n"
+	"                     caller name across threads, unfinished calls summed\n"
+	"                     as -1, Range always shown (to compare old reports)\n"
+	"\n"
+	"Times are in usec. A call that never returned shows -1 and is left out of\n"
+	"the sums; its Local is '-'. Functions are told apart by address: two\n"
+	"static functions of one name show their source file, as 'name [file.c]'.\n";
+
+static int bad_number(const char *opt, const char *v)
+{
+	return fail("kd: %s: '%s' is not a number (see kft kd -h)", opt, v);
+}
+
+static bool number(const char *s, long long *v)
+{
+	char *end;
+
+	*v = strtoll(s, &end, 10);
+	return *s && !*end;
+}
+
+int cmd_kd(int argc, char **argv)
+{
+	struct kft_kd_opts o = { .sort = 't', .limit = -1, .min_time_us = LLONG_MIN,
+				 .max_depth = 20, .max_funclen = 40 };
+	const char *input = NULL, *slowest_func = NULL;
+	long long v, slowest_n = 0;
+	bool tree = false, long_list = false;
+	struct kft_calltree t;
+	struct kft_funcstats fs = { 0 };
+	struct kft_text_log log = { 0 };
+	struct kft_error err;
+	struct stat st;
+	int ret = 1;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+		bool takes = strchr("ntsfdm", a[0] == '-' && a[1] && !a[2] ? a[1] : '?') != NULL;
+
+		if (takes && !val)
+			return fail("kd: %s needs a value (see kft kd -h)", a);
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(usage, stdout);
+			return 0;
+		} else if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
+			printf("kft kd %s (options and layouts of kd 1.1)\n", KFT_VERSION);
+			return 0;
+		} else if (!strcmp(a, "-n")) {
+			if (!number(val, &v) || v < 0)
+				return bad_number(a, val);
+			o.limit = (long)v;
+		} else if (!strcmp(a, "-t")) {
+			if (!number(val, &v))
+				return bad_number(a, val);
+			o.min_time_us = v;
+		} else if (!strcmp(a, "-s")) {
+			if (strlen(val) != 1 || !strchr("FctaslnNXDMPQU", val[0]))
+				return fail("kd: Invalid sort order '%s'. See usage for help. (Use -h)",
+					    val);
+			o.sort = val[0];
+		} else if (!strcmp(a, "-f")) {
+			o.columns = val;
+			long_list = false;
+		} else if (!strcmp(a, "-d") || !strcmp(a, "-m")) {
+			if (!number(val, &v) || v < 0 || v > 1000)
+				return bad_number(a, val);
+			*(a[1] == 'd' ? &o.max_depth : &o.max_funclen) = (int)v;
+		} else if (!strcmp(a, "-l")) {
+			long_list = true;
+			o.columns = NULL;
+		} else if (!strcmp(a, "-c")) {
+			tree = true;
+		} else if (!strcmp(a, "-i")) {
+			o.interlace = true;
+		} else if (!strcmp(a, "-r")) {
+			o.raw_order = true;
+		} else if (!strcmp(a, "--classic")) {
+			o.classic = true;
+		} else if (!strcmp(a, "--ascending")) {
+			o.ascending = true;
+		} else if (!strcmp(a, "--slowest")) {
+			if (i + 2 >= argc)
+				return fail("kd: --slowest needs N and FUNC");
+			if (!number(argv[i + 1], &slowest_n) || slowest_n < 1)
+				return bad_number(a, argv[i + 1]);
+			slowest_func = argv[i + 2];
+			i += 2;
+			continue;
+		} else if (a[0] == '-' && a[1]) {
+			return fail("kd: unknown option '%s' (see kft kd -h)", a);
+		} else {
+			if (input)
+				return fail("kd: one input at most ('%s' and '%s')", input, a);
+			input = a;
+			continue;
+		}
+		if (takes)
+			i++;
+	}
+	if (long_list)
+		o.columns = tree ? KFT_KD_TREE_COLUMNS : "Fctalsmn";
+	if (!input)
+		input = KFT_DEFAULT_DIR;
+
+	if (strcmp(input, "-") && !stat(input, &st) && S_ISDIR(st.st_mode)) {
+		struct kft_trace tr;
+		struct kft_symbolizer *sz;
+
+		if (kft_trace_open(&tr, input, &err))
+			return fail("%s", err.msg);
+		sz = kft_symbolizer_new(input, &err);
+		ret = !sz || kft_calltree_from_trace(&t, &tr, sz, &err);
+		kft_symbolizer_free(sz);
+		kft_trace_close(&tr);
+		if (ret)
+			return fail("%s", err.msg);
+		if (o.classic) {
+			/* nest again as kd did, from the rows as a log shows them */
+			ret = kft_calltree_to_text(&t, &log, &err);
+			kft_calltree_free(&t);
+			if (ret || kft_calltree_from_text(&t, &log, true, &err)) {
+				kft_text_log_free(&log);
+				return fail("%s", err.msg);
+			}
+		}
+	} else {
+		if (kft_text_log_load(&log, input, &err))
+			return fail("%s", err.msg);
+		if (kft_calltree_from_text(&t, &log, o.classic, &err)) {
+			kft_text_log_free(&log);
+			return fail("%s", err.msg);
+		}
+	}
+
+	ret = 1;
+	if (slowest_func) {
+		if (!kft_view_kd_slowest(stdout, &t, &o, slowest_func, (long)slowest_n, &err))
+			ret = 0;
+	} else if (tree) {
+		if (!kft_view_kd_tree(stdout, &t, &o, &err))
+			ret = 0;
+	} else if (!(o.classic ? kft_funcstats_classic(&fs, &t, &err) :
+				 kft_funcstats_compute(&fs, &t, &err))) {
+		if (!kft_view_kd_summary(stdout, &t, &fs, &o, &err))
+			ret = 0;
+		kft_funcstats_free(&fs);
+	}
+	if (ret)
+		fail("%s", err.msg);
+	kft_calltree_free(&t);
+	kft_text_log_free(&log);
+	return ret;
+}

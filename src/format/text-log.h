@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * KFT logs as text: /proc/kft_data as the kernel printed it (raw, or with
+ * names after addr2sym), with SMP ".N" cpu suffixes, -1 durations, pid -1
+ * for interrupts, and the older forms: "no exit" for the delta (KFI),
+ * and the printk dump (addresses without 0x, 'i' after an interrupt's
+ * pid, 4294967295 for an unset delta).
+ */
+#ifndef KFT_TEXT_LOG_H
+#define KFT_TEXT_LOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../common/error.h"
+
+struct kft_text_row {
+	int64_t entry_us;
+	int64_t delta_us;	/* -1: exit not seen, -2: stack watch */
+	char pid[24];		/* as printed, e.g. "33", "-1", "33.1", "12i" */
+	int64_t tid;		/* the number in it */
+	bool irq;		/* interrupt context: pid -1 or an 'i' suffix */
+	char *func;		/* name, or address text */
+	char *caller;		/* as printed: "name+0x1c" or an address */
+	char *args;		/* what follows (frame pointer, arguments), or NULL */
+	unsigned int line;
+};
+
+struct kft_text_log {
+	struct kft_text_row *rows;
+	size_t nrows;
+};
+
+/* Read a log from path ("-" for stdin). Errors name the file and line. */
+int kft_text_log_load(struct kft_text_log *log, const char *path, struct kft_error *err);
+void kft_text_log_free(struct kft_text_log *log);
+
+/* Parse one data line (exposed for the unit tests). */
+int kft_text_log_parse_row(struct kft_text_row *row, char *line, const char *origin,
+			   unsigned int lineno, struct kft_error *err);
+
+#endif

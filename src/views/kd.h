@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* kd's views: the per-function summary and the call trees. */
+#ifndef KFT_VIEW_KD_H
+#define KFT_VIEW_KD_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "../analysis/calltree.h"
+#include "../analysis/funcstats.h"
+
+#define KFT_KD_SUMMARY_COLUMNS "FctarslmnuNXDMPQU"
+#define KFT_KD_TREE_COLUMNS "etlp"
+
+struct kft_kd_opts {
+	const char *columns;	/* column letters; NULL: the defaults */
+	char sort;		/* a summary column letter */
+	bool ascending;
+	long limit;		/* -n: rows to show, -1 for all */
+	long long min_time_us;	/* -t: hide functions whose Time is below */
+	bool interlace;		/* -i */
+	bool raw_order;		/* -r */
+	int max_depth;		/* -d, for aligning saved arguments */
+	int max_funclen;	/* -m, likewise */
+	bool classic;
+};
+
+int kft_view_kd_summary(FILE *out, const struct kft_calltree *t, const struct kft_funcstats *fs,
+			const struct kft_kd_opts *o, struct kft_error *err);
+int kft_view_kd_tree(FILE *out, const struct kft_calltree *t, const struct kft_kd_opts *o,
+		     struct kft_error *err);
+/* The n slowest calls of func, each with its subtree. */
+int kft_view_kd_slowest(FILE *out, const struct kft_calltree *t, const struct kft_kd_opts *o,
+			const char *func, long n, struct kft_error *err);
+
+#endif
