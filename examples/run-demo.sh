@@ -18,3 +18,6 @@ echo "\$ kft log $out/kft.data"
 echo
 echo "\$ kft status $out/kft.data"
 "$kft" status "$out/kft.data"
+echo
+echo "\$ kft kd -l $out/kft.data"
+"$kft" kd -l "$out/kft.data"

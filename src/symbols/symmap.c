@@ -9,6 +9,8 @@
 #include "elf-symtab.h"
 #include "symmap.h"
 
+#define KFT_SYMMAP_LAST_SPAN 0x10000
+
 static int add(struct kft_symmap *m, size_t *cap, uint64_t addr, const char *name,
 	       const char *module)
 {
@@ -149,7 +151,10 @@ const struct kft_mapsym *kft_symmap_lookup(const struct kft_symmap *m, uint64_t 
 {
 	size_t lo = 0, hi = m->nsyms;
 
-	if (!m->nsyms || addr < m->syms[0].addr || addr > m->syms[m->nsyms - 1].addr)
+	/* a map gives no sizes: past the last symbol, trust 64 KiB of it */
+	if (!m->nsyms || addr < m->syms[0].addr ||
+	    (addr > m->syms[m->nsyms - 1].addr &&
+	     addr - m->syms[m->nsyms - 1].addr > KFT_SYMMAP_LAST_SPAN))
 		return NULL;
 	while (hi - lo > 1) {	/* syms[lo].addr <= addr < syms[hi].addr */
 		size_t mid = lo + (hi - lo) / 2;

@@ -1,0 +1,192 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# kft kd, addr2sym and sym2addr: the workflows of the KFT documents.
+
+DATA="$ROOT/tests/data"
+
+test_kd_summary_counts() {
+	build calls
+	kft record -- ./calls >/dev/null
+	kft kd -f Fc -s c >out
+	expect out <<'E'
+Function                            Count
+----------------------------------- -----
+leaf                                    4
+middle                                  2
+main                                    1
+top                                     1
+E
+	kft kd -f Fc -s c --ascending -n 2 >out
+	expect out <<'E'
+Function                            Count
+----------------------------------- -----
+main                                    1
+top                                     1
+E
+	# Local is exact: the locals add up to main's time
+	kft kd -f Ftl >tl
+	main=$(awk '$1 == "main" { print $2 }' tl)
+	sum=$(awk 'NR > 2 { s += $3 } END { print s }' tl)
+	check "locals add up ($sum vs $main)" test $((sum - main)) -le 4 -a $((main - sum)) -le 4
+}
+
+test_kd_call_tree() {
+	build calls
+	kft record -- ./calls >/dev/null
+	kft kd -c >out
+	expect out <<'E'
+ Trace
+---------------------------------
+main
+|  top
+|  |  middle
+|  |  |  leaf
+|  |  |  leaf
+|  |  leaf
+|  |  middle
+|  |  |  leaf
+E
+	kft kd -c -l | head -3 | tail -1 | awk '{ print NF, $5 }' >row
+	expect row <<'E'
+5 main
+E
+}
+
+# The classic workflow: a raw log, addr2sym with a map, then kd on the
+# text; the tree must be the one kd finds in the trace itself.
+test_addr2sym_workflow() {
+	"$TCC" -g "$TOPT" -no-pie -fno-pie -finstrument-functions -o calls "$PROGS/calls.c"
+	kft record -- ./calls >/dev/null
+	nm -n calls >System.map
+	kft log --raw >raw.log
+	kft addr2sym raw.log -m System.map >kft.lst
+	check "names in the log" grep -q " top  *main+0x" kft.lst
+	kft kd -c kft.lst >from-text
+	kft kd -c >from-trace
+	expect from-text <from-trace
+	# an ELF file serves as the map too
+	kft addr2sym -m calls <raw.log >kft2.lst
+	cmp kft.lst kft2.lst
+}
+
+test_sym2addr_workflow() {
+	"$TCC" -g "$TOPT" -no-pie -fno-pie -finstrument-functions -o calls "$PROGS/calls.c"
+	nm -n calls >System.map
+	printf 'new\nbegin\n  trigger start entry middle  # by name\n  trigger stop exit middle\nend\n' >m.conf
+	kft sym2addr m.conf System.map >m.addr
+	check "addresses" grep -q "trigger start entry 0x0000000000[0-9a-f]*  # by name" m.addr
+	kft record -c m.addr -- ./calls >/dev/null
+	kft kd -c >out
+	expect out <<'E'
+ Trace
+---------------------------------
+middle
+|  leaf
+|  leaf
+E
+}
+
+once_kd_text_log() {
+	kft kd -c -l -i "$DATA/do_fork.lst" >out
+	expect out <<'E'
+ Entry      Duration   Local       Pid    Trace
+---------- ---------- ---------- ------- ---------------------------------
+         4      20428        222      33 do_fork
+         7          6          6      33 |  alloc_pidmap
+        15      20100      20100      33 |  copy_process
+        20         -1          -      33 |  |  dup_mm
+----------- !!!! start --------------
+       253        151         63      33 timer_interrupt
+       256          8          8      -1 !  profile_tick
+       266         80         40      -1 !  do_timer
+       270         40         40      -1 !  !  update_process_times
+----------- !!!! end ----------------
+----------- @@@@ start --------------
+       400        300        200      45 create_dir
+       410        100        100      45 @  sysfs_new_dirent
+----------- @@@@ end ----------------
+      1000       5000       1000      33 |  |  |  create_dir
+      1010       4000       4000      33 |  |  |  |  sysfs_new_dirent
+     20200        100        100      33 |  wake_up_new_task
+     20300         -1          -    33.1 |  schedule
+E
+	kft kd -l -n 4 "$DATA/do_fork.lst" >out
+	expect out <<'E'
+Function                            Count Time     Average  Local    Sub-time Max-sub                             Ms count
+----------------------------------- ----- -------- -------- -------- -------- ----------------------------------- --------
+do_fork                                 1    20428    20428      222    20206                        copy_process        1
+copy_process                            1    20100    20100    20100        0                              dup_mm        1
+create_dir                              2     5300     2650     1200     4100                    sysfs_new_dirent        2
+sysfs_new_dirent                        2     4100     2050     4100        0                                            0
+E
+	# kd 1.1's numbers: -1 summed into Time, Local below zero
+	kft kd --classic -f Fctalr -t -5 -s l --ascending -n 2 "$DATA/do_fork.lst" >out
+	expect out <<'E'
+Function                            Count Time     Average  Local    Range
+----------------------------------- ----- -------- -------- -------- ------------
+dup_mm                                  1       -1       -1    -5001      (-1--1)
+schedule                                1       -1       -1       -1      (-1--1)
+E
+	kft kd -f FcNXMU -t 100 "$DATA/do_fork.lst" >out
+	expect out <<'E'
+Function                            Count Min      Max      Median   Unfinished
+----------------------------------- ----- -------- -------- -------- ----------
+do_fork                                 1    20428    20428    20428          0
+copy_process                            1    20100    20100    20100          0
+create_dir                              2      300     5000      300          0
+sysfs_new_dirent                        2      100     4000      100          0
+timer_interrupt                         1      151      151      151          0
+wake_up_new_task                        1      100      100      100          0
+E
+	kft kd --slowest 1 create_dir "$DATA/do_fork.lst" >out
+	expect out <<'E'
+#1: create_dir, 5000 usec, entered at 1000 usec, pid 33
+ Entry      Duration   Local       Pid    Trace
+---------- ---------- ---------- ------- ---------------------------------
+      1000       5000       1000      33 create_dir
+      1010       4000       4000      33 |  sysfs_new_dirent
+E
+}
+
+once_kd_errors() {
+	printf -- '--------\n  1 2 3 f g\n  1 2 x f g\n' >bad.lst
+	set +e
+	kft kd bad.lst 2>err; rc=$?
+	set -e
+	check "fails" test $rc = 1
+	expect err <<'E'
+kft: bad.lst:3: 'x': not a PID
+E
+	set +e
+	kft kd -s z bad.lst 2>err; rc=$?
+	set -e
+	check "bad sort" test $rc = 1
+	check "says so" grep -q "Invalid sort order" err
+	set +e
+	kft kd missing.lst 2>err; rc=$?
+	set -e
+	check "missing file" test $rc = 1
+	kft kd -h | grep -q "^usage: kft kd"
+	kft kd -V | grep -q "kd 1.1"
+	kft addr2sym --help | grep -q "^usage: kft addr2sym"
+	set +e
+	kft addr2sym x.log 2>err; rc=$?
+	set -e
+	check "addr2sym needs a map" test $rc = 1
+	grep -q "no map file" err
+	kft sym2addr --help | grep -q "^usage: kft sym2addr"
+}
+
+# Two static functions of one name, in two files, stay two rows.
+test_kd_static_functions() {
+	"$TCC" -g "$TOPT" -fPIC -shared -finstrument-functions -o libsame.so \
+		"$PROGS/same/a.c" "$PROGS/same/b.c"
+	"$TCC" -g "$TOPT" -finstrument-functions -o libs "$PROGS/libs.c" -L. -lsame \
+		-Wl,-rpath,"$PWD" -ldl
+	"$TCC" -g "$TOPT" -fPIC -shared -finstrument-functions -o plugin.so "$PROGS/plugin.c"
+	kft record -- ./libs "$PWD/plugin.so"
+	kft kd -f Fc -s c >out
+	check "a.c's" grep -q "^create_dir \[a.c\]  *1$" out
+	check "b.c's" grep -q "^create_dir \[b.c\]  *2$" out
+	kft kd -f Fc --classic -s c >out
+	check "classic merges them" grep -q "^create_dir  *3$" out
+}

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Call trees and per-function statistics, fixed and classic (kd 1.1). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "analysis/calltree.h"
+#include "analysis/funcstats.h"
+
+static struct kft_text_log tlog;
+static struct kft_calltree tree;
+static struct kft_funcstats fs;
+static struct kft_error err;
+
+/* rows: "entry delta pid func caller" lines */
+static void load(const char *const *rows, size_t n, bool classic)
+{
+	kft_calltree_free(&tree);
+	kft_text_log_free(&tlog);
+	tlog.rows = calloc(n, sizeof(*tlog.rows));
+	assert_non_null(tlog.rows);
+	for (size_t i = 0; i < n; i++) {
+		char buf[256];
+
+		snprintf(buf, sizeof(buf), "%s", rows[i]);
+		assert_int_equal(kft_text_log_parse_row(&tlog.rows[i], buf, "t", (unsigned)i + 1, &err), 0);
+		tlog.nrows++;
+	}
+	assert_int_equal(kft_calltree_from_text(&tree, &tlog, classic, &err), 0);
+}
+
+static uint32_t node_named(const char *name, unsigned int nth)
+{
+	for (size_t i = 0; i < tree.nnodes; i++)
+		if (!strcmp(tree.funcs[tree.nodes[i].func].name, name) && !nth--)
+			return (uint32_t)i;
+	fail_msg("no node %s", name);
+	return KFT_NONE;
+}
+
+static const char *parent_name(uint32_t n)
+{
+	uint32_t p = tree.nodes[n].parent;
+
+	return p == KFT_NONE ? "(root)" : tree.funcs[tree.nodes[p].func].name;
+}
+
+static const struct kft_func_stat *stat_of(const char *name)
+{
+	for (size_t f = 0; f < fs.nfuncs; f++)
+		if (!strcmp(tree.funcs[f].base_name, name) && fs.funcs[f].count)
+			return &fs.funcs[f];
+	fail_msg("no stats for %s", name);
+	return NULL;
+}
+
+static const char *const fork_log[] = {
+	"     4 20428  33 do_fork          sys_clone+0x24",
+	"     7     6  33 alloc_pidmap     do_fork+0x3c",
+	"    15 20100  33 copy_process     do_fork+0x84",
+	"    20    -1  33 dup_mm           copy_process+0x2f0",
+	"   253   151  33 timer_interrupt  __irq_svc+0x40",
+	"   256     8  -1 profile_tick     timer_interrupt+0x20",
+	"   266    80  -1 do_timer         timer_interrupt+0x44",
+	"   400   300  45 create_dir       do_fork+0x10",
+	"   410   100  45 sysfs_new_dirent create_dir+0x30",
+	"  1000  5000  33 create_dir       dup_mm+0x50",
+	"  1010  4000  33 sysfs_new_dirent create_dir+0x30",
+};
+
+/* Threads never adopt each other's calls; interrupts find their caller. */
+static void test_nesting_per_thread(void **state)
+{
+	load(fork_log, 11, false);
+	assert_string_equal(parent_name(node_named("alloc_pidmap", 0)), "do_fork");
+	assert_string_equal(parent_name(node_named("dup_mm", 0)), "copy_process");
+	assert_string_equal(parent_name(node_named("timer_interrupt", 0)), "(root)");
+	assert_string_equal(parent_name(node_named("profile_tick", 0)), "timer_interrupt");
+	/* pid 45's create_dir names do_fork as caller: but do_fork is pid 33's */
+	assert_string_equal(parent_name(node_named("create_dir", 0)), "(root)");
+	assert_string_equal(parent_name(node_named("sysfs_new_dirent", 0)), "create_dir");
+	assert_int_equal(tree.nodes[node_named("sysfs_new_dirent", 0)].parent,
+			 node_named("create_dir", 0));
+	assert_string_equal(parent_name(node_named("create_dir", 1)), "dup_mm");
+	assert_int_equal(tree.nodes[node_named("sysfs_new_dirent", 1)].depth, 4);
+	assert_int_equal(tree.nroots, 3);
+}
+
+static void test_classic_nesting(void **state)
+{
+	/* kd 1.1: any thread's do_fork will do */
+	load(fork_log, 11, true);
+	assert_string_equal(parent_name(node_named("create_dir", 0)), "do_fork");
+}
+
+static void test_stats(void **state)
+{
+	const struct kft_func_stat *s;
+
+	load(fork_log, 11, false);
+	assert_int_equal(kft_funcstats_compute(&fs, &tree, &err), 0);
+	s = stat_of("do_fork");
+	assert_int_equal(s->count, 1);
+	assert_int_equal(s->time_ns, 20428000);
+	/* children: alloc_pidmap 6 + copy_process 20100 */
+	assert_int_equal(s->local_ns, 322000);
+	assert_int_equal(s->sub_ns, 20106000);
+	s = stat_of("dup_mm");	/* unfinished: counted, never summed */
+	assert_int_equal(s->count, 1);
+	assert_int_equal(s->unfinished, 1);
+	assert_int_equal(s->time_ns, 0);
+	s = stat_of("create_dir");
+	assert_int_equal(s->count, 2);
+	assert_int_equal(s->time_ns, 5300000);
+	assert_int_equal(s->local_ns, 200000 + 1000000);
+	assert_int_equal(s->min_ns, 300000);
+	assert_int_equal(s->max_ns, 5000000);
+	assert_int_equal(s->p50_ns, 300000);
+	assert_int_equal(tree.funcs[s->max_sub].name[0], 's');
+	assert_int_equal(s->max_sub_count, 2);
+	s = stat_of("timer_interrupt");
+	assert_int_equal(s->local_ns, 151000 - 8000 - 80000);
+	kft_funcstats_free(&fs);
+}
+
+static void test_classic_stats(void **state)
+{
+	const struct kft_func_stat *s;
+
+	load(fork_log, 11, true);
+	assert_int_equal(kft_funcstats_classic(&fs, &tree, &err), 0);
+	s = stat_of("dup_mm");	/* -1 summed, and Local negative, as kd printed */
+	assert_int_equal(s->time_ns, -1000);
+	assert_int_equal(s->local_ns, -1000 - 5000000);
+	s = stat_of("do_fork");	/* pid 45's create_dir counts as its sub-time */
+	assert_int_equal(s->sub_ns, 6000 + 20100000 + 300000);
+	kft_funcstats_free(&fs);
+}
+
+/* The log rounds to usec: a child may seem to start after its parent ended. */
+static void test_rounding_tolerance(void **state)
+{
+	static const char *const rows[] = {
+		"0 5 1 middle top+0x1",
+		"6 0 1 leaf middle+0x2",
+	};
+
+	load(rows, 2, false);
+	assert_string_equal(parent_name(node_named("leaf", 0)), "middle");
+	load(rows, 2, true);
+	assert_string_equal(parent_name(node_named("leaf", 0)), "(root)");
+}
+
+static int teardown(void **state)
+{
+	kft_calltree_free(&tree);
+	kft_text_log_free(&tlog);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_nesting_per_thread),
+		cmocka_unit_test(test_classic_nesting),
+		cmocka_unit_test(test_stats),
+		cmocka_unit_test(test_classic_stats),
+		cmocka_unit_test(test_rounding_tolerance),
+	};
+
+	return cmocka_run_group_tests_name("analysis", tests, NULL, teardown);
+}
