@@ -381,9 +381,13 @@ int kft_view_kd_tree(FILE *out, const struct kft_calltree *t, const struct kft_k
 	} else {
 		while (c.next_root < t->nroots) {
 			uint32_t r = t->roots[c.next_root++];
+			const struct kft_node *n = &t->nodes[r];
 			char mark = o->interlace ? root_marks[c.nmarks++ % (sizeof(root_marks) - 1)] : '|';
 
 			print_subtree(&c, r, 0, mark);
+			/* what began while this chain was still open belongs inside it */
+			if (o->interlace)
+				interlace_before(&c, n->dur_ns < 0 ? INT64_MAX : n->entry_ns + n->dur_ns);
 		}
 	}
 	free(c.lb.s);

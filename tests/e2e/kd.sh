@@ -190,3 +190,28 @@ test_kd_static_functions() {
 	kft kd -f Fc --classic -s c >out
 	check "classic merges them" grep -q "^create_dir  *3$" out
 }
+
+# Signal handlers are user space's interrupts: chains of their own,
+# interlaced where they happened.
+test_kd_signals_interlaced() {
+	build signals
+	kft record -- ./signals
+	kft kd -c -i >out
+	expect out <<'E'
+ Trace
+---------------------------------
+main
+|  normal
+----------- !!!! start --------------
+handler
+!  in_handler
+----------- !!!! end ----------------
+|  normal
+----------- @@@@ start --------------
+handler
+@  in_handler
+----------- @@@@ end ----------------
+E
+	kft kd -c -l | awk 'NR > 2 && $5 ~ /handler/ { print $4 }' | sort -u | grep -c 'i$' >n
+	check "pid marked i" test "$(cat n)" = 1
+}
