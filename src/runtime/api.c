@@ -15,7 +15,7 @@ KFT_EXPORT KFT_NOTRACE int kft_start(void)
 {
 	if (!attached())
 		return -1;
-	return kft_control_start(kft_rt.ctl, KFT_HOW_USER, kft_now() - kft_rt.clock_base, 0,
+	return kft_control_start(kft_rt.ctl, KFT_HOW_USER, kft_now(), 0,
 				 kft_rt.session, 0) ? 0 : -1;
 }
 
@@ -23,7 +23,7 @@ KFT_EXPORT KFT_NOTRACE int kft_stop(void)
 {
 	if (!attached())
 		return -1;
-	return kft_control_stop(kft_rt.ctl, KFT_HOW_USER, kft_now() - kft_rt.clock_base, 0,
+	return kft_control_stop(kft_rt.ctl, KFT_HOW_USER, kft_now(), 0,
 				kft_rt.session, 0) ? 0 : -1;
 }
 

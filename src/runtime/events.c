@@ -212,7 +212,7 @@ static KFT_NOTRACE void finish_frame(struct kft_tls *t, const struct kft_frame *
 KFT_NOTRACE void kft_event_entry(struct kft_tls *t, uint64_t fn, uint64_t call_site, uintptr_t sp)
 {
 	struct kft_thread_hdr *h = t->hdr;
-	uint64_t now = kft_now() - kft_rt.clock_base;
+	uint64_t now = kft_now();
 	uint64_t depth = h->depth;
 	uint64_t st = load_state();
 	bool in_signal = t->in_signal > 0;
@@ -265,7 +265,7 @@ KFT_NOTRACE void kft_event_entry(struct kft_tls *t, uint64_t fn, uint64_t call_s
 KFT_NOTRACE void kft_event_exit(struct kft_tls *t, uint64_t fn, uintptr_t sp)
 {
 	struct kft_thread_hdr *h = t->hdr;
-	uint64_t now = kft_now() - kft_rt.clock_base;
+	uint64_t now = kft_now();
 	uint64_t depth = h->depth;
 	struct kft_frame frame;
 	uint64_t st;
@@ -305,7 +305,7 @@ KFT_NOTRACE void kft_event_exit(struct kft_tls *t, uint64_t fn, uintptr_t sp)
 KFT_NOTRACE void kft_unwind_to(struct kft_tls *t, uintptr_t sp)
 {
 	struct kft_thread_hdr *h = t->hdr;
-	uint64_t now = kft_now() - kft_rt.clock_base;
+	uint64_t now = kft_now();
 	uint64_t st = load_state();
 	uint64_t depth = h->depth;
 

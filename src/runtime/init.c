@@ -41,6 +41,7 @@ static KFT_NOTRACE int map_control(void)
 	}
 	kft_rt.ctl = ctl;
 	kft_rt.clock_base = ctl->clock_base_ns;
+	kft_clock_init(ctl->clock_base_ns);
 	return 0;
 }
 

@@ -68,12 +68,30 @@ struct kft_tls {
 extern struct kft_runtime kft_rt KFT_HIDDEN;
 extern __thread struct kft_tls kft_tls KFT_HIDDEN __attribute__((tls_model("initial-exec")));
 
+/* clock.c: nanoseconds since the trace's clock base, from the TSC or
+ * from clock_gettime */
+struct kft_clock {
+	int use_tsc;
+	uint64_t tsc0;		/* a TSC reading ... */
+	uint64_t ns0;		/* ... and the time it stood for */
+	uint64_t mult;		/* ns per tick, << 32 */
+	uint64_t base;		/* the trace's clock base (CLOCK_MONOTONIC ns) */
+};
+
+extern struct kft_clock kft_clock KFT_HIDDEN;
+void kft_clock_init(uint64_t clock_base) KFT_HIDDEN;
+uint64_t kft_clock_slow(void) KFT_HIDDEN;
+
 static inline KFT_NOTRACE uint64_t kft_now(void)
 {
-	struct timespec ts;
+#if defined(__x86_64__)
+	if (likely(kft_clock.use_tsc)) {
+		int64_t ticks = (int64_t)(__builtin_ia32_rdtsc() - kft_clock.tsc0);
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+		return kft_clock.ns0 + (uint64_t)(((__int128)ticks * kft_clock.mult) >> 32);
+	}
+#endif
+	return kft_clock_slow();
 }
 
 /* events.c: the per-call work */
