@@ -69,6 +69,10 @@ deps:
 demo: deps all
 	@examples/run-demo.sh $(O)
 
+# kft against uftrace and LTTng-UST (installs them if missing)
+bench: deps all
+	bench/run.sh
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include
 	install -m 755 $(O)/bin/kft $(DESTDIR)$(PREFIX)/bin/kft
@@ -85,8 +89,9 @@ help:
 	@echo "make            build bin/kft and lib/libkft.so under $(O)/"
 	@echo "make demo       install missing packages, build, trace examples/, show the log"
 	@echo "make check      install missing packages, build, run every test"
+	@echo "make bench      kft against uftrace and LTTng-UST, same workloads, one run"
 	@echo "make install PREFIX=DIR"
 
-.PHONY: all unit check check-fast deps demo install clean help
+.PHONY: all unit check check-fast deps demo bench install clean help
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

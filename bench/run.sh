@@ -1,0 +1,168 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# kft against uftrace and LTTng-UST, on the same binaries, in one run.
+#
+#   bench/run.sh [--runs N]      (make bench)
+#
+# Workloads: fib (tiny functions), work (merge sort, hashing, a tree:
+# varied depth and real work per call), mt4 (4 threads of fib). Each is
+# built once uninstrumented and once with -finstrument-functions; every
+# tool traces that same instrumented binary. For each mode: the added
+# wall time per call against the uninstrumented run (median of N runs),
+# trace bytes per call, peak RSS; then how fast each tool's analysis reads
+# the same trace. Ratios are to uftrace recording everything.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+runs=5
+[ "${1:-}" = --runs ] && runs=$2
+
+# --- what the run needs --------------------------------------------------
+need=""
+command -v uftrace >/dev/null || need="$need uftrace"
+command -v lttng >/dev/null || need="$need lttng-tools"
+[ -e /usr/include/lttng/ust-events.h ] || need="$need liblttng-ust-dev"
+[ -x /usr/bin/time ] || need="$need time"
+if [ -n "$need" ]; then
+	echo "bench: installing$need" >&2
+	apt-get update -qq >/dev/null
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $need >/dev/null
+fi
+KFT_NO_DEPS=${KFT_NO_DEPS:-} make -s all
+kft=$root/build/bin/kft
+cyg=$(ls /usr/lib/*/liblttng-ust-cyg-profile-fast.so* 2>/dev/null | head -1 || true)
+if [ -n "$cyg" ] && ! pgrep -x lttng-sessiond >/dev/null; then
+	lttng-sessiond --daemonize >/dev/null 2>&1 || cyg=""
+	sleep 1
+fi
+
+out=$root/build/bench
+tmp=$(mktemp -d /tmp/kft-bench.XXXXXX)
+trap 'rm -rf "$tmp"; lttng destroy kftbench >/dev/null 2>&1 || true' EXIT
+mkdir -p "$out"
+for w in fib work fib_mt; do
+	gcc -O2 -g -o "$out/$w-base" "bench/$w.c" -lpthread
+	gcc -O2 -g -finstrument-functions -o "$out/$w-inst" "bench/$w.c" -lpthread
+done
+printf 'begin\nlogentries 8000000\nend\n' >"$tmp/all.conf"
+printf 'begin\nlogentries 8000000\nfilter mintime 1000000\nend\n' >"$tmp/drop.conf"
+
+declare -A args=([fib]="32" [work]="60" [fib_mt]="28 4")
+
+# run CMD...: one timed run; sets elapsed_ns and rss_kb
+run() {
+	local t0 t1
+	t0=$(date +%s%N)
+	/usr/bin/time -f "%M %U %S" -o "$tmp/rss" "$@" >/dev/null 2>"$tmp/err" || {
+		cat "$tmp/err" >&2; return 1; }
+	t1=$(date +%s%N)
+	elapsed_ns=$((t1 - t0))
+	rss_kb=$(tail -1 "$tmp/rss" | awk '{ print $1 }')
+	cpu_ns=$(tail -1 "$tmp/rss" | awk '{ printf "%d", ($2 + $3) * 1e9 }')
+}
+
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+# the commands of one mode, for workload $1 writing into $2
+mode_cmd() {	# mode workload dir
+	local bin="$out/$2-inst" a=${args[$2]}
+	case $1 in
+	base)          echo "$out/$2-base $a" ;;
+	built)         echo "$bin $a" ;;
+	kft-all)       echo "$kft record -c $tmp/all.conf -o $3 -- $bin $a" ;;
+	kft-drop)      echo "$kft record -c $tmp/drop.conf -o $3 -- $bin $a" ;;
+	uftrace-all)   echo "uftrace record --no-libcall -d $3 $bin $a" ;;
+	uftrace-drop)  echo "uftrace record --no-libcall -t 1s -d $3 $bin $a" ;;
+	lttng-fast)    echo "lttng-run $3 $bin $a" ;;
+	esac
+}
+
+lttng-run() {	# dir cmd...: one LTTng session around cmd
+	local dir=$1; shift
+	lttng create kftbench -o "$dir" >/dev/null
+	lttng enable-event -u 'lttng_ust_cyg_profile_fast:*' >/dev/null
+	lttng start >/dev/null
+	LD_PRELOAD=$cyg "$@"
+	lttng stop >/dev/null
+	lttng destroy kftbench >/dev/null
+}
+export -f lttng-run
+export cyg
+
+modes=(base built kft-all kft-drop uftrace-all uftrace-drop)
+[ -n "$cyg" ] && modes+=(lttng-fast)
+
+declare -A T R B C CALLS
+for w in fib work fib_mt; do
+	# the number of calls, counted by kft itself
+	$kft record -c "$tmp/all.conf" -o "$tmp/count" -- "$out/$w-inst" ${args[$w]} >/dev/null
+	CALLS[$w]=$($kft status "$tmp/count" | awk '/^  entries/ { print $2 }')
+	for m in "${modes[@]}"; do
+		ts=() rs=() cs=()
+		for i in $(seq "$runs"); do
+			rm -rf "$tmp/trace"
+			sync
+			run bash -c "$(mode_cmd "$m" "$w" "$tmp/trace")"
+			ts+=("$elapsed_ns") rs+=("$rss_kb") cs+=("$cpu_ns")
+		done
+		T[$w,$m]=$(printf '%s\n' "${ts[@]}" | median)
+		R[$w,$m]=$(printf '%s\n' "${rs[@]}" | median)
+		C[$w,$m]=$(printf '%s\n' "${cs[@]}" | median)
+		# bytes the trace really takes on disk (kft's files are sparse)
+		B[$w,$m]=$(du -s -B1 "$tmp/trace" 2>/dev/null | awk '{ print $1 }' || echo 0)
+		[ -d "$tmp/trace" ] || B[$w,$m]=0
+		echo "  $w $m: $(( T[$w,$m] / 1000000 )) ms" >&2
+		if [ "$w" = fib ] && [ "$m" = kft-all ]; then rm -rf "$tmp/kft-fib"; mv "$tmp/trace" "$tmp/kft-fib"; fi
+		if [ "$w" = fib ] && [ "$m" = uftrace-all ]; then rm -rf "$tmp/uft-fib"; mv "$tmp/trace" "$tmp/uft-fib"; fi
+	done
+done
+
+# --- the table ------------------------------------------------------------
+added() { echo $(( (T[$1,$2] - T[$1,base]) / CALLS[$1] )); }
+added_cpu() { echo $(( (C[$1,$2] - C[$1,base]) / CALLS[$1] )); }
+{
+	echo "# kft benchmark ($(date -u +%F), $(nproc) cores, median of $runs runs)"
+	echo
+	echo "calls: fib ${CALLS[fib]}, work ${CALLS[work]}, mt4 ${CALLS[fib_mt]}"
+	echo
+	echo "Added ns per call, wall (CPU: user+sys, all threads of the tool):"
+	echo
+	echo "| mode | fib | work | mt4 | fib B/call | fib peak RSS MiB | fib wall ratio to uftrace |"
+	echo "|---|---|---|---|---|---|---|"
+	for m in "${modes[@]}"; do
+		[ "$m" = base ] && continue
+		ratio=$(awk -v a="$(added fib "$m")" -v u="$(added fib uftrace-all)" \
+			'BEGIN { printf (u > 0 ? "%.2f" : "-"), a / u }')
+		echo "| $m | $(added fib "$m") ($(added_cpu fib "$m")) | $(added work "$m") ($(added_cpu work "$m")) |" \
+		     "$(added fib_mt "$m") ($(added_cpu fib_mt "$m")) |" \
+		     "$(awk -v b="${B[fib,$m]}" -v c="${CALLS[fib]}" 'BEGIN { printf "%.1f", b / c }') |" \
+		     "$(( R[fib,$m] / 1024 )) | $ratio |"
+	done
+	echo
+	echo "Analysis over the fib trace (${CALLS[fib]} calls), ns per call, median of 3:"
+	echo
+	echo "| command | ns/call | ratio to uftrace report |"
+	echo "|---|---|---|"
+	declare -A A
+	for c in "kft kd" "kft log" "uftrace report" "uftrace replay"; do
+		ts=()
+		for i in 1 2 3; do
+			case $c in
+			"kft kd") run "$kft" kd "$tmp/kft-fib" ;;
+			"kft log") run "$kft" log "$tmp/kft-fib" ;;
+			"uftrace report") run uftrace report -d "$tmp/uft-fib" ;;
+			"uftrace replay") run uftrace replay -d "$tmp/uft-fib" ;;
+			esac
+			ts+=("$elapsed_ns")
+		done
+		A[$c]=$(( $(printf '%s\n' "${ts[@]}" | median) / CALLS[fib] ))
+	done
+	for c in "kft kd" "kft log" "uftrace report" "uftrace replay"; do
+		echo "| $c | ${A[$c]} | $(awk -v a="${A[$c]}" -v u="${A[uftrace report]}" 'BEGIN { printf "%.2f", a / u }') |"
+	done
+	echo
+	echo "Clock: $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)," \
+	     "uftrace $(uftrace --version | head -1 | awk '{ print $2 }')," \
+	     "lttng-ust $(dpkg-query -W -f='${Version}' liblttng-ust-dev 2>/dev/null || echo -)"
+} | tee "$out/results.md"
