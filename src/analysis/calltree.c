@@ -4,71 +4,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/strmap.h"
 #include "calltree.h"
+#include "functable.h"
 
 /* kd 1.1 kept an unfinished call open for this long */
 #define CLASSIC_OPEN_NS (9999999LL * 1000)
 
 struct builder {
 	struct kft_calltree *t;
-	struct kft_strmap funcs;	/* identity key -> func */
-	struct kft_strmap callers;	/* caller name -> index in strings */
+	struct kft_functable ft;
 	struct kft_error *err;
-	size_t fcap, ncap, scap;
+	size_t ncap;
 };
 
 static int oom(struct builder *b)
 {
 	return kft_error_set(b->err, "out of memory");
-}
-
-/* The func for an identity key, made with base name `name` if new. */
-static int func_for(struct builder *b, const char *key, const char *name, uint32_t *out)
-{
-	struct kft_calltree *t = b->t;
-
-	if (kft_strmap_get(&b->funcs, key, out))
-		return 0;
-	if (t->nfuncs == b->fcap) {
-		struct kft_func *bigger;
-
-		b->fcap = b->fcap ? 2 * b->fcap : 256;
-		bigger = realloc(t->funcs, b->fcap * sizeof(*bigger));
-		if (!bigger)
-			return oom(b);
-		t->funcs = bigger;
-	}
-	t->funcs[t->nfuncs].base_name = strdup(name);
-	t->funcs[t->nfuncs].name = NULL;
-	if (!t->funcs[t->nfuncs].base_name)
-		return oom(b);
-	*out = (uint32_t)t->nfuncs++;
-	return kft_strmap_put(&b->funcs, key, *out) ? oom(b) : 0;
-}
-
-/* An interned copy of a caller name. */
-static const char *caller_for(struct builder *b, const char *name)
-{
-	struct kft_calltree *t = b->t;
-	uint32_t i;
-
-	if (kft_strmap_get(&b->callers, name, &i))
-		return t->strings[i];
-	if (t->nstrings == b->scap) {
-		char **bigger;
-
-		b->scap = b->scap ? 2 * b->scap : 256;
-		bigger = realloc(t->strings, b->scap * sizeof(*bigger));
-		if (!bigger)
-			return NULL;
-		t->strings = bigger;
-	}
-	t->strings[t->nstrings] = strdup(name);
-	if (!t->strings[t->nstrings] ||
-	    kft_strmap_put(&b->callers, name, (uint32_t)t->nstrings))
-		return NULL;
-	return t->strings[t->nstrings++];
 }
 
 static struct kft_node *new_node(struct builder *b)
@@ -105,10 +56,9 @@ static void attach(struct kft_calltree *t, uint32_t child, uint32_t parent)
 }
 
 /* Roots, locals, and names that tell apart functions sharing one. */
-static int finish(struct builder *b, bool classic, const char **sources)
+static int finish(struct builder *b, bool classic)
 {
 	struct kft_calltree *t = b->t;
-	struct kft_strmap seen = { 0 };
 
 	t->roots = malloc((t->nnodes ? t->nnodes : 1) * sizeof(*t->roots));
 	if (!t->roots)
@@ -131,39 +81,12 @@ static int finish(struct builder *b, bool classic, const char **sources)
 			local = 0;
 		n->local_ns = local;
 	}
-	/* count the users of each base name */
-	for (size_t i = 0; i < t->nfuncs; i++) {
-		uint32_t k = 0;
-
-		kft_strmap_get(&seen, t->funcs[i].base_name, &k);
-		if (kft_strmap_put(&seen, t->funcs[i].base_name, k + 1))
-			goto fail;
-	}
-	for (size_t i = 0; i < t->nfuncs; i++) {
-		struct kft_func *f = &t->funcs[i];
-		uint32_t k = 1;
-		char buf[1024];
-
-		kft_strmap_get(&seen, f->base_name, &k);
-		if (k > 1 && sources && sources[i])
-			snprintf(buf, sizeof(buf), "%s [%s]", f->base_name, sources[i]);
-		else
-			snprintf(buf, sizeof(buf), "%s", f->base_name);
-		f->name = strdup(buf);
-		if (!f->name)
-			goto fail;
-	}
-	kft_strmap_free(&seen);
-	return 0;
-fail:
-	kft_strmap_free(&seen);
-	return oom(b);
+	return kft_functable_finish(&b->ft) ? oom(b) : 0;
 }
 
 static void builder_done(struct builder *b)
 {
-	kft_strmap_free(&b->funcs);
-	kft_strmap_free(&b->callers);
+	kft_functable_done(&b->ft);
 }
 
 /* ---- kft traces: records carry their depth ---------------------------- */
@@ -192,60 +115,19 @@ static struct thread_stack *stack_of(struct thread_stack **all, size_t *nall, ui
 	return &bigger[(*nall)++];
 }
 
-/* Identity of a function: its file and symbol, so that it is the same in
- * a fork child or after exec, and two static ones of one name differ. */
-static int trace_func(struct builder *b, struct kft_symbolizer *sz, uint32_t session,
-		      uint64_t addr, uint32_t *out, const char ***sources, size_t *nsources)
-{
-	struct kft_symbol sym = { 0 };
-	char key[4200], name[1100];
-	uint32_t before = (uint32_t)b->t->nfuncs;
-
-	if (sz && kft_symbolize(sz, session, addr, &sym) && sym.name) {
-		snprintf(key, sizeof(key), "%s@%" PRIx64, sym.module ? sym.module : "", sym.sym_addr);
-		snprintf(name, sizeof(name), "%s", sym.name);
-	} else if (sym.module) {
-		const char *base = strrchr(sym.module, '/');
-
-		snprintf(key, sizeof(key), "%s+%" PRIx64, sym.module, sym.offset);
-		snprintf(name, sizeof(name), "%s+0x%" PRIx64, base ? base + 1 : sym.module,
-			 sym.offset);
-	} else {
-		snprintf(key, sizeof(key), "%u:%" PRIx64, session, addr);
-		snprintf(name, sizeof(name), "0x%016" PRIx64, addr);
-	}
-	if (func_for(b, key, name, out))
-		return -1;
-	if (b->t->nfuncs > before) {
-		const char **bigger = realloc(*sources, b->t->nfuncs * sizeof(*bigger));
-		const char *src = sym.source;
-
-		if (!bigger)
-			return oom(b);
-		*sources = bigger;
-		if (!src && sym.module) {
-			src = strrchr(sym.module, '/');
-			src = src ? src + 1 : sym.module;
-		}
-		bigger[*out] = src;
-		*nsources = b->t->nfuncs;
-	}
-	return 0;
-}
-
 int kft_calltree_from_trace(struct kft_calltree *t, const struct kft_trace *tr,
 			    struct kft_symbolizer *sz, struct kft_error *err)
 {
 	struct builder b = { .t = t, .err = err };
 	struct thread_stack *stacks = NULL;
-	const char **sources = NULL;
-	size_t nstacks = 0, nsources = 0;
+	size_t nstacks = 0;
 	struct kft_call *calls;
 	size_t ncalls;
 	uint64_t base = tr->ctl.first_start_ns == UINT64_MAX ? 0 : tr->ctl.first_start_ns;
 	int ret = -1;
 
 	memset(t, 0, sizeof(*t));
+	kft_functable_init(&b.ft, t, sz);
 	if (kft_trace_calls(tr, &calls, &ncalls, err))
 		return -1;
 	for (size_t i = 0; i < ncalls; i++) {
@@ -253,8 +135,6 @@ int kft_calltree_from_trace(struct kft_calltree *t, const struct kft_trace *tr,
 		struct thread_stack *st;
 		struct kft_node *n;
 		uint32_t idx, parent = KFT_NONE;
-		char name[1100];
-		struct kft_symbol sym = { 0 };
 
 		if (c->dur_ns == -2)
 			continue;	/* stack-watch rows are no calls */
@@ -271,14 +151,11 @@ int kft_calltree_from_trace(struct kft_calltree *t, const struct kft_trace *tr,
 		n->irq = c->flags & KFT_REC_SIGNAL;
 		n->depth = c->depth;	/* for now: the recorded depth */
 		snprintf(n->pid, sizeof(n->pid), "%u%s", c->tid, n->irq ? "i" : "");
-		if (trace_func(&b, sz, c->session, c->func, &n->func, &sources, &nsources))
+		if (kft_functable_addr(&b.ft, c->session, c->func, &n->func)) {
+			oom(&b);
 			goto out;
-		if (sz && kft_symbolize(sz, c->session, c->call_site, &sym) && sym.name)
-			snprintf(name, sizeof(name), "%s", sym.name);
-		else
-			snprintf(name, sizeof(name), "0x%" PRIx64, c->call_site);
-		n = &t->nodes[idx];
-		n->caller = caller_for(&b, name);
+		}
+		n->caller = kft_functable_caller(&b.ft, c->session, c->call_site);
 		if (!n->caller) {
 			oom(&b);
 			goto out;
@@ -309,12 +186,11 @@ int kft_calltree_from_trace(struct kft_calltree *t, const struct kft_trace *tr,
 			t->nodes[i].depth = 0;
 		else
 			t->nodes[i].depth = t->nodes[t->nodes[i].parent].depth + 1;
-	ret = finish(&b, false, sources);
+	ret = finish(&b, false);
 out:
 	for (size_t i = 0; i < nstacks; i++)
 		free(stacks[i].open);
 	free(stacks);
-	free(sources);
 	free(calls);
 	builder_done(&b);
 	if (ret)
@@ -342,6 +218,7 @@ int kft_calltree_from_text(struct kft_calltree *t, const struct kft_text_log *lo
 	int ret = -1;
 
 	memset(t, 0, sizeof(*t));
+	kft_functable_init(&b.ft, t, NULL);
 	active = malloc((log->nrows ? log->nrows : 1) * sizeof(*active));
 	ends = malloc((log->nrows ? log->nrows : 1) * sizeof(*ends));
 	if (!active || !ends) {
@@ -370,11 +247,12 @@ int kft_calltree_from_text(struct kft_calltree *t, const struct kft_text_log *lo
 		n->irq = r->irq;
 		n->args = r->args;
 		snprintf(n->pid, sizeof(n->pid), "%s", r->pid);
-		if (func_for(&b, r->func, r->func, &n->func))
+		if (kft_functable_func(&b.ft, r->func, r->func, NULL, &n->func)) {
+			oom(&b);
 			goto out;
+		}
 		caller_name(r->caller, name, sizeof(name));
-		n = &t->nodes[idx];
-		n->caller = caller_for(&b, name);
+		n->caller = kft_functable_intern(&b.ft, name);
 		if (!n->caller) {
 			oom(&b);
 			goto out;
@@ -410,7 +288,7 @@ int kft_calltree_from_text(struct kft_calltree *t, const struct kft_text_log *lo
 		active[nactive] = idx;
 		ends[nactive++] = end;
 	}
-	ret = finish(&b, classic, NULL);
+	ret = finish(&b, classic);
 out:
 	free(active);
 	free(ends);

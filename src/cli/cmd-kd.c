@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "../analysis/calltree.h"
+#include "../analysis/fastsum.h"
 #include "../analysis/funcstats.h"
 #include "../format/text-log.h"
 #include "../views/kd.h"
@@ -58,6 +59,15 @@ static bool number(const char *s, long long *v)
 
 	*v = strtoll(s, &end, 10);
 	return *s && !*end;
+}
+
+/* Whether the one-pass totals can fill every column asked for. */
+static bool fast_columns(const struct kft_kd_opts *o)
+{
+	const char *cols = o->columns ? o->columns : "Fctal";
+
+	return strspn(cols, KFT_FASTSUM_COLUMNS) == strlen(cols) &&
+	       strchr(KFT_FASTSUM_COLUMNS, o->sort);
 }
 
 int cmd_kd(int argc, char **argv)
@@ -151,6 +161,16 @@ int cmd_kd(int argc, char **argv)
 		if (kft_trace_open(&tr, input, &err))
 			return fail("%s", err.msg);
 		sz = kft_symbolizer_new(input, &err);
+		if (sz && !tree && !slowest_func && !o.classic && fast_columns(&o)) {
+			/* totals need no tree: one pass over the records */
+			ret = kft_funcstats_from_trace(&fs, &t, &tr, sz, &err) ||
+			      kft_view_kd_summary(stdout, &t, &fs, &o, &err);
+			kft_funcstats_free(&fs);
+			kft_calltree_free(&t);
+			kft_symbolizer_free(sz);
+			kft_trace_close(&tr);
+			return ret ? fail("%s", err.msg) : 0;
+		}
 		ret = !sz || kft_calltree_from_trace(&t, &tr, sz, &err);
 		kft_symbolizer_free(sz);
 		kft_trace_close(&tr);

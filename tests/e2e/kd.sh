@@ -215,3 +215,20 @@ E
 	kft kd -c -l | awk 'NR > 2 && $5 ~ /handler/ { print $4 }' | sort -u | grep -c 'i$' >n
 	check "pid marked i" test "$(cat n)" = 1
 }
+
+# The one-pass totals agree with the totals taken from the call trees, on
+# threads, signal handlers, deep recursion, filtered levels and a ring.
+test_kd_fast_totals_match_trees() {
+	for p in threads signals deep phases; do build $p; done
+	printf 'begin\nfilter mintime 200\nend\n' >gaps.conf
+	printf 'begin\nlogentries 50\noverwrite\nend\n' >ring.conf
+	for run in "threads" "signals" "deep 3000" "-c gaps.conf -- ./phases 2" \
+		   "-c ring.conf -- ./phases 3"; do
+		case $run in -c*) kft record $run >/dev/null ;; *) kft record -- ./$run >/dev/null ;; esac
+		kft kd -f FctalsNXDU | tail -n +3 >fast
+		# asking for Max-sub too takes the tree path
+		kft kd -f FctalsNXDUm | tail -n +3 | cut -c1-131 | sed 's/ *$//' >tree
+		check "same totals for '$run'" cmp fast tree
+		check "rows for '$run'" test -s fast
+	done
+}

@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "functable.h"
+
+struct kft_addr_slot {
+	uint64_t addr;
+	uint32_t session;	/* 0: empty (sessions count from 1) */
+	uint32_t func;		/* KFT_NONE if not looked up as a function */
+	uint32_t caller;	/* index in t->strings, KFT_NONE if not looked up */
+};
+
+void kft_functable_init(struct kft_functable *ft, struct kft_calltree *t,
+			struct kft_symbolizer *sz)
+{
+	memset(ft, 0, sizeof(*ft));
+	ft->t = t;
+	ft->sz = sz;
+}
+
+static uint64_t mix(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return x;
+}
+
+static struct kft_addr_slot *find_slot(struct kft_addr_slot *tab, size_t cap, uint32_t session,
+				       uint64_t addr)
+{
+	size_t i = (size_t)mix(addr ^ ((uint64_t)session << 48)) & (cap - 1);
+
+	while (tab[i].session && (tab[i].session != session || tab[i].addr != addr))
+		i = (i + 1) & (cap - 1);
+	return &tab[i];
+}
+
+/* The cache slot of (session, addr), made if new; NULL when out of memory. */
+static struct kft_addr_slot *slot_of(struct kft_functable *ft, uint32_t session, uint64_t addr)
+{
+	struct kft_addr_slot *s;
+
+	session += 1;	/* keep 0 for "empty" whatever the trace's numbering */
+	if ((ft->cache_len + 1) * 2 > ft->cache_cap) {
+		size_t cap = ft->cache_cap ? 2 * ft->cache_cap : 1024;
+		struct kft_addr_slot *tab = calloc(cap, sizeof(*tab));
+
+		if (!tab)
+			return NULL;
+		for (size_t i = 0; i < ft->cache_cap; i++)
+			if (ft->cache[i].session)
+				*find_slot(tab, cap, ft->cache[i].session, ft->cache[i].addr) =
+					ft->cache[i];
+		free(ft->cache);
+		ft->cache = tab;
+		ft->cache_cap = cap;
+	}
+	s = find_slot(ft->cache, ft->cache_cap, session, addr);
+	if (!s->session) {
+		s->session = session;
+		s->addr = addr;
+		s->func = s->caller = KFT_NONE;
+		ft->cache_len++;
+	}
+	return s;
+}
+
+int kft_functable_func(struct kft_functable *ft, const char *key, const char *name,
+		       const char *source, uint32_t *id)
+{
+	struct kft_calltree *t = ft->t;
+
+	if (kft_strmap_get(&ft->by_key, key, id))
+		return 0;
+	if (t->nfuncs == ft->fcap) {
+		size_t cap = ft->fcap ? 2 * ft->fcap : 256;
+		struct kft_func *funcs = realloc(t->funcs, cap * sizeof(*funcs));
+		const char **sources;
+
+		if (!funcs)
+			return -1;
+		t->funcs = funcs;
+		sources = realloc(ft->sources, cap * sizeof(*sources));
+		if (!sources)
+			return -1;
+		ft->sources = sources;
+		ft->fcap = cap;
+	}
+	t->funcs[t->nfuncs].name = NULL;
+	t->funcs[t->nfuncs].base_name = strdup(name);
+	if (!t->funcs[t->nfuncs].base_name)
+		return -1;
+	ft->sources[t->nfuncs] = source;
+	*id = (uint32_t)t->nfuncs++;
+	return kft_strmap_put(&ft->by_key, key, *id);
+}
+
+int kft_functable_addr(struct kft_functable *ft, uint32_t session, uint64_t addr, uint32_t *id)
+{
+	struct kft_addr_slot *slot = slot_of(ft, session, addr);
+	struct kft_symbol sym = { 0 };
+	char key[4200], name[1100];
+	const char *source = NULL;
+
+	if (!slot)
+		return -1;
+	if (slot->func != KFT_NONE) {
+		*id = slot->func;
+		return 0;
+	}
+	/* identity: file and symbol, the same in a fork child or after exec */
+	if (ft->sz && kft_symbolize(ft->sz, session, addr, &sym) && sym.name) {
+		snprintf(key, sizeof(key), "%s@%" PRIx64, sym.module ? sym.module : "", sym.sym_addr);
+		snprintf(name, sizeof(name), "%s", sym.name);
+		source = sym.source;
+	} else if (sym.module) {
+		snprintf(key, sizeof(key), "%s+%" PRIx64, sym.module, sym.offset);
+		snprintf(name, sizeof(name), "%s+0x%" PRIx64,
+			 strrchr(sym.module, '/') ? strrchr(sym.module, '/') + 1 : sym.module,
+			 sym.offset);
+	} else {
+		snprintf(key, sizeof(key), "%u:%" PRIx64, session, addr);
+		snprintf(name, sizeof(name), "0x%016" PRIx64, addr);
+	}
+	if (!source && sym.module)
+		source = strrchr(sym.module, '/') ? strrchr(sym.module, '/') + 1 : sym.module;
+	if (kft_functable_func(ft, key, name, source, id))
+		return -1;
+	slot_of(ft, session, addr)->func = *id;	/* the table may have moved */
+	return 0;
+}
+
+const char *kft_functable_intern(struct kft_functable *ft, const char *name)
+{
+	struct kft_calltree *t = ft->t;
+	uint32_t i;
+
+	if (kft_strmap_get(&ft->callers, name, &i))
+		return t->strings[i];
+	if (t->nstrings == ft->scap) {
+		size_t cap = ft->scap ? 2 * ft->scap : 256;
+		char **strings = realloc(t->strings, cap * sizeof(*strings));
+
+		if (!strings)
+			return NULL;
+		t->strings = strings;
+		ft->scap = cap;
+	}
+	t->strings[t->nstrings] = strdup(name);
+	if (!t->strings[t->nstrings] || kft_strmap_put(&ft->callers, name, (uint32_t)t->nstrings))
+		return NULL;
+	return t->strings[t->nstrings++];
+}
+
+const char *kft_functable_caller(struct kft_functable *ft, uint32_t session, uint64_t call_site)
+{
+	struct kft_addr_slot *slot = slot_of(ft, session, call_site);
+	struct kft_symbol sym = { 0 };
+	char name[1100];
+	const char *s;
+	uint32_t i;
+
+	if (!slot)
+		return NULL;
+	if (slot->caller != KFT_NONE)
+		return ft->t->strings[slot->caller];
+	if (ft->sz && kft_symbolize(ft->sz, session, call_site, &sym) && sym.name)
+		snprintf(name, sizeof(name), "%s", sym.name);
+	else
+		snprintf(name, sizeof(name), "0x%" PRIx64, call_site);
+	s = kft_functable_intern(ft, name);
+	if (s && kft_strmap_get(&ft->callers, name, &i))
+		slot_of(ft, session, call_site)->caller = i;
+	return s;
+}
+
+int kft_functable_finish(struct kft_functable *ft)
+{
+	struct kft_calltree *t = ft->t;
+	struct kft_strmap seen = { 0 };
+	int ret = -1;
+
+	for (size_t i = 0; i < t->nfuncs; i++) {
+		uint32_t k = 0;
+
+		kft_strmap_get(&seen, t->funcs[i].base_name, &k);
+		if (kft_strmap_put(&seen, t->funcs[i].base_name, k + 1))
+			goto out;
+	}
+	for (size_t i = 0; i < t->nfuncs; i++) {
+		struct kft_func *f = &t->funcs[i];
+		uint32_t k = 1;
+		char buf[1024];
+
+		kft_strmap_get(&seen, f->base_name, &k);
+		if (k > 1 && ft->sources[i])
+			snprintf(buf, sizeof(buf), "%s [%s]", f->base_name, ft->sources[i]);
+		else
+			snprintf(buf, sizeof(buf), "%s", f->base_name);
+		f->name = strdup(buf);
+		if (!f->name)
+			goto out;
+	}
+	ret = 0;
+out:
+	kft_strmap_free(&seen);
+	return ret;
+}
+
+void kft_functable_done(struct kft_functable *ft)
+{
+	kft_strmap_free(&ft->by_key);
+	kft_strmap_free(&ft->callers);
+	free(ft->cache);
+	free(ft->sources);
+	ft->cache = NULL;
+	ft->sources = NULL;
+}

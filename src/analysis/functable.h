@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The functions of a call tree: one entry per function, told apart by
+ * identity (file and symbol for traces, name for text logs), and the
+ * interned caller names. Addresses met again are answered from a cache,
+ * so a trace of millions of calls symbolizes each address once.
+ */
+#ifndef KFT_FUNCTABLE_H
+#define KFT_FUNCTABLE_H
+
+#include "../common/strmap.h"
+#include "calltree.h"
+
+struct kft_addr_slot;
+
+struct kft_functable {
+	struct kft_calltree *t;		/* funcs go to t->funcs, names to t->strings */
+	struct kft_symbolizer *sz;
+	struct kft_strmap by_key;	/* identity -> func */
+	struct kft_strmap callers;	/* name -> index in t->strings */
+	struct kft_addr_slot *cache;	/* (session, addr) -> func or caller */
+	size_t cache_cap, cache_len;
+	const char **sources;		/* per func: source file or module, or NULL */
+	size_t fcap, scap;
+};
+
+void kft_functable_init(struct kft_functable *ft, struct kft_calltree *t,
+			struct kft_symbolizer *sz);
+/* The func of identity key (made with this name and source if new). */
+int kft_functable_func(struct kft_functable *ft, const char *key, const char *name,
+		       const char *source, uint32_t *id);
+/* The func at addr in process image session. */
+int kft_functable_addr(struct kft_functable *ft, uint32_t session, uint64_t addr, uint32_t *id);
+/* The name of the function holding call_site; NULL when out of memory. */
+const char *kft_functable_caller(struct kft_functable *ft, uint32_t session, uint64_t call_site);
+/* An interned copy of name; NULL when out of memory. */
+const char *kft_functable_intern(struct kft_functable *ft, const char *name);
+/* Give every func its display name: "name [file.c]" where two share one. */
+int kft_functable_finish(struct kft_functable *ft);
+void kft_functable_done(struct kft_functable *ft);
+
+#endif
