@@ -6,67 +6,12 @@
 
 #include "functable.h"
 
-struct kft_addr_slot {
-	uint64_t addr;
-	uint32_t session;	/* 0: empty (sessions count from 1) */
-	uint32_t func;		/* KFT_NONE if not looked up as a function */
-	uint32_t caller;	/* index in t->strings, KFT_NONE if not looked up */
-};
-
 void kft_functable_init(struct kft_functable *ft, struct kft_calltree *t,
 			struct kft_symbolizer *sz)
 {
 	memset(ft, 0, sizeof(*ft));
 	ft->t = t;
 	ft->sz = sz;
-}
-
-static uint64_t mix(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	return x;
-}
-
-static struct kft_addr_slot *find_slot(struct kft_addr_slot *tab, size_t cap, uint32_t session,
-				       uint64_t addr)
-{
-	size_t i = (size_t)mix(addr ^ ((uint64_t)session << 48)) & (cap - 1);
-
-	while (tab[i].session && (tab[i].session != session || tab[i].addr != addr))
-		i = (i + 1) & (cap - 1);
-	return &tab[i];
-}
-
-/* The cache slot of (session, addr), made if new; NULL when out of memory. */
-static struct kft_addr_slot *slot_of(struct kft_functable *ft, uint32_t session, uint64_t addr)
-{
-	struct kft_addr_slot *s;
-
-	session += 1;	/* keep 0 for "empty" whatever the trace's numbering */
-	if ((ft->cache_len + 1) * 2 > ft->cache_cap) {
-		size_t cap = ft->cache_cap ? 2 * ft->cache_cap : 1024;
-		struct kft_addr_slot *tab = calloc(cap, sizeof(*tab));
-
-		if (!tab)
-			return NULL;
-		for (size_t i = 0; i < ft->cache_cap; i++)
-			if (ft->cache[i].session)
-				*find_slot(tab, cap, ft->cache[i].session, ft->cache[i].addr) =
-					ft->cache[i];
-		free(ft->cache);
-		ft->cache = tab;
-		ft->cache_cap = cap;
-	}
-	s = find_slot(ft->cache, ft->cache_cap, session, addr);
-	if (!s->session) {
-		s->session = session;
-		s->addr = addr;
-		s->func = s->caller = KFT_NONE;
-		ft->cache_len++;
-	}
-	return s;
 }
 
 int kft_functable_func(struct kft_functable *ft, const char *key, const char *name,
@@ -101,15 +46,15 @@ int kft_functable_func(struct kft_functable *ft, const char *key, const char *na
 
 int kft_functable_addr(struct kft_functable *ft, uint32_t session, uint64_t addr, uint32_t *id)
 {
-	struct kft_addr_slot *slot = slot_of(ft, session, addr);
+	uint32_t *slot = kft_addrmap_slot(&ft->funcs_at, session, addr);
 	struct kft_symbol sym = { 0 };
 	char key[4200], name[1100];
 	const char *source = NULL;
 
 	if (!slot)
 		return -1;
-	if (slot->func != KFT_NONE) {
-		*id = slot->func;
+	if (*slot != KFT_ADDRMAP_NONE) {
+		*id = *slot;
 		return 0;
 	}
 	/* identity: file and symbol, the same in a fork child or after exec */
@@ -130,7 +75,7 @@ int kft_functable_addr(struct kft_functable *ft, uint32_t session, uint64_t addr
 		source = strrchr(sym.module, '/') ? strrchr(sym.module, '/') + 1 : sym.module;
 	if (kft_functable_func(ft, key, name, source, id))
 		return -1;
-	slot_of(ft, session, addr)->func = *id;	/* the table may have moved */
+	*kft_addrmap_slot(&ft->funcs_at, session, addr) = *id;	/* the table may have moved */
 	return 0;
 }
 
@@ -158,7 +103,7 @@ const char *kft_functable_intern(struct kft_functable *ft, const char *name)
 
 const char *kft_functable_caller(struct kft_functable *ft, uint32_t session, uint64_t call_site)
 {
-	struct kft_addr_slot *slot = slot_of(ft, session, call_site);
+	uint32_t *slot = kft_addrmap_slot(&ft->callers_at, session, call_site);
 	struct kft_symbol sym = { 0 };
 	char name[1100];
 	const char *s;
@@ -166,15 +111,15 @@ const char *kft_functable_caller(struct kft_functable *ft, uint32_t session, uin
 
 	if (!slot)
 		return NULL;
-	if (slot->caller != KFT_NONE)
-		return ft->t->strings[slot->caller];
+	if (*slot != KFT_ADDRMAP_NONE)
+		return ft->t->strings[*slot];
 	if (ft->sz && kft_symbolize(ft->sz, session, call_site, &sym) && sym.name)
 		snprintf(name, sizeof(name), "%s", sym.name);
 	else
 		snprintf(name, sizeof(name), "0x%" PRIx64, call_site);
 	s = kft_functable_intern(ft, name);
 	if (s && kft_strmap_get(&ft->callers, name, &i))
-		slot_of(ft, session, call_site)->caller = i;
+		*kft_addrmap_slot(&ft->callers_at, session, call_site) = i;
 	return s;
 }
 
@@ -215,8 +160,8 @@ void kft_functable_done(struct kft_functable *ft)
 {
 	kft_strmap_free(&ft->by_key);
 	kft_strmap_free(&ft->callers);
-	free(ft->cache);
+	kft_addrmap_free(&ft->funcs_at);
+	kft_addrmap_free(&ft->callers_at);
 	free(ft->sources);
-	ft->cache = NULL;
 	ft->sources = NULL;
 }

@@ -8,18 +8,17 @@
 #ifndef KFT_FUNCTABLE_H
 #define KFT_FUNCTABLE_H
 
+#include "../common/addrmap.h"
 #include "../common/strmap.h"
 #include "calltree.h"
-
-struct kft_addr_slot;
 
 struct kft_functable {
 	struct kft_calltree *t;		/* funcs go to t->funcs, names to t->strings */
 	struct kft_symbolizer *sz;
 	struct kft_strmap by_key;	/* identity -> func */
 	struct kft_strmap callers;	/* name -> index in t->strings */
-	struct kft_addr_slot *cache;	/* (session, addr) -> func or caller */
-	size_t cache_cap, cache_len;
+	struct kft_addrmap funcs_at;	/* (session, addr) -> func */
+	struct kft_addrmap callers_at;	/* (session, call site) -> t->strings index */
 	const char **sources;		/* per func: source file or module, or NULL */
 	size_t fcap, scap;
 };

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "entry-order.h"
 #include "reader.h"
 
 static char *path_join(const char *dir, const char *name)
@@ -340,6 +341,89 @@ static void fill_call(struct kft_call *c, const struct kft_thread_file *th, uint
 	c->session = th->hdr.session;
 }
 
+static int cmp_call(const struct kft_call *x, const struct kft_call *y)
+{
+	if (x->entry_ns != y->entry_ns)
+		return x->entry_ns < y->entry_ns ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->session != y->session)
+		return x->session < y->session ? -1 : 1;
+	return x->depth < y->depth ? -1 : x->depth > y->depth;
+}
+
+/* Each thread in entry order (linear), then merged across threads. */
+static int calls_in_order(const struct kft_trace *tr, struct kft_call *out, size_t *nout)
+{
+	struct kft_call **runs = calloc(tr->nthreads ? tr->nthreads : 1, sizeof(*runs));
+	size_t *len = calloc(tr->nthreads ? tr->nthreads : 1, sizeof(*len));
+	size_t *pos = calloc(tr->nthreads ? tr->nthreads : 1, sizeof(*pos));
+	size_t n = 0;
+	int ret = -1;
+
+	if (!runs || !len || !pos)
+		goto out;
+	for (size_t t = 0; t < tr->nthreads; t++) {
+		const struct kft_thread_file *th = &tr->threads[t];
+		uint32_t *order = malloc((th->nrecs + th->nframes + 1) * sizeof(*order));
+		long m = order ? kft_entry_order(th, order) : -1;
+
+		/* one thread (the common case): straight into out */
+		if (tr->nthreads == 1)
+			runs[t] = m < 0 ? NULL : out;
+		else
+			runs[t] = m < 0 ? NULL : malloc(((size_t)m + 1) * sizeof(**runs));
+		if (!runs[t]) {
+			free(order);
+			goto out;
+		}
+		for (long i = 0; i < m; i++) {
+			uint32_t idx = order[i];
+
+			if (idx < th->nrecs) {
+				const struct kft_rec *r = &th->recs[(th->first + idx) % th->hdr.capacity];
+
+				fill_call(&runs[t][i], th, r->entry_ns, kft_dur_decode(r->dur), r->func,
+					  r->call_site, r->depth_flags & KFT_REC_DEPTH_MASK,
+					  r->depth_flags & ~KFT_REC_DEPTH_MASK);
+			} else {
+				const struct kft_frame *fr = &th->frames[idx - th->nrecs];
+
+				fill_call(&runs[t][i], th, fr->entry_ns, -1, fr->func, fr->call_site,
+					  idx - (uint32_t)th->nrecs,
+					  (fr->flags & KFT_FRAME_SIGNAL) ? KFT_REC_SIGNAL : 0);
+			}
+		}
+		len[t] = (size_t)m;
+		free(order);
+	}
+	if (tr->nthreads == 1) {
+		n = len[0];
+		runs[0] = NULL;
+	}
+	/* few threads: pick the earliest head each time */
+	for (; tr->nthreads > 1;) {
+		size_t best = SIZE_MAX;
+
+		for (size_t t = 0; t < tr->nthreads; t++)
+			if (pos[t] < len[t] && (best == SIZE_MAX ||
+						cmp_call(&runs[t][pos[t]], &runs[best][pos[best]]) < 0))
+				best = t;
+		if (best == SIZE_MAX)
+			break;
+		out[n++] = runs[best][pos[best]++];
+	}
+	*nout = n;
+	ret = 0;
+out:
+	for (size_t t = 0; runs && t < tr->nthreads; t++)
+		free(runs[t]);
+	free(runs);
+	free(len);
+	free(pos);
+	return ret;
+}
+
 int kft_trace_calls(const struct kft_trace *tr, struct kft_call **out, size_t *nout,
 		    struct kft_error *err)
 {
@@ -349,6 +433,13 @@ int kft_trace_calls(const struct kft_trace *tr, struct kft_call **out, size_t *n
 
 	for (size_t i = 0; i < tr->nthreads; i++)
 		total += tr->threads[i].nrecs + tr->threads[i].nframes;
+	calls = malloc((total ? total : 1) * sizeof(*calls));
+	if (calls && !calls_in_order(tr, calls, nout)) {
+		*out = calls;
+		return 0;
+	}
+	free(calls);
+	/* stack-watch chains: sort everything by time */
 	k = calloc(total ? total : 1, sizeof(*k));
 	if (!k)
 		return kft_error_set(err, "out of memory for %zu calls", total);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/addrmap.h"
 #include "elf-symtab.h"
 #include "symbolizer.h"
 
@@ -27,6 +28,10 @@ struct elf_file {
 
 struct kft_symbolizer {
 	char *dir;
+	struct kft_addrmap seen;	/* (session, addr) -> index in answers */
+	struct kft_symbol *answers;
+	bool *found;
+	size_t nanswers, cap;
 	struct session *sessions;
 	size_t nsessions;
 	struct elf_file *files;
@@ -58,6 +63,9 @@ void kft_symbolizer_free(struct kft_symbolizer *sz)
 	}
 	free(sz->sessions);
 	free(sz->files);
+	kft_addrmap_free(&sz->seen);
+	free(sz->answers);
+	free(sz->found);
 	free(sz->dir);
 	free(sz);
 }
@@ -134,7 +142,44 @@ static struct session *get_session(struct kft_symbolizer *sz, uint32_t id)
 	return &sz->sessions[sz->nsessions++];
 }
 
+static bool lookup(struct kft_symbolizer *sz, uint32_t session, uint64_t addr,
+		   struct kft_symbol *sym);
+
+/* Each address is looked up once; the answer is kept. */
 bool kft_symbolize(struct kft_symbolizer *sz, uint32_t session, uint64_t addr,
+		   struct kft_symbol *sym)
+{
+	uint32_t *slot = kft_addrmap_slot(&sz->seen, session, addr);
+	bool found;
+
+	if (slot && *slot != KFT_ADDRMAP_NONE) {
+		*sym = sz->answers[*slot];
+		return sz->found[*slot];
+	}
+	found = lookup(sz, session, addr, sym);
+	if (!slot)
+		return found;
+	if (sz->nanswers == sz->cap) {
+		size_t cap = sz->cap ? 2 * sz->cap : 256;
+		struct kft_symbol *a = realloc(sz->answers, cap * sizeof(*a));
+		bool *f;
+
+		if (!a)
+			return found;
+		sz->answers = a;
+		f = realloc(sz->found, cap * sizeof(*f));
+		if (!f)
+			return found;
+		sz->found = f;
+		sz->cap = cap;
+	}
+	sz->answers[sz->nanswers] = *sym;
+	sz->found[sz->nanswers] = found;
+	*kft_addrmap_slot(&sz->seen, session, addr) = (uint32_t)sz->nanswers++;
+	return found;
+}
+
+static bool lookup(struct kft_symbolizer *sz, uint32_t session, uint64_t addr,
 		   struct kft_symbol *sym)
 {
 	struct session *s = get_session(sz, session);

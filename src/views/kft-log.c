@@ -66,6 +66,40 @@ static void print_counters(FILE *out, const struct kft_trace *tr)
 		fprintf(out, "Calls left by longjmp = %" PRIu64 "\n", c->unwound);
 }
 
+/* v right-aligned in width w at p; returns the end. (printf is most of
+ * the time of a large log.) */
+static char *put_int(char *p, int64_t v, int w)
+{
+	char digits[24];
+	int n = 0;
+	bool neg = v < 0;
+	uint64_t u = neg ? (uint64_t)-(v + 1) + 1 : (uint64_t)v;
+
+	do
+		digits[n++] = (char)('0' + u % 10);
+	while ((u /= 10));
+	if (neg)
+		digits[n++] = '-';
+	for (int pad = w - n; pad > 0; pad--)
+		*p++ = ' ';
+	while (n)
+		*p++ = digits[--n];
+	return p;
+}
+
+static char *put_str(char *p, const char *s, int w)
+{
+	int n = 0;
+
+	while (*s) {
+		*p++ = *s++;
+		n++;
+	}
+	for (; n < w; n++)
+		*p++ = ' ';
+	return p;
+}
+
 static void print_row(FILE *out, const struct kft_call *c, uint64_t mark,
 		      struct kft_symbolizer *sz, const struct kft_log_opts *opts)
 {
@@ -73,20 +107,31 @@ static void print_row(FILE *out, const struct kft_call *c, uint64_t mark,
 	int64_t entry = (int64_t)(c->entry_ns - mark) / (int64_t)unit;
 	int64_t delta = c->dur_ns < 0 ? c->dur_ns : c->dur_ns / (int64_t)unit;
 	int w = opts->ns ? 12 : 8;
-	char fn[512], caller[512];
+	char fn[512], caller[512], line[1200], *p = line;
 
 	if (c->entry_ns < mark)
 		entry = -(int64_t)((mark - c->entry_ns) / unit);
-	fprintf(out, "%*" PRId64 " %*" PRId64 " %7u%c ", w, entry, w, delta, c->tid,
-		(c->flags & KFT_REC_SIGNAL) ? 'i' : ' ');
+	p = put_int(p, entry, w);
+	*p++ = ' ';
+	p = put_int(p, delta, w);
+	*p++ = ' ';
+	p = put_int(p, c->tid, 7);
+	*p++ = (c->flags & KFT_REC_SIGNAL) ? 'i' : ' ';
+	*p++ = ' ';
 	if (opts->raw) {
-		fprintf(out, " 0x%016" PRIx64 "               0x%016" PRIx64 "\n", c->func,
-			c->call_site);
-		return;
+		snprintf(fn, sizeof(fn), " 0x%016" PRIx64 "               0x%016" PRIx64, c->func,
+			 c->call_site);
+		p = put_str(p, fn, 0);
+	} else {
+		kft_view_symbol(sz, c->session, c->func, false, fn, sizeof(fn));
+		kft_view_symbol(sz, c->session, c->call_site, true, caller, sizeof(caller));
+		*p++ = ' ';
+		p = put_str(p, fn, 32);
+		*p++ = ' ';
+		p = put_str(p, caller, 0);
 	}
-	kft_view_symbol(sz, c->session, c->func, false, fn, sizeof(fn));
-	kft_view_symbol(sz, c->session, c->call_site, true, caller, sizeof(caller));
-	fprintf(out, " %-32s %s\n", fn, caller);
+	*p++ = '\n';
+	fwrite(line, 1, (size_t)(p - line), out);
 }
 
 int kft_view_log(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
