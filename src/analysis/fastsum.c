@@ -93,7 +93,7 @@ static int one_thread(struct kft_funcstats *fs, struct acc **acc, struct kft_fun
 	int ret = -1;
 
 	for (uint64_t r = 0; r < th->nrecs; r++) {
-		const struct kft_rec *rec = &th->recs[(th->first + r) % th->hdr.capacity];
+		const struct kft_rec *rec = kft_thread_rec(th, r);
 		size_t d = rec->depth_flags & KFT_REC_DEPTH_MASK;
 		struct depth_sums *s = &sums[!!(rec->depth_flags & KFT_REC_SIGNAL)];
 		int64_t dur = kft_dur_decode(rec->dur), below;

@@ -29,7 +29,7 @@ long kft_entry_order(const struct kft_thread_file *th, uint32_t *order)
 		struct subtree s;
 
 		if (i < th->nrecs) {
-			const struct kft_rec *r = &th->recs[(th->first + i) % th->hdr.capacity];
+			const struct kft_rec *r = kft_thread_rec(th, i);
 
 			if (r->dur == KFT_DUR_WATCH)
 				goto out;

@@ -174,6 +174,17 @@ static int open_thread(struct kft_trace *tr, const char *name, struct kft_error 
 	} else {
 		th->nrecs = th->hdr.head;
 	}
+#ifdef MADV_POPULATE_READ
+	/* fault the used records in at once rather than page by page */
+	{
+		uint64_t off = th->hdr.records_off & ~(uint64_t)4095;
+		uint64_t len = th->hdr.records_off - off + th->nrecs * sizeof(struct kft_rec);
+
+		if (len > th->map_size - off)
+			len = th->map_size - off;
+		madvise((char *)th->map + off, len, MADV_POPULATE_READ);
+	}
+#endif
 	tr->nthreads++;
 	ret = 0;
 out:
@@ -381,7 +392,7 @@ static int calls_in_order(const struct kft_trace *tr, struct kft_call *out, size
 			uint32_t idx = order[i];
 
 			if (idx < th->nrecs) {
-				const struct kft_rec *r = &th->recs[(th->first + idx) % th->hdr.capacity];
+				const struct kft_rec *r = kft_thread_rec(th, idx);
 
 				fill_call(&runs[t][i], th, r->entry_ns, kft_dur_decode(r->dur), r->func,
 					  r->call_site, r->depth_flags & KFT_REC_DEPTH_MASK,
@@ -448,7 +459,7 @@ int kft_trace_calls(const struct kft_trace *tr, struct kft_call **out, size_t *n
 		size_t chain_start = SIZE_MAX;
 
 		for (uint64_t r = 0; r < th->nrecs; r++) {
-			const struct kft_rec *rec = &th->recs[(th->first + r) % th->hdr.capacity];
+			const struct kft_rec *rec = kft_thread_rec(th, r);
 			struct keyed_call *kc = &k[n];
 			bool watch = rec->dur == KFT_DUR_WATCH;
 

@@ -52,6 +52,14 @@ struct kft_trace {
 	uint64_t nopen;			/* logged calls open at the end */
 };
 
+/* The i-th record of a thread, oldest first (a ring wraps once at most). */
+static inline const struct kft_rec *kft_thread_rec(const struct kft_thread_file *th, uint64_t i)
+{
+	uint64_t j = th->first + i;
+
+	return &th->recs[j < th->hdr.capacity ? j : j - th->hdr.capacity];
+}
+
 /* Open dir. Free with kft_trace_close(). */
 int kft_trace_open(struct kft_trace *tr, const char *dir, struct kft_error *err);
 void kft_trace_close(struct kft_trace *tr);
