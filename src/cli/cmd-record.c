@@ -23,7 +23,8 @@
 #include "cli.h"
 
 static const char usage[] =
-	"usage: kft record [-c CONFIG] [-o DIR] [--no-prime] [--no-check] [--] PROG [ARGS...]\n"
+	"usage: kft record [-c CONFIG] [-o DIR] [--no-prime] [--no-check] [--compensate]\n"
+	"                  [--] PROG [ARGS...]\n"
 	"\n"
 	"Run PROG (built with -finstrument-functions) and record its function calls\n"
 	"into DIR (default kft.data). kft's exit status is PROG's.\n"
@@ -33,6 +34,9 @@ static const char usage[] =
 	"  -o, --output DIR   the trace directory; an older trace there is replaced\n"
 	"      --no-prime     leave the run loaded but not primed (unless the config\n"
 	"                     says `prime`): arm it later with `kft prime`\n"
+	"      --compensate   take the tracer's own cost out of every duration: the\n"
+	"                     hooks' cost is measured at start (see kft status) and\n"
+	"                     subtracted once per call made under each call\n"
 	"      --no-check     do not check that PROG is instrumented and that the\n"
 	"                     config's functions exist in it (for functions that live\n"
 	"                     in shared libraries)\n";
@@ -41,6 +45,7 @@ struct record_opts {
 	const char *config;
 	const char *dir;
 	bool no_prime;
+	bool compensate;
 	bool no_check;
 };
 
@@ -173,7 +178,8 @@ static int write_info(const char *dir, int argc, char **argv, const char *status
 	return write_file(dir, "info", buf, strlen(buf));
 }
 
-static int write_trace_files(const char *dir, const struct kft_config *cfg, bool primed)
+static int write_trace_files(const char *dir, const struct kft_config *cfg, bool primed,
+			     bool compensate)
 {
 	struct kft_control ctl;
 	char *text = kft_config_format(cfg);
@@ -187,7 +193,8 @@ static int write_trace_files(const char *dir, const struct kft_config *cfg, bool
 		return ret;
 	kft_control_init(&ctl, now_ns(),
 			 KFT_MODE_TIMED | (cfg->autorepeat ? KFT_MODE_AUTOREPEAT : 0) |
-				 (cfg->overwrite ? KFT_MODE_OVERWRITE : 0),
+				 (cfg->overwrite ? KFT_MODE_OVERWRITE : 0) |
+				 (compensate ? KFT_MODE_COMPENSATE : 0),
 			 primed);
 	return write_file(dir, "control", &ctl, sizeof(ctl));
 }
@@ -248,6 +255,7 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		{ "output", required_argument, NULL, 'o' },
 		{ "no-prime", no_argument, NULL, 'P' },
 		{ "no-check", no_argument, NULL, 'C' },
+		{ "compensate", no_argument, NULL, 'K' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -266,6 +274,9 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 			break;
 		case 'C':
 			o->no_check = true;
+			break;
+		case 'K':
+			o->compensate = true;
 			break;
 		default:
 			fputs(usage, stderr);
@@ -303,7 +314,7 @@ int cmd_record(int argc, char **argv)
 	if (!o.no_check && check_program(prog, &cfg, o.config ? o.config : "config"))
 		goto out;
 	if (find_runtime(runtime, sizeof(runtime)) || prepare_dir(o.dir) ||
-	    write_trace_files(o.dir, &cfg, cfg.prime || !o.no_prime) ||
+	    write_trace_files(o.dir, &cfg, cfg.prime || !o.no_prime, o.compensate) ||
 	    write_info(o.dir, argc - optind, argv + optind, "status = running\n"))
 		goto out;
 

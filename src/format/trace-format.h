@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * The on-disk trace directory (kft.data/), version 1. Documented in
+ * The on-disk trace directory (kft.data/), version 2. Documented in
  * docs/kft-data.5. All integers are little-endian (we only write on
  * little-endian hosts and the reader checks the magic).
  *
@@ -22,7 +22,7 @@
 
 #include <stdint.h>
 
-#define KFT_FORMAT_VERSION 1
+#define KFT_FORMAT_VERSION 2
 #define KFT_CONTROL_MAGIC "KFTCTRL"
 #define KFT_THREAD_MAGIC "KFTTHRD"
 
@@ -37,6 +37,7 @@
 #define KFT_MODE_TIMED		0x1
 #define KFT_MODE_AUTOREPEAT	0x2
 #define KFT_MODE_OVERWRITE	0x8
+#define KFT_MODE_COMPENSATE	0x10	/* durations less the hooks' own cost */
 
 /* Why the run started or stopped (enum kft_trigger_type values). */
 struct kft_fired {
@@ -60,8 +61,9 @@ struct kft_control {
 	struct kft_fired stop;		/* latest stop */
 	uint32_t next_session;		/* atomic counter */
 	uint32_t padding;
-	uint64_t hook_cost_ns;		/* 0 = not measured */
-	uint64_t spare[8];
+	uint64_t hook_cost_ns;		/* a call's hook pair, measured at start; 0 = not */
+	uint64_t hook_inside_ns;	/* the part of it inside the call's own time */
+	uint64_t spare[7];
 };
 
 /* Per-thread counters: each thread writes only its own, so no atomics. */
@@ -115,6 +117,7 @@ struct kft_frame {
 	uint64_t sp;			/* stack pointer at the hook, for longjmp recovery */
 	uint32_t flags;
 	uint32_t gen;			/* run generation at entry */
+	uint64_t below;			/* calls made under this one so far */
 };
 
 /* rec->dur special values */

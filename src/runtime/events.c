@@ -199,6 +199,12 @@ static KFT_NOTRACE void finish_frame(struct kft_tls *t, const struct kft_frame *
 		return;
 	}
 	dur = now - f->entry_ns;
+	if (kft_rt.compensate) {
+		/* what the hooks of this call and of every call under it added */
+		uint64_t cost = kft_rt.inside_ns + f->below * kft_rt.pair_ns;
+
+		dur = dur > cost ? dur - cost : 0;
+	}
 	if ((kft_rt.mintime_ns && dur < kft_rt.mintime_ns) ||
 	    (kft_rt.maxtime_ns && dur > kft_rt.maxtime_ns)) {
 		h->counters.time_filtered++;
@@ -245,6 +251,7 @@ KFT_NOTRACE void kft_event_entry(struct kft_tls *t, uint64_t fn, uint64_t call_s
 		f->sp = sp;
 		f->flags = flags;
 		f->gen = gen;
+		f->below = 0;
 	} else {
 		h->counters.depth_overflow++;
 		if ((flags & KFT_FRAME_LOGGED) && !kft_rt.overwrite)
@@ -291,6 +298,8 @@ KFT_NOTRACE void kft_event_exit(struct kft_tls *t, uint64_t fn, uintptr_t sp)
 	}
 	frame = t->frames[depth - 1];
 	h->depth = depth - 1;
+	if (depth > 1)
+		t->frames[depth - 2].below += 1 + frame.below;
 	if (t->watch_rearm_depth > depth - 1)
 		t->watch_rearm_depth = 0;
 
@@ -316,6 +325,8 @@ KFT_NOTRACE void kft_unwind_to(struct kft_tls *t, uintptr_t sp)
 
 		h->depth = --depth;
 		h->counters.unwound++;
+		if (depth)
+			t->frames[depth - 1].below += 1 + frame.below;
 		finish_frame(t, &frame, depth, now, st, KFT_REC_UNWOUND);
 	}
 	if (t->watch_rearm_depth > depth)

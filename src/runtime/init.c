@@ -230,6 +230,13 @@ KFT_NOTRACE int kft_runtime_init(void)
 		goto disable;
 	load_config();
 	new_session();
+	kft_calibrate();
+	kft_rt.compensate = kft_rt.ctl->mode & KFT_MODE_COMPENSATE;
+	/* the first process image tells what it measured */
+	if (!__atomic_load_n(&kft_rt.ctl->hook_cost_ns, __ATOMIC_RELAXED)) {
+		kft_rt.ctl->hook_inside_ns = kft_rt.inside_ns;
+		__atomic_store_n(&kft_rt.ctl->hook_cost_ns, kft_rt.pair_ns, __ATOMIC_RELEASE);
+	}
 	pthread_atfork(NULL, NULL, forked_child);
 	atexit(at_exit);
 	__atomic_store_n(&kft_rt.ready, 1, __ATOMIC_RELEASE);

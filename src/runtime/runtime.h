@@ -48,6 +48,9 @@ struct kft_runtime {
 	uint64_t capacity;		/* records per thread */
 	bool overwrite;
 	bool autorepeat;
+	bool compensate;		/* take the hooks' cost out of durations */
+	uint64_t pair_ns;		/* one call's hooks, measured at start */
+	uint64_t inside_ns;		/* the part inside the call's own time */
 	uint32_t thread_seq;		/* names thread files uniquely */
 };
 
@@ -94,6 +97,10 @@ static inline KFT_NOTRACE uint64_t kft_now(void)
 	return kft_clock_slow();
 }
 
+/* hooks.c: the compiler's entry points */
+void __cyg_profile_func_enter(void *fn, void *call_site);
+void __cyg_profile_func_exit(void *fn, void *call_site);
+
 /* events.c: the per-call work */
 void kft_event_entry(struct kft_tls *t, uint64_t fn, uint64_t call_site, uintptr_t sp) KFT_HIDDEN;
 void kft_event_exit(struct kft_tls *t, uint64_t fn, uintptr_t sp) KFT_HIDDEN;
@@ -104,6 +111,9 @@ void kft_unwind_to(struct kft_tls *t, uintptr_t sp) KFT_HIDDEN;
 /* thread.c: per-thread buffer files */
 int kft_thread_setup(struct kft_tls *t) KFT_HIDDEN;
 int kft_thread_setup_forked(struct kft_tls *t) KFT_HIDDEN;
+
+/* calibrate.c: measure pair_ns and inside_ns */
+void kft_calibrate(void) KFT_HIDDEN;
 
 /* init.c */
 int kft_runtime_init(void) KFT_HIDDEN;

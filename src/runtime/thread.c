@@ -98,6 +98,9 @@ static KFT_NOTRACE int map_new_file(struct kft_tls *t)
 	t->map_size = size;
 	t->frames = (struct kft_frame *)((char *)map + h->shadow_off);
 	t->recs = (struct kft_rec *)((char *)map + h->records_off);
+	/* take the first write fault of the log now, not inside a traced
+	 * call: on some file systems it costs a millisecond */
+	memset(t->recs, 0, sizeof(*t->recs));
 	return 0;
 }
 

@@ -83,4 +83,8 @@ void kft_view_status(FILE *out, const struct kft_trace *tr, struct kft_symbolize
 	if (tr->max_stack)
 		fprintf(out, " (thread %u)", tr->max_stack_tid);
 	fprintf(out, "\n");
+	if (ctl->hook_cost_ns)
+		fprintf(out, "  hook cost %" PRIu64 " ns per call (%" PRIu64 " ns of it inside the "
+			"call's own time)%s\n", ctl->hook_cost_ns, ctl->hook_inside_ns,
+			(ctl->mode & KFT_MODE_COMPENSATE) ? ", taken out of durations" : "");
 }

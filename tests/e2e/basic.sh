@@ -79,3 +79,15 @@ once_missing_program() {
 	check "fails" test $rc != 0
 	check "names the program" grep -q "no-such-program" err
 }
+
+once_compensate() {
+	build calls
+	kft record -- ./calls >/dev/null
+	kft status >st
+	check "hook cost measured" grep -E -q "^  hook cost [0-9]+ ns per call \([0-9]+ ns of it inside the call's own time\)$" st
+	kft record --compensate -- ./calls >/dev/null
+	kft status >st
+	check "compensated" grep -q "taken out of durations$" st
+	kft kd -f Fc -s c >out
+	check "same calls" grep -q "^leaf  *4$" out
+}
