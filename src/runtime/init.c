@@ -202,7 +202,10 @@ static KFT_NOTRACE void forked_child(void)
 		return;
 	t->busy = 1;
 	new_session();
-	kft_thread_setup_forked(t);
+	kft_prefault_start();	/* threads do not survive fork: nor does the helper */
+	t->prefault_slot = 0;
+	if (!kft_thread_setup_forked(t))
+		kft_prefault_add(t);
 	t->busy = 0;
 }
 
@@ -231,6 +234,7 @@ KFT_NOTRACE int kft_runtime_init(void)
 	load_config();
 	new_session();
 	kft_calibrate();
+	kft_prefault_start();
 	kft_rt.compensate = kft_rt.ctl->mode & KFT_MODE_COMPENSATE;
 	/* the first process image tells what it measured */
 	if (!__atomic_load_n(&kft_rt.ctl->hook_cost_ns, __ATOMIC_RELAXED)) {

@@ -65,6 +65,7 @@ struct kft_tls {
 	int busy;			/* recursion guard */
 	int dead;			/* thread is exiting, or set-up failed */
 	int in_signal;			/* signal-handler nesting */
+	int prefault_slot;		/* 1 + the helper's slot for this log, or 0 */
 	uintptr_t signal_sp[KFT_MAX_SIGNAL_NEST];
 };
 
@@ -114,6 +115,11 @@ int kft_thread_setup_forked(struct kft_tls *t) KFT_HIDDEN;
 
 /* calibrate.c: measure pair_ns and inside_ns */
 void kft_calibrate(void) KFT_HIDDEN;
+
+/* prefault.c: a helper thread keeps the logs faulted in ahead */
+void kft_prefault_start(void) KFT_HIDDEN;
+void kft_prefault_add(struct kft_tls *t) KFT_HIDDEN;
+void kft_prefault_remove(struct kft_tls *t) KFT_HIDDEN;
 
 /* init.c */
 int kft_runtime_init(void) KFT_HIDDEN;

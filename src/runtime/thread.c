@@ -24,6 +24,7 @@ static KFT_NOTRACE void thread_exit(void *arg)
 	struct kft_tls *t = arg;
 
 	t->dead = 1;
+	kft_prefault_remove(t);
 	if (t->hdr)
 		munmap(t->hdr, t->map_size);
 	t->hdr = NULL;
@@ -122,6 +123,7 @@ KFT_NOTRACE int kft_thread_setup(struct kft_tls *t)
 		return -1;
 	set_stack_limits(t);
 	pthread_setspecific(exit_key, t);
+	kft_prefault_add(t);
 	return 0;
 }
 

@@ -131,3 +131,12 @@ test_watch_worst_stack() {
 	check "five chains" test "$(count '^-2 main' r)" = 5
 	check "deepest chain" test "$(count '^-2 nest <- nest' r)" = 6
 }
+
+# The helper thread that faults logs in ahead is optional, and the trace
+# is the same without it.
+test_without_prefault_helper() {
+	build threads
+	KFT_PREFAULT=0 kft record -- ./threads >/dev/null
+	kft log | log_rows >r
+	check "4000 steps" test "$(count '^step <- worker$' r)" = 4000
+}

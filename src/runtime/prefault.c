@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * A helper thread that faults each thread's log in ahead of its writer.
+ * The first write to a page of a file mapping is a page fault, and on
+ * some kernels and file systems (large folios) the first write to each
+ * 2 MB costs a millisecond: about 15 ns per record, paid inside the
+ * traced calls. The helper asks the kernel to populate the next stretch
+ * (MADV_POPULATE_WRITE, Linux 5.14) while the traced threads run, on
+ * another CPU where there is one. It never touches the records, blocks
+ * every signal and sleeps when no log is close to its populated end. On
+ * an older kernel it stops at its first try.
+ */
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "runtime.h"
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
+#define SLOTS 1024
+#define CHUNK (2UL << 20)	/* populate this much at a time ... */
+#define AHEAD (8UL << 20)	/* ... to stay this far ahead of the writer */
+
+struct log_slot {
+	struct kft_thread_hdr *hdr;	/* NULL: free; the owner clears it */
+	char *recs;
+	size_t size;			/* bytes of records */
+	size_t done;			/* populated up to here */
+};
+
+static struct log_slot slots[SLOTS];
+#define CLAIMED ((struct kft_thread_hdr *)1)	/* being filled in */
+static int running;
+
+static KFT_NOTRACE void *helper(void *arg)
+{
+	struct timespec nap = { 0, 500000 };
+
+	(void)arg;
+	for (;;) {
+		int busy = 0;
+
+		for (int i = 0; i < SLOTS; i++) {
+			struct kft_thread_hdr *h = __atomic_load_n(&slots[i].hdr, __ATOMIC_ACQUIRE);
+			struct log_slot *s = &slots[i];
+			size_t used, len;
+
+			if (!h || h == CLAIMED)
+				continue;
+			used = (size_t)__atomic_load_n(&h->head, __ATOMIC_RELAXED) * sizeof(struct kft_rec);
+			if (h->overwrite || s->done >= s->size || used + AHEAD <= s->done)
+				continue;
+			len = s->size - s->done < CHUNK ? s->size - s->done : CHUNK;
+			if (madvise(s->recs + s->done, len, MADV_POPULATE_WRITE)) {
+				if (__atomic_load_n(&slots[i].hdr, __ATOMIC_ACQUIRE) == h)
+					return NULL;	/* not supported here: give up */
+				continue;		/* the thread left meanwhile */
+			}
+			s->done += len;
+			busy = 1;
+		}
+		if (!busy)
+			nanosleep(&nap, NULL);
+	}
+	return NULL;
+}
+
+/* Start the helper (again, in a fork child). */
+KFT_NOTRACE void kft_prefault_start(void)
+{
+	const char *want = getenv("KFT_PREFAULT");
+	pthread_attr_t attr;
+	pthread_t tid;
+	sigset_t all, old;
+
+	memset(slots, 0, sizeof(slots));
+	running = 0;
+	if (want && !strcmp(want, "0"))
+		return;		/* for programs that must stay single-threaded */
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		return;		/* it would only take the CPU from the program */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);	/* inherited by the helper */
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setstacksize(&attr, 64 * 1024);
+	running = !pthread_create(&tid, &attr, helper, NULL);
+	pthread_attr_destroy(&attr);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+/* A thread's log, to keep ahead of. Its first page is already in. */
+KFT_NOTRACE void kft_prefault_add(struct kft_tls *t)
+{
+	if (!running || kft_rt.overwrite)
+		return;
+	for (int i = 0; i < SLOTS; i++) {
+		struct kft_thread_hdr *none = NULL;
+
+		if (__atomic_load_n(&slots[i].hdr, __ATOMIC_RELAXED) ||
+		    !__atomic_compare_exchange_n(&slots[i].hdr, &none, CLAIMED, false,
+						 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+			continue;
+		slots[i].recs = (char *)t->recs;
+		slots[i].size = kft_rt.capacity * sizeof(struct kft_rec);
+		slots[i].done = 0;
+		__atomic_store_n(&slots[i].hdr, t->hdr, __ATOMIC_RELEASE);
+		t->prefault_slot = i + 1;
+		return;
+	}
+}
+
+/* Before the log is unmapped. */
+KFT_NOTRACE void kft_prefault_remove(struct kft_tls *t)
+{
+	if (t->prefault_slot)
+		__atomic_store_n(&slots[t->prefault_slot - 1].hdr, NULL, __ATOMIC_RELEASE);
+	t->prefault_slot = 0;
+}
