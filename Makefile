@@ -13,7 +13,7 @@ SANITIZE ?=
 
 SHARED_SRCS  := src/common/error.c src/config/config.c src/format/control.c \
                 src/symbols/elf-symtab.c
-RUNTIME_SRCS := $(SHARED_SRCS) $(wildcard src/runtime/*.c)
+RUNTIME_SRCS := $(SHARED_SRCS) $(wildcard src/runtime/*.c) $(wildcard src/runtime/*.S)
 TOOL_SRCS    := $(SHARED_SRCS) $(wildcard src/cli/*.c) $(wildcard src/views/*.c) \
                 $(wildcard src/analysis/*.c) src/common/strmap.c \
                 src/format/reader.c src/format/entry-order.c src/format/text-log.c src/symbols/symbolizer.c \
@@ -21,7 +21,7 @@ TOOL_SRCS    := $(SHARED_SRCS) $(wildcard src/cli/*.c) $(wildcard src/views/*.c)
                 src/symbols/symmap.c src/symbols/rewrite.c
 UNIT_SRCS    := $(wildcard tests/unit/test-*.c)
 
-RUNTIME_OBJS := $(patsubst %.c,$(O)/pic/%.o,$(RUNTIME_SRCS))
+RUNTIME_OBJS := $(patsubst %.S,$(O)/pic/%.o,$(patsubst %.c,$(O)/pic/%.o,$(RUNTIME_SRCS)))
 TOOL_OBJS    := $(patsubst %.c,$(O)/obj/%.o,$(TOOL_SRCS))
 LIB_OBJS     := $(filter-out $(O)/obj/src/cli/%,$(TOOL_OBJS))
 UNIT_BINS    := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRCS))
@@ -31,6 +31,10 @@ all: $(O)/bin/kft $(O)/lib/libkft.so $(O)/include/kft.h
 $(O)/pic/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE) $(CFLAGS) -fPIC -fvisibility=hidden -MMD -MP -c $< -o $@
+
+$(O)/pic/%.o: %.S
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fPIC -c $< -o $@
 
 $(O)/obj/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -60,10 +60,18 @@ if [ -z "$only" ]; then
 fi
 
 # --- end-to-end tests ---------------------------------------------------
-# Each tests/e2e/*.sh defines functions: test_* run once per compiler
-# variant (gcc and clang, -O0 and -O2), once_* run once. Each runs in a
-# fresh directory, in a subshell; it fails by returning non-zero.
-variants=("gcc -O0" "gcc -O2" "clang -O0" "clang -O2")
+# Each tests/e2e/*.sh defines functions: test_* run once per variant
+# (gcc and clang, -O0 and -O2, each instrumentation: -finstrument-functions,
+# -pg, -pg -mfentry), once_* run once. Each runs in a fresh directory, in
+# a subshell; it fails by returning non-zero.
+variants=()
+for instr in -finstrument-functions -pg "-pg -mfentry"; do
+	for cc in gcc clang; do
+		for opt in -O0 -O2; do
+			variants+=("$cc $opt $instr")
+		done
+	done
+done
 for file in tests/e2e/*.sh; do
 	[ "$(basename "$file")" = lib.sh ] && continue
 	fns=$(bash -c "source tests/e2e/lib.sh; source $file; declare -F" |
@@ -71,12 +79,14 @@ for file in tests/e2e/*.sh; do
 	for fn in $fns; do
 		name="$(basename "$file" .sh)/$fn"
 		[ -n "$only" ] && [[ $name != *"$only"* ]] && continue
-		if [[ $fn == once_* ]]; then runs=("gcc -O0"); else runs=("${variants[@]}"); fi
+		if [[ $fn == once_* ]]; then runs=("gcc -O0 -finstrument-functions"); else runs=("${variants[@]}"); fi
 		for v in "${runs[@]}"; do
 			set -- $v
+			vcc=$1 vopt=$2
+			shift 2
 			work=$(mktemp -d /tmp/kft-e2e.XXXXXX)
-			if [ "$1" = gcc ]; then kdir=build-gcc-san; else kdir=build-clang-san; fi
-			log=$( cd "$work" && ROOT=$root KFT_BUILD=$root/$kdir TCC=$1 TOPT=$2 \
+			if [ "$vcc" = gcc ]; then kdir=build-gcc-san; else kdir=build-clang-san; fi
+			log=$( cd "$work" && ROOT=$root KFT_BUILD=$root/$kdir TCC=$vcc TOPT=$vopt TINSTR="$*" \
 				bash -c "set -e -o pipefail; source '$root/tests/e2e/lib.sh'; \
 				source '$root/$file'; $fn" 2>&1 )
 			if [ $? -eq 0 ]; then

@@ -102,7 +102,8 @@ static int check_program(const char *path, const struct kft_config *cfg, const c
 		goto out;
 	}
 	if (!elf.instrumented) {
-		ret = fail("%s is not instrumented: rebuild it with -finstrument-functions, e.g.\n"
+		ret = fail("%s is not instrumented: rebuild it with -finstrument-functions (or\n"
+			   "-pg, or -pg -mfentry), e.g.\n"
 			   "  gcc -g -finstrument-functions -o prog prog.c", path);
 		goto out;
 	}

@@ -81,6 +81,14 @@ int kft_text_log_parse_row(struct kft_text_row *row, char *line, const char *ori
 	if (!parse_pid(row, w[i]))
 		return kft_error_set(err, "%s:%u: '%s': not a PID", origin, lineno, w[i]);
 	i++;
+	/* a function given as "name+0xoff" (an address inside it, as -pg
+	 * hooks may give, through addr2sym) is that function */
+	{
+		char *plus = strstr(w[i], "+0x");
+
+		if (plus && plus != w[i])
+			*plus = '\0';
+	}
 	row->func = strdup(w[i++]);
 	row->caller = strdup(w[i++]);
 	if (i < n) {

@@ -225,7 +225,8 @@ KFT_NOTRACE void kft_event_entry(struct kft_tls *t, uint64_t fn, uint64_t call_s
 	uint32_t flags = in_signal ? KFT_FRAME_SIGNAL : 0;
 	uint32_t gen;
 
-	/* a longjmp left frames behind: the new call's sp is above them */
+	/* a longjmp left frames behind: the new call's sp is above them (an
+	 * inlined function's hooks run at its caller's sp: equal is no sign) */
 	if (unlikely(depth && depth <= KFT_SHADOW_CAP && t->frames[depth - 1].sp < sp &&
 		     !in_signal)) {
 		kft_unwind_to(t, sp);

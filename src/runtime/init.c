@@ -62,11 +62,28 @@ static KFT_NOTRACE void add_addr(struct resolve_ctx *r, uint64_t addr)
 		r->out[r->found++] = addr;
 }
 
-/* Look every named function up in every loaded object. */
+/* Look every named function up in every loaded object, and note how far
+ * each configured function reaches (for -pg, see kft_config_func_at). */
 struct names {
 	struct resolve_ctx *ctx;
 	size_t n;
+	const uint64_t *hex;	/* functions the config gives by address */
+	size_t nhex;
+	struct kft_range *ranges;
+	size_t nranges, maxranges;
 };
+
+static KFT_NOTRACE void add_range(struct names *names, const struct kft_elf *elf, uint64_t vaddr,
+				  uint64_t base)
+{
+	const struct kft_elf_sym *sym = kft_elf_lookup(elf, vaddr);
+
+	if (!sym || sym->addr != vaddr || names->nranges == names->maxranges)
+		return;
+	names->ranges[names->nranges].start = vaddr + base;
+	names->ranges[names->nranges].end = vaddr + base + (sym->size ? sym->size : 1);
+	names->nranges++;
+}
 
 static KFT_NOTRACE int resolve_object(struct dl_phdr_info *info, size_t size, void *arg)
 {
@@ -86,9 +103,14 @@ static KFT_NOTRACE int resolve_object(struct dl_phdr_info *info, size_t size, vo
 		uint64_t addrs[KFT_MAX_TRIGGER_ADDRS];
 		size_t n = kft_elf_find(&elf, r->name, addrs, KFT_MAX_TRIGGER_ADDRS);
 
-		for (size_t k = 0; k < n && k < KFT_MAX_TRIGGER_ADDRS; k++)
+		for (size_t k = 0; k < n && k < KFT_MAX_TRIGGER_ADDRS; k++) {
 			add_addr(r, addrs[k] + info->dlpi_addr);
+			add_range(names, &elf, addrs[k], info->dlpi_addr);
+		}
 	}
+	for (size_t i = 0; i < names->nhex; i++)
+		if (names->hex[i] >= info->dlpi_addr)
+			add_range(names, &elf, names->hex[i] - info->dlpi_addr, info->dlpi_addr);
 	kft_elf_close(&elf);
 	return 0;
 }
@@ -98,6 +120,26 @@ static KFT_NOTRACE int cmp_u64(const void *a, const void *b)
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
 	return x < y ? -1 : x > y;
+}
+
+/* The configured function holding addr, or addr. With -pg the hook may
+ * only know an address inside the function. */
+KFT_NOTRACE uint64_t kft_config_func_at(uint64_t addr)
+{
+	const struct kft_range *r = __atomic_load_n(&kft_rt.ranges, __ATOMIC_ACQUIRE);
+	size_t lo = 0, hi = __atomic_load_n(&kft_rt.nranges, __ATOMIC_ACQUIRE);
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (addr < r[mid].start)
+			hi = mid;
+		else if (addr >= r[mid].end)
+			lo = mid + 1;
+		else
+			return r[mid].start;
+	}
+	return addr;
 }
 
 static KFT_NOTRACE void set_trigger(struct rt_trigger *rt, const struct kft_trigger *t)
@@ -114,12 +156,26 @@ KFT_NOTRACE void kft_resolve_config(void)
 {
 	const struct kft_config *cfg = &kft_rt.cfg;
 	struct resolve_ctx *ctx = calloc(2 + cfg->nfuncs, sizeof(*ctx));
-	struct names names = { ctx, 0 };
+	uint64_t *hex = calloc(2 + cfg->nfuncs, sizeof(*hex));
+	size_t maxranges = (2 + cfg->nfuncs) * KFT_MAX_TRIGGER_ADDRS;
+	struct names names = { ctx, 0, hex, 0, calloc(maxranges, sizeof(struct kft_range)), 0,
+			       maxranges };
 	uint64_t *funcs = NULL;
 	size_t nfuncs = 0;
 
-	if (!ctx)
+	if (!ctx || !hex || !names.ranges) {
+		free(ctx);
+		free(hex);
+		free(names.ranges);
 		return;
+	}
+	if (cfg->start.func.addr)
+		hex[names.nhex++] = cfg->start.func.addr;
+	if (cfg->stop.func.addr)
+		hex[names.nhex++] = cfg->stop.func.addr;
+	for (size_t i = 0; i < cfg->nfuncs; i++)
+		if (!cfg->funcs[i].name)
+			hex[names.nhex++] = cfg->funcs[i].addr;
 
 	set_trigger(&kft_rt.start, &cfg->start);
 	set_trigger(&kft_rt.stop, &cfg->stop);
@@ -133,6 +189,8 @@ KFT_NOTRACE void kft_resolve_config(void)
 		funcs = calloc(cfg->nfuncs * KFT_MAX_TRIGGER_ADDRS + 1, sizeof(*funcs));
 		if (!funcs) {
 			free(ctx);
+			free(hex);
+			free(names.ranges);
 			return;
 		}
 		for (size_t i = 0; i < cfg->nfuncs; i++) {
@@ -145,8 +203,12 @@ KFT_NOTRACE void kft_resolve_config(void)
 			nfuncs += KFT_MAX_TRIGGER_ADDRS;
 		}
 	}
-	if (names.n)
+	if (names.n || names.nhex)
 		dl_iterate_phdr(resolve_object, &names);
+	qsort(names.ranges, names.nranges, sizeof(*names.ranges), cmp_u64);
+	__atomic_store_n(&kft_rt.nranges, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&kft_rt.ranges, names.ranges, __ATOMIC_RELEASE);	/* old: kept */
+	__atomic_store_n(&kft_rt.nranges, names.nranges, __ATOMIC_RELEASE);
 	for (size_t i = 0; i < names.n; i++)
 		if (ctx[i].trig)
 			ctx[i].trig->naddrs = ctx[i].found;
@@ -168,6 +230,7 @@ KFT_NOTRACE void kft_resolve_config(void)
 		(void)old;	/* another thread may still read it: keep it */
 	}
 	free(ctx);
+	free(hex);
 }
 
 static KFT_NOTRACE void load_config(void)

@@ -31,6 +31,11 @@ struct rt_trigger {
 	uint64_t addrs[KFT_MAX_TRIGGER_ADDRS];
 };
 
+/* Where a configured function's code lies. */
+struct kft_range {
+	uint64_t start, end;
+};
+
 struct kft_runtime {
 	volatile int ready;		/* 0: not yet, 1: recording, -1: disabled */
 	struct kft_control *ctl;
@@ -42,6 +47,8 @@ struct kft_runtime {
 	struct rt_trigger stop;
 	uint64_t mintime_ns;
 	uint64_t maxtime_ns;
+	struct kft_range *ranges;	/* configured functions, sorted */
+	size_t nranges;
 	uint64_t *funcs;		/* funclist, sorted */
 	size_t nfuncs;
 	bool has_funclist;
@@ -49,6 +56,7 @@ struct kft_runtime {
 	bool overwrite;
 	bool autorepeat;
 	bool compensate;		/* take the hooks' cost out of durations */
+	bool hijacked;			/* -pg hooks own return addresses now */
 	uint64_t pair_ns;		/* one call's hooks, measured at start */
 	uint64_t inside_ns;		/* the part inside the call's own time */
 	uint32_t thread_seq;		/* names thread files uniquely */
@@ -125,5 +133,6 @@ void kft_prefault_remove(struct kft_tls *t) KFT_HIDDEN;
 int kft_runtime_init(void) KFT_HIDDEN;
 void kft_save_maps(void) KFT_HIDDEN;
 void kft_resolve_config(void) KFT_HIDDEN;
+uint64_t kft_config_func_at(uint64_t addr) KFT_HIDDEN;
 
 #endif

@@ -25,7 +25,8 @@ static KFT_NOTRACE void thread_exit(void *arg)
 
 	t->dead = 1;
 	kft_prefault_remove(t);
-	if (t->hdr)
+	/* with -pg, open frames hold return addresses: keep them readable */
+	if (t->hdr && !(kft_rt.hijacked && t->hdr->depth))
 		munmap(t->hdr, t->map_size);
 	t->hdr = NULL;
 }

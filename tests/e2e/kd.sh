@@ -54,7 +54,7 @@ E
 # The classic workflow: a raw log, addr2sym with a map, then kd on the
 # text; the tree must be the one kd finds in the trace itself.
 test_addr2sym_workflow() {
-	"$TCC" -g "$TOPT" -no-pie -fno-pie -finstrument-functions -o calls "$PROGS/calls.c"
+	"$TCC" -g "$TOPT" -no-pie -fno-pie $INSTR -o calls "$PROGS/calls.c"
 	kft record -- ./calls >/dev/null
 	nm -n calls >System.map
 	kft log --raw >raw.log
@@ -69,7 +69,7 @@ test_addr2sym_workflow() {
 }
 
 test_sym2addr_workflow() {
-	"$TCC" -g "$TOPT" -no-pie -fno-pie -finstrument-functions -o calls "$PROGS/calls.c"
+	"$TCC" -g "$TOPT" -no-pie -fno-pie $INSTR -o calls "$PROGS/calls.c"
 	nm -n calls >System.map
 	printf 'new\nbegin\n  trigger start entry middle  # by name\n  trigger stop exit middle\nend\n' >m.conf
 	kft sym2addr m.conf System.map >m.addr
@@ -178,11 +178,11 @@ E
 
 # Two static functions of one name, in two files, stay two rows.
 test_kd_static_functions() {
-	"$TCC" -g "$TOPT" -fPIC -shared -finstrument-functions -o libsame.so \
+	"$TCC" -g "$TOPT" -fPIC -shared $INSTR -o libsame.so \
 		"$PROGS/same/a.c" "$PROGS/same/b.c"
-	"$TCC" -g "$TOPT" -finstrument-functions -o libs "$PROGS/libs.c" -L. -lsame \
+	"$TCC" -g "$TOPT" $INSTR -o libs "$PROGS/libs.c" -L. -lsame \
 		-Wl,-rpath,"$PWD" -ldl
-	"$TCC" -g "$TOPT" -fPIC -shared -finstrument-functions -o plugin.so "$PROGS/plugin.c"
+	"$TCC" -g "$TOPT" -fPIC -shared $INSTR -o plugin.so "$PROGS/plugin.c"
 	kft record -- ./libs "$PWD/plugin.so"
 	kft kd -f Fc -s c >out
 	check "a.c's" grep -q "^create_dir \[a.c\]  *1$" out

@@ -5,10 +5,10 @@
 rows() { kft log "$@" | log_rows; }
 
 test_shared_libraries() {
-	"$TCC" -g "$TOPT" -fPIC -shared -finstrument-functions -o libsame.so \
+	"$TCC" -g "$TOPT" -fPIC -shared $INSTR -o libsame.so \
 		"$PROGS/same/a.c" "$PROGS/same/b.c"
-	"$TCC" -g "$TOPT" -fPIC -shared -finstrument-functions -o plugin.so "$PROGS/plugin.c"
-	"$TCC" -g "$TOPT" -fPIE -pie -finstrument-functions -o libs "$PROGS/libs.c" \
+	"$TCC" -g "$TOPT" -fPIC -shared $INSTR -o plugin.so "$PROGS/plugin.c"
+	"$TCC" -g "$TOPT" -fPIE -pie $INSTR -o libs "$PROGS/libs.c" \
 		-L. -lsame -Wl,-rpath,"$PWD" -ldl
 	kft record -- ./libs "$PWD/plugin.so"
 	kft log | awk '/^-----/ { r = 1; next } r { print $4, $5 }' | sed -E 's/\+0x[0-9a-f]+//' >r

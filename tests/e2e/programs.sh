@@ -114,11 +114,12 @@ test_watch_stack() {
 	kft record -c w.conf -- ./stack
 	rows >r
 	check "one chain" test "$(count '^-2 ' r)" -ge 4
-	check "chain shape" test "$(grep '^-2 ' r | awk '{ print $2 }' | head -2 | tr '\n' ' ')" = "main nest "
+	check "chain shape" test "$(grep '^-2 ' r | awk '{ sub(/\..*/, "", $2); print $2 }' | head -2 | tr '\n' ' ')" = "main nest "
 	kft status >st
 	check "deepest stack" grep -E -q "^  deepest stack [0-9]+ bytes" st
 	deepest=$(sed -n 's/^  deepest stack \([0-9]*\) bytes.*/\1/p' st)
-	check "deepest >= 16 KiB" test "$deepest" -ge 16384
+	# (-pg measures at entry, before the function's own frame: 3 frames)
+	check "deepest >= 12 KiB" test "$deepest" -ge 12288
 }
 
 test_watch_worst_stack() {
@@ -129,7 +130,8 @@ test_watch_worst_stack() {
 	# every new maximum logs a chain: main, nest(1) at its two depths,
 	# nest(3) at the two depths below those; nest(2) never goes deeper
 	check "five chains" test "$(count '^-2 main' r)" = 5
-	check "deepest chain" test "$(count '^-2 nest <- nest' r)" = 6
+	# (gcc -O2 -pg runs a clone: nest.isra.0)
+	check "deepest chain" test "$(count '^-2 nest[.a-z0-9]* <- nest' r)" = 6
 }
 
 # The helper thread that faults logs in ahead is optional, and the trace

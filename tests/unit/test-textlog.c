@@ -77,6 +77,11 @@ static void test_old_forms(void **state)
 	assert_int_equal(parse("  1 2 3 f g+0x4 0xbeef 0x1 0x2 0x3"), 0);
 	assert_string_equal(row.args, "0xbeef 0x1 0x2 0x3");
 	release();
+	/* an address inside a function (-pg, through addr2sym) names it */
+	assert_int_equal(parse("  1 2 3 main+0xe libc+0x10"), 0);
+	assert_string_equal(row.func, "main");
+	assert_string_equal(row.caller, "libc+0x10");
+	release();
 	/* stack watch rows */
 	assert_int_equal(parse("  1 -2 3 f g"), 0);
 	assert_int_equal(row.delta_us, -2);

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-__attribute__((noinline)) static void finished(void) { }
+__attribute__((noinline)) static void finished(void) { __asm__ volatile(""); }	/* not pure: the call stays */
 
 __attribute__((noinline)) static void dying(const char *how)
 {

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-static void spin_us(long us)
+__attribute__((noinline)) static void spin_us(long us)
 {
 	struct timespec t0, t;
 
@@ -13,7 +13,7 @@ static void spin_us(long us)
 	while ((t.tv_sec - t0.tv_sec) * 1000000L + (t.tv_nsec - t0.tv_nsec) / 1000 < us);
 }
 
-__attribute__((noinline)) void fast(void) { }
+__attribute__((noinline)) void fast(void) { __asm__ volatile(""); }	/* not pure: the call stays */
 __attribute__((noinline)) void slow(void) { spin_us(2000); }
 __attribute__((noinline)) void medium(void) { spin_us(300); }
 
@@ -24,8 +24,11 @@ __attribute__((noinline)) void work(void)
 	slow();
 }
 
-__attribute__((noinline)) void before(void) { fast(); }
-__attribute__((noinline)) void after(void) { fast(); }
+static volatile int mark;
+
+/* distinct bodies: alike ones may be merged into one function */
+__attribute__((noinline)) void before(void) { mark = 1; fast(); }
+__attribute__((noinline)) void after(void) { mark = 2; fast(); }
 
 /* phases [N [TICKS]]: before, N x work (default 1), a pause (30 ms, or
  * TICKS calls of 100 usec), after */

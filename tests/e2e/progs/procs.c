@@ -6,9 +6,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-__attribute__((noinline)) static void in_child(void) { }
-__attribute__((noinline)) static void in_parent(void) { }
-__attribute__((noinline)) static void in_exec(void) { }
+/* distinct bodies with a side effect: the compiler neither drops the
+ * calls nor merges the functions (-pg leaves their code alike) */
+static volatile int mark;
+
+__attribute__((noinline)) static void in_child(void) { mark = 1; }
+__attribute__((noinline)) static void in_parent(void) { mark = 2; }
+__attribute__((noinline)) static void in_exec(void) { mark = 3; }
 
 __attribute__((noinline)) static void spawn(void)
 {
