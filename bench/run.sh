@@ -7,8 +7,8 @@
 #
 # Workloads: fib (tiny functions), work (merge sort, hashing, a tree:
 # varied depth and real work per call), mt4 (4 threads of fib). Each is
-# built once uninstrumented and once with -finstrument-functions; every
-# tool traces that same instrumented binary. For each mode: the added
+# built uninstrumented, with -finstrument-functions and with -pg -mfentry;
+# the tools trace the same instrumented binaries. For each mode: the added
 # wall time per call against the uninstrumented run (median of N runs),
 # trace bytes per call, peak RSS; then how fast each tool's analysis reads
 # the same trace. Ratios are to uftrace recording everything.
@@ -44,6 +44,7 @@ mkdir -p "$out"
 for w in fib work fib_mt; do
 	gcc -O2 -g -o "$out/$w-base" "bench/$w.c" -lpthread
 	gcc -O2 -g -finstrument-functions -o "$out/$w-inst" "bench/$w.c" -lpthread
+	gcc -O2 -g -pg -mfentry -o "$out/$w-fentry" "bench/$w.c" -lpthread
 done
 printf 'begin\nlogentries 8000000\nend\n' >"$tmp/all.conf"
 printf 'begin\nlogentries 8000000\nfilter mintime 1000000\nend\n' >"$tmp/drop.conf"
@@ -74,6 +75,8 @@ mode_cmd() {	# mode workload dir
 	kft-drop)      echo "$kft record -c $tmp/drop.conf -o $3 -- $bin $a" ;;
 	uftrace-all)   echo "uftrace record --no-libcall -d $3 $bin $a" ;;
 	uftrace-drop)  echo "uftrace record --no-libcall -t 1s -d $3 $bin $a" ;;
+	kft-fentry)    echo "$kft record -c $tmp/all.conf -o $3 -- $out/$2-fentry $a" ;;
+	uftrace-fentry) echo "uftrace record --no-libcall -d $3 $out/$2-fentry $a" ;;
 	lttng-fast)    echo "lttng-run $3 $bin $a" ;;
 	esac
 }
@@ -90,7 +93,7 @@ lttng-run() {	# dir cmd...: one LTTng session around cmd
 export -f lttng-run
 export cyg
 
-modes=(base built kft-all kft-drop uftrace-all uftrace-drop)
+modes=(base built kft-all kft-drop uftrace-all uftrace-drop kft-fentry uftrace-fentry)
 [ -n "$cyg" ] && modes+=(lttng-fast)
 
 declare -A T R B C CALLS
