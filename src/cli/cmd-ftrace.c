@@ -49,16 +49,12 @@ int cmd_ftrace(int argc, char **argv)
 	}
 	if (argc - optind > 1)
 		return fail("ftrace: one trace directory at most");
-	if (kft_trace_open(&tr, optind < argc ? argv[optind] : KFT_DEFAULT_DIR, &err))
-		return fail("%s", err.msg);
-	sz = kft_symbolizer_new(tr.dir, &err);
-	if (!sz)
-		fail("%s", err.msg);
-	else if (kft_view_ftrace(stdout, &tr, sz, tracer, &err))
+	if (open_trace(optind < argc ? argv[optind] : KFT_DEFAULT_DIR, true, &tr, &sz))
+		return 1;
+	if (kft_view_ftrace(stdout, &tr, sz, tracer, &err))
 		fail("%s", err.msg);
 	else
 		ret = 0;
-	kft_symbolizer_free(sz);
-	kft_trace_close(&tr);
+	close_trace(&tr, sz);
 	return ret;
 }

@@ -158,22 +158,19 @@ int cmd_kd(int argc, char **argv)
 		struct kft_trace tr;
 		struct kft_symbolizer *sz;
 
-		if (kft_trace_open(&tr, input, &err))
-			return fail("%s", err.msg);
-		sz = kft_symbolizer_new(input, &err);
-		if (sz && !tree && !slowest_func && !o.classic && fast_columns(&o)) {
+		if (open_trace(input, true, &tr, &sz))
+			return 1;
+		if (!tree && !slowest_func && !o.classic && fast_columns(&o)) {
 			/* totals need no tree: one pass over the records */
 			ret = kft_funcstats_from_trace(&fs, &t, &tr, sz, &err) ||
 			      kft_view_kd_summary(stdout, &t, &fs, &o, &err);
 			kft_funcstats_free(&fs);
 			kft_calltree_free(&t);
-			kft_symbolizer_free(sz);
-			kft_trace_close(&tr);
+			close_trace(&tr, sz);
 			return ret ? fail("%s", err.msg) : 0;
 		}
-		ret = !sz || kft_calltree_from_trace(&t, &tr, sz, &err);
-		kft_symbolizer_free(sz);
-		kft_trace_close(&tr);
+		ret = kft_calltree_from_trace(&t, &tr, sz, &err);
+		close_trace(&tr, sz);
 		if (ret)
 			return fail("%s", err.msg);
 		if (o.classic) {

@@ -51,17 +51,12 @@ int cmd_log(int argc, char **argv)
 	if (argc - optind > 1)
 		return fail("log: one trace directory at most\n%s", usage);
 	dir = optind < argc ? argv[optind] : KFT_DEFAULT_DIR;
-	if (kft_trace_open(&tr, dir, &err))
-		return fail("%s", err.msg);
-	if (!opts.raw)
-		sz = kft_symbolizer_new(dir, &err);
-	if (!opts.raw && !sz)
-		fail("%s", err.msg);
-	else if (kft_view_log(stdout, &tr, sz, &opts, &err))
+	if (open_trace(dir, !opts.raw, &tr, &sz))
+		return 1;
+	if (kft_view_log(stdout, &tr, sz, &opts, &err))
 		fail("%s", err.msg);
 	else
 		ret = 0;
-	kft_symbolizer_free(sz);
-	kft_trace_close(&tr);
+	close_trace(&tr, sz);
 	return ret;
 }

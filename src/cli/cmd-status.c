@@ -16,7 +16,6 @@ static const char usage[] =
 int cmd_status(int argc, char **argv)
 {
 	struct kft_symbolizer *sz;
-	struct kft_error err;
 	struct kft_trace tr;
 	const char *dir;
 
@@ -25,11 +24,9 @@ int cmd_status(int argc, char **argv)
 	if (argc > 2 || (argc == 2 && argv[1][0] == '-'))
 		return fail("status: usage: kft status [DIR]");
 	dir = argc == 2 ? argv[1] : KFT_DEFAULT_DIR;
-	if (kft_trace_open(&tr, dir, &err))
-		return fail("%s", err.msg);
-	sz = kft_symbolizer_new(dir, &err);
+	if (open_trace(dir, true, &tr, &sz))
+		return 1;
 	kft_view_status(stdout, &tr, sz);
-	kft_symbolizer_free(sz);
-	kft_trace_close(&tr);
+	close_trace(&tr, sz);
 	return 0;
 }

@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Opening a trace directory and its symbols, for the commands that read one. */
+#include "cli.h"
+
+int open_trace(const char *dir, bool symbols, struct kft_trace *tr, struct kft_symbolizer **sz)
+{
+	struct kft_error err;
+
+	*sz = NULL;
+	if (kft_trace_open(tr, dir, &err))
+		return fail("%s", err.msg);
+	if (symbols && !(*sz = kft_symbolizer_new(dir, &err))) {
+		kft_trace_close(tr);
+		return fail("%s", err.msg);
+	}
+	return 0;
+}
+
+void close_trace(struct kft_trace *tr, struct kft_symbolizer *sz)
+{
+	kft_symbolizer_free(sz);
+	kft_trace_close(tr);
+}
