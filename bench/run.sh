@@ -7,8 +7,8 @@
 #
 # Workloads: fib (tiny functions), work (merge sort, hashing, a tree:
 # varied depth and real work per call), mt4 (4 threads of fib). Each is
-# built uninstrumented, with -finstrument-functions and with -pg -mfentry;
-# the tools trace the same instrumented binaries. For each mode: the added
+# built uninstrumented, with -finstrument-functions, with -pg -mfentry and
+# with -fpatchable-function-entry=5; the tools trace the same binaries. For each mode: the added
 # wall time per call against the uninstrumented run (median of N runs),
 # trace bytes per call, peak RSS; then how fast each tool's analysis reads
 # the same trace. Ratios are to uftrace recording everything.
@@ -45,6 +45,7 @@ for w in fib work fib_mt; do
 	gcc -O2 -g -o "$out/$w-base" "bench/$w.c" -lpthread
 	gcc -O2 -g -finstrument-functions -o "$out/$w-inst" "bench/$w.c" -lpthread
 	gcc -O2 -g -pg -mfentry -o "$out/$w-fentry" "bench/$w.c" -lpthread
+	gcc -O2 -g -fpatchable-function-entry=5 -o "$out/$w-patch" "bench/$w.c" -lpthread
 done
 printf 'begin\nlogentries 8000000\nend\n' >"$tmp/all.conf"
 printf 'begin\nlogentries 8000000\nfilter mintime 1000000\nend\n' >"$tmp/drop.conf"
@@ -76,6 +77,8 @@ mode_cmd() {	# mode workload dir
 	uftrace-all)   echo "uftrace record --no-libcall -d $3 $bin $a" ;;
 	uftrace-drop)  echo "uftrace record --no-libcall -t 1s -d $3 $bin $a" ;;
 	kft-fentry)    echo "$kft record -c $tmp/all.conf -o $3 -- $out/$2-fentry $a" ;;
+	patch-built)   echo "$out/$2-patch $a" ;;
+	kft-patch)     echo "$kft record -c $tmp/all.conf -o $3 -- $out/$2-patch $a" ;;
 	uftrace-fentry) echo "uftrace record --no-libcall -d $3 $out/$2-fentry $a" ;;
 	lttng-fast)    echo "lttng-run $3 $bin $a" ;;
 	esac
@@ -93,7 +96,8 @@ lttng-run() {	# dir cmd...: one LTTng session around cmd
 export -f lttng-run
 export cyg
 
-modes=(base built kft-all kft-drop uftrace-all uftrace-drop kft-fentry uftrace-fentry)
+modes=(base built kft-all kft-drop uftrace-all uftrace-drop kft-fentry uftrace-fentry patch-built
+       kft-patch)
 [ -n "$cyg" ] && modes+=(lttng-fast)
 
 declare -A T R B C CALLS

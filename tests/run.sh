@@ -62,10 +62,10 @@ fi
 # --- end-to-end tests ---------------------------------------------------
 # Each tests/e2e/*.sh defines functions: test_* run once per variant
 # (gcc and clang, -O0 and -O2, each instrumentation: -finstrument-functions,
-# -pg, -pg -mfentry), once_* run once. Each runs in a fresh directory, in
+# -pg, -pg -mfentry, -fpatchable-function-entry=5), once_* run once. Each runs in a fresh directory, in
 # a subshell; it fails by returning non-zero.
 variants=()
-for instr in -finstrument-functions -pg "-pg -mfentry"; do
+for instr in -finstrument-functions -pg "-pg -mfentry" -fpatchable-function-entry=5; do
 	for cc in gcc clang; do
 		for opt in -O0 -O2; do
 			variants+=("$cc $opt $instr")

@@ -238,7 +238,8 @@ static int read_threads(struct kft_trace *tr, struct kft_error *err)
 		}
 		n++;
 	}
-	qsort(names, n, sizeof(*names), cmp_names);
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_names);
 	tr->threads = calloc(n ? n : 1, sizeof(*tr->threads));
 	if (!tr->threads) {
 		ret = kft_error_set(err, "out of memory");

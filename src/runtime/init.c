@@ -298,6 +298,7 @@ KFT_NOTRACE int kft_runtime_init(void)
 	new_session();
 	kft_calibrate();
 	kft_prefault_start();
+	kft_patch_all();
 	kft_rt.compensate = kft_rt.ctl->mode & KFT_MODE_COMPENSATE;
 	/* the first process image tells what it measured */
 	if (!__atomic_load_n(&kft_rt.ctl->hook_cost_ns, __ATOMIC_RELAXED)) {

@@ -68,6 +68,7 @@ KFT_EXPORT KFT_NOTRACE void *dlopen(const char *file, int mode)
 		t->busy = 1;
 		kft_save_maps();
 		kft_resolve_config();
+		kft_patch_all();
 		t->busy = 0;
 	}
 	return handle;

@@ -129,6 +129,9 @@ void kft_prefault_start(void) KFT_HIDDEN;
 void kft_prefault_add(struct kft_tls *t) KFT_HIDDEN;
 void kft_prefault_remove(struct kft_tls *t) KFT_HIDDEN;
 
+/* patch.c: -fpatchable-function-entry NOPs become calls to __fentry__ */
+void kft_patch_all(void) KFT_HIDDEN;
+
 /* init.c */
 int kft_runtime_init(void) KFT_HIDDEN;
 void kft_save_maps(void) KFT_HIDDEN;

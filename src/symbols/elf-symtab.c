@@ -103,6 +103,32 @@ static void scan_dynsym_imports(struct kft_elf *elf, const Elf64_Shdr *sh, const
 	}
 }
 
+/* -fpatchable-function-entry lists each function's NOPs in this section. */
+static bool is_patch_section(const struct kft_elf *elf, const Elf64_Ehdr *eh,
+			     const Elf64_Shdr *shdrs, unsigned int i)
+{
+	static const char name[] = "__patchable_function_entries";
+	const Elf64_Shdr *names;
+
+	if (eh->e_shstrndx >= eh->e_shnum)
+		return false;
+	names = &shdrs[eh->e_shstrndx];
+	return in_file(elf, names->sh_offset, names->sh_size) &&
+	       shdrs[i].sh_name < names->sh_size &&
+	       names->sh_size - shdrs[i].sh_name >= sizeof(name) &&
+	       !memcmp((const char *)elf->map + names->sh_offset + shdrs[i].sh_name, name,
+		       sizeof(name));
+}
+
+static void note_patch_section(struct kft_elf *elf, const Elf64_Shdr *sh)
+{
+	if (!(sh->sh_flags & SHF_ALLOC) || !sh->sh_size)
+		return;
+	elf->patch_vaddr = sh->sh_addr;
+	elf->patch_size = sh->sh_size;
+	elf->instrumented = true;
+}
+
 static int parse(struct kft_elf *elf, const char *path, struct kft_error *err)
 {
 	const unsigned char *base = elf->map;
@@ -142,6 +168,8 @@ static int parse(struct kft_elf *elf, const char *path, struct kft_error *err)
 			symtab = &shdrs[i];
 		else if (shdrs[i].sh_type == SHT_DYNSYM)
 			dynsym = &shdrs[i];
+		else if (is_patch_section(elf, &eh, shdrs, i))
+			note_patch_section(elf, &shdrs[i]);
 	}
 	if (dynsym && dynsym->sh_link < eh.e_shnum)
 		scan_dynsym_imports(elf, dynsym, &shdrs[dynsym->sh_link]);

@@ -36,7 +36,10 @@ struct kft_elf {
 	size_t nsyms;
 	struct kft_elf_load loads[16];
 	size_t nloads;
-	bool instrumented;	/* references __cyg_profile_func_enter, mcount or __fentry__ */
+	bool instrumented;	/* references __cyg_profile_func_enter, mcount or __fentry__,
+				 * or has patchable function entries */
+	uint64_t patch_vaddr;	/* __patchable_function_entries: where, in memory */
+	uint64_t patch_size;	/* bytes (8 per function) */
 };
 
 /* Map path and read its function symbols (.symtab, else .dynsym). */

@@ -5,10 +5,10 @@
 # an empty directory.
 
 KFT="$KFT_BUILD/bin/kft"
-# -pg calls a hook at entry only: a sibling call (jmp) then ends its
+# -pg and patched entries call a hook at entry only: a sibling call (jmp) ends its
 # caller early, which would change the expected trees
 case $TINSTR in
--pg*) INSTR="$TINSTR -fno-optimize-sibling-calls" ;;
+-pg*|-fpatchable*) INSTR="$TINSTR -fno-optimize-sibling-calls" ;;
 *) INSTR=$TINSTR ;;
 esac
 PROGS="$ROOT/tests/e2e/progs"
