@@ -8,11 +8,13 @@
 #include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "../symbols/elf-symtab.h"
@@ -265,10 +267,11 @@ static KFT_NOTRACE void forked_child(void)
 		return;
 	t->busy = 1;
 	new_session();
-	kft_prefault_start();	/* threads do not survive fork: nor does the helper */
+	/* the helper thread did not survive fork; a child stays single-threaded
+	 * (it may exec, or need to be alone), so it does without one */
+	kft_prefault_stop();
 	t->prefault_slot = 0;
-	if (!kft_thread_setup_forked(t))
-		kft_prefault_add(t);
+	kft_thread_setup_forked(t);
 	t->busy = 0;
 }
 
@@ -278,7 +281,39 @@ static KFT_NOTRACE void at_exit(void)
 		kft_save_maps();	/* catches libraries mapped since start */
 }
 
+static int kft_runtime_init_held(void);
+
+/*
+ * A -pg program keeps its profiling timer across exec, and SIGPROF kills
+ * until its start-up code handles it again. Our set-up takes longer than
+ * the loader's: while it runs, a SIGPROF nobody handles is ignored.
+ */
+static KFT_NOTRACE bool hold_sigprof(struct sigaction *old)
+{
+	struct sigaction ign;
+	struct itimerval it;
+
+	if (getitimer(ITIMER_PROF, &it) || (!it.it_value.tv_sec && !it.it_value.tv_usec))
+		return false;
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	if (sigaction(SIGPROF, NULL, old) || old->sa_handler != SIG_DFL)
+		return false;
+	return !sigaction(SIGPROF, &ign, NULL);
+}
+
 KFT_NOTRACE int kft_runtime_init(void)
+{
+	struct sigaction prof;
+	bool held = hold_sigprof(&prof);
+	int ret = kft_runtime_init_held();
+
+	if (held)
+		sigaction(SIGPROF, &prof, NULL);
+	return ret;
+}
+
+static KFT_NOTRACE int kft_runtime_init_held(void)
 {
 	int expected = 0;
 	const char *dir;

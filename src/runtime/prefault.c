@@ -8,7 +8,7 @@
  * (MADV_POPULATE_WRITE, Linux 5.14) while the traced threads run, on
  * another CPU where there is one. It never touches the records, blocks
  * every signal and sleeps when no log is close to its populated end. On
- * an older kernel it stops at its first try.
+ * an older kernel it stops at its first try. A fork child goes without.
  */
 #include <pthread.h>
 #include <signal.h>
@@ -72,7 +72,7 @@ static KFT_NOTRACE void *helper(void *arg)
 	return NULL;
 }
 
-/* Start the helper (again, in a fork child). */
+/* Start the helper. */
 KFT_NOTRACE void kft_prefault_start(void)
 {
 	const char *want = getenv("KFT_PREFAULT");
@@ -94,6 +94,13 @@ KFT_NOTRACE void kft_prefault_start(void)
 	running = !pthread_create(&tid, &attr, helper, NULL);
 	pthread_attr_destroy(&attr);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+/* In a fork child: the helper is gone, forget its logs. */
+KFT_NOTRACE void kft_prefault_stop(void)
+{
+	memset(slots, 0, sizeof(slots));
+	running = 0;
 }
 
 /* A thread's log, to keep ahead of. Its first page is already in. */

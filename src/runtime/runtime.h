@@ -126,6 +126,7 @@ void kft_calibrate(void) KFT_HIDDEN;
 
 /* prefault.c: a helper thread keeps the logs faulted in ahead */
 void kft_prefault_start(void) KFT_HIDDEN;
+void kft_prefault_stop(void) KFT_HIDDEN;
 void kft_prefault_add(struct kft_tls *t) KFT_HIDDEN;
 void kft_prefault_remove(struct kft_tls *t) KFT_HIDDEN;
 
