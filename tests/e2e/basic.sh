@@ -91,3 +91,26 @@ once_compensate() {
 	kft kd -f Fc -s c >out
 	check "same calls" grep -q "^leaf  *4$" out
 }
+
+# The clock_gettime clock, for machines without an invariant TSC.
+once_clock_monotonic() {
+	build calls
+	KFT_CLOCK=monotonic kft record -- ./calls >/dev/null
+	kft ftrace | norm | tail -12 >graph
+	expect graph <<'E'
+TID)   |  main() {
+TID)   |    top() {
+TID)   |      middle() {
+TID) DUR |        leaf();
+TID) DUR |        leaf();
+TID) DUR |      } /* middle */
+TID) DUR |      leaf();
+TID)   |      middle() {
+TID) DUR |        leaf();
+TID) DUR |      } /* middle */
+TID) DUR |    } /* top */
+TID) DUR |  } /* main */
+E
+	kft log >log
+	check "started" grep -q "^Logging started at [0-9]* usec by entry to function main$" log
+}
