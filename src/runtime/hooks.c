@@ -78,8 +78,9 @@ void kft_return_trampoline(void) KFT_HIDDEN;
  * The function's first byte, from the address after the call to the hook:
  * the call ("e8 rel32", or "ff 15 disp32" through the GOT) is the first
  * instruction with -mfentry and follows "push %rbp; mov %rsp,%rbp" (and
- * perhaps "sub $n,%rsp") with -pg; an endbr64 may come first. Another prologue leaves ip as it is,
- * which still names the function but is no exact address for triggers.
+ * perhaps "sub $n,%rsp") with -pg; an endbr64 may come first. Another
+ * prologue leaves ip as it is: it still names the function, and
+ * kft_config_func_at() maps it to a configured function's start.
  */
 static inline KFT_NOTRACE uintptr_t pg_function_start(uintptr_t ip, int fentry)
 {
@@ -119,9 +120,10 @@ KFT_HIDDEN KFT_NOTRACE void kft_pg_entry(uintptr_t ip, uintptr_t *ret_loc, int f
 	if (call_site == (uintptr_t)kft_return_trampoline) {
 		/* a sibling call: the function owning this return address jumped
 		 * here; it ends now and this one returns in its place */
-		const struct kft_frame *f = &t->frames[depth - 1];
+		const struct kft_frame *f;
 
-		if (!depth || depth > KFT_SHADOW_CAP || f->sp != PG_SP(ret_loc)) {
+		if (!depth || depth > KFT_SHADOW_CAP ||
+		    (f = &t->frames[depth - 1])->sp != PG_SP(ret_loc)) {
 			t->busy = 0;
 			return;
 		}
