@@ -42,7 +42,6 @@ static KFT_NOTRACE int map_control(void)
 		return -1;
 	}
 	kft_rt.ctl = ctl;
-	kft_rt.clock_base = ctl->clock_base_ns;
 	kft_clock_init(ctl->clock_base_ns);
 	return 0;
 }

@@ -82,7 +82,7 @@ static KFT_NOTRACE void patch_module(const char *path, uintptr_t base)
 	uintptr_t stub = 0, open_page = 0;
 	struct kft_elf elf;
 
-	if (kft_elf_open(&elf, path, NULL))
+	if (kft_elf_open_headers(&elf, path, NULL))
 		return;
 	if (!elf.patch_size)
 		goto out;

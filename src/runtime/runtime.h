@@ -41,7 +41,6 @@ struct kft_runtime {
 	struct kft_control *ctl;
 	int dirfd;
 	uint32_t session;
-	uint64_t clock_base;		/* ctl->clock_base_ns, cached */
 	struct kft_config cfg;
 	struct rt_trigger start;
 	struct rt_trigger stop;

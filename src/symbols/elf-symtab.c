@@ -129,7 +129,7 @@ static void note_patch_section(struct kft_elf *elf, const Elf64_Shdr *sh)
 	elf->instrumented = true;
 }
 
-static int parse(struct kft_elf *elf, const char *path, struct kft_error *err)
+static int parse(struct kft_elf *elf, const char *path, bool symbols, struct kft_error *err)
 {
 	const unsigned char *base = elf->map;
 	const Elf64_Shdr *symtab = NULL, *dynsym = NULL, *shdrs;
@@ -175,14 +175,14 @@ static int parse(struct kft_elf *elf, const char *path, struct kft_error *err)
 		scan_dynsym_imports(elf, dynsym, &shdrs[dynsym->sh_link]);
 	if (!symtab)
 		symtab = dynsym;
-	if (!symtab)
+	if (!symtab || !symbols)
 		return 0;
 	if (symtab->sh_link >= eh.e_shnum)
 		return kft_error_set(err, "%s: corrupt symbol table link", path);
 	return read_symtab(elf, symtab, &shdrs[symtab->sh_link], err, path);
 }
 
-int kft_elf_open(struct kft_elf *elf, const char *path, struct kft_error *err)
+static int open_elf(struct kft_elf *elf, const char *path, bool symbols, struct kft_error *err)
 {
 	struct stat st;
 	int fd;
@@ -202,11 +202,21 @@ int kft_elf_open(struct kft_elf *elf, const char *path, struct kft_error *err)
 		elf->map = NULL;
 		return kft_error_set(err, "%s: cannot map: %s", path, strerror(errno));
 	}
-	if (parse(elf, path, err)) {
+	if (parse(elf, path, symbols, err)) {
 		kft_elf_close(elf);
 		return -1;
 	}
 	return 0;
+}
+
+int kft_elf_open(struct kft_elf *elf, const char *path, struct kft_error *err)
+{
+	return open_elf(elf, path, true, err);
+}
+
+int kft_elf_open_headers(struct kft_elf *elf, const char *path, struct kft_error *err)
+{
+	return open_elf(elf, path, false, err);
 }
 
 void kft_elf_close(struct kft_elf *elf)

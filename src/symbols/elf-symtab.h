@@ -44,6 +44,9 @@ struct kft_elf {
 
 /* Map path and read its function symbols (.symtab, else .dynsym). */
 int kft_elf_open(struct kft_elf *elf, const char *path, struct kft_error *err);
+/* The same without reading the symbol table (no syms; the patch section,
+ * loads and dynamic imports only): for a quick look at every library. */
+int kft_elf_open_headers(struct kft_elf *elf, const char *path, struct kft_error *err);
 void kft_elf_close(struct kft_elf *elf);
 
 /* The function containing vaddr, or NULL. */
