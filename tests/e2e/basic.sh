@@ -1,12 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Recording a program from the start: exact calls, nesting, exit status.
 
-test_call_tree() {
-	build calls
-	kft record -- ./calls >out
-	check "program output" grep -q "sink 8" out
-	kft ftrace | norm >graph
-	expect graph <<'E'
+# expect_calls_graph FILE: FILE is the normalised ftrace graph of progs/calls.c.
+expect_calls_graph() {
+	expect "$1" <<'E'
 # tracer: function_graph
 #
 #   TID    DURATION         FUNCTION CALLS
@@ -24,6 +21,14 @@ TID) DUR |      } /* middle */
 TID) DUR |    } /* top */
 TID) DUR |  } /* main */
 E
+}
+
+test_call_tree() {
+	build calls
+	kft record -- ./calls >out
+	check "program output" grep -q "sink 8" out
+	kft ftrace | norm >graph
+	expect_calls_graph graph
 }
 
 test_log_layout() {
@@ -96,21 +101,8 @@ once_compensate() {
 once_clock_monotonic() {
 	build calls
 	KFT_CLOCK=monotonic kft record -- ./calls >/dev/null
-	kft ftrace | norm | tail -12 >graph
-	expect graph <<'E'
-TID)   |  main() {
-TID)   |    top() {
-TID)   |      middle() {
-TID) DUR |        leaf();
-TID) DUR |        leaf();
-TID) DUR |      } /* middle */
-TID) DUR |      leaf();
-TID)   |      middle() {
-TID) DUR |        leaf();
-TID) DUR |      } /* middle */
-TID) DUR |    } /* top */
-TID) DUR |  } /* main */
-E
+	kft ftrace | norm >graph
+	expect_calls_graph graph
 	kft log >log
 	check "started" grep -q "^Logging started at [0-9]* usec by entry to function main$" log
 }

@@ -41,6 +41,9 @@ log_rows() {
 		print d ctx $4 " <- " $5 }'
 }
 
+# rows [DIR]: the log's rows as "[-1 ][i ]func <- caller".
+rows() { kft log "$@" | log_rows; }
+
 # expect FILE: compare FILE with the expected text on stdin.
 expect() {
 	local want

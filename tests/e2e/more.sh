@@ -2,8 +2,6 @@
 # Symbols across shared libraries and dlopen, live control, the demo,
 # and traces that are damaged.
 
-rows() { kft log "$@" | log_rows; }
-
 test_shared_libraries() {
 	"$TCC" -g "$TOPT" -fPIC -shared $INSTR -o libsame.so \
 		"$PROGS/same/a.c" "$PROGS/same/b.c"

@@ -2,9 +2,6 @@
 # Programs as they are: threads, fork, exec, longjmp, signals, deep
 # recursion, crashes, stack watches.
 
-# rows [DIR]: the log's rows as "[-1 ][i ]func <- caller".
-rows() { kft log "$@" | log_rows; }
-
 test_threads() {
 	build threads
 	kft record -- ./threads >/dev/null
