@@ -10,6 +10,9 @@ CFLAGS  ?= -O2 -g
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter
 BASE    := -std=gnu11 -D_GNU_SOURCE $(WARN)
 SANITIZE ?=
+# the kernel backend: libtracefs and libtraceevent (Debian's -dev packages)
+TRACEFS_CFLAGS := $(shell pkg-config --cflags libtracefs libtraceevent 2>/dev/null || echo -I/usr/include/tracefs -I/usr/include/traceevent)
+TRACEFS_LIBS   := $(shell pkg-config --libs libtracefs libtraceevent 2>/dev/null || echo -ltracefs -ltraceevent)
 
 SHARED_SRCS  := src/common/error.c src/config/config.c src/format/control.c \
                 src/symbols/elf-symtab.c
@@ -18,7 +21,8 @@ TOOL_SRCS    := $(SHARED_SRCS) $(wildcard src/cli/*.c) $(wildcard src/views/*.c)
                 $(wildcard src/analysis/*.c) src/common/strmap.c \
                 src/format/reader.c src/format/entry-order.c src/format/text-log.c src/symbols/symbolizer.c \
                 src/common/addrmap.c \
-                src/symbols/symmap.c src/symbols/rewrite.c
+                src/symbols/symmap.c src/symbols/rewrite.c src/format/thread-writer.c \
+                $(wildcard src/kernel/*.c)
 UNIT_SRCS    := $(wildcard tests/unit/test-*.c)
 
 RUNTIME_OBJS := $(patsubst %.S,$(O)/pic/%.o,$(patsubst %.c,$(O)/pic/%.o,$(RUNTIME_SRCS)))
@@ -38,7 +42,7 @@ $(O)/pic/%.o: %.S
 
 $(O)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE) $(CFLAGS) $(SANITIZE) -MMD -MP -c $< -o $@
+	$(CC) $(BASE) $(CFLAGS) $(SANITIZE) $(TRACEFS_CFLAGS) -MMD -MP -c $< -o $@
 
 # The runtime goes into other programs: only the hooks and kft.h are
 # exported, and it is never built with sanitizers.
@@ -49,7 +53,7 @@ $(O)/lib/libkft.so: $(RUNTIME_OBJS) src/runtime/libkft.map
 
 $(O)/bin/kft: $(TOOL_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(SANITIZE) -o $@ $(TOOL_OBJS) -lm
+	$(CC) $(SANITIZE) -o $@ $(TOOL_OBJS) $(TRACEFS_LIBS) -lm
 
 $(O)/include/kft.h: include/kft.h
 	@mkdir -p $(dir $@)
@@ -57,7 +61,7 @@ $(O)/include/kft.h: include/kft.h
 
 $(O)/tests/%: tests/unit/%.c $(LIB_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE) $(CFLAGS) $(SANITIZE) -Isrc -o $@ $< $(LIB_OBJS) -lcmocka -lm
+	$(CC) $(BASE) $(CFLAGS) $(SANITIZE) -Isrc -o $@ $< $(LIB_OBJS) -lcmocka $(TRACEFS_LIBS) -lm
 
 unit: $(UNIT_BINS)
 
@@ -67,6 +71,10 @@ check: deps
 
 check-fast: all unit
 	KFT_NO_DEPS=1 tests/run.sh
+
+# the kernel tests alone: Debian's kernel under QEMU (also part of check)
+check-kernel: deps all
+	tests/kernel/run.sh $(O)
 
 deps:
 	@scripts/install-deps.sh
@@ -94,9 +102,10 @@ help:
 	@echo "make            build bin/kft and lib/libkft.so under $(O)/"
 	@echo "make demo       install missing packages, build, trace examples/, show the log"
 	@echo "make check      install missing packages, build, run every test"
+	@echo "make check-kernel  the kernel tests alone (QEMU, Debian's kernel)"
 	@echo "make bench      kft against uftrace and LTTng-UST, same workloads, one run"
 	@echo "make install PREFIX=DIR"
 
-.PHONY: all unit check check-fast deps demo bench install clean help
+.PHONY: all unit check check-fast check-kernel deps demo bench install clean help
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

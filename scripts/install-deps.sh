@@ -14,6 +14,14 @@ have_cmd make  || need="$need make"
 [ -n "$(ls /usr/lib/gcc/*/*/libasan.so 2>/dev/null)" ] || need="$need libasan8"
 [ -n "$(ls /usr/lib/gcc/*/*/libubsan.so 2>/dev/null)" ] || need="$need libubsan1"
 [ -e /usr/include/cmocka.h ] || need="$need libcmocka-dev"
+have_cmd pkg-config || need="$need pkg-config"
+[ -e /usr/include/tracefs/tracefs.h ] || need="$need libtracefs-dev"
+[ -e /usr/include/traceevent/event-parse.h ] || need="$need libtraceevent-dev"
+# the kernel tests: QEMU, a static busybox for the guest, cpio for its
+# initramfs; the kernel image itself is unpacked by tests/kernel/fetch-kernel.sh
+have_cmd qemu-system-x86_64 || need="$need qemu-system-x86"
+[ -x /bin/busybox ] && ! ldd /bin/busybox >/dev/null 2>&1 || need="$need busybox-static"
+have_cmd cpio || need="$need cpio"
 
 [ -z "$need" ] && exit 0
 if ! have_cmd apt-get; then

@@ -2,11 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Every test of kft: builds with gcc and clang (warnings are errors), the
-# unit tests (cmocka), and the end-to-end tests of tests/e2e/ run against
-# tools built with AddressSanitizer and UndefinedBehaviorSanitizer.
+# unit tests (cmocka), the end-to-end tests of tests/e2e/ run against
+# tools built with AddressSanitizer and UndefinedBehaviorSanitizer, and
+# the kernel tests of tests/kernel/ in QEMU.
 # Ends with the line "N passed, N failed"; exits non-zero on any failure.
 #
 #   tests/run.sh [PATTERN]   only e2e tests whose name contains PATTERN
+#                            (PATTERN "kernel": only the kernel tests)
 set -u
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -100,6 +102,21 @@ for file in tests/e2e/*.sh; do
 		done
 	done
 done
+
+# --- the kernel, in QEMU (tests/kernel/) --------------------------------
+if [ -z "$only" ] || [[ kernel == *"$only"* ]]; then
+	if [ -n "${KFT_NO_KERNEL_TESTS:-}" ]; then
+		echo "kernel tests skipped (KFT_NO_KERNEL_TESTS is set)"
+	else
+		while read -r line; do
+			case $line in
+			"ok - "*) pass ;;
+			"not ok - "*) fail "kernel: ${line#not ok - }" ;;
+			"#"*) echo "$line" ;;
+			esac
+		done < <(tests/kernel/run.sh build 2>&1)
+	fi
+fi
 
 echo
 if [ $failed -gt 0 ]; then

@@ -4,7 +4,9 @@
 #define KFT_CLI_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "../format/reader.h"
 #include "../symbols/symbolizer.h"
@@ -20,6 +22,7 @@ int cmd_ftrace(int argc, char **argv);
 int cmd_kd(int argc, char **argv);
 int cmd_addr2sym(int argc, char **argv);
 int cmd_sym2addr(int argc, char **argv);
+int cmd_kernel(int argc, char **argv);
 
 /* Print "kft: msg" to stderr; returns 1 for `return fail(...)`. */
 int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -28,6 +31,23 @@ int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * stderr and return 1. Close with close_trace(). */
 int open_trace(const char *dir, bool symbols, struct kft_trace *tr, struct kft_symbolizer **sz);
 void close_trace(struct kft_trace *tr, struct kft_symbolizer *sz);
+
+/* The trace directory (trace-dir.c). */
+uint64_t now_ns(void);	/* CLOCK_MONOTONIC */
+int prepare_dir(const char *dir);
+int write_file(const char *dir, const char *name, const void *data, size_t len);
+int write_info(const char *dir, int argc, char **argv, const char *status);
+int write_trace_files(const char *dir, const struct kft_config *cfg, bool primed, bool compensate);
+
+/* Running a program to trace (cmd-record.c). gate, a pipe: the child
+ * waits for a byte on it before exec; runtime NULL: no libkft. */
+int find_program(const char *prog, char *out, size_t size);
+int find_runtime(char *out, size_t size);
+pid_t launch(const char *prog, char **argv, const char *runtime, const char *dir,
+	     const int *gate);
+
+/* kft record --kernel (record-kernel.c) */
+int record_kernel(const char *config, const char *dir, bool compensate, int argc, char **argv);
 
 /* If argv has -h/--help before "--", print usage to stdout and return true. */
 bool wants_help(int argc, char **argv, const char *usage);

@@ -23,14 +23,6 @@ static const char usage[] =
 	"  start   start logging now; no prime needed\n"
 	"  stop    stop logging now (calls still open are logged with -1)\n";
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 int cmd_control(int argc, char **argv)
 {
 	const char *verb = argv[0];

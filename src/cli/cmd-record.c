@@ -25,6 +25,7 @@
 static const char usage[] =
 	"usage: kft record [-c CONFIG] [-o DIR] [--no-prime] [--no-check] [--compensate]\n"
 	"                  [--] PROG [ARGS...]\n"
+	"       kft record --kernel [-c CONFIG] [-o DIR] [--compensate] [-- CMD [ARGS...]]\n"
 	"\n"
 	"Run PROG (built with -finstrument-functions) and record its function calls\n"
 	"into DIR (default kft.data). kft's exit status is PROG's.\n"
@@ -37,6 +38,10 @@ static const char usage[] =
 	"      --compensate   take the tracer's own cost out of every duration: the\n"
 	"                     hooks' cost is measured at start (see kft status) and\n"
 	"                     subtracted once per call made under each call\n"
+	"      --kernel       trace the Linux kernel through ftrace (as root): with CMD,\n"
+	"                     the kernel functions CMD and its children run, and CMD's\n"
+	"                     own calls if it is instrumented, in one trace; without,\n"
+	"                     every task until Ctrl-C or the stop trigger (kft-kernel(1))\n"
 	"      --no-check     do not check that PROG is instrumented and that the\n"
 	"                     config's functions exist in it (for functions that live\n"
 	"                     in shared libraries)\n";
@@ -47,18 +52,11 @@ struct record_opts {
 	bool no_prime;
 	bool compensate;
 	bool no_check;
+	bool kernel;
 };
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 /* PROG as execvp would find it. */
-static int find_program(const char *prog, char *out, size_t size)
+int find_program(const char *prog, char *out, size_t size)
 {
 	const char *path = getenv("PATH");
 
@@ -127,81 +125,8 @@ out:
 	return ret;
 }
 
-/* Make dir, or empty it of an older trace (and of nothing else). */
-static int prepare_dir(const char *dir)
-{
-	DIR *d;
-	struct dirent *de;
-
-	if (mkdir(dir, 0700) && errno != EEXIST)
-		return fail("%s: %s", dir, strerror(errno));
-	d = opendir(dir);
-	if (!d)
-		return fail("%s: %s", dir, strerror(errno));
-	while ((de = readdir(d))) {
-		const char *n = de->d_name;
-
-		if (!strcmp(n, "info") || !strcmp(n, "config") || !strcmp(n, "control") ||
-		    !strncmp(n, "maps-", 5) || !strncmp(n, "thread-", 7))
-			unlinkat(dirfd(d), n, 0);
-	}
-	closedir(d);
-	return 0;
-}
-
-static int write_file(const char *dir, const char *name, const void *data, size_t len)
-{
-	char path[PATH_MAX];
-	int fd;
-	bool ok;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return fail("%s: %s", path, strerror(errno));
-	ok = write(fd, data, len) == (ssize_t)len;
-	if (close(fd) || !ok)
-		return fail("%s: write failed", path);
-	return 0;
-}
-
-static int write_info(const char *dir, int argc, char **argv, const char *status)
-{
-	char buf[8192];
-	size_t n = 0;
-
-	n += (size_t)snprintf(buf + n, sizeof(buf) - n,
-			      "kft-version = %s\nformat = %d\nclock = monotonic\ncommand =",
-			      KFT_VERSION, KFT_FORMAT_VERSION);
-	for (int i = 0; i < argc && n < sizeof(buf) - 256; i++)
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, " %s", argv[i]);
-	snprintf(buf + n, sizeof(buf) - n, "\n%s", status);
-	return write_file(dir, "info", buf, strlen(buf));
-}
-
-static int write_trace_files(const char *dir, const struct kft_config *cfg, bool primed,
-			     bool compensate)
-{
-	struct kft_control ctl;
-	char *text = kft_config_format(cfg);
-	int ret;
-
-	if (!text)
-		return fail("out of memory");
-	ret = write_file(dir, "config", text, strlen(text));
-	free(text);
-	if (ret)
-		return ret;
-	kft_control_init(&ctl, now_ns(),
-			 KFT_MODE_TIMED | (cfg->autorepeat ? KFT_MODE_AUTOREPEAT : 0) |
-				 (cfg->overwrite ? KFT_MODE_OVERWRITE : 0) |
-				 (compensate ? KFT_MODE_COMPENSATE : 0),
-			 primed);
-	return write_file(dir, "control", &ctl, sizeof(ctl));
-}
-
 /* libkft.so lives in ../lib beside bin/kft, in the build tree and installed. */
-static int find_runtime(char *out, size_t size)
+int find_runtime(char *out, size_t size)
 {
 	const char *env = getenv("KFT_LIBRARY");
 	char self[PATH_MAX];
@@ -224,7 +149,8 @@ static int find_runtime(char *out, size_t size)
 	return 0;
 }
 
-static pid_t launch(const char *prog, char **argv, const char *runtime, const char *dir)
+pid_t launch(const char *prog, char **argv, const char *runtime, const char *dir,
+	     const int *gate)
 {
 	char abs_dir[PATH_MAX], preload[2 * PATH_MAX];
 	const char *old = getenv("LD_PRELOAD");
@@ -232,7 +158,9 @@ static pid_t launch(const char *prog, char **argv, const char *runtime, const ch
 
 	if (!realpath(dir, abs_dir))
 		return fail("%s: %s", dir, strerror(errno)) ? -1 : -1;
-	if (old && *old)
+	if (!runtime)
+		preload[0] = '\0';
+	else if (old && *old)
 		snprintf(preload, sizeof(preload), "%s:%s", runtime, old);
 	else
 		snprintf(preload, sizeof(preload), "%s", runtime);
@@ -240,8 +168,26 @@ static pid_t launch(const char *prog, char **argv, const char *runtime, const ch
 	if (pid < 0)
 		return fail("fork: %s", strerror(errno)) ? -1 : -1;
 	if (pid == 0) {
-		setenv("LD_PRELOAD", preload, 1);
-		setenv("KFT_DIR", abs_dir, 1);
+		struct sigaction dfl = { .sa_handler = SIG_DFL };
+		sigset_t none;
+		char go;
+
+		/* what kft ignores or holds while it waits is the program's */
+		sigaction(SIGINT, &dfl, NULL);
+		sigaction(SIGQUIT, &dfl, NULL);
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		/* the caller may have things to set up first (kernel tracing) */
+		if (gate) {
+			close(gate[1]);
+			if (read(gate[0], &go, 1) != 1)
+				_exit(127);
+			close(gate[0]);
+		}
+		if (runtime) {
+			setenv("LD_PRELOAD", preload, 1);
+			setenv("KFT_DIR", abs_dir, 1);
+		}
 		execv(prog, argv);
 		fprintf(stderr, "kft: cannot run %s: %s\n", prog, strerror(errno));
 		_exit(127);
@@ -257,6 +203,7 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		{ "no-prime", no_argument, NULL, 'P' },
 		{ "no-check", no_argument, NULL, 'C' },
 		{ "compensate", no_argument, NULL, 'K' },
+		{ "kernel", no_argument, NULL, 'k' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -279,12 +226,15 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		case 'K':
 			o->compensate = true;
 			break;
+		case 'k':
+			o->kernel = true;
+			break;
 		default:
 			fputs(usage, stderr);
 			return -1;
 		}
 	}
-	if (optind >= argc) {
+	if (optind >= argc && !o->kernel) {
 		fprintf(stderr, "kft: record: no program given\n%s", usage);
 		return -1;
 	}
@@ -305,6 +255,8 @@ int cmd_record(int argc, char **argv)
 		return 0;
 	if (parse_opts(argc, argv, &o))
 		return 2;
+	if (o.kernel)
+		return record_kernel(o.config, o.dir, o.compensate, argc - optind, argv + optind);
 	kft_config_init(&cfg);
 	if (o.config && kft_config_load(&cfg, o.config, &err))
 		return fail("%s", err.msg);
@@ -322,7 +274,7 @@ int cmd_record(int argc, char **argv)
 	/* like system(): Ctrl-C is for the program, we wait for it to end */
 	sigaction(SIGINT, &ign, &old_int);
 	sigaction(SIGQUIT, &ign, &old_quit);
-	pid = launch(prog, argv + optind, runtime, o.dir);
+	pid = launch(prog, argv + optind, runtime, o.dir, NULL);
 	while (pid > 0 && waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
 		;
 	sigaction(SIGINT, &old_int, NULL);

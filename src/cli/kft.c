@@ -13,6 +13,7 @@ static const char usage[] =
 	"\n"
 	"commands:\n"
 	"  record   run a program built with -finstrument-functions and trace it\n"
+	"           (--kernel: trace the kernel through ftrace)\n"
 	"  log      print a trace in the /proc/kft_data layout\n"
 	"  kd       where the time went: per-function totals and call trees (kd)\n"
 	"  addr2sym turn addresses in a text log into function names\n"
@@ -22,6 +23,8 @@ static const char usage[] =
 	"  prime    arm the start trigger of a running trace\n"
 	"  start    start a running trace now\n"
 	"  stop     stop a running trace now\n"
+	"  kernel   trace the Linux kernel step by step (config, prime, start, stop,\n"
+	"           status, data); `kft record --kernel` does it in one go\n"
 	"\n"
 	"`kft <command> --help` tells more; man pages are in docs/.\n";
 
@@ -60,6 +63,7 @@ int main(int argc, char **argv)
 		{ "ftrace", cmd_ftrace }, { "kd", cmd_kd },
 		{ "addr2sym", cmd_addr2sym }, { "sym2addr", cmd_sym2addr },
 		{ "prime", cmd_control }, { "start", cmd_control }, { "stop", cmd_control },
+		{ "kernel", cmd_kernel },
 	};
 
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||

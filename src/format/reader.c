@@ -339,6 +339,12 @@ static void sort_chain_at_end(struct keyed_call *k, size_t start, size_t end)
 		k[c].order_ns = k[end - 1].order_ns;
 }
 
+static uint32_t frame_flags(const struct kft_frame *fr)
+{
+	return ((fr->flags & KFT_FRAME_SIGNAL) ? KFT_REC_SIGNAL : 0) |
+	       ((fr->flags & KFT_FRAME_KERNEL) ? KFT_REC_KERNEL : 0);
+}
+
 static void fill_call(struct kft_call *c, const struct kft_thread_file *th, uint64_t entry,
 		      int64_t dur, uint64_t func, uint64_t site, uint32_t depth, uint32_t flags)
 {
@@ -403,7 +409,7 @@ static int calls_in_order(const struct kft_trace *tr, struct kft_call *out, size
 
 				fill_call(&runs[t][i], th, fr->entry_ns, -1, fr->func, fr->call_site,
 					  idx - (uint32_t)th->nrecs,
-					  (fr->flags & KFT_FRAME_SIGNAL) ? KFT_REC_SIGNAL : 0);
+					  frame_flags(fr));
 			}
 		}
 		len[t] = (size_t)m;
@@ -436,8 +442,108 @@ out:
 	return ret;
 }
 
+/* The user calls of one thread open at the current point of a walk. */
+struct open_user {
+	uint32_t tid;
+	uint32_t session;	/* of the latest user call; 0: none yet */
+	size_t top, cap;
+	struct {
+		uint32_t depth;
+		uint64_t end;
+	} *stack;
+};
+
+static struct open_user *user_stack(struct open_user **all, size_t *n, uint32_t tid)
+{
+	struct open_user *bigger;
+
+	for (size_t i = 0; i < *n; i++)
+		if ((*all)[i].tid == tid)
+			return &(*all)[i];
+	bigger = realloc(*all, (*n + 1) * sizeof(**all));
+	if (!bigger)
+		return NULL;
+	*all = bigger;
+	memset(&bigger[*n], 0, sizeof(bigger[*n]));
+	bigger[*n].tid = tid;
+	return &bigger[(*n)++];
+}
+
+/*
+ * A thread traced in both the program and the kernel: each kernel call
+ * goes under the innermost user call open when it began (the one that
+ * made the system call), so views nest them. Both sides use
+ * CLOCK_MONOTONIC, so the times decide.
+ */
+static int nest_kernel_calls(struct kft_call *calls, size_t n, struct kft_error *err)
+{
+	struct open_user *all = NULL, *u = NULL;
+	size_t nall = 0;
+	bool user = false, kernel = false;
+	int ret = 0;
+
+	for (size_t i = 0; i < n && !(user && kernel); i++)
+		*((calls[i].flags & KFT_REC_KERNEL) ? &kernel : &user) = true;
+	if (!user || !kernel)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		struct kft_call *c = &calls[i];
+
+		if (!u || u->tid != c->tid)
+			u = user_stack(&all, &nall, c->tid);
+		if (!u) {
+			ret = kft_error_set(err, "out of memory");
+			break;
+		}
+		if (c->flags & KFT_REC_KERNEL) {
+			while (u->top && u->stack[u->top - 1].end <= c->entry_ns)
+				u->top--;
+			if (u->top)
+				c->depth += u->stack[u->top - 1].depth + 1;
+			if (u->session)
+				c->session = u->session;	/* one call tree per thread */
+			continue;
+		}
+		while (u->top && u->stack[u->top - 1].depth >= c->depth)
+			u->top--;
+		if (u->top == u->cap) {
+			void *bigger = realloc(u->stack, (u->cap = u->cap ? 2 * u->cap : 64) *
+							      sizeof(*u->stack));
+
+			if (!bigger) {
+				ret = kft_error_set(err, "out of memory");
+				break;
+			}
+			u->stack = bigger;
+		}
+		u->session = c->session;
+		u->stack[u->top].depth = c->depth;
+		u->stack[u->top++].end = c->dur_ns < 0 ? UINT64_MAX : c->entry_ns + (uint64_t)c->dur_ns;
+	}
+	for (size_t i = 0; i < nall; i++)
+		free(all[i].stack);
+	free(all);
+	return ret;
+}
+
+static int calls_sorted(const struct kft_trace *tr, struct kft_call **out, size_t *nout,
+			struct kft_error *err);
+
 int kft_trace_calls(const struct kft_trace *tr, struct kft_call **out, size_t *nout,
 		    struct kft_error *err)
+{
+	if (calls_sorted(tr, out, nout, err))
+		return -1;
+	if (nest_kernel_calls(*out, *nout, err)) {
+		free(*out);
+		*out = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+static int calls_sorted(const struct kft_trace *tr, struct kft_call **out, size_t *nout,
+			struct kft_error *err)
 {
 	struct keyed_call *k;
 	struct kft_call *calls;
@@ -485,7 +591,7 @@ int kft_trace_calls(const struct kft_trace *tr, struct kft_call **out, size_t *n
 			if (!(fr->flags & KFT_FRAME_LOGGED))
 				continue;
 			fill_call(&k[n].call, th, fr->entry_ns, -1, fr->func, fr->call_site,
-				  (uint32_t)f, (fr->flags & KFT_FRAME_SIGNAL) ? KFT_REC_SIGNAL : 0);
+				  (uint32_t)f, frame_flags(fr));
 			k[n].order_ns = fr->entry_ns;
 			k[n].seq = n;
 			n++;

@@ -108,6 +108,7 @@ struct kft_thread_hdr {
 #define KFT_FRAME_LOGGED	0x1	/* counted in the log; must end as a record */
 #define KFT_FRAME_SIGNAL	0x2	/* entered in signal-handler context */
 #define KFT_FRAME_FILTERED	0x4	/* dropped by a filter at entry */
+#define KFT_FRAME_KERNEL	0x8	/* a kernel function (from ftrace) */
 
 /* One open call on the shadow stack. */
 struct kft_frame {
@@ -128,6 +129,7 @@ struct kft_frame {
 #define KFT_REC_DEPTH_MASK	0x00ffffffU
 #define KFT_REC_SIGNAL		(1U << 24)	/* signal-handler (interrupt) context */
 #define KFT_REC_UNWOUND		(1U << 25)	/* left by longjmp, not by return */
+#define KFT_REC_KERNEL		(1U << 26)	/* a kernel function (from ftrace) */
 
 /* One call: 32 bytes. */
 struct kft_rec {

@@ -239,8 +239,12 @@ static KFT_NOTRACE void load_config(void)
 	struct kft_config *cfg = &kft_rt.cfg;
 	char path[64];
 
-	/* the config was checked by `kft record`; a broken one means "trace all" */
-	snprintf(path, sizeof(path), "/proc/self/fd/%d/config", kft_rt.dirfd);
+	/* the config was checked by `kft record`; a broken one means "trace all".
+	 * A kernel trace's config is the kernel's: the program then has its
+	 * own in user-config. */
+	snprintf(path, sizeof(path), "/proc/self/fd/%d/user-config", kft_rt.dirfd);
+	if (access(path, R_OK))
+		snprintf(path, sizeof(path), "/proc/self/fd/%d/config", kft_rt.dirfd);
 	if (kft_config_load(cfg, path, NULL))
 		kft_config_init(cfg);
 	kft_rt.capacity = cfg->logentries;

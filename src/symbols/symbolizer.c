@@ -3,10 +3,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../common/addrmap.h"
 #include "elf-symtab.h"
 #include "symbolizer.h"
+#include "symmap.h"
+
+/* Addresses in the upper half are the kernel's (x86-64, arm64). */
+#define KERNEL_HALF 0xffff800000000000ULL
 
 struct mapping {
 	uint64_t start, end, offset;
@@ -36,6 +41,8 @@ struct kft_symbolizer {
 	size_t nsessions;
 	struct elf_file *files;
 	size_t nfiles;
+	struct kft_symmap kallsyms;	/* the trace's kernel symbols, if any */
+	bool kallsyms_tried;
 };
 
 struct kft_symbolizer *kft_symbolizer_new(const char *dir, struct kft_error *err)
@@ -63,6 +70,7 @@ void kft_symbolizer_free(struct kft_symbolizer *sz)
 	}
 	free(sz->sessions);
 	free(sz->files);
+	kft_symmap_free(&sz->kallsyms);
 	kft_addrmap_free(&sz->seen);
 	free(sz->answers);
 	free(sz->found);
@@ -179,12 +187,38 @@ bool kft_symbolize(struct kft_symbolizer *sz, uint32_t session, uint64_t addr,
 	return found;
 }
 
+/* A kernel address, through the kallsyms saved with the trace. */
+static bool lookup_kernel(struct kft_symbolizer *sz, uint64_t addr, struct kft_symbol *sym)
+{
+	const struct kft_mapsym *ks;
+
+	if (!sz->kallsyms_tried) {
+		char path[4096];
+
+		sz->kallsyms_tried = true;
+		snprintf(path, sizeof(path), "%s/kallsyms", sz->dir);
+		if (access(path, R_OK) || kft_symmap_load(&sz->kallsyms, path, NULL))
+			kft_symmap_free(&sz->kallsyms);
+	}
+	ks = sz->kallsyms.syms ? kft_symmap_lookup(&sz->kallsyms, addr) : NULL;
+	if (!ks)
+		return false;
+	sym->name = ks->name;
+	sym->offset = addr - ks->addr;
+	sym->sym_addr = ks->addr;
+	sym->module = ks->module ? ks->module : "[kernel]";
+	return true;
+}
+
 static bool lookup(struct kft_symbolizer *sz, uint32_t session, uint64_t addr,
 		   struct kft_symbol *sym)
 {
-	struct session *s = get_session(sz, session);
+	struct session *s;
 
 	memset(sym, 0, sizeof(*sym));
+	if (addr >= KERNEL_HALF)
+		return lookup_kernel(sz, addr, sym);
+	s = get_session(sz, session);
 	if (!s)
 		return false;
 	/* the newest snapshot first: a range may have been reused */

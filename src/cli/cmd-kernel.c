@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * kft kernel: KFT's /proc/kft and /proc/kft_data, step by step, for
+ * scripts written the old way: load a config, prime, start, stop, read.
+ * The session lives in $KFT_KERNEL_STATE (default /run/kft): the config,
+ * the journal of changed settings, and the trace (kft.data).
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../kernel/journal.h"
+#include "cli.h"
+#include "kernel-session.h"
+
+static const char usage[] =
+	"usage: kft kernel config FILE   check a KFT config against this kernel and load it\n"
+	"       kft kernel prime         set ftrace up for it (start trigger armed)\n"
+	"       kft kernel start         start tracing now\n"
+	"       kft kernel stop          stop, collect the trace, restore every setting\n"
+	"       kft kernel status        the session's state (and the trace's, once stopped)\n"
+	"       kft kernel data          the trace in the /proc/kft_data layout (stops first)\n"
+	"       kft kernel reset         restore whatever a session left set\n"
+	"\n"
+	"As root. The session lives in $KFT_KERNEL_STATE (default /run/kft); its trace\n"
+	"is $KFT_KERNEL_STATE/kft.data, for kft kd, kft ftrace and the rest.\n"
+	"`kft record --kernel` does all of it in one command.\n";
+
+static bool primed(void)
+{
+	struct kft_error err;
+	pid_t owner = 1;
+
+	return kft_journal_owner(kernel_state_path("journal"), &owner, &err) == 1 && owner == 0;
+}
+
+static int load_config(struct kft_config *cfg)
+{
+	struct kft_error err;
+	const char *path = kernel_state_path("config");
+
+	kft_config_init(cfg);
+	if (access(path, F_OK))
+		return fail("no kernel config loaded: `kft kernel config FILE` first");
+	if (kft_config_load(cfg, path, &err))
+		return fail("%s", err.msg);
+	return 0;
+}
+
+static int do_config(const char *file)
+{
+	struct kft_kernel k;
+	struct kft_config cfg;
+	struct kft_error err;
+	char *text;
+	int ret = 1;
+
+	if (primed())
+		return fail("a session is primed: `kft kernel stop` it before loading a config");
+	kft_config_init(&cfg);
+	if (kft_config_load(&cfg, file, &err))
+		return fail("%s", err.msg);
+	if (!kernel_check(&k, &cfg, file)) {
+		text = kft_config_format(&cfg);
+		ret = text ? write_file(kernel_state_path(""), "config", text, strlen(text))
+			   : fail("out of memory");
+		free(text);
+		kft_kernel_release(&k);
+	}
+	kft_config_release(&cfg);
+	return ret;
+}
+
+/* Time triggers need someone awake: a helper that lives until the
+ * session ends. */
+static void spawn_timer(const struct kft_kernel *k, const struct kft_config *cfg)
+{
+	struct kernel_timers t;
+	pid_t pid;
+
+	if (cfg->start.type != KFT_TRIGGER_TIME && cfg->stop.type != KFT_TRIGGER_TIME)
+		return;
+	pid = fork();
+	if (pid != 0)
+		return;
+	setsid();
+	kernel_timers_init(&t, cfg, now_ns());
+	while (primed() && !kernel_timers_poll(&t, k, cfg))
+		nanosleep(&(struct timespec){ 0, 20 * 1000 * 1000 }, NULL);
+	_exit(0);
+}
+
+static int do_prime(void)
+{
+	const char *dir = kernel_state_path("kft.data");
+	struct kft_kernel k;
+	struct kft_config cfg;
+	struct utsname u;
+	char info[256];
+	int ret = 1;
+
+	if (load_config(&cfg))
+		return 1;
+	if (kernel_check(&k, &cfg, kernel_state_path("config"))) {
+		kft_config_release(&cfg);
+		return 1;
+	}
+	uname(&u);
+	snprintf(info, sizeof(info), "kernel = %s\nstatus = primed\n", u.release);
+	if (!kernel_take() && !prepare_dir(dir) && !write_trace_files(dir, &cfg, true, false) &&
+	    !write_info(dir, 0, NULL, info) && !kernel_arm(&k, &cfg, 0, 0)) {
+		spawn_timer(&k, &cfg);
+		ret = 0;
+	}
+	kft_kernel_release(&k);
+	kft_config_release(&cfg);
+	return ret;
+}
+
+static int do_stop(void)
+{
+	struct kft_kernel k;
+	struct kft_config cfg;
+	struct kft_error err;
+	bool by_trigger;
+	int ret;
+
+	if (!primed())
+		return fail("no kernel session is primed");
+	if (load_config(&cfg))
+		return 1;
+	if (kft_kernel_probe(&k, &err)) {
+		kft_config_release(&cfg);
+		return fail("%s", err.msg);
+	}
+	by_trigger = !kft_kernel_is_on(&k) && cfg.stop.type != KFT_TRIGGER_NONE;
+	ret = kernel_finish(&k, kernel_state_path("kft.data"), &cfg, by_trigger);
+	kft_kernel_release(&k);
+	kft_config_release(&cfg);
+	return ret;
+}
+
+static int do_start(void)
+{
+	struct kft_kernel k;
+	struct kft_error err;
+	int ret;
+
+	if (!primed())
+		return fail("no kernel session is primed: `kft kernel prime` first");
+	if (kft_kernel_probe(&k, &err))
+		return fail("%s", err.msg);
+	ret = kft_kernel_set_on(&k, true, &err) ? fail("%s", err.msg) : 0;
+	kft_kernel_release(&k);
+	return ret;
+}
+
+static uint64_t buffered_entries(const struct kft_kernel *k)
+{
+	struct kft_error err;
+	uint64_t total = 0;
+
+	for (int cpu = 0; cpu < 4096; cpu++) {
+		char name[64], *text, *p;
+
+		snprintf(name, sizeof(name), "per_cpu/cpu%d/stats", cpu);
+		text = kft_file_read(kft_kernel_path(k, name), &err);
+		if (!text)
+			break;
+		if ((p = strstr(text, "entries:")))
+			total += strtoull(p + 8, NULL, 10);
+		free(text);
+	}
+	return total;
+}
+
+static int do_status(void)
+{
+	char *argv[] = { "status", (char *)kernel_state_path("kft.data"), NULL };
+	struct kft_kernel k;
+	struct kft_error err;
+	char *cfg;
+
+	if (primed()) {
+		if (kft_kernel_probe(&k, &err))
+			return fail("%s", err.msg);
+		uint64_t events = buffered_entries(&k);
+		bool on = kft_kernel_is_on(&k);
+
+		cfg = kft_file_read(kernel_state_path("config"), &err);
+		/* off with events: the stop trigger fired (KFT's "completed") */
+		printf("status: kernel session primed, %s, %llu events in the buffer\n",
+		       on ? "tracing on" : events ? "complete: tracing off, `kft kernel data` "
+					    "collects it" : "tracing off (waiting for the "
+								   "start trigger)",
+		       (unsigned long long)events);
+		printf("config:\n%s", cfg ? cfg : "");
+		free(cfg);
+		kft_kernel_release(&k);
+		return 0;
+	}
+	if (access(argv[1], F_OK)) {
+		cfg = kft_file_read(kernel_state_path("config"), &err);
+		printf("status: no kernel session%s\n", cfg ? "; config loaded:" : "");
+		fputs(cfg ? cfg : "", stdout);
+		free(cfg);
+		return 0;
+	}
+	return cmd_status(2, argv);
+}
+
+static int do_data(void)
+{
+	char *argv[] = { "log", (char *)kernel_state_path("kft.data"), NULL };
+
+	if (primed() && do_stop())
+		return 1;
+	if (access(argv[1], F_OK))
+		return fail("no kernel trace yet: config, prime, start, stop first");
+	return cmd_log(2, argv);
+}
+
+int cmd_kernel(int argc, char **argv)
+{
+	const char *what = argc > 1 ? argv[1] : "";
+
+	if (wants_help(argc, argv, usage))
+		return 0;
+	if (!strcmp(what, "config") && argc == 3)
+		return do_config(argv[2]);
+	if (argc == 2 && !strcmp(what, "prime"))
+		return do_prime();
+	if (argc == 2 && !strcmp(what, "start"))
+		return do_start();
+	if (argc == 2 && !strcmp(what, "stop"))
+		return do_stop();
+	if (argc == 2 && !strcmp(what, "status"))
+		return do_status();
+	if (argc == 2 && !strcmp(what, "data"))
+		return do_data();
+	if (argc == 2 && !strcmp(what, "reset")) {
+		if (access(kernel_state_path("journal"), F_OK)) {
+			fprintf(stderr, "kft: nothing to restore\n");
+			return 0;
+		}
+		return kernel_restore();
+	}
+	fputs(usage, stderr);
+	return 2;
+}

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../format/control.h"
+#include "../kernel/ftrace-collect.h"
+#include "../kernel/journal.h"
+#include "../symbols/symmap.h"
+#include "cli.h"
+#include "kernel-session.h"
+
+const char *kernel_state_path(const char *name)
+{
+	/* one buffer per name, so that paths stay valid side by side */
+	static struct {
+		char name[16];
+		char path[PATH_MAX];
+	} known[8];
+	const char *dir = getenv("KFT_KERNEL_STATE");
+	size_t i;
+
+	for (i = 0; i < sizeof(known) / sizeof(known[0]) - 1 && known[i].path[0]; i++)
+		if (!strcmp(known[i].name, name))
+			return known[i].path;
+	if (!dir || !*dir)
+		dir = "/run/kft";
+	mkdir(dir, 0700);
+	snprintf(known[i].name, sizeof(known[i].name), "%s", name);
+	snprintf(known[i].path, sizeof(known[i].path), "%s/%s", dir, name);
+	return known[i].path;
+}
+
+int kernel_check(struct kft_kernel *k, struct kft_config *cfg, const char *origin)
+{
+	struct kft_error err;
+
+	if (kft_kernel_probe(k, &err) || kft_kernel_check(k, cfg, origin, &err)) {
+		kft_kernel_release(k);
+		return fail("%s", err.msg);
+	}
+	return 0;
+}
+
+int kernel_restore(void)
+{
+	struct kft_error err;
+
+	if (access(kernel_state_path("journal"), F_OK))
+		return 0;
+	if (kft_journal_restore(kernel_state_path("journal"), &err))
+		return fail("restoring the kernel's tracing settings: %s", err.msg);
+	return 0;
+}
+
+int kernel_take(void)
+{
+	struct kft_error err;
+	pid_t owner = 0;
+	int held = kft_journal_owner(kernel_state_path("journal"), &owner, &err);
+
+	if (held < 0)
+		return fail("%s", err.msg);
+	if (!held)
+		return 0;
+	if (owner == 0)
+		return fail("a `kft kernel` session is primed: end it with `kft kernel stop` "
+			    "(or `kft kernel reset`)");
+	if (owner != getpid() && (kill(owner, 0) == 0 || errno == EPERM))
+		return fail("kft (pid %d) is tracing the kernel already", (int)owner);
+	fprintf(stderr, "kft: restoring the tracing settings a kft (pid %d) left behind\n",
+		(int)owner);
+	return kernel_restore();
+}
+
+int kernel_arm(struct kft_kernel *k, const struct kft_config *cfg, pid_t follow, pid_t owner)
+{
+	struct kft_journal j;
+	struct kft_error err;
+	int ret;
+
+	if (kft_journal_begin(&j, kernel_state_path("journal"), owner, &err))
+		return fail("%s", err.msg);
+	ret = kft_kernel_arm(k, &j, cfg, follow, &err);
+	kft_journal_close(&j);
+	if (ret) {
+		fail("%s", err.msg);
+		kernel_restore();
+	}
+	return ret;
+}
+
+static int control_io(const char *dir, struct kft_control *ctl, bool write)
+{
+	char path[PATH_MAX];
+	int fd;
+	bool ok;
+
+	snprintf(path, sizeof(path), "%s/control", dir);
+	fd = open(path, (write ? O_WRONLY : O_RDONLY) | O_CLOEXEC);
+	if (fd < 0)
+		return fail("%s: %s", path, strerror(errno));
+	ok = (write ? pwrite(fd, ctl, sizeof(*ctl), 0) : pread(fd, ctl, sizeof(*ctl), 0)) ==
+	     sizeof(*ctl);
+	close(fd);
+	return ok ? 0 : fail("%s: cannot %s", path, write ? "update" : "read");
+}
+
+/* The trigger function's address, from the kallsyms saved in dir. */
+static uint64_t trigger_addr(const char *dir, const struct kft_trigger *t)
+{
+	struct kft_symmap m = { 0 };
+	const struct kft_mapsym *hit = NULL;
+	char path[PATH_MAX];
+	uint64_t addr;
+
+	if (t->type != KFT_TRIGGER_ENTRY && t->type != KFT_TRIGGER_EXIT)
+		return 0;
+	snprintf(path, sizeof(path), "%s/kallsyms", dir);
+	if (!t->func.name || kft_symmap_load(&m, path, NULL))
+		return t->func.addr;
+	kft_symmap_find(&m, t->func.name, &hit, 1);
+	addr = hit ? hit->addr : 0;
+	kft_symmap_free(&m);
+	return addr;
+}
+
+/* The kernel's calls are in: the run started (if it logged anything) and
+ * is complete; the kernel's process-image number is taken. */
+static void mark_complete(struct kft_control *ctl, const char *dir, const struct kft_config *cfg,
+			  const struct kft_kernel_result *res, bool by_trigger)
+{
+	uint32_t session = ctl->next_session++;
+
+	/* without a start trigger the kernel's run began when kft armed it,
+	 * before the program's own (the loader's calls come first) */
+	if (res->calls && !cfg->start.type && res->first_ns < ctl->first_start_ns)
+		ctl->first_start_ns = res->first_ns;
+	if (res->calls) {
+		if (ctl->start.how == 0) {
+			ctl->first_start_ns = res->first_ns;
+			ctl->start.how = cfg->start.type ? (uint32_t)cfg->start.type : KFT_HOW_USER;
+			ctl->start.session = session;
+			ctl->start.mark_ns = res->first_ns;
+			ctl->start.func = trigger_addr(dir, &cfg->start);
+			ctl->start.usecs = cfg->start.usecs;
+		}
+		ctl->state |= KFT_STATE_TRIGGERED;
+	}
+	if (!(ctl->state & KFT_STATE_COMPLETE)) {
+		ctl->state |= KFT_STATE_COMPLETE;
+		ctl->stop.how = by_trigger ? (uint32_t)cfg->stop.type : KFT_HOW_USER;
+		ctl->stop.session = session;
+		ctl->stop.mark_ns = now_ns() - ctl->clock_base_ns;
+		ctl->stop.func = by_trigger ? trigger_addr(dir, &cfg->stop) : 0;
+		ctl->stop.usecs = cfg->stop.usecs;
+	}
+}
+
+int kernel_finish(struct kft_kernel *k, const char *dir, const struct kft_config *cfg,
+		  bool stopped_by_trigger)
+{
+	struct kft_kernel_result res;
+	struct kft_control ctl;
+	struct kft_error err;
+	int ret;
+
+	kft_kernel_set_on(k, false, &err);
+	ret = control_io(dir, &ctl, false);
+	if (!ret && kft_kernel_collect(k->dir, dir, cfg, ctl.clock_base_ns, ctl.next_session,
+				       &res, &err))
+		ret = fail("%s", err.msg);
+	if (!ret) {
+		mark_complete(&ctl, dir, cfg, &res, stopped_by_trigger);
+		ret = control_io(dir, &ctl, true);
+	}
+	if (kernel_restore())
+		ret = 1;
+	if (!ret) {
+		fprintf(stderr, "kft: kernel: %llu calls from %llu tasks in %s",
+			(unsigned long long)res.calls, (unsigned long long)res.tasks, dir);
+		if (res.lost)
+			fprintf(stderr, " (%llu events lost: the buffer was full; raise logentries "
+				"or filter more)", (unsigned long long)res.lost);
+		fputc('\n', stderr);
+	}
+	return ret;
+}
+
+void kernel_timers_init(struct kernel_timers *t, const struct kft_config *cfg, uint64_t t0)
+{
+	memset(t, 0, sizeof(*t));
+	if (cfg->start.type == KFT_TRIGGER_TIME)
+		t->on_at = t0 + cfg->start.usecs * 1000;
+	if (cfg->stop.type == KFT_TRIGGER_TIME)
+		t->stop_after = cfg->stop.usecs * 1000;
+	if (cfg->start.type == KFT_TRIGGER_NONE) {
+		t->was_on = true;
+		t->started_at = t0;
+	}
+}
+
+bool kernel_timers_poll(struct kernel_timers *t, const struct kft_kernel *k,
+			const struct kft_config *cfg)
+{
+	uint64_t now = now_ns();
+	struct kft_error err;
+	bool on;
+
+	if (t->on_at && now >= t->on_at) {
+		t->on_at = 0;
+		kft_kernel_set_on(k, true, &err);
+	}
+	on = kft_kernel_is_on(k);
+	if (on && !t->was_on) {
+		t->was_on = true;
+		t->started_at = now;
+	}
+	if (t->was_on && t->stop_after && now - t->started_at >= t->stop_after) {
+		kft_kernel_set_on(k, false, &err);
+		t->was_on = false;	/* autorepeat: the start trigger re-arms it */
+		return !cfg->autorepeat;
+	}
+	/* the stop trigger turned tracing off (with autorepeat it comes back) */
+	return t->was_on && !on && cfg->stop.type != KFT_TRIGGER_NONE && !cfg->autorepeat;
+}

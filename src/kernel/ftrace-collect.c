@@ -1,0 +1,471 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event-parse.h>
+#include <tracefs.h>
+
+#include "../format/thread-writer.h"
+#include "ftrace-collect.h"
+#include "journal.h"
+
+#define MAX_DEPTH 256
+
+enum { EV_ENTRY, EV_EXIT, EV_FUNCTION };
+
+struct kev {
+	uint64_t ts;		/* CLOCK_MONOTONIC ns */
+	uint64_t func;
+	uint64_t extra;		/* EXIT: duration; FUNCTION: the caller */
+	uint32_t seq;
+	int32_t pid;
+	int32_t depth;
+	uint8_t type;
+	uint8_t irq;
+};
+
+struct fields {
+	int entry_id, exit_id, function_id;
+	struct tep_format_field *entry_func, *entry_depth;
+	struct tep_format_field *exit_func, *exit_depth, *calltime, *rettime;
+	struct tep_format_field *ip, *parent_ip;
+};
+
+struct gather {
+	struct tep_handle *tep;
+	struct fields f;
+	struct kev *ev;
+	size_t n, cap;
+	bool oom;
+};
+
+static uint64_t field(struct tep_format_field *f, struct tep_record *rec)
+{
+	unsigned long long v = 0;
+
+	if (f)
+		tep_read_number_field(f, rec->data, &v);
+	return v;
+}
+
+static int on_event(struct tep_event *event, struct tep_record *rec, int cpu, void *arg)
+{
+	struct gather *g = arg;
+	struct kev *e;
+	int flags;
+
+	if (event->id != g->f.entry_id && event->id != g->f.exit_id &&
+	    event->id != g->f.function_id)
+		return 0;
+	if (g->n == g->cap) {
+		size_t cap = g->cap ? 2 * g->cap : 4096;
+		struct kev *bigger = realloc(g->ev, cap * sizeof(*bigger));
+
+		if (!bigger) {
+			g->oom = true;
+			return 1;
+		}
+		g->ev = bigger;
+		g->cap = cap;
+	}
+	e = &g->ev[g->n];
+	memset(e, 0, sizeof(*e));
+	e->ts = rec->ts;
+	e->seq = (uint32_t)g->n++;
+	e->pid = tep_data_pid(g->tep, rec);
+	flags = tep_data_flags(g->tep, rec);
+	e->irq = flags > 0 && (flags & (TRACE_FLAG_HARDIRQ | TRACE_FLAG_SOFTIRQ));
+	if (event->id == g->f.entry_id) {
+		e->type = EV_ENTRY;
+		e->func = field(g->f.entry_func, rec);
+		e->depth = (int32_t)field(g->f.entry_depth, rec);
+	} else if (event->id == g->f.exit_id) {
+		uint64_t t0 = field(g->f.calltime, rec), t1 = field(g->f.rettime, rec);
+
+		e->type = EV_EXIT;
+		e->func = field(g->f.exit_func, rec);
+		e->depth = (int32_t)field(g->f.exit_depth, rec);
+		e->extra = t1 > t0 ? t1 - t0 : 0;
+	} else {
+		e->type = EV_FUNCTION;
+		e->func = field(g->f.ip, rec);
+		e->extra = field(g->f.parent_ip, rec);
+	}
+	(void)cpu;
+	return 0;
+}
+
+static int find_fields(struct tep_handle *tep, struct fields *f, struct kft_error *err)
+{
+	struct tep_event *entry = tep_find_event_by_name(tep, "ftrace", "funcgraph_entry");
+	struct tep_event *exit_ = tep_find_event_by_name(tep, "ftrace", "funcgraph_exit");
+	struct tep_event *fn = tep_find_event_by_name(tep, "ftrace", "function");
+
+	if (!fn && !exit_)
+		return kft_error_set(err, "tracefs describes no function events (ftrace/function)");
+	f->entry_id = entry ? entry->id : -1;
+	f->exit_id = exit_ ? exit_->id : -1;
+	f->function_id = fn ? fn->id : -1;
+	if (entry) {
+		f->entry_func = tep_find_field(entry, "func");
+		f->entry_depth = tep_find_field(entry, "depth");
+	}
+	if (exit_) {
+		f->exit_func = tep_find_field(exit_, "func");
+		f->exit_depth = tep_find_field(exit_, "depth");
+		f->calltime = tep_find_field(exit_, "calltime");
+		f->rettime = tep_find_field(exit_, "rettime");
+		if (!f->exit_func || !f->calltime || !f->rettime)
+			return kft_error_set(err, "ftrace/funcgraph_exit has an unknown layout");
+	}
+	if (fn) {
+		f->ip = tep_find_field(fn, "ip");
+		f->parent_ip = tep_find_field(fn, "parent_ip");
+	}
+	return 0;
+}
+
+static int cmp_kev(const void *a, const void *b)
+{
+	const struct kev *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* pid -> thread group, from saved_tgids ("pid tgid" lines). */
+struct tgids {
+	uint32_t (*pairs)[2];
+	size_t n;
+};
+
+static int cmp_pair(const void *a, const void *b)
+{
+	const uint32_t *x = a, *y = b;
+
+	return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+static void load_tgids(const char *tracing, struct tgids *t)
+{
+	char path[512];
+	struct kft_error err;
+	char *text;
+	size_t cap = 0;
+
+	snprintf(path, sizeof(path), "%s/saved_tgids", tracing);
+	text = kft_file_read(path, &err);
+	for (char *p = text; p && *p;) {
+		unsigned int pid, tgid;
+
+		if (sscanf(p, "%u %u", &pid, &tgid) == 2) {
+			if (t->n == cap) {
+				void *bigger = realloc(t->pairs, (cap = cap ? 2 * cap : 256) *
+								     sizeof(*t->pairs));
+				if (!bigger)
+					break;
+				t->pairs = bigger;
+			}
+			t->pairs[t->n][0] = pid;
+			t->pairs[t->n++][1] = tgid;
+		}
+		p = strchrnul(p, '\n');
+		if (*p)
+			p++;
+	}
+	free(text);
+	if (t->n)
+		qsort(t->pairs, t->n, sizeof(*t->pairs), cmp_pair);
+}
+
+static uint32_t tgid_of(const struct tgids *t, uint32_t pid)
+{
+	uint32_t key[2] = { pid, 0 };
+	const uint32_t *hit = t->n ? bsearch(key, t->pairs, t->n, sizeof(*t->pairs), cmp_pair) : NULL;
+
+	return hit && hit[1] ? hit[1] : pid;
+}
+
+struct task_out {
+	struct kft_rec *recs;
+	size_t n, cap;
+	struct kft_frame frames[MAX_DEPTH];
+	bool open[MAX_DEPTH];
+	size_t top;
+	struct kft_counters c;
+};
+
+static int emit(struct task_out *t, const struct kft_config *cfg, uint64_t entry, uint64_t dur,
+		bool unfinished, uint64_t func, uint64_t site, int32_t depth, bool irq)
+{
+	struct kft_rec *r;
+
+	if (!unfinished) {
+		if ((cfg->mintime && dur < cfg->mintime * 1000) ||
+		    (cfg->maxtime && dur > cfg->maxtime * 1000)) {
+			t->c.time_filtered++;
+			return 0;
+		}
+	}
+	if (cfg->noints && irq) {
+		t->c.noints_filtered++;
+		return 0;
+	}
+	if (cfg->onlyints && !irq) {
+		t->c.onlyints_filtered++;
+		return 0;
+	}
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 1024;
+		struct kft_rec *bigger = realloc(t->recs, cap * sizeof(*bigger));
+
+		if (!bigger)
+			return -1;
+		t->recs = bigger;
+		t->cap = cap;
+	}
+	r = &t->recs[t->n++];
+	r->entry_ns = entry;
+	r->func = func;
+	r->call_site = site;
+	r->dur = unfinished ? KFT_DUR_UNFINISHED : kft_dur_encode(dur);
+	r->depth_flags = ((uint32_t)depth & KFT_REC_DEPTH_MASK) | KFT_REC_KERNEL |
+			 (irq ? KFT_REC_SIGNAL : 0);
+	return 0;
+}
+
+/* A task's events (in time order) into records and open frames. */
+static int pair_task(const struct kev *ev, size_t n, const struct kft_config *cfg, uint64_t base,
+		     struct task_out *t)
+{
+	memset(t->open, 0, sizeof(t->open));
+	t->top = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct kev *e = &ev[i];
+		uint64_t rel = e->ts > base ? e->ts - base : 0;
+		int32_t d = e->depth < 0 ? 0 : e->depth;
+
+		if (e->type == EV_FUNCTION) {
+			if (emit(t, cfg, rel, 0, true, e->func, e->extra, 0, e->irq))
+				return -1;
+		} else if (e->type == EV_ENTRY && d < MAX_DEPTH) {
+			for (size_t k = (size_t)d; k < t->top; k++)
+				t->open[k] = false;	/* exits lost: never closed */
+			memset(&t->frames[d], 0, sizeof(t->frames[d]));
+			t->frames[d].func = e->func;
+			t->frames[d].entry_ns = rel;
+			t->frames[d].flags = KFT_FRAME_LOGGED | KFT_FRAME_KERNEL |
+					     (e->irq ? KFT_FRAME_SIGNAL : 0);
+			t->open[d] = true;
+			t->top = (size_t)d + 1;
+		} else if (e->type == EV_EXIT) {
+			bool paired = d < MAX_DEPTH && t->open[d] && t->frames[d].func == e->func;
+			uint64_t entry = paired ? t->frames[d].entry_ns :
+						  (rel > e->extra ? rel - e->extra : 0);
+
+			for (size_t k = (size_t)d; k < t->top; k++)
+				t->open[k] = false;
+			if (t->top > (size_t)d)
+				t->top = (size_t)d;
+			if (emit(t, cfg, entry, e->extra, false, e->func, 0, d, e->irq))
+				return -1;
+		}
+	}
+	while (t->top && !t->open[t->top - 1])
+		t->top--;
+	for (size_t k = 0; k < t->top; k++)
+		if (!t->open[k])
+			memset(&t->frames[k], 0, sizeof(t->frames[k]));	/* not logged */
+	return 0;
+}
+
+/* logentries is per thread, as for programs: the first N, or with
+ * overwrite the last N. */
+static void cut(struct task_out *t, const struct kft_config *cfg)
+{
+	size_t cap = cfg->logentries_set ? (size_t)cfg->logentries : SIZE_MAX;
+
+	if (t->n <= cap)
+		return;
+	if (cfg->overwrite) {
+		memmove(t->recs, t->recs + (t->n - cap), cap * sizeof(*t->recs));
+		t->c.overwritten += t->n - cap;
+	} else {
+		t->c.log_full += t->n - cap;
+	}
+	t->n = cap;
+}
+
+static uint64_t lost_events(const char *tracing)
+{
+	char path[512];
+	uint64_t lost = 0;
+	DIR *d;
+	struct dirent *de;
+
+	snprintf(path, sizeof(path), "%s/per_cpu", tracing);
+	d = opendir(path);
+	while (d && (de = readdir(d))) {
+		struct kft_error err;
+		char *text, *p;
+
+		if (strncmp(de->d_name, "cpu", 3))
+			continue;
+		snprintf(path, sizeof(path), "%s/per_cpu/%s/stats", tracing, de->d_name);
+		text = kft_file_read(path, &err);
+		if (text && (p = strstr(text, "overrun:")))
+			lost += strtoull(p + 8, NULL, 10);
+		if (text && (p = strstr(text, "dropped events:")))
+			lost += strtoull(p + 15, NULL, 10);
+		free(text);
+	}
+	if (d)
+		closedir(d);
+	return lost;
+}
+
+/* The kernel's function symbols, for reading the trace anywhere. */
+static int save_kallsyms(const char *dir, struct kft_error *err)
+{
+	char path[4096], *line = NULL;
+	size_t cap = 0;
+	FILE *in = fopen("/proc/kallsyms", "re"), *out;
+	int ret = 0;
+
+	if (!in)
+		return kft_error_set(err, "/proc/kallsyms: %s", strerror(errno));
+	snprintf(path, sizeof(path), "%s/kallsyms", dir);
+	out = fopen(path, "we");
+	if (!out) {
+		fclose(in);
+		return kft_error_set(err, "%s: %s", path, strerror(errno));
+	}
+	while (getline(&line, &cap, in) > 0) {
+		char type;
+
+		if (sscanf(line, "%*x %c", &type) == 1 && (type == 't' || type == 'T'))
+			fputs(line, out);
+	}
+	free(line);
+	fclose(in);
+	if (fclose(out))
+		ret = kft_error_set(err, "%s: write failed", path);
+	return ret;
+}
+
+static uint64_t stack_max(const char *tracing)
+{
+	char path[512];
+	struct kft_error err;
+	char *text;
+	uint64_t v;
+
+	snprintf(path, sizeof(path), "%s/stack_max_size", tracing);
+	text = kft_file_read(path, &err);
+	v = text ? strtoull(text, NULL, 10) : 0;
+	free(text);
+	return v;
+}
+
+static int write_tasks(const char *tracing, const char *dir, const struct kft_config *cfg,
+		       uint64_t base, uint32_t session, struct gather *g,
+		       struct kft_kernel_result *res, struct kft_error *err)
+{
+	struct tgids tg = { 0 };
+	struct task_out *t = calloc(1, sizeof(*t));
+	struct kft_counters global = { 0 };
+	int ret = 0;
+
+	if (!t)
+		return kft_error_set(err, "out of memory");
+	load_tgids(tracing, &tg);
+	global.overwritten = res->lost;
+	if (cfg->watch != KFT_WATCH_NONE) {
+		res->max_stack = stack_max(tracing);
+		global.watch_hits = res->max_stack >= cfg->watch_bytes;
+	}
+	qsort(g->ev, g->n, sizeof(*g->ev), cmp_kev);
+	for (size_t i = 0, j; i < g->n && !ret; i = j) {
+		struct kft_thread_out out = { 0 };
+		const char *comm;
+
+		for (j = i; j < g->n && g->ev[j].pid == g->ev[i].pid; j++)
+			;
+		t->n = 0;
+		memset(&t->c, 0, sizeof(t->c));
+		if (pair_task(g->ev + i, j - i, cfg, base, t)) {
+			ret = kft_error_set(err, "out of memory");
+			break;
+		}
+		cut(t, cfg);
+		if (!t->n && !t->top)
+			continue;
+		comm = tep_data_comm_from_pid(g->tep, g->ev[i].pid);
+		out.session = session;
+		out.tid = (uint32_t)g->ev[i].pid;
+		out.pid = tgid_of(&tg, out.tid);
+		out.comm = g->ev[i].pid == 0 ? "<idle>" : comm;
+		out.recs = t->recs;
+		out.nrecs = t->n;
+		out.frames = t->frames;
+		out.nframes = t->top;
+		out.counters = t->c;
+		if (!res->tasks) {	/* the run's own counters go with the first task */
+			out.counters.overwritten += global.overwritten;
+			out.counters.watch_hits = global.watch_hits;
+			out.max_stack = res->max_stack;
+		}
+		for (size_t k = 0; k < t->n; k++)
+			if (t->recs[k].entry_ns < res->first_ns)
+				res->first_ns = t->recs[k].entry_ns;
+		res->calls += t->n + t->top;
+		ret = kft_thread_write(dir, &out, err);
+		res->tasks++;
+	}
+	if (!ret && !res->tasks && (global.overwritten || global.watch_hits)) {
+		struct kft_thread_out out = { .session = session, .comm = "<kernel>",
+					      .counters = global, .max_stack = res->max_stack };
+
+		ret = kft_thread_write(dir, &out, err);
+	}
+	free(t->recs);
+	free(t);
+	free(tg.pairs);
+	return ret;
+}
+
+int kft_kernel_collect(const char *tracing, const char *dir, const struct kft_config *cfg,
+		       uint64_t clock_base_ns, uint32_t session, struct kft_kernel_result *res,
+		       struct kft_error *err)
+{
+	static const char *const systems[] = { "ftrace", NULL };
+	struct gather g = { 0 };
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	res->first_ns = UINT64_MAX;
+	g.tep = tracefs_local_events_system(tracing, systems);
+	if (!g.tep)
+		return kft_error_set(err, "%s: cannot read the event formats", tracing);
+	tracefs_load_cmdlines(tracing, g.tep);
+	ret = find_fields(g.tep, &g.f, err);
+	if (!ret && tracefs_iterate_raw_events(g.tep, NULL, NULL, 0, on_event, &g) < 0)
+		ret = kft_error_set(err, "%s: cannot read the ring buffer", tracing);
+	if (!ret && g.oom)
+		ret = kft_error_set(err, "out of memory for %zu kernel events", g.n);
+	res->events = g.n;
+	res->lost = lost_events(tracing);
+	if (!ret)
+		ret = write_tasks(tracing, dir, cfg, clock_base_ns, session, &g, res, err);
+	if (!ret)
+		ret = save_kallsyms(dir, err);
+	free(g.ev);
+	tep_free(g.tep);
+	return ret;
+}

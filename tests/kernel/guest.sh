@@ -1,0 +1,188 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# The kernel tests, run as root inside the QEMU guest (see boot.sh).
+# Prints "ok - NAME" or "not ok - NAME" per check; exits with the
+# number of failures. Assert names, nesting and counts, never durations:
+# emulation stretches them.
+PATH=/kft/bin:$PATH
+T=/sys/kernel/tracing
+failed=0
+
+ok() { echo "ok - $1"; }
+not_ok() { echo "not ok - $1"; failed=$((failed + 1)); }
+# check NAME COMMAND...: the command must succeed
+check() { name=$1; shift; if "$@" >/tmp/out 2>&1; then ok "$name"; else not_ok "$name"; sed 's/^/#   /' /tmp/out | head -20; fi; }
+# calls DIR FUNC: how many calls of FUNC the trace holds (kd's count column)
+calls() { kft kd -f Fc "$1" 2>/dev/null | awk -v f="$2" '$1 == f { print $2; found = 1 } END { if (!found) print 0 }'; }
+snapshot() {
+	for f in current_tracer tracing_on tracing_thresh buffer_size_kb trace_clock \
+		set_ftrace_filter set_ftrace_pid set_graph_function max_graph_depth \
+		kprobe_events options/overwrite options/funcgraph-irqs options/record-tgid \
+		options/function-fork; do
+		echo "$f: $(cat $T/$f | tr '\n' ' ')"
+	done
+	echo "stack_tracer: $(cat /proc/sys/kernel/stack_tracer_enabled)"
+	ls /run/kft/journal 2>/dev/null
+}
+same_as_before() { snapshot > /tmp/now; diff /tmp/before /tmp/now; }
+# wait_armed PID: until kft says it traces (the journal is there then)
+wait_armed() {
+	for i in $(seq 1 60); do
+		grep -q "tracing the kernel" /tmp/kerr && return 0
+		kill -0 $1 2>/dev/null || return 1
+		sleep 0.5
+	done
+	return 1
+}
+
+
+mkdir -p /run
+# a setting someone else left: kft must give it back as it was
+echo 20 > $T/buffer_size_kb
+snapshot > /tmp/before
+
+cat > /tmp/io.conf <<'CONF'
+begin
+  filter funclist __x64_sys_openat do_sys_openat2 ksys_read __x64_sys_newuname fend
+end
+CONF
+check "record --kernel with an instrumented program" \
+	kft record --kernel -c /tmp/io.conf -o /tmp/t1 -- /progs/sysprog
+check "settings restored after record" same_as_before
+check "kernel calls of the program: do_sys_openat2" test "$(calls /tmp/t1 do_sys_openat2)" -ge 1
+check "kernel calls of the program: newuname twice" test "$(calls /tmp/t1 __x64_sys_newuname)" -eq 2
+kft ftrace /tmp/t1 > /tmp/graph
+# the kernel calls nest under the user function that made them
+check "nesting: openat under read_file" awk '
+	/read_file\(\) \{/ { inside = 1 }
+	inside && /__x64_sys_openat\(\) \{/ { openat = 1 }
+	openat && /do_sys_openat2\(\);/ { found = 1 }
+	END { exit !found }' /tmp/graph
+check "nesting: newuname under ask_name" awk '
+	/ask_name\(\) \{/ { inside = 1 }
+	inside && /__x64_sys_newuname\(\);/ { found = 1 }
+	END { exit !found }' /tmp/graph
+[ -n "${KFT_SHOW_GRAPH:-}" ] && sed 's/^/#   /' /tmp/graph | head -60
+check "kft log reads the kernel trace" sh -c 'kft log /tmp/t1 | grep -q do_sys_openat2'
+
+# the kickstart workflow: system calls as triggers
+cat > /tmp/bad.conf <<'CONF'
+begin
+  trigger start entry __x64_sys_getppid
+end
+CONF
+kft record --kernel -c /tmp/bad.conf -o /tmp/tbad -- /progs/sysprog 2>/tmp/err
+check "an untraceable trigger is an error naming its neighbour" \
+	grep -q "bad.conf:2: '__x64_sys_getppid': this kernel cannot trace.*__do_sys_getppid" /tmp/err
+check "nothing touched after the error" same_as_before
+
+for how in entry exit; do
+	cat > /tmp/trig.conf <<CONF
+begin
+  trigger start $how __do_sys_getppid
+  trigger stop entry __do_sys_sched_yield
+  filter funclist do_sys_openat2 __x64_sys_newuname fend
+end
+CONF
+	check "triggers ($how): record" kft record --kernel -c /tmp/trig.conf -o /tmp/t2 -- /progs/sysprog
+	check "triggers ($how): the open between them" test "$(calls /tmp/t2 do_sys_openat2)" -ge 1
+	check "triggers ($how): no uname before or after" test "$(calls /tmp/t2 __x64_sys_newuname)" -eq 0
+	check "triggers ($how): settings restored" same_as_before
+done
+
+# KFT's old names: do_fork is kernel_clone today
+printf 'begin\n  trigger start entry do_fork\nend\n' > /tmp/fork.conf
+kft record --kernel -c /tmp/fork.conf -o /tmp/tf -- /bin/true 2>/tmp/err
+check "do_fork: the error names kernel_clone" grep -q "kernel_clone" /tmp/err
+printf 'begin\n  filter funclist kernel_clone fend\nend\n' > /tmp/fork.conf
+check "do_fork-style single function trace" kft record --kernel -c /tmp/fork.conf -o /tmp/tf -- sh -c '/progs/sysprog; /progs/sysprog; /progs/sysprog'
+check "kernel_clone counted" test "$(calls /tmp/tf kernel_clone)" -ge 2
+
+# mintime is tracing_thresh: nothing here lasts a second
+printf 'begin\n  filter mintime 1000000\n  filter funclist do_sys_openat2 fend\nend\n' > /tmp/min.conf
+check "mintime: record" kft record --kernel -c /tmp/min.conf -o /tmp/tm -- /progs/sysprog
+check "mintime: short calls dropped" test "$(calls /tmp/tm do_sys_openat2)" -eq 0
+
+# system-wide until the stop trigger
+# (a trigger fires for every task: sync is called by this script alone)
+printf 'begin\n  trigger stop entry ksys_sync\n  filter funclist __x64_sys_newuname fend\nend\n' > /tmp/sw.conf
+kft record --kernel -c /tmp/sw.conf -o /tmp/tsw 2>/tmp/kerr &
+kpid=$!
+wait_armed $kpid
+uname >/dev/null; uname >/dev/null
+/progs/sysprog
+sync
+for i in 1 2 3 4 5 6 7 8 9 10; do kill -0 $kpid 2>/dev/null || break; sleep 1; done
+if kill -0 $kpid 2>/dev/null; then not_ok "system-wide: ends at the stop trigger"; kill -INT $kpid; else ok "system-wide: ends at the stop trigger"; fi
+wait $kpid
+check "system-wide: the uname calls of every task" test "$(calls /tmp/tsw __x64_sys_newuname)" -ge 3
+check "system-wide: settings restored" same_as_before
+
+# Ctrl-C (SIGINT) and SIGTERM end a system-wide trace cleanly
+for sig in INT TERM; do
+	kft record --kernel -c /tmp/io.conf -o /tmp/tsig 2>/tmp/kerr &
+	kpid=$!
+	wait_armed $kpid
+	kill -$sig $kpid
+	wait $kpid
+	check "SIG$sig: settings restored" same_as_before
+	check "SIG$sig: the trace is readable" kft kd /tmp/tsig
+done
+
+# a kft killed outright leaves a journal; the next one restores it first
+kft record --kernel -c /tmp/io.conf -o /tmp/tkill 2>/tmp/kerr &
+kpid=$!
+wait_armed $kpid
+kill -KILL $kpid
+wait $kpid 2>/dev/null
+check "SIGKILL: the journal is left" test -e /run/kft/journal
+kft record --kernel -c /tmp/io.conf -o /tmp/tnext -- /bin/true 2>/tmp/err
+check "SIGKILL: the next kft says it restores" grep -q "left behind" /tmp/err
+check "SIGKILL: settings restored" same_as_before
+
+# /proc/kft the old way, step by step
+check "kft kernel config" kft kernel config /tmp/io.conf
+check "kft kernel prime" kft kernel prime
+check "kft kernel status: primed" sh -c 'kft kernel status | grep -q "primed, tracing on"'
+/progs/sysprog
+check "kft kernel stop" kft kernel stop
+check "kft kernel data: the log" sh -c 'kft kernel data | grep -q do_sys_openat2'
+check "kft kernel status: complete" sh -c 'kft kernel status | grep -q "complete"'
+check "kft kernel: settings restored" same_as_before
+printf 'begin\n  trigger start entry __do_sys_getppid\n  filter funclist do_sys_openat2 __x64_sys_newuname fend\nend\n' > /tmp/pr.conf
+kft kernel config /tmp/pr.conf && kft kernel prime
+kft kernel status > /tmp/st
+check "kft kernel prime: waits for the start trigger" grep -q "tracing off" /tmp/st
+/progs/sysprog
+kft kernel stop 2>/dev/null
+check "kft kernel prime: started by the trigger" test "$(calls /run/kft/kft.data do_sys_openat2)" -ge 1
+check "kft kernel prime: nothing before it" test "$(calls /run/kft/kft.data __x64_sys_newuname)" -eq 1
+
+# the kickstart seed, one to one: kallsyms as the System.map, sym2addr,
+# config, prime, run the program, status says complete, data, kd -c.
+# sys_open is do_sys_openat2 today; no funclist: every kernel function
+cat /proc/kallsyms > /tmp/system.map
+printf 'new\nbegin\n\ttrigger start entry do_sys_openat2\n\ttrigger stop exit do_sys_openat2\nend\n' > /tmp/config.sym
+check "kickstart: sym2addr" sh -c 'kft sym2addr /tmp/config.sym /tmp/system.map > /tmp/config.addr'
+check "kickstart: the config holds addresses" grep -q "entry 0xffffffff" /tmp/config.addr
+check "kickstart: config" kft kernel config /tmp/config.addr
+check "kickstart: prime" kft kernel prime
+/progs/sysprog
+check "kickstart: status says complete" sh -c 'kft kernel status | grep -q complete'
+check "kickstart: data" sh -c 'kft kernel data > /tmp/kft.log'
+# (the kretprobe's own handlers, which ftrace also sees, may come first)
+check "kickstart: the log starts at do_sys_openat2" sh -c \
+	'grep -A5 -- "^--------" /tmp/kft.log | grep -q " do_sys_openat2 "'
+check "kickstart: functions called under it" sh -c \
+	'test "$(grep -c . /tmp/kft.log)" -gt 20'
+check "kickstart: kd -c nests them" sh -c \
+	'kft kd -c /run/kft/kft.data | grep -A2 "^do_sys_openat2" | grep -q "^|  [a-z_]"'
+check "kickstart: settings restored" same_as_before
+
+# a kernel without function_graph: entries only
+KFT_KERNEL_TRACER=function kft record --kernel -c /tmp/io.conf -o /tmp/tfn -- /progs/sysprog 2>/dev/null
+kft log /tmp/tfn > /tmp/fnlog
+check "function tracer: entries recorded" grep -q "do_sys_openat2" /tmp/fnlog
+check "function tracer: no durations (-1)" sh -c '! grep do_sys_openat2 /tmp/fnlog | grep -v -q -- " -1 "'
+check "function tracer: settings restored" same_as_before
+
+exit $failed

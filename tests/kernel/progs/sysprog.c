@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A program whose system calls mark its phases, for the kernel tests:
+ *   uname          (before)
+ *   getppid        the start trigger
+ *   open/read/close a file
+ *   sched_yield    the stop trigger
+ *   uname          (after)
+ */
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+static __attribute__((noinline)) void ask_name(void)
+{
+	struct utsname u;
+
+	uname(&u);
+}
+
+static __attribute__((noinline)) long read_file(const char *path)
+{
+	char buf[256];
+	long n;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	return n;
+}
+
+static __attribute__((noinline)) void work(void)
+{
+	getppid();
+	read_file("/proc/version");
+	sched_yield();
+}
+
+int main(void)
+{
+	ask_name();
+	work();
+	ask_name();
+	return 0;
+}

@@ -1,0 +1,53 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The kernel tests: stage kft, its libraries and the test programs into an
+# initramfs, boot Debian's kernel under QEMU (software emulation; never the
+# build machine's own kernel), run guest.sh inside, and report its checks.
+#
+#   tests/kernel/run.sh [BUILD_DIR]     (default build)
+#
+# Prints the guest's "ok"/"not ok" lines and ends with "N passed, N failed".
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+build=$(cd "${1:-$top/build}" && pwd)
+cc=${CC:-gcc}
+
+stage=$(mktemp -d /tmp/kft-stage.XXXXXX)
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage/kft/bin" "$stage/kft/lib" "$stage/progs"
+cp "$build/bin/kft" "$stage/kft/bin/"
+cp "$build/lib/libkft.so" "$stage/kft/lib/"
+$cc -O2 -g -finstrument-functions -o "$stage/progs/sysprog" "$here/progs/sysprog.c"
+cp "$here/guest.sh" "$stage/guest.sh"
+
+# the shared libraries they need, at the paths the loader looks in
+for bin in "$stage/kft/bin/kft" "$stage/kft/lib/libkft.so" "$stage/progs/sysprog"; do
+	ldd "$bin" | awk '/=> \// { print $3 } /^\t\/[^ ]+ \(/ { print $1 }'
+done | sort -u | while read -r lib; do
+	mkdir -p "$stage$(dirname "$lib")"
+	cp -L "$lib" "$stage$lib"
+done
+# the loader finds the libraries through their standard paths; the
+# interpreter of x86-64 programs is /lib64/ld-linux-x86-64.so.2
+[ -e "$stage/lib64/ld-linux-x86-64.so.2" ] || {
+	mkdir -p "$stage/lib64"
+	cp -L /lib64/ld-linux-x86-64.so.2 "$stage/lib64/"
+}
+
+log=$(mktemp /tmp/kft-console.XXXXXX)
+set +e
+"$here/boot.sh" -t "${KFT_KERNEL_TIMEOUT:-900}" "$stage" > "$log" 2>&1
+rc=$?
+set -e
+grep -a -E '^(ok|not ok) - |^#   ' "$log" || true
+pass=$(grep -a -c '^ok - ' "$log" || true)
+fail=$(grep -a -c '^not ok - ' "$log" || true)
+if [ "$rc" -ne 0 ] && [ "$fail" -eq 0 ]; then
+	echo "not ok - the guest ran to the end (boot.sh exit $rc)"
+	tail -30 "$log" | sed 's/^/#   /'
+	fail=1
+fi
+rm -f "$log"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
