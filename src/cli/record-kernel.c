@@ -113,7 +113,7 @@ int record_kernel(const char *config, const char *dir, bool compensate, int argc
 	sigprocmask(SIG_BLOCK, &sigs, &old);
 	/* the config is the kernel's; CMD's own calls are all recorded */
 	if (kernel_take() || prepare_dir(dir) || write_trace_files(dir, &cfg, true, compensate) ||
-	    write_file(dir, "user-config", "", 0) ||
+	    write_file(dir, "user-config", "begin\nend\n", 10) ||
 	    write_kernel_info(dir, argc, argv, &k, "status = running\n"))
 		goto out_sig;
 	/* one clock for both sides: the kernel's is CLOCK_MONOTONIC */

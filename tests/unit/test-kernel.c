@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The kernel backend's pieces that need no kernel: the journal that puts
+ * tracefs back (on plain files here), and kernel calls written as thread
+ * files and nested under a program's calls by the reader.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "format/control.h"
+#include "format/reader.h"
+#include "format/thread-writer.h"
+#include "kernel/journal.h"
+
+static char *make_dir(void)
+{
+	char tmpl[] = "/tmp/kft-unit-XXXXXX";
+	char *dir = mkdtemp(tmpl);
+
+	assert_non_null(dir);
+	return strdup(dir);
+}
+
+static char *put(const char *dir, const char *name, const char *text)
+{
+	char *path = malloc(strlen(dir) + strlen(name) + 2);
+
+	sprintf(path, "%s/%s", dir, name);
+	assert_int_equal(kft_file_write(path, "", false, NULL), -1);	/* not there yet */
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+static void assert_file(const char *path, const char *want)
+{
+	struct kft_error err;
+	char *got = kft_file_read(path, &err);
+
+	assert_non_null(got);
+	assert_string_equal(got, want);
+	free(got);
+}
+
+static void test_journal_restores_backwards(void **state)
+{
+	char *dir = make_dir(), jpath[256];
+	char *clock = put(dir, "trace_clock", "[local] global mono\n");
+	char *size = put(dir, "buffer_size_kb", "7 (expanded: 1408)\n");
+	char *list = put(dir, "set_ftrace_filter", "a\nb [mod]\n#### comment\nf:traceon:count=1\n");
+	char *probes = put(dir, "kprobe_events", "");
+	char *enable = put(dir, "enable", "0*\n");
+	struct kft_journal j;
+	struct kft_error err;
+	pid_t owner = -1;
+
+	snprintf(jpath, sizeof(jpath), "%s/journal", dir);
+	assert_int_equal(kft_journal_begin(&j, jpath, 4242, &err), 0);
+	assert_int_equal(kft_journal_begin(&(struct kft_journal){ 0 }, jpath, 1, &err), -1);
+	assert_int_equal(kft_journal_set(&j, clock, "mono", &err), 0);
+	assert_int_equal(kft_journal_set(&j, clock, "x86-tsc", &err), 0);	/* first value wins */
+	assert_int_equal(kft_journal_set(&j, size, "64", &err), 0);
+	assert_int_equal(kft_journal_set_list(&j, list, "z\n", &err), 0);
+	assert_int_equal(kft_journal_append(&j, probes, "r:kft/x f\n", "-:kft/x\n", &err), 0);
+	assert_int_equal(kft_journal_set(&j, enable, "1", &err), 0);
+	kft_journal_close(&j);
+	assert_file(clock, "x86-tsc");
+	assert_file(list, "z\n");
+	assert_int_equal(kft_journal_owner(jpath, &owner, &err), 1);
+	assert_int_equal(owner, 4242);
+
+	assert_int_equal(kft_journal_restore(jpath, &err), 0);
+	assert_file(clock, "local");
+	assert_file(size, "1408");
+	assert_file(list, "a\nb\n");	/* triggers and comments are not filters */
+	assert_file(probes, "r:kft/x f\n-:kft/x\n");
+	assert_file(enable, "0");
+	assert_int_equal(kft_journal_owner(jpath, &owner, &err), 0);	/* gone */
+	free(clock);
+	free(size);
+	free(list);
+	free(probes);
+	free(enable);
+	free(dir);
+}
+
+static void test_journal_skips_a_line_cut_short(void **state)
+{
+	char *dir = make_dir(), jpath[256], text[512];
+	char *file = put(dir, "tracing_thresh", "0\n");
+	struct kft_error err;
+	FILE *f;
+
+	/* "V <path> 35" whole, then a line a crash cut before its newline */
+	snprintf(jpath, sizeof(jpath), "%s/journal", dir);
+	f = fopen(jpath, "w");
+	assert_non_null(f);
+	fprintf(f, "kft-journal 0\nV ");
+	for (const char *p = file; *p; p++)
+		fprintf(f, "%02x", (unsigned char)*p);
+	fprintf(f, " 3335\nV ");
+	for (const char *p = file; *p; p++)
+		fprintf(f, "%02x", (unsigned char)*p);
+	fprintf(f, " 39");
+	fclose(f);
+	assert_int_equal(kft_journal_restore(jpath, &err), 0);
+	snprintf(text, sizeof(text), "35");
+	assert_file(file, text);
+	free(file);
+	free(dir);
+}
+
+static void put_control(const char *dir)
+{
+	struct kft_control ctl;
+	char path[256];
+	FILE *f;
+
+	kft_control_init(&ctl, 0, KFT_MODE_TIMED, true);
+	snprintf(path, sizeof(path), "%s/control", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fwrite(&ctl, sizeof(ctl), 1, f);
+	fclose(f);
+	free(put(dir, "config", "begin\nend\n"));
+}
+
+static struct kft_rec rec(uint64_t entry, uint64_t dur, uint64_t func, uint32_t depth,
+			  uint32_t flags)
+{
+	return (struct kft_rec){ .entry_ns = entry, .func = func, .dur = kft_dur_encode(dur),
+				 .depth_flags = depth | flags };
+}
+
+/* main { f { openat { do_open } } }, then a kernel call after main */
+static void test_kernel_calls_nest_under_the_program(void **state)
+{
+	char *dir = make_dir();
+	const struct kft_rec user[] = {
+		rec(100, 500, 0x1002, 1, 0),	/* f */
+		rec(0, 1000, 0x1001, 0, 0),	/* main */
+	};
+	const struct kft_rec kernel[] = {
+		rec(210, 50, 0xffffffff81000020ULL, 1, KFT_REC_KERNEL),	/* do_open */
+		rec(200, 100, 0xffffffff81000010ULL, 0, KFT_REC_KERNEL),	/* openat */
+		rec(1500, 10, 0xffffffff81000030ULL, 0, KFT_REC_KERNEL),	/* exit_group */
+	};
+	struct kft_thread_out u = { .session = 1, .pid = 100, .tid = 100, .recs = user,
+				    .nrecs = 2 };
+	struct kft_thread_out k = { .session = 2, .pid = 100, .tid = 100, .recs = kernel,
+				    .nrecs = 3 };
+	static const uint32_t want_depth[] = { 0, 1, 2, 3, 0 };
+	static const uint64_t want_func[] = { 0x1001, 0x1002, 0xffffffff81000010ULL,
+					      0xffffffff81000020ULL, 0xffffffff81000030ULL };
+	struct kft_trace tr;
+	struct kft_error err;
+	struct kft_call *calls;
+	size_t n;
+
+	put_control(dir);
+	assert_int_equal(kft_thread_write(dir, &u, &err), 0);
+	assert_int_equal(kft_thread_write(dir, &k, &err), 0);
+	if (kft_trace_open(&tr, dir, &err))
+		fail_msg("%s", err.msg);
+	assert_int_equal(kft_trace_calls(&tr, &calls, &n, &err), 0);
+	assert_int_equal(n, 5);
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(calls[i].func, want_func[i]);
+		assert_int_equal(calls[i].depth, want_depth[i]);
+		/* one call tree per thread: the kernel's calls join the program's */
+		assert_int_equal(calls[i].session, 1);
+	}
+	assert_true(calls[2].flags & KFT_REC_KERNEL);
+	free(calls);
+	kft_trace_close(&tr);
+	free(dir);
+}
+
+/* A kernel-only trace keeps its own depths, and open calls read as -1. */
+static void test_kernel_only_trace_reads_back(void **state)
+{
+	char *dir = make_dir();
+	const struct kft_rec kernel[] = { rec(20, 5, 0xffffffff81000020ULL, 1, KFT_REC_KERNEL) };
+	const struct kft_frame open[] = {
+		{ .func = 0xffffffff81000010ULL, .entry_ns = 10,
+		  .flags = KFT_FRAME_LOGGED | KFT_FRAME_KERNEL },
+	};
+	struct kft_thread_out k = { .session = 1, .pid = 7, .tid = 7, .comm = "cat",
+				    .recs = kernel, .nrecs = 1, .frames = open, .nframes = 1 };
+	struct kft_trace tr;
+	struct kft_error err;
+	struct kft_call *calls;
+	size_t n;
+
+	put_control(dir);
+	assert_int_equal(kft_thread_write(dir, &k, &err), 0);
+	if (kft_trace_open(&tr, dir, &err))
+		fail_msg("%s", err.msg);
+	assert_string_equal(tr.threads[0].hdr.comm, "cat");
+	assert_int_equal(kft_trace_calls(&tr, &calls, &n, &err), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(calls[0].dur_ns, -1);
+	assert_int_equal(calls[0].depth, 0);
+	assert_true(calls[0].flags & KFT_REC_KERNEL);
+	assert_int_equal(calls[1].depth, 1);
+	assert_int_equal(calls[1].dur_ns, 5);
+	free(calls);
+	kft_trace_close(&tr);
+	free(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_journal_restores_backwards),
+		cmocka_unit_test(test_journal_skips_a_line_cut_short),
+		cmocka_unit_test(test_kernel_calls_nest_under_the_program),
+		cmocka_unit_test(test_kernel_only_trace_reads_back),
+	};
+
+	return cmocka_run_group_tests_name("kernel", tests, NULL, NULL);
+}
