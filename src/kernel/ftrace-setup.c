@@ -365,14 +365,19 @@ int kft_kernel_arm(struct kft_kernel *k, struct kft_journal *j, const struct kft
 	list = funclist_text(cfg);
 	if (!list)
 		return kft_error_set(err, "out of memory");
-	if (kft_journal_set_list(j, kft_kernel_path(k, "set_ftrace_filter"), list, err)) {
+	/* the stack tracer looks at the same functions (all, without a list) */
+	if (kft_journal_set_list(j, kft_kernel_path(k, "set_ftrace_filter"), list, err) ||
+	    (cfg->watch != KFT_WATCH_NONE &&
+	     kft_journal_set_list(j, kft_kernel_path(k, "stack_trace_filter"), list, err))) {
 		free(list);
 		return -1;
 	}
 	free(list);
+	/* the maximum first, so that restoring stops the stack tracer before
+	 * it puts the old maximum back */
 	if (cfg->watch != KFT_WATCH_NONE &&
-	    (kft_journal_set(j, STACK_TRACER_FILE, "1", err) ||
-	     set(k, j, "stack_max_size", "0", err)))
+	    (set(k, j, "stack_max_size", "0", err) ||
+	     kft_journal_set(j, STACK_TRACER_FILE, "1", err)))
 		return -1;
 	/* the tracer last, journaled again: restoring begins by turning it
 	 * off, before filters and buffers change under it */

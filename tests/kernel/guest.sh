@@ -17,7 +17,7 @@ snapshot() {
 	for f in current_tracer tracing_on tracing_thresh buffer_size_kb trace_clock \
 		set_ftrace_filter set_ftrace_pid set_graph_function max_graph_depth \
 		kprobe_events options/overwrite options/funcgraph-irqs options/record-tgid \
-		options/function-fork; do
+		options/function-fork stack_max_size stack_trace_filter; do
 		echo "$f: $(cat $T/$f | tr '\n' ' ')"
 	done
 	echo "stack_tracer: $(cat /proc/sys/kernel/stack_tracer_enabled)"
@@ -156,6 +156,13 @@ check "kft kernel prime: waits for the start trigger" grep -q "tracing off" /tmp
 kft kernel stop 2>/dev/null
 check "kft kernel prime: started by the trigger" test "$(calls /run/kft/kft.data do_sys_openat2)" -ge 1
 check "kft kernel prime: nothing before it" test "$(calls /run/kft/kft.data __x64_sys_newuname)" -eq 1
+
+# watch stack: the stack tracer's deepest stack
+printf 'begin\n  watch stack 64\n  filter funclist __x64_sys_newuname do_sys_openat2 fend\nend\n' > /tmp/w.conf
+check "watch: record" kft record --kernel -c /tmp/w.conf -o /tmp/tw -- /progs/sysprog
+check "watch: the deepest kernel stack" sh -c \
+	'kft status /tmp/tw | grep "deepest stack" | grep -qv "deepest stack 0 bytes"'
+check "watch: settings restored" same_as_before
 
 # the kickstart seed, one to one: kallsyms as the System.map, sym2addr,
 # config, prime, run the program, status says complete, data, kd -c.
