@@ -48,6 +48,7 @@ poweroff -f
 INIT
 chmod +x "$root/init"
 cp -a "$stage"/. "$root"/
+chmod 755 "$root"	# the stage came from mktemp -d (0700): others must see /
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$work/initrd.gz"
 
 # KVM is left alone: on hosts without vmx/svm /dev/kvm may exist and crawl.

@@ -157,6 +157,25 @@ kft kernel stop 2>/dev/null
 check "kft kernel prime: started by the trigger" test "$(calls /run/kft/kft.data do_sys_openat2)" -ge 1
 check "kft kernel prime: nothing before it" test "$(calls /run/kft/kft.data __x64_sys_newuname)" -eq 1
 
+# filters applied when reading, and the log size
+printf 'begin\n  filter onlyints\n  filter funclist __x64_sys_newuname fend\nend\n' > /tmp/oi.conf
+check "onlyints: record" kft record --kernel -c /tmp/oi.conf -o /tmp/toi -- /progs/sysprog
+check "onlyints: system calls are not interrupts" test "$(calls /tmp/toi __x64_sys_newuname)" -eq 0
+printf 'begin\n  logentries 3\n  filter funclist __x64_sys_openat do_sys_openat2 fend\nend\n' > /tmp/le.conf
+check "logentries: record" kft record --kernel -c /tmp/le.conf -o /tmp/tle -- /progs/sysprog
+check "logentries: 3 calls kept" test "$(kft log /tmp/tle | grep -c "openat")" -eq 3
+
+# a stop time ends a system-wide trace by itself
+printf 'begin\n  trigger stop time 1000000\n  filter funclist __x64_sys_newuname fend\nend\n' > /tmp/st.conf
+check "stop time: a system-wide trace ends by itself" timeout 60 kft record --kernel -c /tmp/st.conf -o /tmp/tst
+check "stop time: settings restored" same_as_before
+
+# not root: a clear message, nothing touched
+echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >> /etc/passwd
+su -s /bin/sh nobody -c "/kft/bin/kft record --kernel -o /tmp/nobody -- /bin/true" 2>/tmp/err
+check "not root: says so" grep -q "needs root" /tmp/err
+check "not root: settings untouched" same_as_before
+
 # watch stack: the stack tracer's deepest stack
 printf 'begin\n  watch stack 64\n  filter funclist __x64_sys_newuname do_sys_openat2 fend\nend\n' > /tmp/w.conf
 check "watch: record" kft record --kernel -c /tmp/w.conf -o /tmp/tw -- /progs/sysprog
