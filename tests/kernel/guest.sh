@@ -157,6 +157,31 @@ kft kernel stop 2>/dev/null
 check "kft kernel prime: started by the trigger" test "$(calls /run/kft/kft.data do_sys_openat2)" -ge 1
 check "kft kernel prime: nothing before it" test "$(calls /run/kft/kft.data __x64_sys_newuname)" -eq 1
 
+# autorepeat: the triggers re-arm, each run of the program is logged
+printf 'begin\n  trigger start entry __do_sys_getppid\n  trigger stop entry __do_sys_sched_yield\n  filter funclist __x64_sys_newuname do_sys_openat2 fend\n  autorepeat\nend\n' > /tmp/ar.conf
+# (system-wide: a new sh would call getppid itself, and fire the trigger)
+kft record --kernel -c /tmp/ar.conf -o /tmp/tar 2>/tmp/kerr &
+kpid=$!
+wait_armed $kpid
+/progs/sysprog
+/progs/sysprog
+kill -INT $kpid
+wait $kpid
+check "autorepeat: both runs between their triggers" test "$(calls /tmp/tar do_sys_openat2)" -eq 2
+check "autorepeat: never outside them" test "$(calls /tmp/tar __x64_sys_newuname)" -eq 0
+check "autorepeat: settings restored" same_as_before
+
+# a start time, step by step: kft kernel keeps a helper awake for it
+printf 'begin\n  trigger start time 3000000\n  filter funclist __x64_sys_newuname fend\nend\n' > /tmp/tt.conf
+kft kernel config /tmp/tt.conf && kft kernel prime
+check "start time: off at first" sh -c 'kft kernel status | grep -q "tracing off"'
+sleep 5
+check "start time: on after it" sh -c 'kft kernel status | grep -q "tracing on"'
+uname >/dev/null
+kft kernel stop 2>/dev/null
+check "start time: the call after it" test "$(calls /run/kft/kft.data __x64_sys_newuname)" -ge 1
+check "start time: settings restored" same_as_before
+
 # filters applied when reading, and the log size
 printf 'begin\n  filter onlyints\n  filter funclist __x64_sys_newuname fend\nend\n' > /tmp/oi.conf
 check "onlyints: record" kft record --kernel -c /tmp/oi.conf -o /tmp/toi -- /progs/sysprog
