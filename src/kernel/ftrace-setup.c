@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/mount.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +35,31 @@ static bool has_word(const char *list, const char *word)
 	return false;
 }
 
+static bool tracefs_mounted(void)
+{
+	FILE *f = fopen("/proc/mounts", "re");
+	char line[1024];
+	bool found = false;
+
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = strstr(line, " tracefs ") != NULL;
+	if (f)
+		fclose(f);
+	return found;
+}
+
+static int probe(struct kft_kernel *k, struct kft_error *err);
+
 int kft_kernel_probe(struct kft_kernel *k, struct kft_error *err)
+{
+	int ret = probe(k, err);
+
+	if (ret)
+		kft_kernel_release(k);	/* unmounts what it mounted */
+	return ret;
+}
+
+static int probe(struct kft_kernel *k, struct kft_error *err)
 {
 	const char *dir;
 	char *tracers;
@@ -44,7 +69,11 @@ int kft_kernel_probe(struct kft_kernel *k, struct kft_error *err)
 		return kft_error_set(err, "kernel tracing needs root (tracefs and /proc/kallsyms "
 				     "are root's)");
 	tracefs_set_loglevel(TEP_LOG_NONE);
+	/* libtracefs mounts tracefs where it is not: kft unmounts it after */
+	k->mounted = !tracefs_mounted();
 	dir = tracefs_tracing_dir();
+	if (k->mounted && (!dir || tracefs_mounted() == false))
+		k->mounted = false;
 	if (!dir)
 		return kft_error_set(err, "no tracefs: mount it (mount -t tracefs nodev "
 				     "/sys/kernel/tracing) or build the kernel with CONFIG_FTRACE");
@@ -74,6 +103,10 @@ void kft_kernel_release(struct kft_kernel *k)
 	if (k->on_fd > 0)
 		close(k->on_fd);
 	k->on_fd = -1;
+	/* the settings live in the kernel, not in the mount */
+	if (k->mounted)
+		umount(k->dir);
+	k->mounted = false;
 }
 
 static int load_traceable(struct kft_kernel *k, struct kft_error *err)

@@ -38,6 +38,7 @@ struct kft_kernel {
 	struct kft_strmap traceable;	/* available_filter_functions */
 	bool traceable_loaded;
 	int on_fd;			/* tracing_on, held open */
+	bool mounted;			/* kft mounted tracefs (and unmounts it) */
 };
 
 /* Find tracefs and what this kernel offers; fails with a clear message

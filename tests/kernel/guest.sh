@@ -195,6 +195,14 @@ printf 'begin\n  trigger stop time 1000000\n  filter funclist __x64_sys_newuname
 check "stop time: a system-wide trace ends by itself" timeout 60 kft record --kernel -c /tmp/st.conf -o /tmp/tst
 check "stop time: settings restored" same_as_before
 
+# tracefs not mounted: kft mounts it, and unmounts it after
+umount $T
+check "tracefs unmounted: record" kft record --kernel -c /tmp/io.conf -o /tmp/tum -- /progs/sysprog
+check "tracefs unmounted: the trace" test "$(calls /tmp/tum do_sys_openat2)" -ge 1
+check "tracefs unmounted: left unmounted" sh -c '! grep -q " tracefs " /proc/mounts'
+mount -t tracefs nodev $T
+check "tracefs unmounted: settings restored" same_as_before
+
 # not root: a clear message, nothing touched
 echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >> /etc/passwd
 su -s /bin/sh nobody -c "/kft/bin/kft record --kernel -o /tmp/nobody -- /bin/true" 2>/tmp/err
