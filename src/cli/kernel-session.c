@@ -143,7 +143,9 @@ static void mark_complete(struct kft_control *ctl, const char *dir, const struct
 	if (res->calls && !cfg->start.type && res->first_ns < ctl->first_start_ns)
 		ctl->first_start_ns = res->first_ns;
 	if (res->calls) {
-		if (ctl->start.how == 0) {
+		/* the config's start trigger is the kernel's: it says why the run
+		 * started, also when the program's side logged first */
+		if (ctl->start.how == 0 || cfg->start.type != KFT_TRIGGER_NONE) {
 			ctl->first_start_ns = res->first_ns;
 			ctl->start.how = cfg->start.type ? (uint32_t)cfg->start.type : KFT_HOW_USER;
 			ctl->start.session = session;

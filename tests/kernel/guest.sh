@@ -86,6 +86,8 @@ CONF
 	check "triggers ($how): record" kft record --kernel -c /tmp/trig.conf -o /tmp/t2 -- /progs/sysprog
 	check "triggers ($how): the open between them" test "$(calls /tmp/t2 do_sys_openat2)" -ge 1
 	check "triggers ($how): no uname before or after" test "$(calls /tmp/t2 __x64_sys_newuname)" -eq 0
+	check "triggers ($how): status names the trigger" sh -c \
+		"kft status /tmp/t2 | grep -q 'started .* by $how .*function __do_sys_getppid'"
 	check "triggers ($how): settings restored" same_as_before
 done
 
