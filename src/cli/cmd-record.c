@@ -149,6 +149,13 @@ int find_runtime(char *out, size_t size)
 	return 0;
 }
 
+/* SIGINT and SIGQUIT as kft found them, while it ignores them (as
+ * system() does); the program gets them back. */
+static struct {
+	bool saved;
+	struct sigaction intr, quit;
+} caller_signals;
+
 pid_t launch(const char *prog, char **argv, const char *runtime, const char *dir,
 	     const int *gate)
 {
@@ -168,13 +175,14 @@ pid_t launch(const char *prog, char **argv, const char *runtime, const char *dir
 	if (pid < 0)
 		return fail("fork: %s", strerror(errno)) ? -1 : -1;
 	if (pid == 0) {
-		struct sigaction dfl = { .sa_handler = SIG_DFL };
 		sigset_t none;
 		char go;
 
 		/* what kft ignores or holds while it waits is the program's */
-		sigaction(SIGINT, &dfl, NULL);
-		sigaction(SIGQUIT, &dfl, NULL);
+		if (caller_signals.saved) {
+			sigaction(SIGINT, &caller_signals.intr, NULL);
+			sigaction(SIGQUIT, &caller_signals.quit, NULL);
+		}
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		/* the caller may have things to set up first (kernel tracing) */
@@ -247,7 +255,7 @@ int cmd_record(int argc, char **argv)
 	struct kft_config cfg;
 	struct kft_error err;
 	char prog[PATH_MAX], runtime[PATH_MAX], status[128];
-	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, old_quit;
+	struct sigaction ign = { .sa_handler = SIG_IGN };
 	int ret = 1, wstatus;
 	pid_t pid;
 
@@ -272,13 +280,15 @@ int cmd_record(int argc, char **argv)
 		goto out;
 
 	/* like system(): Ctrl-C is for the program, we wait for it to end */
-	sigaction(SIGINT, &ign, &old_int);
-	sigaction(SIGQUIT, &ign, &old_quit);
+	sigaction(SIGINT, &ign, &caller_signals.intr);
+	sigaction(SIGQUIT, &ign, &caller_signals.quit);
+	caller_signals.saved = true;
 	pid = launch(prog, argv + optind, runtime, o.dir, NULL);
 	while (pid > 0 && waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
 		;
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGQUIT, &old_quit, NULL);
+	sigaction(SIGINT, &caller_signals.intr, NULL);
+	sigaction(SIGQUIT, &caller_signals.quit, NULL);
+	caller_signals.saved = false;
 	if (pid < 0)
 		goto out;
 	if (WIFSIGNALED(wstatus)) {

@@ -106,3 +106,27 @@ once_clock_monotonic() {
 	kft log >log
 	check "started" grep -q "^Logging started at [0-9]* usec by entry to function main$" log
 }
+
+# Ctrl-C is the program's: kft ignores SIGINT while it waits, the program
+# gets the disposition kft found (default here, ignored when it was).
+once_sigint_is_the_programs() {
+	cat >sig.c <<'SRC'
+#include <signal.h>
+int main(void)
+{
+	struct sigaction sa;
+
+	sigaction(SIGINT, 0, &sa);
+	return sa.sa_handler == SIG_IGN;
+}
+SRC
+	cc -g -finstrument-functions -o sig sig.c
+	set +e
+	kft record -- ./sig >/dev/null
+	rc_default=$?
+	(trap '' INT; kft record -- ./sig >/dev/null)
+	rc_ignored=$?
+	set -e
+	check "default in the program" test $rc_default = 0
+	check "ignored when the caller ignored it" test $rc_ignored = 1
+}
