@@ -225,6 +225,24 @@ static int do_data(void)
 	return cmd_log(2, argv);
 }
 
+static int do_reset(void)
+{
+	struct kft_kernel k;
+	struct kft_error err;
+	int ret;
+
+	if (access(kernel_state_path("journal"), F_OK)) {
+		fprintf(stderr, "kft: nothing to restore\n");
+		return 0;
+	}
+	/* tracefs mounted (kft may have unmounted what it mounted) */
+	if (kft_kernel_probe(&k, &err))
+		return fail("%s", err.msg);
+	ret = kernel_restore();
+	kft_kernel_release(&k);
+	return ret;
+}
+
 int cmd_kernel(int argc, char **argv)
 {
 	const char *what = argc > 1 ? argv[1] : "";
@@ -243,13 +261,8 @@ int cmd_kernel(int argc, char **argv)
 		return do_status();
 	if (argc == 2 && !strcmp(what, "data"))
 		return do_data();
-	if (argc == 2 && !strcmp(what, "reset")) {
-		if (access(kernel_state_path("journal"), F_OK)) {
-			fprintf(stderr, "kft: nothing to restore\n");
-			return 0;
-		}
-		return kernel_restore();
-	}
+	if (argc == 2 && !strcmp(what, "reset"))
+		return do_reset();
 	fputs(usage, stderr);
 	return 2;
 }

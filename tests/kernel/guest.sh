@@ -140,6 +140,13 @@ check "SIGKILL: the journal is left" test -e /run/kft/journal
 kft record --kernel -c /tmp/io.conf -o /tmp/tnext -- /bin/true 2>/tmp/err
 check "SIGKILL: the next kft says it restores" grep -q "left behind" /tmp/err
 check "SIGKILL: settings restored" same_as_before
+kft record --kernel -c /tmp/io.conf -o /tmp/tkill 2>/tmp/kerr &
+kpid=$!
+wait_armed $kpid
+kill -KILL $kpid
+wait $kpid 2>/dev/null
+check "kft kernel reset: restores what a killed kft left" kft kernel reset
+check "kft kernel reset: settings restored" same_as_before
 
 # /proc/kft the old way, step by step
 check "kft kernel config" kft kernel config /tmp/io.conf
