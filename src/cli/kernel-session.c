@@ -59,6 +59,22 @@ int kernel_restore(void)
 	return 0;
 }
 
+/* pid is a live kft (not another program that got its number since) */
+static bool is_kft(pid_t pid)
+{
+	char path[64], comm[32] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	if (!fgets(comm, sizeof(comm), f))
+		comm[0] = '\0';
+	fclose(f);
+	return !strcmp(comm, "kft\n");
+}
+
 int kernel_take(void)
 {
 	struct kft_error err;
@@ -72,7 +88,7 @@ int kernel_take(void)
 	if (owner == 0)
 		return fail("a `kft kernel` session is primed: end it with `kft kernel stop` "
 			    "(or `kft kernel reset`)");
-	if (owner != getpid() && (kill(owner, 0) == 0 || errno == EPERM))
+	if (owner != getpid() && is_kft(owner))
 		return fail("kft (pid %d) is tracing the kernel already", (int)owner);
 	fprintf(stderr, "kft: restoring the tracing settings a kft (pid %d) left behind\n",
 		(int)owner);

@@ -145,6 +145,19 @@ kpid=$!
 wait_armed $kpid
 kill -KILL $kpid
 wait $kpid 2>/dev/null
+# the dead kft's pid now belongs to another program: still a leftover
+sleep 100 &
+spid=$!
+sed -i "1s/.*/kft-journal $spid/" /run/kft/journal
+kft record --kernel -c /tmp/io.conf -o /tmp/tnext -- /bin/true 2>/tmp/err
+check "pid reused: the next kft restores" grep -q "left behind" /tmp/err
+check "pid reused: settings restored" same_as_before
+kill $spid
+kft record --kernel -c /tmp/io.conf -o /tmp/tkill 2>/tmp/kerr &
+kpid=$!
+wait_armed $kpid
+kill -KILL $kpid
+wait $kpid 2>/dev/null
 check "kft kernel reset: restores what a killed kft left" kft kernel reset
 check "kft kernel reset: settings restored" same_as_before
 
