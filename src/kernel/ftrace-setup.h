@@ -9,7 +9,7 @@
  *   trigger start|stop entry F   F:traceon / F:traceoff function triggers
  *   trigger start|stop exit F    a kretprobe on F whose event trigger
  *                                turns tracing on or off
- *   trigger start|stop time N    kft flips tracing_on itself (kft_kernel_on)
+ *   trigger start|stop time N    kft flips tracing_on itself (kft_kernel_set_on)
  *   filter mintime N             tracing_thresh
  *   filter maxtime, onlyints     applied when reading (ftrace-collect)
  *   filter noints                options/funcgraph-irqs off
