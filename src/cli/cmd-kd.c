@@ -160,8 +160,10 @@ int cmd_kd(int argc, char **argv)
 
 		if (open_trace(input, true, &tr, &sz))
 			return 1;
-		if (!tree && !slowest_func && !o.classic && fast_columns(&o)) {
-			/* totals need no tree: one pass over the records */
+		if (!tree && !slowest_func && !o.classic && fast_columns(&o) &&
+		    !kft_trace_mixes_kernel(&tr)) {
+			/* totals need no tree: one pass over the records (each
+			 * thread file alone: not when kernel calls nest in) */
 			ret = kft_funcstats_from_trace(&fs, &t, &tr, sz, &err) ||
 			      kft_view_kd_summary(stdout, &t, &fs, &o, &err);
 			kft_funcstats_free(&fs);

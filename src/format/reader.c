@@ -479,13 +479,8 @@ static int nest_kernel_calls(struct kft_call *calls, size_t n, struct kft_error 
 {
 	struct open_user *all = NULL, *u = NULL;
 	size_t nall = 0;
-	bool user = false, kernel = false;
 	int ret = 0;
 
-	for (size_t i = 0; i < n && !(user && kernel); i++)
-		*((calls[i].flags & KFT_REC_KERNEL) ? &kernel : &user) = true;
-	if (!user || !kernel)
-		return 0;
 	for (size_t i = 0; i < n; i++) {
 		struct kft_call *c = &calls[i];
 
@@ -529,12 +524,33 @@ static int nest_kernel_calls(struct kft_call *calls, size_t n, struct kft_error 
 static int calls_sorted(const struct kft_trace *tr, struct kft_call **out, size_t *nout,
 			struct kft_error *err);
 
+/* A kernel thread file holds kernel calls only: its first one tells. */
+static bool kernel_thread(const struct kft_thread_file *th)
+{
+	if (th->nrecs)
+		return kft_thread_rec(th, 0)->depth_flags & KFT_REC_KERNEL;
+	return th->nframes && (th->frames[0].flags & KFT_FRAME_KERNEL);
+}
+
+bool kft_trace_mixes_kernel(const struct kft_trace *tr)
+{
+	for (size_t i = 0; i < tr->nthreads; i++) {
+		if (!kernel_thread(&tr->threads[i]))
+			continue;
+		for (size_t j = 0; j < tr->nthreads; j++)
+			if (tr->threads[j].hdr.tid == tr->threads[i].hdr.tid &&
+			    !kernel_thread(&tr->threads[j]))
+				return true;
+	}
+	return false;
+}
+
 int kft_trace_calls(const struct kft_trace *tr, struct kft_call **out, size_t *nout,
 		    struct kft_error *err)
 {
 	if (calls_sorted(tr, out, nout, err))
 		return -1;
-	if (nest_kernel_calls(*out, *nout, err)) {
+	if (kft_trace_mixes_kernel(tr) && nest_kernel_calls(*out, *nout, err)) {
 		free(*out);
 		*out = NULL;
 		return -1;

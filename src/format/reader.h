@@ -71,6 +71,10 @@ void kft_trace_close(struct kft_trace *tr);
 int kft_trace_calls(const struct kft_trace *tr, struct kft_call **calls, size_t *ncalls,
 		    struct kft_error *err);
 
+/* Whether a thread was traced both in the program and in the kernel:
+ * kft_trace_calls() then nests the kernel's calls under the program's. */
+bool kft_trace_mixes_kernel(const struct kft_trace *tr);
+
 /* Records still open when the run stopped show up as -1; tell state. */
 bool kft_trace_primed(const struct kft_trace *tr);
 bool kft_trace_triggered(const struct kft_trace *tr);

@@ -63,6 +63,11 @@ check "nesting: newuname under ask_name" awk '
 	END { exit !found }' /tmp/graph
 [ -n "${KFT_SHOW_GRAPH:-}" ] && sed 's/^/#   /' /tmp/graph | head -60
 check "kft log reads the kernel trace" sh -c 'kft log /tmp/t1 | grep -q do_sys_openat2'
+# the summary's one-pass path and the tree agree: kernel time is not read_file's own
+kft kd -f Fl /tmp/t1 | grep "^read_file " > /tmp/local1
+kft kd -f Flm /tmp/t1 | grep "^read_file " | awk '{ print $1, $2 }' > /tmp/local2
+check "kd: Local without the kernel calls, on both paths" sh -c \
+	'test -s /tmp/local1 && diff -w /tmp/local1 /tmp/local2'
 
 # the kickstart workflow: system calls as triggers
 cat > /tmp/bad.conf <<'CONF'
