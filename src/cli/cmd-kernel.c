@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../kernel/ftrace-collect.h"
 #include "../kernel/journal.h"
 #include "cli.h"
 #include "kernel-session.h"
@@ -160,25 +161,6 @@ static int do_start(void)
 	return ret;
 }
 
-static uint64_t buffered_entries(const struct kft_kernel *k)
-{
-	struct kft_error err;
-	uint64_t total = 0;
-
-	for (int cpu = 0; cpu < 4096; cpu++) {
-		char name[64], *text, *p;
-
-		snprintf(name, sizeof(name), "per_cpu/cpu%d/stats", cpu);
-		text = kft_file_read(kft_kernel_path(k, name), &err);
-		if (!text)
-			break;
-		if ((p = strstr(text, "entries:")))
-			total += strtoull(p + 8, NULL, 10);
-		free(text);
-	}
-	return total;
-}
-
 static int do_status(void)
 {
 	char *argv[] = { "status", (char *)kernel_state_path("kft.data"), NULL };
@@ -189,7 +171,8 @@ static int do_status(void)
 	if (primed()) {
 		if (kft_kernel_probe(&k, &err))
 			return fail("%s", err.msg);
-		uint64_t events = buffered_entries(&k);
+		uint64_t events = kft_kernel_cpu_stat(k.dir, (const char *const[]){ "entries:",
+										   NULL });
 		bool on = kft_kernel_is_on(&k);
 
 		cfg = kft_file_read(kernel_state_path("config"), &err);
@@ -245,24 +228,22 @@ static int do_reset(void)
 
 int cmd_kernel(int argc, char **argv)
 {
+	static const struct {
+		const char *name;
+		int (*run)(void);
+	} steps[] = {
+		{ "prime", do_prime }, { "start", do_start }, { "stop", do_stop },
+		{ "status", do_status }, { "data", do_data }, { "reset", do_reset },
+	};
 	const char *what = argc > 1 ? argv[1] : "";
 
 	if (wants_help(argc, argv, usage))
 		return 0;
 	if (!strcmp(what, "config") && argc == 3)
 		return do_config(argv[2]);
-	if (argc == 2 && !strcmp(what, "prime"))
-		return do_prime();
-	if (argc == 2 && !strcmp(what, "start"))
-		return do_start();
-	if (argc == 2 && !strcmp(what, "stop"))
-		return do_stop();
-	if (argc == 2 && !strcmp(what, "status"))
-		return do_status();
-	if (argc == 2 && !strcmp(what, "data"))
-		return do_data();
-	if (argc == 2 && !strcmp(what, "reset"))
-		return do_reset();
+	for (size_t i = 0; argc == 2 && i < sizeof(steps) / sizeof(steps[0]); i++)
+		if (!strcmp(what, steps[i].name))
+			return steps[i].run();
 	fputs(usage, stderr);
 	return 2;
 }

@@ -88,7 +88,7 @@ int record_kernel(const char *config, const char *dir, bool compensate, int argc
 	char prog[PATH_MAX], runtime[PATH_MAX], status[160];
 	sigset_t sigs, old;
 	int gate[2] = { -1, -1 }, wstatus = 0, ret = 1;
-	bool by_trigger = false, armed = false;
+	bool by_trigger = false, armed = false, with_runtime;
 	pid_t child = 0;
 
 	kft_config_init(&cfg);
@@ -100,7 +100,9 @@ int record_kernel(const char *config, const char *dir, bool compensate, int argc
 	}
 	if (kernel_check(&k, &cfg, config ? config : "config"))
 		goto out_cfg;
-	if (argc && instrumented(prog) && find_runtime(runtime, sizeof(runtime)))
+	/* CMD's own calls too, when it is instrumented */
+	with_runtime = argc && instrumented(prog);
+	if (with_runtime && find_runtime(runtime, sizeof(runtime)))
 		goto out;
 	/* Ctrl-C and friends from here on are handled, not fatal: the
 	 * kernel must get its settings back */
@@ -123,7 +125,7 @@ int record_kernel(const char *config, const char *dir, bool compensate, int argc
 			fail("pipe: %s", strerror(errno));
 			goto out_sig;
 		}
-		child = launch(prog, argv, instrumented(prog) ? runtime : NULL, dir, gate);
+		child = launch(prog, argv, with_runtime ? runtime : NULL, dir, gate);
 		close(gate[0]);
 		if (child < 0)
 			goto out_sig;

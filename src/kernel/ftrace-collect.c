@@ -302,10 +302,10 @@ static void cut(struct task_out *t, const struct kft_config *cfg)
 	t->n = cap;
 }
 
-static uint64_t lost_events(const char *tracing)
+uint64_t kft_kernel_cpu_stat(const char *tracing, const char *const *fields)
 {
 	char path[512];
-	uint64_t lost = 0;
+	uint64_t sum = 0;
 	DIR *d;
 	struct dirent *de;
 
@@ -313,21 +313,23 @@ static uint64_t lost_events(const char *tracing)
 	d = opendir(path);
 	while (d && (de = readdir(d))) {
 		struct kft_error err;
-		char *text, *p;
+		char *text;
 
 		if (strncmp(de->d_name, "cpu", 3))
 			continue;
 		snprintf(path, sizeof(path), "%s/per_cpu/%s/stats", tracing, de->d_name);
 		text = kft_file_read(path, &err);
-		if (text && (p = strstr(text, "overrun:")))
-			lost += strtoull(p + 8, NULL, 10);
-		if (text && (p = strstr(text, "dropped events:")))
-			lost += strtoull(p + 15, NULL, 10);
+		for (size_t i = 0; text && fields[i]; i++) {
+			const char *p = strstr(text, fields[i]);
+
+			if (p)
+				sum += strtoull(p + strlen(fields[i]), NULL, 10);
+		}
 		free(text);
 	}
 	if (d)
 		closedir(d);
-	return lost;
+	return sum;
 }
 
 /* The kernel's function symbols, for reading the trace anywhere. */
@@ -460,7 +462,8 @@ int kft_kernel_collect(const char *tracing, const char *dir, const struct kft_co
 	if (!ret && g.oom)
 		ret = kft_error_set(err, "out of memory for %zu kernel events", g.n);
 	res->events = g.n;
-	res->lost = lost_events(tracing);
+	res->lost = kft_kernel_cpu_stat(tracing,
+					(const char *const[]){ "overrun:", "dropped events:", NULL });
 	if (!ret)
 		ret = write_tasks(tracing, dir, cfg, clock_base_ns, session, &g, res, err);
 	if (!ret)

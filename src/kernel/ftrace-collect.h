@@ -33,4 +33,8 @@ int kft_kernel_collect(const char *tracing, const char *dir, const struct kft_co
 		       uint64_t clock_base_ns, uint32_t session, struct kft_kernel_result *res,
 		       struct kft_error *err);
 
+/* A field of each CPU's per_cpu/cpuN/stats ("entries:", "overrun:"...), summed
+ * over the CPUs and over the fields given (NULL-terminated). */
+uint64_t kft_kernel_cpu_stat(const char *tracing, const char *const *fields);
+
 #endif
