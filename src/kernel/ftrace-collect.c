@@ -196,7 +196,6 @@ struct task_out {
 	struct kft_rec *recs;
 	size_t n, cap;
 	struct kft_frame frames[MAX_DEPTH];
-	bool open[MAX_DEPTH];
 	size_t top;
 	struct kft_counters c;
 };
@@ -244,7 +243,8 @@ static int emit(struct task_out *t, const struct kft_config *cfg, uint64_t entry
 static int pair_task(const struct kev *ev, size_t n, const struct kft_config *cfg, uint64_t base,
 		     struct task_out *t)
 {
-	memset(t->open, 0, sizeof(t->open));
+	/* frames[d] is an open call when it is marked logged */
+	memset(t->frames, 0, sizeof(t->frames));
 	t->top = 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct kev *e = &ev[i];
@@ -255,33 +255,31 @@ static int pair_task(const struct kev *ev, size_t n, const struct kft_config *cf
 			if (emit(t, cfg, rel, 0, true, e->func, e->extra, 0, e->irq))
 				return -1;
 		} else if (e->type == EV_ENTRY && d < MAX_DEPTH) {
-			for (size_t k = (size_t)d; k < t->top; k++)
-				t->open[k] = false;	/* exits lost: never closed */
-			memset(&t->frames[d], 0, sizeof(t->frames[d]));
+			/* open ones this deep or deeper lost their exits: never
+			 * closed (above top all frames are clear) */
+			if (t->top > (size_t)d)
+				memset(&t->frames[d], 0, (t->top - (size_t)d) * sizeof(t->frames[d]));
 			t->frames[d].func = e->func;
 			t->frames[d].entry_ns = rel;
 			t->frames[d].flags = KFT_FRAME_LOGGED | KFT_FRAME_KERNEL |
 					     (e->irq ? KFT_FRAME_SIGNAL : 0);
-			t->open[d] = true;
 			t->top = (size_t)d + 1;
 		} else if (e->type == EV_EXIT) {
-			bool paired = d < MAX_DEPTH && t->open[d] && t->frames[d].func == e->func;
+			bool paired = d < MAX_DEPTH && (t->frames[d].flags & KFT_FRAME_LOGGED) &&
+				      t->frames[d].func == e->func;
 			uint64_t entry = paired ? t->frames[d].entry_ns :
 						  (rel > e->extra ? rel - e->extra : 0);
 
-			for (size_t k = (size_t)d; k < t->top; k++)
-				t->open[k] = false;
-			if (t->top > (size_t)d)
+			if (t->top > (size_t)d) {
+				memset(&t->frames[d], 0, (t->top - (size_t)d) * sizeof(t->frames[d]));
 				t->top = (size_t)d;
+			}
 			if (emit(t, cfg, entry, e->extra, false, e->func, 0, d, e->irq))
 				return -1;
 		}
 	}
-	while (t->top && !t->open[t->top - 1])
+	while (t->top && !(t->frames[t->top - 1].flags & KFT_FRAME_LOGGED))
 		t->top--;
-	for (size_t k = 0; k < t->top; k++)
-		if (!t->open[k])
-			memset(&t->frames[k], 0, sizeof(t->frames[k]));	/* not logged */
 	return 0;
 }
 
