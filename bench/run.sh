@@ -11,7 +11,11 @@
 # with -fpatchable-function-entry=5; the tools trace the same binaries. For each mode: the added
 # wall time per call against the uninstrumented run (median of N runs),
 # trace bytes per call, peak RSS; then how fast each tool's analysis reads
-# the same trace. Ratios are to uftrace recording everything.
+# the same trace. Ratios are to uftrace recording everything. Calls are
+# counted per binary (gcc -O2 turns some of fib's calls into a loop in the
+# -pg and patchable builds), so each row is per call of its own binary.
+# The floor row preloads bench/floor-hooks.c: two TSC reads per call and
+# nothing else, the least any TSC-timing tracer can cost.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -47,6 +51,7 @@ for w in fib work fib_mt; do
 	gcc -O2 -g -pg -mfentry -o "$out/$w-fentry" "bench/$w.c" -lpthread
 	gcc -O2 -g -fpatchable-function-entry=5 -o "$out/$w-patch" "bench/$w.c" -lpthread
 done
+gcc -O2 -shared -fPIC -o "$out/floor-hooks.so" bench/floor-hooks.c
 printf 'begin\nlogentries 8000000\nend\n' >"$tmp/all.conf"
 printf 'begin\nlogentries 8000000\nfilter mintime 1000000\nend\n' >"$tmp/drop.conf"
 
@@ -72,6 +77,7 @@ mode_cmd() {	# mode workload dir
 	case $1 in
 	base)          echo "$out/$2-base $a" ;;
 	built)         echo "$bin $a" ;;
+	floor)         echo "env LD_PRELOAD=$out/floor-hooks.so $bin $a" ;;
 	kft-all)       echo "$kft record -c $tmp/all.conf -o $3 -- $bin $a" ;;
 	kft-drop)      echo "$kft record -c $tmp/drop.conf -o $3 -- $bin $a" ;;
 	uftrace-all)   echo "uftrace record --no-libcall -d $3 $bin $a" ;;
@@ -96,15 +102,28 @@ lttng-run() {	# dir cmd...: one LTTng session around cmd
 export -f lttng-run
 export cyg
 
-modes=(base built kft-all kft-drop uftrace-all uftrace-drop kft-fentry uftrace-fentry patch-built
-       kft-patch)
+modes=(base built floor kft-all kft-drop uftrace-all uftrace-drop kft-fentry uftrace-fentry
+       patch-built kft-patch)
 [ -n "$cyg" ] && modes+=(lttng-fast)
+
+# the build a mode runs
+build_of() {
+	case $1 in
+	kft-fentry|uftrace-fentry) echo fentry ;;
+	patch-built|kft-patch) echo patch ;;
+	*) echo inst ;;
+	esac
+}
 
 declare -A T R B C CALLS
 for w in fib work fib_mt; do
-	# the number of calls, counted by kft itself
-	$kft record -c "$tmp/all.conf" -o "$tmp/count" -- "$out/$w-inst" ${args[$w]} >/dev/null
-	CALLS[$w]=$($kft status "$tmp/count" | awk '/^  entries/ { print $2 }')
+	# the number of calls of each build, counted by kft itself
+	for b in inst fentry patch; do
+		rm -rf "$tmp/count"
+		$kft record -c "$tmp/all.conf" -o "$tmp/count" -- "$out/$w-$b" ${args[$w]} >/dev/null
+		CALLS[$w,$b]=$($kft status "$tmp/count" | awk '/^  entries/ { print $2 }')
+	done
+	CALLS[$w]=${CALLS[$w,inst]}
 	for m in "${modes[@]}"; do
 		ts=() rs=() cs=()
 		for i in $(seq "$runs"); do
@@ -126,12 +145,15 @@ for w in fib work fib_mt; do
 done
 
 # --- the table ------------------------------------------------------------
-added() { echo $(( (T[$1,$2] - T[$1,base]) / CALLS[$1] )); }
-added_cpu() { echo $(( (C[$1,$2] - C[$1,base]) / CALLS[$1] )); }
+calls_of() { echo "${CALLS[$1,$(build_of "$2")]}"; }
+added() { echo $(( (T[$1,$2] - T[$1,base]) / $(calls_of "$1" "$2") )); }
+added_cpu() { echo $(( (C[$1,$2] - C[$1,base]) / $(calls_of "$1" "$2") )); }
 {
 	echo "# kft benchmark ($(date -u +%F), $(nproc) cores, median of $runs runs)"
 	echo
-	echo "calls: fib ${CALLS[fib]}, work ${CALLS[work]}, mt4 ${CALLS[fib_mt]}"
+	for b in inst fentry patch; do
+		echo "calls ($b build): fib ${CALLS[fib,$b]}, work ${CALLS[work,$b]}, mt4 ${CALLS[fib_mt,$b]}"
+	done
 	echo
 	echo "Added ns per call, wall (CPU: user+sys, all threads of the tool):"
 	echo
@@ -143,9 +165,22 @@ added_cpu() { echo $(( (C[$1,$2] - C[$1,base]) / CALLS[$1] )); }
 			'BEGIN { printf (u > 0 ? "%.2f" : "-"), a / u }')
 		echo "| $m | $(added fib "$m") ($(added_cpu fib "$m")) | $(added work "$m") ($(added_cpu work "$m")) |" \
 		     "$(added fib_mt "$m") ($(added_cpu fib_mt "$m")) |" \
-		     "$(awk -v b="${B[fib,$m]}" -v c="${CALLS[fib]}" 'BEGIN { printf "%.1f", b / c }') |" \
+		     "$(awk -v b="${B[fib,$m]}" -v c="$(calls_of fib "$m")" 'BEGIN { printf "%.1f", b / c }') |" \
 		     "$(( R[fib,$m] / 1024 )) | $ratio |"
 	done
+	echo
+	echo "Against the targets (fib, wall):"
+	echo
+	rat() { awk -v a="$1" -v b="$2" 'BEGIN { printf (b > 0 ? "%.2f" : "-"), a / b }'; }
+	bpc() { awk -v b="${B[fib,$1]}" -v c="$(calls_of fib "$1")" 'BEGIN { print b / c }'; }
+	echo "- every call recorded, kft / uftrace: $(rat "$(added fib kft-all)" "$(added fib uftrace-all)") (target 0.40)"
+	echo "- mintime dropping every call, kft / uftrace -t: $(rat "$(added fib kft-drop)" "$(added fib uftrace-drop)") (target 0.25)"
+	echo "- bytes per call, kft / uftrace: $(rat "$(bpc kft-all)" "$(bpc uftrace-all)") (target 0.50)"
+	echo "- -pg -mfentry, kft / uftrace: $(rat "$(added fib kft-fentry)" "$(added fib uftrace-fentry)")"
+	echo "- patchable build, not traced, against uninstrumented: $(awk -v p="${T[fib,patch-built]}" -v b="${T[fib,base]}" 'BEGIN { printf "%+.1f%%", (p - b) * 100 / b }') (target within 2%)"
+	echo "- 4 threads, per call / single thread: $(rat "$(added fib_mt kft-all)" "$(added fib kft-all)") (target 1.2)"
+	echo "- kft recording every call / the floor: $(rat "$(added fib kft-all)" "$(added fib floor)")," \
+	     "dropping every call / the floor: $(rat "$(added fib kft-drop)" "$(added fib floor)")"
 	echo
 	echo "Analysis over the fib trace (${CALLS[fib]} calls), ns per call, median of 3:"
 	echo

@@ -93,20 +93,24 @@ static int one_thread(struct kft_funcstats *fs, struct acc **acc, struct kft_fun
 	int ret = -1;
 
 	for (uint64_t r = 0; r < th->nrecs; r++) {
-		const struct kft_rec *rec = kft_thread_rec(th, r);
-		size_t d = rec->depth_flags & KFT_REC_DEPTH_MASK;
-		struct depth_sums *s = &sums[!!(rec->depth_flags & KFT_REC_SIGNAL)];
-		int64_t dur = kft_dur_decode(rec->dur), below;
+		struct kft_rec_data rec;
+		size_t d;
+		struct depth_sums *s;
+		int64_t dur, below;
 		struct kft_func_stat *st;
 
+		kft_thread_rec(th, r, &rec);
+		d = rec.depth;
+		s = &sums[!!(rec.flags & KFT_REC_SIGNAL)];
+		dur = kft_dur_decode(rec.dur);
 		if (dur == -2)
 			continue;	/* stack-watch rows are no calls */
 		/* runs of one function are common: skip the cache then */
-		if (rec->func != last_func) {
-			if (kft_functable_addr(ft, th->hdr.session, rec->func, &id) ||
+		if (rec.func != last_func) {
+			if (kft_functable_addr(ft, th->hdr.session, rec.func, &id) ||
 			    grow_stats(fs, acc, ft->t->nfuncs))
 				goto out;
-			last_func = rec->func;
+			last_func = rec.func;
 		}
 		st = &fs->funcs[id];
 		st->count++;

@@ -29,12 +29,13 @@ long kft_entry_order(const struct kft_thread_file *th, uint32_t *order)
 		struct subtree s;
 
 		if (i < th->nrecs) {
-			const struct kft_rec *r = kft_thread_rec(th, i);
+			struct kft_rec_data r;
 
-			if (r->dur == KFT_DUR_WATCH)
+			kft_thread_rec(th, i, &r);
+			if (r.dur == KFT_DUR_WATCH)
 				goto out;
 			idx = (uint32_t)i;
-			depth = r->depth_flags & KFT_REC_DEPTH_MASK;
+			depth = r.depth;
 		} else {
 			f = th->nframes - 1 - (i - th->nrecs);
 			if (!(th->frames[f].flags & KFT_FRAME_LOGGED))

@@ -111,9 +111,12 @@ static int check_thread(struct kft_thread_file *th, const char *path, struct kft
 
 	if (memcmp(h->magic, KFT_THREAD_MAGIC, sizeof(KFT_THREAD_MAGIC)))
 		return kft_error_set(err, "%s: not a kft thread file (bad magic)", path);
-	if (h->version != KFT_FORMAT_VERSION || h->hdr_size != sizeof(*h) ||
-	    h->rec_size != sizeof(struct kft_rec) || h->frame_size != sizeof(struct kft_frame))
-		return kft_error_set(err, "%s: unsupported thread file version or layout", path);
+	if (h->version != KFT_FORMAT_VERSION)
+		return kft_error_set(err, "%s: thread file format version %u, this kft reads "
+				     "version %u", path, h->version, KFT_FORMAT_VERSION);
+	if (h->hdr_size != sizeof(*h) || h->rec_size != sizeof(struct kft_rec) ||
+	    h->frame_size != sizeof(struct kft_frame))
+		return kft_error_set(err, "%s: unsupported thread file layout", path);
 	if (h->shadow_off < sizeof(*h) || h->shadow_off > size ||
 	    h->shadow_cap > (size - h->shadow_off) / sizeof(struct kft_frame) ||
 	    h->shadow_off % 8)
@@ -121,6 +124,10 @@ static int check_thread(struct kft_thread_file *th, const char *path, struct kft
 	if (h->records_off < sizeof(*h) || h->records_off > size ||
 	    h->capacity > (size - h->records_off) / sizeof(struct kft_rec) || h->records_off % 8)
 		return kft_error_set(err, "%s: corrupt: records outside the file "
+				     "(truncated?)", path);
+	if (h->sites_off < sizeof(*h) || h->sites_off > size || h->sites_off % 8 ||
+	    h->nsites > h->sites_cap || h->sites_cap > (size - h->sites_off) / sizeof(struct kft_site))
+		return kft_error_set(err, "%s: corrupt: call sites outside the file "
 				     "(truncated?)", path);
 	if (!h->overwrite && h->head > h->capacity)
 		return kft_error_set(err, "%s: corrupt: %llu records in a log of %llu", path,
@@ -166,6 +173,8 @@ static int open_thread(struct kft_trace *tr, const char *name, struct kft_error 
 	}
 	th->name = strdup(name);
 	th->recs = (const struct kft_rec *)((const char *)th->map + th->hdr.records_off);
+	th->sites = (const struct kft_site *)((const char *)th->map + th->hdr.sites_off);
+	th->nsites = th->hdr.nsites;
 	th->frames = (const struct kft_frame *)((const char *)th->map + th->hdr.shadow_off);
 	th->nframes = th->hdr.depth < th->hdr.shadow_cap ? th->hdr.depth : th->hdr.shadow_cap;
 	if (th->hdr.overwrite && th->hdr.head > th->hdr.capacity) {
@@ -399,11 +408,11 @@ static int calls_in_order(const struct kft_trace *tr, struct kft_call *out, size
 			uint32_t idx = order[i];
 
 			if (idx < th->nrecs) {
-				const struct kft_rec *r = kft_thread_rec(th, idx);
+				struct kft_rec_data r;
 
-				fill_call(&runs[t][i], th, r->entry_ns, kft_dur_decode(r->dur), r->func,
-					  r->call_site, r->depth_flags & KFT_REC_DEPTH_MASK,
-					  r->depth_flags & ~KFT_REC_DEPTH_MASK);
+				kft_thread_rec(th, idx, &r);
+				fill_call(&runs[t][i], th, r.entry_ns, kft_dur_decode(r.dur), r.func,
+					  r.call_site, r.depth, r.flags);
 			} else {
 				const struct kft_frame *fr = &th->frames[idx - th->nrecs];
 
@@ -527,8 +536,12 @@ static int calls_sorted(const struct kft_trace *tr, struct kft_call **out, size_
 /* A kernel thread file holds kernel calls only: its first one tells. */
 static bool kernel_thread(const struct kft_thread_file *th)
 {
-	if (th->nrecs)
-		return kft_thread_rec(th, 0)->depth_flags & KFT_REC_KERNEL;
+	if (th->nrecs) {
+		struct kft_rec_data r;
+
+		kft_thread_rec(th, 0, &r);
+		return r.flags & KFT_REC_KERNEL;
+	}
 	return th->nframes && (th->frames[0].flags & KFT_FRAME_KERNEL);
 }
 
@@ -582,14 +595,15 @@ static int calls_sorted(const struct kft_trace *tr, struct kft_call **out, size_
 		size_t chain_start = SIZE_MAX;
 
 		for (uint64_t r = 0; r < th->nrecs; r++) {
-			const struct kft_rec *rec = kft_thread_rec(th, r);
 			struct keyed_call *kc = &k[n];
-			bool watch = rec->dur == KFT_DUR_WATCH;
+			struct kft_rec_data rec;
+			bool watch;
 
-			fill_call(&kc->call, th, rec->entry_ns, kft_dur_decode(rec->dur), rec->func,
-				  rec->call_site, rec->depth_flags & KFT_REC_DEPTH_MASK,
-				  rec->depth_flags & ~KFT_REC_DEPTH_MASK);
-			kc->order_ns = rec->entry_ns;
+			kft_thread_rec(th, r, &rec);
+			watch = rec.dur == KFT_DUR_WATCH;
+			fill_call(&kc->call, th, rec.entry_ns, kft_dur_decode(rec.dur), rec.func,
+				  rec.call_site, rec.depth, rec.flags);
+			kc->order_ns = rec.entry_ns;
 			kc->seq = n;
 			if (chain_start != SIZE_MAX && (!watch || kc->call.depth == 0)) {
 				sort_chain_at_end(k, chain_start, n);

@@ -34,6 +34,8 @@ struct kft_thread_file {
 	size_t map_size;
 	const struct kft_rec *recs;
 	uint64_t nrecs;			/* valid records */
+	const struct kft_site *sites;	/* the sites records name */
+	uint64_t nsites;
 	uint64_t first;			/* index of the oldest (ring) */
 	const struct kft_frame *frames;
 	uint64_t nframes;		/* open frames */
@@ -53,11 +55,13 @@ struct kft_trace {
 };
 
 /* The i-th record of a thread, oldest first (a ring wraps once at most). */
-static inline const struct kft_rec *kft_thread_rec(const struct kft_thread_file *th, uint64_t i)
+static inline void kft_thread_rec(const struct kft_thread_file *th, uint64_t i,
+				  struct kft_rec_data *out)
 {
 	uint64_t j = th->first + i;
 
-	return &th->recs[j < th->hdr.capacity ? j : j - th->hdr.capacity];
+	kft_rec_unpack(&th->recs[j < th->hdr.capacity ? j : j - th->hdr.capacity], th->sites,
+		       th->nsites, out);
 }
 
 /* Open dir. Free with kft_trace_close(). */

@@ -15,7 +15,7 @@
 struct kft_thread_out {
 	uint32_t session, pid, tid;
 	const char *comm;
-	const struct kft_rec *recs;
+	const struct kft_rec_data *recs;	/* packed on the way out */
 	size_t nrecs;
 	const struct kft_frame *frames;	/* frames[d]: the open call at depth d */
 	size_t nframes;

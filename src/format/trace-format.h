@@ -11,7 +11,8 @@
  *   kft.data/maps-<session>      /proc/<pid>/maps of one process image
  *   kft.data/thread-<session>-<tid>.kft
  *                                struct kft_thread_hdr, then the shadow stack
- *                                (frames still open), then the records
+ *                                (frames still open), the records and the
+ *                                call sites they name
  *
  * A "session" is one process image: a process start, a fork child or an
  * exec each get a new session number, so addresses are always resolved
@@ -22,7 +23,7 @@
 
 #include <stdint.h>
 
-#define KFT_FORMAT_VERSION 2
+#define KFT_FORMAT_VERSION 3
 #define KFT_CONTROL_MAGIC "KFTCTRL"
 #define KFT_THREAD_MAGIC "KFTTHRD"
 
@@ -78,6 +79,7 @@ struct kft_counters {
 	uint64_t depth_overflow;	/* calls deeper than the shadow stack */
 	uint64_t unwound;		/* calls left by longjmp */
 	uint64_t watch_hits;		/* stack watch firings */
+	uint64_t sites_full;		/* calls not logged: the site table was full */
 };
 
 struct kft_thread_hdr {
@@ -101,7 +103,10 @@ struct kft_thread_hdr {
 	uint64_t max_stack;		/* deepest stack in use seen, in bytes */
 	struct kft_counters counters;
 	char comm[16];
-	uint64_t spare[8];
+	uint64_t sites_off;		/* file offset of sites[sites_cap] */
+	uint64_t sites_cap;
+	uint64_t nsites;		/* sites[0..nsites) are valid */
+	uint64_t spare[5];
 };
 
 /* frame->flags */
@@ -118,27 +123,86 @@ struct kft_frame {
 	uint64_t sp;			/* stack pointer at the hook, for longjmp recovery */
 	uint32_t flags;
 	uint32_t gen;			/* run generation at entry */
-	uint64_t below;			/* calls made under this one so far */
+	uint64_t below;			/* calls made under this one so far (compensate) */
 };
 
 /* rec->dur special values */
 #define KFT_DUR_UNFINISHED	0xffffffffU	/* printed as -1 */
 #define KFT_DUR_WATCH		0xfffffffeU	/* printed as -2: stack watch */
 
-/* rec->depth_flags: depth in the low 24 bits (saturating), flags above */
-#define KFT_REC_DEPTH_MASK	0x00ffffffU
+/* A record's flags (struct kft_rec_data.flags, struct kft_call.flags) */
 #define KFT_REC_SIGNAL		(1U << 24)	/* signal-handler (interrupt) context */
 #define KFT_REC_UNWOUND		(1U << 25)	/* left by longjmp, not by return */
 #define KFT_REC_KERNEL		(1U << 26)	/* a kernel function (from ftrace) */
+#define KFT_REC_FLAGS		(KFT_REC_SIGNAL | KFT_REC_UNWOUND | KFT_REC_KERNEL)
 
-/* One call: 32 bytes. */
-struct kft_rec {
-	uint64_t entry_ns;		/* since clock_base_ns */
+/* A function and the return address it was called from: records name
+ * one by its index in the thread file's site table. */
+struct kft_site {
 	uint64_t func;
-	uint64_t call_site;		/* return address in the caller */
-	uint32_t dur;			/* kft_dur_encode() */
-	uint32_t depth_flags;
+	uint64_t call_site;
 };
+
+/*
+ * One call: 16 bytes, written when it ends.
+ *   entry_depth   entry time bits 0-47 << 16 | depth bits 0-15
+ *   dur           kft_dur_encode()
+ *   site_flags    site id (bits 0-19) | flags (KFT_REC_* >> 4, bits 20-22)
+ *                 | depth bits 16-17 (bits 23-24) | entry time bits 48-54
+ *                 (bits 25-31)
+ * Depths saturate at 2^18 - 1; entry times count ns from the clock base,
+ * 55 bits: 416 days.
+ */
+struct kft_rec {
+	uint64_t entry_depth;
+	uint32_t dur;
+	uint32_t site_flags;
+};
+
+#define KFT_REC_DEPTH_MAX	0x3ffffU
+#define KFT_SITE_BITS		20
+#define KFT_SITE_MAX		((1U << KFT_SITE_BITS) - 1)
+
+/* The same, unpacked. */
+struct kft_rec_data {
+	uint64_t entry_ns;
+	uint64_t func;
+	uint64_t call_site;
+	uint32_t dur;			/* kft_dur_encode() */
+	uint32_t depth;
+	uint32_t flags;			/* KFT_REC_* */
+};
+
+static inline __attribute__((no_instrument_function)) void
+kft_rec_pack(struct kft_rec *r, uint64_t entry_ns, uint64_t depth, uint32_t dur, uint32_t site,
+	     uint32_t flags)
+{
+	uint32_t d = (uint32_t)(depth < KFT_REC_DEPTH_MAX ? depth : KFT_REC_DEPTH_MAX);
+
+	r->entry_depth = entry_ns << 16 | (d & 0xffff);
+	r->dur = dur;
+	r->site_flags = site | (flags & KFT_REC_FLAGS) >> 4 | (d >> 16) << 23 |
+			(uint32_t)(entry_ns >> 48) << 25;
+}
+
+/* Unpack r; its site comes from sites[0..nsites), or reads as 0 if r is
+ * corrupt and names none. */
+static inline void kft_rec_unpack(const struct kft_rec *r, const struct kft_site *sites,
+				  uint64_t nsites, struct kft_rec_data *out)
+{
+	uint32_t site = r->site_flags & KFT_SITE_MAX;
+
+	out->entry_ns = r->entry_depth >> 16 | (uint64_t)(r->site_flags >> 25) << 48;
+	out->depth = (uint32_t)(r->entry_depth & 0xffff) | ((r->site_flags >> 23) & 3) << 16;
+	out->dur = r->dur;
+	out->flags = (r->site_flags << 4) & KFT_REC_FLAGS;
+	if (site < nsites) {
+		out->func = sites[site].func;
+		out->call_site = sites[site].call_site;
+	} else {
+		out->func = out->call_site = 0;
+	}
+}
 
 /*
  * Durations below 2^31 ns (2.1 s) are stored exactly; longer ones as a

@@ -193,7 +193,7 @@ static uint32_t tgid_of(const struct tgids *t, uint32_t pid)
 }
 
 struct task_out {
-	struct kft_rec *recs;
+	struct kft_rec_data *recs;
 	size_t n, cap;
 	struct kft_frame frames[MAX_DEPTH];
 	size_t top;
@@ -203,7 +203,7 @@ struct task_out {
 static int emit(struct task_out *t, const struct kft_config *cfg, uint64_t entry, uint64_t dur,
 		bool unfinished, uint64_t func, uint64_t site, int32_t depth, bool irq)
 {
-	struct kft_rec *r;
+	struct kft_rec_data *r;
 
 	if (!unfinished) {
 		if ((cfg->mintime && dur < cfg->mintime * 1000) ||
@@ -222,7 +222,7 @@ static int emit(struct task_out *t, const struct kft_config *cfg, uint64_t entry
 	}
 	if (t->n == t->cap) {
 		size_t cap = t->cap ? 2 * t->cap : 1024;
-		struct kft_rec *bigger = realloc(t->recs, cap * sizeof(*bigger));
+		struct kft_rec_data *bigger = realloc(t->recs, cap * sizeof(*bigger));
 
 		if (!bigger)
 			return -1;
@@ -234,8 +234,8 @@ static int emit(struct task_out *t, const struct kft_config *cfg, uint64_t entry
 	r->func = func;
 	r->call_site = site;
 	r->dur = unfinished ? KFT_DUR_UNFINISHED : kft_dur_encode(dur);
-	r->depth_flags = ((uint32_t)depth & KFT_REC_DEPTH_MASK) | KFT_REC_KERNEL |
-			 (irq ? KFT_REC_SIGNAL : 0);
+	r->depth = (uint32_t)depth;
+	r->flags = KFT_REC_KERNEL | (irq ? KFT_REC_SIGNAL : 0);
 	return 0;
 }
 

@@ -33,6 +33,8 @@ KFT_NOTRACE void kft_calibrate(void)
 	struct kft_thread_hdr hdr;
 	struct kft_frame frames[4];
 	struct kft_rec *recs = calloc(WARMUP + ROUNDS, sizeof(*recs));
+	struct kft_site sites[2];
+	uint32_t site_index[4] = { 0 };
 	uint32_t *durs = calloc(ROUNDS, sizeof(*durs));
 	void *fn = (void *)kft_calibrate;
 	uint64_t best = UINT64_MAX;
@@ -57,6 +59,11 @@ KFT_NOTRACE void kft_calibrate(void)
 	kft_tls.hdr = &hdr;
 	kft_tls.frames = frames;
 	kft_tls.recs = recs;
+	kft_tls.sites.sites = sites;
+	kft_tls.sites.index = site_index;
+	kft_tls.sites.nsites = &hdr.nsites;
+	kft_tls.sites.cap = 2;
+	kft_tls.sites.nslots = 4;
 	for (int i = 0; i < WARMUP; i++) {
 		__cyg_profile_func_enter(fn, fn);
 		__cyg_profile_func_exit(fn, fn);

@@ -135,8 +135,17 @@ static KFT_NOTRACE void put_record(struct kft_tls *t, const struct kft_frame *f,
 {
 	struct kft_thread_hdr *h = t->hdr;
 	uint64_t head = h->head;
+	uint32_t site = kft_site_id(&t->sites, f->func, f->call_site);
 	struct kft_rec *r;
 
+	if (unlikely(site == KFT_SITE_NONE) &&
+	    (kft_thread_grow_sites(t) ||
+	     (site = kft_site_id(&t->sites, f->func, f->call_site)) == KFT_SITE_NONE)) {
+		h->counters.sites_full++;
+		if (!kft_rt.overwrite)
+			h->reserved--;
+		return;
+	}
 	if (kft_rt.overwrite) {
 		if (head >= kft_rt.capacity)
 			h->counters.overwritten++;
@@ -144,12 +153,8 @@ static KFT_NOTRACE void put_record(struct kft_tls *t, const struct kft_frame *f,
 	} else {
 		r = &t->recs[head];
 	}
-	r->entry_ns = f->entry_ns;
-	r->func = f->func;
-	r->call_site = f->call_site;
-	r->dur = dur;
-	r->depth_flags = (uint32_t)(depth < KFT_REC_DEPTH_MASK ? depth : KFT_REC_DEPTH_MASK) |
-			 ((f->flags & KFT_FRAME_SIGNAL) ? KFT_REC_SIGNAL : 0) | flags;
+	kft_rec_pack(r, f->entry_ns, depth, dur, site,
+		     ((f->flags & KFT_FRAME_SIGNAL) ? KFT_REC_SIGNAL : 0) | flags);
 	barrier();	/* a reader after a crash sees whole records only */
 	h->head = head + 1;
 }
@@ -299,7 +304,7 @@ KFT_NOTRACE void kft_event_exit(struct kft_tls *t, uint64_t fn, uintptr_t sp)
 	}
 	frame = t->frames[depth - 1];
 	h->depth = depth - 1;
-	if (depth > 1)
+	if (kft_rt.compensate && depth > 1)	/* only compensation counts them */
 		t->frames[depth - 2].below += 1 + frame.below;
 	if (t->watch_rearm_depth > depth - 1)
 		t->watch_rearm_depth = 0;
@@ -326,7 +331,7 @@ KFT_NOTRACE void kft_unwind_to(struct kft_tls *t, uintptr_t sp)
 
 		h->depth = --depth;
 		h->counters.unwound++;
-		if (depth)
+		if (kft_rt.compensate && depth)
 			t->frames[depth - 1].below += 1 + frame.below;
 		finish_frame(t, &frame, depth, now, st, KFT_REC_UNWOUND);
 	}

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "../config/config.h"
+#include "../format/site-table.h"
 #include "../format/trace-format.h"
 
 #define KFT_HIDDEN __attribute__((visibility("hidden")))
@@ -20,6 +21,7 @@
 #define unlikely(x) __builtin_expect(!!(x), 0)
 
 #define KFT_SHADOW_CAP (1U << 17)	/* frames per thread: 131072 */
+#define KFT_SITES_CAP (1U << 20)	/* call sites per thread */
 #define KFT_MAX_TRIGGER_ADDRS 16
 #define KFT_MAX_SIGNAL_NEST 16
 
@@ -65,6 +67,7 @@ struct kft_tls {
 	struct kft_thread_hdr *hdr;	/* NULL until the thread's first event */
 	struct kft_frame *frames;
 	struct kft_rec *recs;
+	struct kft_site_table sites;
 	size_t map_size;
 	uintptr_t lowest_sp;		/* deepest sp seen (for max_stack) */
 	uintptr_t watch_sp;		/* the stack watch fires below this */
@@ -119,6 +122,7 @@ void kft_unwind_to(struct kft_tls *t, uintptr_t sp) KFT_HIDDEN;
 /* thread.c: per-thread buffer files */
 int kft_thread_setup(struct kft_tls *t) KFT_HIDDEN;
 int kft_thread_setup_forked(struct kft_tls *t) KFT_HIDDEN;
+int kft_thread_grow_sites(struct kft_tls *t) KFT_HIDDEN;
 
 /* calibrate.c: measure pair_ns and inside_ns */
 void kft_calibrate(void) KFT_HIDDEN;

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * One memory-mapped file per thread: header, shadow stack, records. The
- * file is sparse, so only the pages a thread touches take space, and it
- * is shared with the page cache, so whatever the thread wrote survives
- * the process being killed.
+ * One memory-mapped file per thread: header, shadow stack, records, call
+ * sites. The file is sparse, so only the pages a thread touches take
+ * space, and it is shared with the page cache, so whatever the thread
+ * wrote survives the process being killed. The sites' hash index is
+ * private memory beside it.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -26,9 +28,41 @@ static KFT_NOTRACE void thread_exit(void *arg)
 	t->dead = 1;
 	kft_prefault_remove(t);
 	/* with -pg, open frames hold return addresses: keep them readable */
-	if (t->hdr && !(kft_rt.hijacked && t->hdr->depth))
+	if (t->hdr && !(kft_rt.hijacked && t->hdr->depth)) {
 		munmap(t->hdr, t->map_size);
+		munmap(t->sites.index, t->sites.nslots * sizeof(uint32_t));
+		t->sites.index = NULL;
+	}
 	t->hdr = NULL;
+}
+
+#define SITE_SLOTS_FIRST 1024U			/* one page: 512 sites */
+#define SITE_SLOTS_MAX (2 * KFT_SITES_CAP)
+
+/* A zeroed index of n slots, faulted in now rather than in a traced call. */
+static KFT_NOTRACE uint32_t *new_site_index(uint32_t n)
+{
+	void *p = mmap(NULL, n * sizeof(uint32_t), PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* The site index is half full: double it (rare: log2 of the sites). */
+KFT_NOTRACE int kft_thread_grow_sites(struct kft_tls *t)
+{
+	uint32_t *old = t->sites.index, *index;
+	uint32_t old_n = t->sites.nslots;
+	int saved = errno;
+
+	if (old_n >= SITE_SLOTS_MAX || !(index = new_site_index(2 * old_n))) {
+		errno = saved;
+		return -1;
+	}
+	kft_site_reindex(&t->sites, index, 2 * old_n);
+	munmap(old, old_n * sizeof(uint32_t));
+	errno = saved;
+	return 0;
 }
 
 static KFT_NOTRACE void make_exit_key(void)
@@ -54,7 +88,7 @@ static KFT_NOTRACE uintptr_t stack_top(uintptr_t *low)
 static KFT_NOTRACE size_t file_size(void)
 {
 	return sizeof(struct kft_thread_hdr) + KFT_SHADOW_CAP * sizeof(struct kft_frame) +
-	       kft_rt.capacity * sizeof(struct kft_rec);
+	       kft_rt.capacity * sizeof(struct kft_rec) + KFT_SITES_CAP * sizeof(struct kft_site);
 }
 
 /* Create and map this thread's file; the header is complete on return. */
@@ -92,6 +126,8 @@ static KFT_NOTRACE int map_new_file(struct kft_tls *t)
 	h->shadow_cap = KFT_SHADOW_CAP;
 	h->records_off = sizeof(*h) + KFT_SHADOW_CAP * sizeof(struct kft_frame);
 	h->capacity = kft_rt.capacity;
+	h->sites_off = h->records_off + kft_rt.capacity * sizeof(struct kft_rec);
+	h->sites_cap = KFT_SITES_CAP;
 	prctl(PR_GET_NAME, h->comm, 0, 0, 0);
 	__atomic_thread_fence(__ATOMIC_RELEASE);
 	memcpy(h->magic, KFT_THREAD_MAGIC, sizeof(KFT_THREAD_MAGIC));
@@ -100,9 +136,20 @@ static KFT_NOTRACE int map_new_file(struct kft_tls *t)
 	t->map_size = size;
 	t->frames = (struct kft_frame *)((char *)map + h->shadow_off);
 	t->recs = (struct kft_rec *)((char *)map + h->records_off);
-	/* take the first write fault of the log now, not inside a traced
-	 * call: on some file systems it costs a millisecond */
+	t->sites.sites = (struct kft_site *)((char *)map + h->sites_off);
+	t->sites.nsites = &h->nsites;
+	t->sites.cap = KFT_SITES_CAP;
+	t->sites.index = new_site_index(SITE_SLOTS_FIRST);
+	t->sites.nslots = SITE_SLOTS_FIRST;
+	if (!t->sites.index) {
+		munmap(map, size);
+		t->hdr = NULL;
+		return -1;
+	}
+	/* take the first write faults of the log and of the sites now, not
+	 * inside a traced call: on some file systems each costs a millisecond */
 	memset(t->recs, 0, sizeof(*t->recs));
+	memset(t->sites.sites, 0, sizeof(*t->sites.sites));
 	return 0;
 }
 
@@ -138,11 +185,16 @@ KFT_NOTRACE int kft_thread_setup_forked(struct kft_tls *t)
 	struct kft_thread_hdr *old = t->hdr;
 	struct kft_frame *old_frames = t->frames;
 	size_t old_size = t->map_size;
+	uint32_t *old_index = t->sites.index;
+	size_t old_index_size = t->sites.nslots * sizeof(uint32_t);
 	uint64_t depth, n;
 
 	if (!old)
 		return 0;
 	t->hdr = NULL;
+	/* the inherited index numbers the parent's sites: start anew */
+	munmap(old_index, old_index_size);
+	t->sites.index = NULL;
 	if (map_new_file(t)) {
 		munmap(old, old_size);
 		t->dead = 1;

@@ -64,6 +64,9 @@ static void print_counters(FILE *out, const struct kft_trace *tr)
 		fprintf(out, "Calls deeper than the shadow stack = %" PRIu64 "\n", c->depth_overflow);
 	if (c->unwound)
 		fprintf(out, "Calls left by longjmp = %" PRIu64 "\n", c->unwound);
+	if (c->sites_full)
+		fprintf(out, "Calls not logged because the site table was full = %" PRIu64 "\n",
+			c->sites_full);
 }
 
 /* v right-aligned in width w at p; returns the end. (printf is most of

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The trace format: duration encoding and the run state machine. */
+/* The trace format: records, call sites, durations and the run state machine. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include "format/control.h"
+#include "format/site-table.h"
 #include "format/trace-format.h"
 
 static void test_dur_exact_below_2s(void **state)
@@ -42,6 +43,92 @@ static void test_dur_never_collides_with_markers(void **state)
 static uint64_t gen(const struct kft_control *ctl)
 {
 	return ctl->state >> KFT_STATE_GEN_SHIFT;
+}
+
+/* Every field survives packing into 16 bytes, at the edges of its range. */
+static void test_rec_pack_round_trip(void **state)
+{
+	static const struct kft_site sites[] = { { 0x401000, 0x401234 }, { 0x7f0000001000, 0 } };
+	static const struct { uint64_t entry; uint32_t depth, site, flags; } cases[] = {
+		{ 0, 0, 0, 0 },
+		{ 123456789, 7, 1, KFT_REC_SIGNAL },
+		{ (1ULL << 48) - 1, 0xfffe, 0, KFT_REC_UNWOUND | KFT_REC_KERNEL },
+		{ (1ULL << 55) - 1, 0x3fffe, 1, KFT_REC_FLAGS },
+		{ 1ULL << 48, 0x10000, 1, KFT_REC_SIGNAL },
+	};
+	struct kft_rec r;
+	struct kft_rec_data d;
+
+	(void)state;
+	assert_int_equal(sizeof(struct kft_rec), 16);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		kft_rec_pack(&r, cases[i].entry, cases[i].depth, 4242, cases[i].site,
+			     cases[i].flags);
+		kft_rec_unpack(&r, sites, 2, &d);
+		assert_int_equal(d.entry_ns, cases[i].entry);
+		assert_int_equal(d.depth, cases[i].depth);
+		assert_int_equal(d.dur, 4242);
+		assert_int_equal(d.flags, cases[i].flags);
+		assert_int_equal(d.func, sites[cases[i].site].func);
+		assert_int_equal(d.call_site, sites[cases[i].site].call_site);
+	}
+	/* deeper than a record holds: saturates, never spills into the time */
+	kft_rec_pack(&r, 99, 1000000, 1, 0, 0);
+	kft_rec_unpack(&r, sites, 2, &d);
+	assert_int_equal(d.depth, KFT_REC_DEPTH_MAX);
+	assert_int_equal(d.entry_ns, 99);
+	/* a site the table does not have (a corrupt record) reads as 0 */
+	kft_rec_pack(&r, 5, 1, 1, 2, 0);
+	kft_rec_unpack(&r, sites, 2, &d);
+	assert_int_equal(d.func, 0);
+	assert_int_equal(d.call_site, 0);
+}
+
+/* The site table numbers pairs once each, in order, and says when full. */
+static void test_site_table(void **state)
+{
+	struct kft_site sites[4] = { { 0, 0 } };
+	uint32_t index[8] = { 0 };
+	uint64_t n = 0;
+	struct kft_site_table t = { .sites = sites, .index = index, .nsites = &n, .cap = 4,
+				    .nslots = 8 };
+
+	(void)state;
+	assert_int_equal(kft_site_id(&t, 0x10, 0x20), 0);
+	assert_int_equal(kft_site_id(&t, 0x10, 0x21), 1);	/* same function, other site */
+	assert_int_equal(kft_site_id(&t, 0x11, 0x20), 2);
+	assert_int_equal(kft_site_id(&t, 0x10, 0x20), 0);
+	assert_int_equal(kft_site_id(&t, 0x11, 0x20), 2);
+	assert_int_equal(kft_site_id(&t, 0x12, 0x20), 3);
+	assert_int_equal(n, 4);
+	assert_int_equal(kft_site_id(&t, 0x13, 0x20), KFT_SITE_NONE);
+	assert_int_equal(kft_site_id(&t, 0x10, 0x21), 1);	/* full, old ones still found */
+	assert_int_equal(sites[1].func, 0x10);
+	assert_int_equal(sites[1].call_site, 0x21);
+}
+
+/* An index half full refuses a new site until it is rebuilt bigger; the
+ * sites keep their numbers. */
+static void test_site_index_grows(void **state)
+{
+	struct kft_site sites[8] = { { 0, 0 } };
+	uint32_t small[4] = { 0 }, big[16] = { 0 };
+	uint64_t n = 0;
+	struct kft_site_table t = { .sites = sites, .index = small, .nsites = &n, .cap = 8,
+				    .nslots = 4 };
+
+	(void)state;
+	assert_int_equal(kft_site_id(&t, 1, 1), 0);
+	assert_int_equal(kft_site_id(&t, 2, 2), 1);
+	assert_int_equal(kft_site_id(&t, 3, 3), KFT_SITE_NONE);
+	assert_int_equal(n, 2);
+	kft_site_reindex(&t, big, 16);
+	assert_int_equal(kft_site_id(&t, 2, 2), 1);
+	assert_int_equal(kft_site_id(&t, 1, 1), 0);
+	assert_int_equal(kft_site_id(&t, 3, 3), 2);
+	for (uint64_t i = 4; i <= 8; i++)
+		assert_int_equal(kft_site_id(&t, i, i), i - 1);
+	assert_int_equal(kft_site_id(&t, 9, 9), KFT_SITE_NONE);	/* the table is */
 }
 
 static void test_state_trigger_needs_prime(void **state)
@@ -107,6 +194,9 @@ int main(void)
 		cmocka_unit_test(test_dur_exact_below_2s),
 		cmocka_unit_test(test_dur_long_is_close),
 		cmocka_unit_test(test_dur_never_collides_with_markers),
+		cmocka_unit_test(test_rec_pack_round_trip),
+		cmocka_unit_test(test_site_table),
+		cmocka_unit_test(test_site_index_grows),
 		cmocka_unit_test(test_state_trigger_needs_prime),
 		cmocka_unit_test(test_state_user_start_and_stop),
 		cmocka_unit_test(test_state_autorepeat),

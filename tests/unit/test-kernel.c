@@ -136,22 +136,22 @@ static void put_control(const char *dir)
 	free(put(dir, "config", "begin\nend\n"));
 }
 
-static struct kft_rec rec(uint64_t entry, uint64_t dur, uint64_t func, uint32_t depth,
-			  uint32_t flags)
+static struct kft_rec_data rec(uint64_t entry, uint64_t dur, uint64_t func, uint32_t depth,
+			       uint32_t flags)
 {
-	return (struct kft_rec){ .entry_ns = entry, .func = func, .dur = kft_dur_encode(dur),
-				 .depth_flags = depth | flags };
+	return (struct kft_rec_data){ .entry_ns = entry, .func = func, .dur = kft_dur_encode(dur),
+				      .depth = depth, .flags = flags };
 }
 
 /* main { f { openat { do_open } } }, then a kernel call after main */
 static void test_kernel_calls_nest_under_the_program(void **state)
 {
 	char *dir = make_dir();
-	const struct kft_rec user[] = {
+	const struct kft_rec_data user[] = {
 		rec(100, 500, 0x1002, 1, 0),	/* f */
 		rec(0, 1000, 0x1001, 0, 0),	/* main */
 	};
-	const struct kft_rec kernel[] = {
+	const struct kft_rec_data kernel[] = {
 		rec(210, 50, 0xffffffff81000020ULL, 1, KFT_REC_KERNEL),	/* do_open */
 		rec(200, 100, 0xffffffff81000010ULL, 0, KFT_REC_KERNEL),	/* openat */
 		rec(1500, 10, 0xffffffff81000030ULL, 0, KFT_REC_KERNEL),	/* exit_group */
@@ -191,7 +191,7 @@ static void test_kernel_calls_nest_under_the_program(void **state)
 static void test_kernel_only_trace_reads_back(void **state)
 {
 	char *dir = make_dir();
-	const struct kft_rec kernel[] = { rec(20, 5, 0xffffffff81000020ULL, 1, KFT_REC_KERNEL) };
+	const struct kft_rec_data kernel[] = { rec(20, 5, 0xffffffff81000020ULL, 1, KFT_REC_KERNEL) };
 	const struct kft_frame open[] = {
 		{ .func = 0xffffffff81000010ULL, .entry_ns = 10,
 		  .flags = KFT_FRAME_LOGGED | KFT_FRAME_KERNEL },

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * The table of call sites a thread file's records name: (function, call
+ * site) pairs, numbered in the order they first ended a call, with an
+ * open-addressing hash index for the writer. The sites live in the thread
+ * file; the index is the writer's own memory (the runtime's grows, from
+ * outside the hot path). A site is complete before the count that makes
+ * it valid, and the count before any record that names it, so a crash
+ * leaves a consistent table.
+ */
+#ifndef KFT_SITE_TABLE_H
+#define KFT_SITE_TABLE_H
+
+#include <stdint.h>
+
+#include "trace-format.h"
+
+#define KFT_SITE_NONE UINT32_MAX	/* the table or its index is full */
+#define KFT_SITE_NOTRACE __attribute__((no_instrument_function))
+
+struct kft_site_table {
+	struct kft_site *sites;		/* [cap] */
+	uint64_t *nsites;		/* the valid sites' count, in the header */
+	uint32_t cap;			/* at most KFT_SITE_MAX + 1 */
+	uint32_t nslots;		/* a power of two */
+	uint32_t *index;		/* [nslots]: site id + 1, or 0 */
+};
+
+static inline KFT_SITE_NOTRACE uint32_t kft_site_slot(const struct kft_site_table *t,
+						      uint64_t func, uint64_t call_site)
+{
+	uint64_t h = (func ^ (call_site * 0x9e3779b97f4a7c15ULL)) * 0xff51afd7ed558ccdULL;
+
+	return (uint32_t)(h >> 32) & (t->nslots - 1);
+}
+
+/* Index sites[0..*nsites) into index[nslots] (zeroed), for a new index. */
+static inline KFT_SITE_NOTRACE void kft_site_reindex(struct kft_site_table *t, uint32_t *index,
+						     uint32_t nslots)
+{
+	t->index = index;
+	t->nslots = nslots;
+	for (uint64_t i = 0; i < *t->nsites; i++) {
+		uint32_t slot = kft_site_slot(t, t->sites[i].func, t->sites[i].call_site);
+
+		while (index[slot])
+			slot = (slot + 1) & (nslots - 1);
+		index[slot] = (uint32_t)i + 1;
+	}
+}
+
+static __attribute__((noinline, cold, unused)) KFT_SITE_NOTRACE uint32_t
+kft_site_add(struct kft_site_table *t, uint32_t slot, uint64_t func, uint64_t call_site)
+{
+	uint64_t n = *t->nsites;
+
+	/* the index stays at most half full, so every probe ends */
+	if (n >= t->cap || 2 * (n + 1) > t->nslots)
+		return KFT_SITE_NONE;
+	t->sites[n].func = func;
+	t->sites[n].call_site = call_site;
+	__atomic_store_n(t->nsites, n + 1, __ATOMIC_RELEASE);
+	t->index[slot] = (uint32_t)n + 1;
+	return (uint32_t)n;
+}
+
+/* The id of (func, call_site), added if it is new; KFT_SITE_NONE when the
+ * table is full, or its index is and must grow first. */
+static inline KFT_SITE_NOTRACE uint32_t kft_site_id(struct kft_site_table *t, uint64_t func,
+						    uint64_t call_site)
+{
+	uint32_t slot = kft_site_slot(t, func, call_site);
+
+	for (;;) {
+		uint32_t v = t->index[slot];
+		const struct kft_site *s;
+
+		if (!v)
+			return kft_site_add(t, slot, func, call_site);
+		s = &t->sites[v - 1];
+		if (s->func == func && s->call_site == call_site)
+			return v - 1;
+		slot = (slot + 1) & (t->nslots - 1);
+	}
+}
+
+#endif
