@@ -36,6 +36,7 @@ struct log_slot {
 };
 
 static struct log_slot slots[SLOTS];
+static uintptr_t page_mask;
 #define CLAIMED ((struct kft_thread_hdr *)1)	/* being filled in */
 static int running;
 
@@ -82,6 +83,7 @@ KFT_NOTRACE void kft_prefault_start(void)
 
 	memset(slots, 0, sizeof(slots));
 	running = 0;
+	page_mask = (uintptr_t)sysconf(_SC_PAGESIZE) - 1;
 	if (want && !strcmp(want, "0"))
 		return;		/* for programs that must stay single-threaded */
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
@@ -115,8 +117,10 @@ KFT_NOTRACE void kft_prefault_add(struct kft_tls *t)
 		    !__atomic_compare_exchange_n(&slots[i].hdr, &none, CLAIMED, false,
 						 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 			continue;
-		slots[i].recs = (char *)t->recs;
-		slots[i].size = kft_rt.capacity * sizeof(struct kft_rec);
+		/* madvise wants a page-aligned start: from the page the log begins in */
+		slots[i].recs = (char *)((uintptr_t)t->recs & ~page_mask);
+		slots[i].size = kft_rt.capacity * sizeof(struct kft_rec) +
+				(size_t)((char *)t->recs - slots[i].recs);
 		slots[i].done = 0;
 		__atomic_store_n(&slots[i].hdr, t->hdr, __ATOMIC_RELEASE);
 		t->prefault_slot = i + 1;
