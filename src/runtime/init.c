@@ -280,8 +280,10 @@ static KFT_NOTRACE void forked_child(void)
 
 static KFT_NOTRACE void at_exit(void)
 {
-	if (kft_rt.ready == 1)
-		kft_save_maps();	/* catches libraries mapped since start */
+	if (kft_rt.ready != 1)
+		return;
+	kft_save_maps();	/* catches libraries mapped since start */
+	kft_thread_trim(&kft_tls);
 }
 
 static int kft_runtime_init_held(void);

@@ -123,6 +123,7 @@ void kft_unwind_to(struct kft_tls *t, uintptr_t sp) KFT_HIDDEN;
 int kft_thread_setup(struct kft_tls *t) KFT_HIDDEN;
 int kft_thread_setup_forked(struct kft_tls *t) KFT_HIDDEN;
 int kft_thread_grow_sites(struct kft_tls *t) KFT_HIDDEN;
+void kft_thread_trim(struct kft_tls *t) KFT_HIDDEN;
 
 /* calibrate.c: measure pair_ns and inside_ns */
 void kft_calibrate(void) KFT_HIDDEN;

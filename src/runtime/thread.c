@@ -20,13 +20,34 @@
 static pthread_key_t exit_key;
 static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 
+/*
+ * The log pages past the last record that the prefault helper populated
+ * take disk space for nothing: give them back. Records written after this
+ * (by exit-time code) land in fresh zeroed pages, so nothing is lost.
+ */
+KFT_NOTRACE void kft_thread_trim(struct kft_tls *t)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t used, end;
+	int saved = errno;
+
+	kft_prefault_remove(t);
+	if (!t->hdr || kft_rt.overwrite || t->hdr->head >= kft_rt.capacity)
+		return;
+	used = ((uintptr_t)(t->recs + t->hdr->head) + page - 1) & ~(page - 1);
+	end = (uintptr_t)(t->recs + kft_rt.capacity) & ~(page - 1);
+	if (used < end)
+		madvise((void *)used, end - used, MADV_REMOVE);
+	errno = saved;
+}
+
 /* At thread exit: keep the file (its open frames become -1), drop the map. */
 static KFT_NOTRACE void thread_exit(void *arg)
 {
 	struct kft_tls *t = arg;
 
 	t->dead = 1;
-	kft_prefault_remove(t);
+	kft_thread_trim(t);
 	/* with -pg, open frames hold return addresses: keep them readable */
 	if (t->hdr && !(kft_rt.hijacked && t->hdr->depth)) {
 		munmap(t->hdr, t->map_size);
