@@ -14,6 +14,8 @@
 #include "runtime.h"
 
 #define barrier() __asm__ __volatile__("" ::: "memory")
+/* the per-call steps, inlined into the hooks' common path */
+#define HOT_STEP static inline __attribute__((always_inline)) KFT_NOTRACE
 
 static inline KFT_NOTRACE bool running(uint64_t st)
 {
@@ -99,7 +101,7 @@ static KFT_NOTRACE bool in_funclist(uint64_t fn)
 }
 
 /* The context filters, in KFT's order. Returns true if the call is dropped. */
-static KFT_NOTRACE bool filtered_at_entry(struct kft_thread_hdr *h, uint64_t fn, bool in_signal)
+HOT_STEP bool filtered_at_entry(struct kft_thread_hdr *h, uint64_t fn, bool in_signal)
 {
 	if (kft_rt.has_funclist && !in_funclist(fn)) {
 		h->counters.funclist_filtered++;
@@ -117,7 +119,7 @@ static KFT_NOTRACE bool filtered_at_entry(struct kft_thread_hdr *h, uint64_t fn,
 }
 
 /* Take n slots of the log; false (and the run stops) when it is full. */
-static KFT_NOTRACE bool reserve(struct kft_thread_hdr *h, uint64_t n, uint64_t now, uint64_t fn)
+HOT_STEP bool reserve(struct kft_thread_hdr *h, uint64_t n, uint64_t now, uint64_t fn)
 {
 	if (kft_rt.overwrite)
 		return true;
@@ -130,7 +132,7 @@ static KFT_NOTRACE bool reserve(struct kft_thread_hdr *h, uint64_t n, uint64_t n
 	return false;
 }
 
-static KFT_NOTRACE void put_record(struct kft_tls *t, const struct kft_frame *f, uint64_t depth,
+HOT_STEP void put_record(struct kft_tls *t, const struct kft_frame *f, uint64_t depth,
 				   uint32_t dur, uint32_t flags)
 {
 	struct kft_thread_hdr *h = t->hdr;
@@ -187,7 +189,7 @@ static KFT_NOTRACE void watch_check(struct kft_tls *t, uintptr_t sp, uint64_t de
 }
 
 /* End one frame that was popped: keep it or drop it, as the run says. */
-static KFT_NOTRACE void finish_frame(struct kft_tls *t, const struct kft_frame *f, uint64_t depth,
+HOT_STEP void finish_frame(struct kft_tls *t, const struct kft_frame *f, uint64_t depth,
 				     uint64_t now, uint64_t st, uint32_t rec_flags)
 {
 	struct kft_thread_hdr *h = t->hdr;
@@ -220,10 +222,12 @@ static KFT_NOTRACE void finish_frame(struct kft_tls *t, const struct kft_frame *
 	put_record(t, f, depth, kft_dur_encode(dur), rec_flags);
 }
 
-KFT_NOTRACE void kft_event_entry(struct kft_tls *t, uint64_t fn, uint64_t call_site, uintptr_t sp)
+/* Entry, every case. */
+static KFT_NOTRACE __attribute__((noinline)) void entry_general(struct kft_tls *t, uint64_t fn,
+								  uint64_t call_site, uintptr_t sp,
+								  uint64_t now)
 {
 	struct kft_thread_hdr *h = t->hdr;
-	uint64_t now = kft_now();
 	uint64_t depth = h->depth;
 	uint64_t st = load_state();
 	bool in_signal = t->in_signal > 0;
@@ -275,10 +279,44 @@ KFT_NOTRACE void kft_event_entry(struct kft_tls *t, uint64_t fn, uint64_t call_s
 		watch_check(t, sp, depth + 1, now);
 }
 
-KFT_NOTRACE void kft_event_exit(struct kft_tls *t, uint64_t fn, uintptr_t sp)
+/*
+ * The common case, a plain run (see kft_update_plain) that is running,
+ * outside signal handlers, with room in the log, nothing left behind by
+ * a longjmp and no stack watch due: the same as entry_general, in fewer
+ * steps.
+ */
+KFT_NOTRACE void kft_event_entry(struct kft_tls *t, uint64_t fn, uint64_t call_site, uintptr_t sp)
 {
 	struct kft_thread_hdr *h = t->hdr;
 	uint64_t now = kft_now();
+	uint64_t depth = h->depth;
+	uint64_t st = load_state();
+	struct kft_frame *f;
+
+	if (unlikely(!kft_rt.plain || !running(st) || t->in_signal ||
+		     depth - 1 >= KFT_SHADOW_CAP - 1 || t->frames[depth - 1].sp < sp ||
+		     sp < t->lowest_sp || sp < t->watch_sp || h->reserved >= kft_rt.capacity)) {
+		entry_general(t, fn, call_site, sp, now);
+		return;
+	}
+	h->reserved++;
+	f = &t->frames[depth];
+	f->func = fn;
+	f->call_site = call_site;
+	f->entry_ns = now;
+	f->sp = sp;
+	f->flags = KFT_FRAME_LOGGED;
+	f->gen = gen_of(st);
+	f->below = 0;
+	barrier();
+	h->depth = depth + 1;
+}
+
+/* Exit, every case. */
+static KFT_NOTRACE __attribute__((noinline)) void exit_general(struct kft_tls *t, uint64_t fn,
+								 uintptr_t sp, uint64_t now)
+{
+	struct kft_thread_hdr *h = t->hdr;
 	uint64_t depth = h->depth;
 	struct kft_frame frame;
 	uint64_t st;
@@ -315,6 +353,34 @@ KFT_NOTRACE void kft_event_exit(struct kft_tls *t, uint64_t fn, uintptr_t sp)
 	finish_frame(t, &frame, depth - 1, now, st, 0);
 	if (running(st) && kft_rt.stop.type != KFT_TRIGGER_NONE)
 		test_stop(KFT_TRIGGER_EXIT, fn, now);
+}
+
+/* The common case: a logged call of a plain, running run ends, and no
+ * stack watch waits to re-arm. */
+KFT_NOTRACE void kft_event_exit(struct kft_tls *t, uint64_t fn, uintptr_t sp)
+{
+	struct kft_thread_hdr *h = t->hdr;
+	uint64_t now = kft_now();
+	uint64_t depth = h->depth;
+	uint64_t st = load_state();
+	const struct kft_frame *f = &t->frames[depth - 1];
+	uint64_t dur;
+
+	if (unlikely(!kft_rt.plain || !running(st) || depth - 1 >= KFT_SHADOW_CAP ||
+		     t->watch_rearm_depth || f->func != fn || f->flags != KFT_FRAME_LOGGED ||
+		     f->gen != gen_of(st))) {
+		exit_general(t, fn, sp, now);
+		return;
+	}
+	h->depth = depth - 1;
+	dur = now - f->entry_ns;
+	if (unlikely((kft_rt.mintime_ns && dur < kft_rt.mintime_ns) ||
+		     (kft_rt.maxtime_ns && dur > kft_rt.maxtime_ns))) {
+		h->counters.time_filtered++;
+		h->reserved--;
+		return;
+	}
+	put_record(t, f, depth - 1, kft_dur_encode(dur), 0);
 }
 
 KFT_NOTRACE void kft_unwind_to(struct kft_tls *t, uintptr_t sp)

@@ -232,6 +232,15 @@ KFT_NOTRACE void kft_resolve_config(void)
 	}
 	free(ctx);
 	free(hex);
+	kft_update_plain();
+}
+
+/* After any change to what the hooks must check. */
+KFT_NOTRACE void kft_update_plain(void)
+{
+	kft_rt.plain = !kft_rt.has_funclist && !kft_rt.cfg.noints && !kft_rt.cfg.onlyints &&
+		       kft_rt.stop.type == KFT_TRIGGER_NONE && !kft_rt.overwrite &&
+		       !kft_rt.compensate;
 }
 
 static KFT_NOTRACE void load_config(void)
@@ -273,17 +282,10 @@ static KFT_NOTRACE void forked_child(void)
 	/* the helper thread did not survive fork; a child stays single-threaded
 	 * (it may exec, or need to be alone), so it does without one */
 	kft_prefault_stop();
+	kft_patch_forked();
 	t->prefault_slot = 0;
 	kft_thread_setup_forked(t);
 	t->busy = 0;
-}
-
-static KFT_NOTRACE void at_exit(void)
-{
-	if (kft_rt.ready != 1)
-		return;
-	kft_save_maps();	/* catches libraries mapped since start */
-	kft_thread_trim(&kft_tls);
 }
 
 static int kft_runtime_init_held(void);
@@ -305,6 +307,23 @@ static KFT_NOTRACE bool hold_sigprof(struct sigaction *old)
 	if (sigaction(SIGPROF, NULL, old) || old->sa_handler != SIG_DFL)
 		return false;
 	return !sigaction(SIGPROF, &ign, NULL);
+}
+
+/* At exit: gmon's exit handler, which ran before ours, may have put back
+ * an inherited profiling timer with no handler; our work must not be
+ * the CPU time that makes it fire. */
+static KFT_NOTRACE void at_exit(void)
+{
+	struct sigaction prof;
+	bool held;
+
+	if (kft_rt.ready != 1)
+		return;
+	held = hold_sigprof(&prof);
+	kft_save_maps();	/* catches libraries mapped since start */
+	kft_thread_trim(&kft_tls);
+	if (held)
+		sigaction(SIGPROF, &prof, NULL);
 }
 
 KFT_NOTRACE int kft_runtime_init(void)
@@ -340,6 +359,7 @@ static KFT_NOTRACE int kft_runtime_init_held(void)
 	kft_prefault_start();
 	kft_patch_all();
 	kft_rt.compensate = kft_rt.ctl->mode & KFT_MODE_COMPENSATE;
+	kft_update_plain();
 	/* the first process image tells what it measured */
 	if (!__atomic_load_n(&kft_rt.ctl->hook_cost_ns, __ATOMIC_RELAXED)) {
 		kft_rt.ctl->hook_inside_ns = kft_rt.inside_ns;

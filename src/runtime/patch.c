@@ -7,13 +7,30 @@
  * the module, which jumps to __fentry__: from there on it is -pg -mfentry
  * (hooks.c). Patching happens at start, before main, and for a library
  * opened with dlopen, when it is opened.
+ *
+ * While the program runs, the helper thread follows the run: when it
+ * ends, the calls become NOPs again, and when it is armed again (kft
+ * prime, kft start, autorepeat) they come back. Other threads may be
+ * executing the very bytes being changed, so a site is rewritten as the
+ * kernel's dynamic ftrace does it: an int3 on the first byte, every CPU
+ * made to resynchronise its instruction stream (membarrier SYNC_CORE),
+ * the last four bytes, a resynchronisation, the first byte, and one more.
+ * A thread that meets the int3 meanwhile skips the site (one entry not
+ * traced) or runs it anew once it is whole. Where the kernel offers no
+ * membarrier SYNC_CORE, the calls stay for the program's life.
  */
 #include <link.h>
+#include <linux/membarrier.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <ucontext.h>
 #include <unistd.h>
 
+#include "../format/control.h"
 #include "../symbols/elf-symtab.h"
 #include "runtime.h"
 
@@ -21,23 +38,49 @@
 #define MAP_FIXED_NOREPLACE 0x100000
 #endif
 
+#define MAX_MODULES 256
+#define INT3 0xcc
+
 void __fentry__(void);
 
-static bool is_nop5(const unsigned char *p)
+/* A module's patchable sites, and the stub its calls go through. */
+struct module_sites {
+	const uintptr_t *entry;		/* the module's __patchable_function_entries */
+	size_t n;
+	uintptr_t lo, hi;		/* the bytes the sites span */
+	uintptr_t stub;
+};
+
+static struct module_sites modules[MAX_MODULES];
+static int nmodules;			/* read by the trap handler: atomic */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static bool calls_on = true;		/* what the sites hold now */
+static int live = -1;			/* membarrier SYNC_CORE: -1 not asked yet, 0 no, 1 yes */
+
+static const unsigned char nop5[5] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
+
+static KFT_NOTRACE bool is_nop5(const unsigned char *p)
 {
 	static const unsigned char nops[5] = { 0x90, 0x90, 0x90, 0x90, 0x90 };
 
-	/* five one-byte NOPs (gcc), or nopl disp8(%rax,%rax,1) (clang) */
-	return !memcmp(p, nops, 5) ||
-	       (p[0] == 0x0f && p[1] == 0x1f && p[2] == 0x44 && p[3] == 0x00);
+	/* five one-byte NOPs (gcc), or nopl disp8(%rax,%rax,1), any disp8
+	 * (clang, and ours) */
+	return !memcmp(p, nops, 5) || !memcmp(p, nop5, 4);
 }
 
-static bool is_patched(const unsigned char *p, uintptr_t stub)
+static KFT_NOTRACE bool is_call_to(const unsigned char *p, uintptr_t stub)
 {
 	int32_t rel;
 
 	memcpy(&rel, p + 1, sizeof(rel));
 	return p[0] == 0xe8 && (uintptr_t)p + 5 + (intptr_t)rel == stub;
+}
+
+static KFT_NOTRACE bool in_reach(uintptr_t p, uintptr_t stub)
+{
+	intptr_t rel = (intptr_t)(stub - (p + 5));
+
+	return rel == (int32_t)rel;
 }
 
 /* A page within 2 GiB of addr holding "jmp *0(%rip); .quad __fentry__". */
@@ -74,52 +117,155 @@ static KFT_NOTRACE uintptr_t make_stub(uintptr_t addr)
 	return 0;
 }
 
-/* Turn one module's NOPs into calls. */
-static KFT_NOTRACE void patch_module(const char *path, uintptr_t base)
+/* Every CPU running this process drops what it fetched of the old code. */
+static KFT_NOTRACE void sync_cores(void)
 {
-	long page = sysconf(_SC_PAGESIZE);
-	const uintptr_t *entry, *end;
-	uintptr_t stub = 0, open_page = 0;
-	struct kft_elf elf;
-
-	if (kft_elf_open_headers(&elf, path, NULL))
-		return;
-	if (!elf.patch_size)
-		goto out;
-	entry = (const uintptr_t *)(base + elf.patch_vaddr);
-	end = entry + elf.patch_size / sizeof(*entry);
-	for (; entry < end; entry++) {
-		unsigned char *p = (unsigned char *)*entry;
-		uintptr_t pg = (uintptr_t)p & ~(uintptr_t)(page - 1);
-		int32_t rel;
-
-		if (!stub && !(stub = make_stub((uintptr_t)p)))
-			break;
-		if (!is_nop5(p) || is_patched(p, stub))
-			continue;
-		if ((intptr_t)(stub - ((uintptr_t)p + 5)) != (int32_t)(stub - ((uintptr_t)p + 5)))
-			continue;	/* out of reach of this stub */
-		if (pg != open_page) {
-			if (open_page)
-				mprotect((void *)open_page, 2 * (size_t)page, PROT_READ | PROT_EXEC);
-			/* two pages: the five bytes may straddle a page boundary */
-			if (mprotect((void *)pg, 2 * (size_t)page, PROT_READ | PROT_WRITE | PROT_EXEC))
-				break;
-			open_page = pg;
-		}
-		rel = (int32_t)(stub - ((uintptr_t)p + 5));
-		memcpy(p + 1, &rel, sizeof(rel));
-		__atomic_store_n(p, 0xe8, __ATOMIC_RELEASE);	/* the opcode last */
-	}
-	if (open_page)
-		mprotect((void *)open_page, 2 * (size_t)page, PROT_READ | PROT_EXEC);
-out:
-	kft_elf_close(&elf);
+	if (live == 1)
+		syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE, 0, 0);
 }
 
-static KFT_NOTRACE int patch_object(struct dl_phdr_info *info, size_t size, void *arg)
+static KFT_NOTRACE bool is_site(uintptr_t p)
+{
+	int n = __atomic_load_n(&nmodules, __ATOMIC_ACQUIRE);
+
+	for (int m = 0; m < n; m++) {
+		if (p < modules[m].lo || p >= modules[m].hi)
+			continue;
+		for (size_t i = 0; i < modules[m].n; i++)
+			if (modules[m].entry[i] == p)
+				return true;
+	}
+	return false;
+}
+
+/* A thread met a site being rewritten: skip it while it is an int3, run
+ * it anew once it is whole. Any other trap is the program's. */
+static KFT_NOTRACE void on_trap(int sig, siginfo_t *info, void *uctx)
+{
+	ucontext_t *uc = uctx;
+	uintptr_t p = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP] - 1;
+
+	if (!is_site(p)) {
+		kft_signal_pass(sig, info, uctx);
+		return;
+	}
+	uc->uc_mcontext.gregs[REG_RIP] =
+		(greg_t)(*(volatile unsigned char *)p == INT3 ? p + 5 : p);
+}
+
+/* The five bytes a site should hold. */
+static KFT_NOTRACE void wanted(const struct module_sites *m, uintptr_t p, bool calls,
+			       unsigned char w[5])
+{
+	int32_t rel = (int32_t)(m->stub - (p + 5));
+
+	if (!calls) {
+		memcpy(w, nop5, 5);
+		return;
+	}
+	w[0] = 0xe8;
+	memcpy(w + 1, &rel, sizeof(rel));
+}
+
+/* Over the sites that hold an int3 now: write their tails, or (head)
+ * their first bytes. */
+static KFT_NOTRACE void finish_sites(const struct module_sites *m, bool calls, bool head)
+{
+	for (size_t i = 0; i < m->n; i++) {
+		unsigned char *p = (unsigned char *)m->entry[i], w[5];
+
+		if (p[0] != INT3 || !in_reach((uintptr_t)p, m->stub))
+			continue;
+		wanted(m, (uintptr_t)p, calls, w);
+		if (head)
+			__atomic_store_n(p, w[0], __ATOMIC_RELEASE);
+		else
+			memcpy(p + 1, w + 1, 4);
+	}
+}
+
+/* Bring one module's sites to calls or NOPs. */
+static KFT_NOTRACE void rewrite(const struct module_sites *m, bool calls)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t lo = m->lo & ~(page - 1);
+	size_t len = ((m->hi + page - 1) & ~(page - 1)) - lo;
+	size_t changing = 0;
+
+	if (mprotect((void *)lo, len, PROT_READ | PROT_WRITE | PROT_EXEC))
+		return;
+	/* 1: an int3 where a site changes (a site that is neither ours nor a
+	 * NOP, a debugger's breakpoint say, is left alone). Without the means
+	 * to resynchronise other CPUs (then only at start or dlopen), the tail
+	 * is written first and the first byte last, as before. */
+	for (size_t i = 0; i < m->n; i++) {
+		unsigned char *p = (unsigned char *)m->entry[i], w[5];
+
+		if (!in_reach((uintptr_t)p, m->stub) || (!is_nop5(p) && !is_call_to(p, m->stub)))
+			continue;
+		wanted(m, (uintptr_t)p, calls, w);
+		if (!memcmp(p, w, 5))
+			continue;
+		if (live == 1) {
+			__atomic_store_n(p, INT3, __ATOMIC_RELEASE);
+			changing++;
+		} else {
+			memcpy(p + 1, w + 1, 4);
+			__atomic_store_n(p, w[0], __ATOMIC_RELEASE);
+		}
+	}
+	if (changing) {
+		sync_cores();
+		finish_sites(m, calls, false);	/* 2: the tails, behind the int3s */
+		sync_cores();
+		finish_sites(m, calls, true);	/* 3: the first bytes */
+		sync_cores();
+	}
+	mprotect((void *)lo, len, PROT_READ | PROT_EXEC);
+}
+
+/* Note one module's sites, once; NULL if it has none or no stub. */
+static KFT_NOTRACE struct module_sites *add_module(const char *path, uintptr_t base)
+{
+	struct module_sites *m = NULL;
+	const uintptr_t *entry;
+	struct kft_elf elf;
+	size_t n;
+
+	if (kft_elf_open_headers(&elf, path, NULL))
+		return NULL;
+	n = elf.patch_size / sizeof(*entry);
+	entry = (const uintptr_t *)(base + elf.patch_vaddr);
+	kft_elf_close(&elf);
+	if (!n)
+		return NULL;
+	for (int i = 0; i < nmodules; i++)
+		if (modules[i].entry == entry)
+			return &modules[i];
+	if (nmodules == MAX_MODULES)
+		return NULL;
+	m = &modules[nmodules];
+	m->entry = entry;
+	m->n = n;
+	m->lo = UINTPTR_MAX;
+	m->hi = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (entry[i] < m->lo)
+			m->lo = entry[i];
+		if (entry[i] + 5 > m->hi)
+			m->hi = entry[i] + 5;
+	}
+	m->stub = make_stub(m->lo);
+	if (!m->stub)
+		return NULL;
+	__atomic_store_n(&nmodules, nmodules + 1, __ATOMIC_RELEASE);
+	return m;
+}
+
+static KFT_NOTRACE int add_object(struct dl_phdr_info *info, size_t size, void *arg)
 {
 	const char *path = info->dlpi_name;
+	struct module_sites *m;
 
 	(void)size;
 	(void)arg;
@@ -127,11 +273,58 @@ static KFT_NOTRACE int patch_object(struct dl_phdr_info *info, size_t size, void
 		path = "/proc/self/exe";
 	else if (path[0] != '/')
 		return 0;	/* the vDSO */
-	patch_module(path, info->dlpi_addr);
+	m = add_module(path, info->dlpi_addr);
+	if (m)
+		rewrite(m, calls_on);
 	return 0;
 }
 
+/* Whether code may be rewritten while other threads run it; the first
+ * time, also take over SIGTRAP for the int3s. Asked by the helper thread
+ * only: registering takes the kernel an RCU grace period (16 ms here),
+ * which the program should not wait for at start. */
+static KFT_NOTRACE bool can_rewrite_live(void)
+{
+	if (live < 0) {
+		live = !syscall(__NR_membarrier,
+				MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE, 0, 0) &&
+		       !kft_signal_own(SIGTRAP, on_trap);
+	}
+	return live == 1;
+}
+
+/* At start and after dlopen: every module's sites to calls (or to what
+ * the run wants now, if the helper already turned them off). */
 KFT_NOTRACE void kft_patch_all(void)
 {
-	dl_iterate_phdr(patch_object, NULL);
+	pthread_mutex_lock(&lock);
+	dl_iterate_phdr(add_object, NULL);
+	pthread_mutex_unlock(&lock);
+}
+
+/* In a fork child: the membarrier registration was the parent's. */
+KFT_NOTRACE void kft_patch_forked(void)
+{
+	pthread_mutex_init(&lock, NULL);
+	if (live == 1)
+		live = -1;
+}
+
+/* From the helper thread: calls while a run is armed or running, NOPs
+ * once it is over. */
+KFT_NOTRACE void kft_patch_follow_run(void)
+{
+	uint64_t st = __atomic_load_n(&kft_rt.ctl->state, __ATOMIC_ACQUIRE);
+	bool want = (st & (KFT_STATE_PRIMED | KFT_STATE_TRIGGERED)) && !(st & KFT_STATE_COMPLETE);
+
+	if (want == __atomic_load_n(&calls_on, __ATOMIC_RELAXED) ||
+	    !__atomic_load_n(&nmodules, __ATOMIC_ACQUIRE))
+		return;
+	pthread_mutex_lock(&lock);
+	if (want != calls_on && can_rewrite_live()) {
+		calls_on = want;
+		for (int i = 0; i < nmodules; i++)
+			rewrite(&modules[i], want);
+	}
+	pthread_mutex_unlock(&lock);
 }

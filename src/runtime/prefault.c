@@ -8,7 +8,9 @@
  * (MADV_POPULATE_WRITE, Linux 5.14) while the traced threads run, on
  * another CPU where there is one. It never touches the records, blocks
  * every signal and sleeps when no log is close to its populated end. On
- * an older kernel it stops at its first try. A fork child goes without.
+ * an older kernel it stops populating at its first try. The same thread
+ * turns patchable entries on and off as the run starts and ends
+ * (patch.c). A fork child goes without.
  */
 #include <pthread.h>
 #include <signal.h>
@@ -26,7 +28,9 @@
 
 #define SLOTS 1024
 #define CHUNK (2UL << 20)	/* populate this much at a time ... */
-#define AHEAD (8UL << 20)	/* ... to stay this far ahead of the writer */
+#define AHEAD (8UL << 20)	/* ... to stay this far ahead of the writer, or
+				 * as far as it has written, if less: a short run
+				 * should not wait for 10 MB it never uses */
 
 struct log_slot {
 	struct kft_thread_hdr *hdr;	/* NULL: free; the owner clears it */
@@ -36,9 +40,38 @@ struct log_slot {
 };
 
 static struct log_slot slots[SLOTS];
+static bool populate = true;		/* false: MADV_POPULATE_WRITE is not here */
 static uintptr_t page_mask;
 #define CLAIMED ((struct kft_thread_hdr *)1)	/* being filled in */
 static int running;
+
+/* One round over the logs; whether it populated anything. */
+static KFT_NOTRACE bool populate_logs(void)
+{
+	bool busy = false;
+
+	for (int i = 0; i < SLOTS && populate; i++) {
+		struct kft_thread_hdr *h = __atomic_load_n(&slots[i].hdr, __ATOMIC_ACQUIRE);
+		struct log_slot *s = &slots[i];
+		size_t used, ahead, len;
+
+		if (!h || h == CLAIMED)
+			continue;
+		used = (size_t)__atomic_load_n(&h->head, __ATOMIC_RELAXED) * sizeof(struct kft_rec);
+		ahead = used > AHEAD ? AHEAD : used;
+		if (h->overwrite || s->done >= s->size || used + ahead <= s->done)
+			continue;
+		len = s->size - s->done < CHUNK ? s->size - s->done : CHUNK;
+		if (madvise(s->recs + s->done, len, MADV_POPULATE_WRITE)) {
+			if (__atomic_load_n(&slots[i].hdr, __ATOMIC_ACQUIRE) == h)
+				populate = false;	/* not supported here */
+			continue;			/* or the thread left */
+		}
+		s->done += len;
+		busy = true;
+	}
+	return busy;
+}
 
 static KFT_NOTRACE void *helper(void *arg)
 {
@@ -46,27 +79,9 @@ static KFT_NOTRACE void *helper(void *arg)
 
 	(void)arg;
 	for (;;) {
-		int busy = 0;
+		bool busy = populate_logs();
 
-		for (int i = 0; i < SLOTS; i++) {
-			struct kft_thread_hdr *h = __atomic_load_n(&slots[i].hdr, __ATOMIC_ACQUIRE);
-			struct log_slot *s = &slots[i];
-			size_t used, len;
-
-			if (!h || h == CLAIMED)
-				continue;
-			used = (size_t)__atomic_load_n(&h->head, __ATOMIC_RELAXED) * sizeof(struct kft_rec);
-			if (h->overwrite || s->done >= s->size || used + AHEAD <= s->done)
-				continue;
-			len = s->size - s->done < CHUNK ? s->size - s->done : CHUNK;
-			if (madvise(s->recs + s->done, len, MADV_POPULATE_WRITE)) {
-				if (__atomic_load_n(&slots[i].hdr, __ATOMIC_ACQUIRE) == h)
-					return NULL;	/* not supported here: give up */
-				continue;		/* the thread left meanwhile */
-			}
-			s->done += len;
-			busy = 1;
-		}
+		kft_patch_follow_run();
 		if (!busy)
 			nanosleep(&nap, NULL);
 	}

@@ -6,6 +6,7 @@
 #ifndef KFT_RUNTIME_H
 #define KFT_RUNTIME_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
@@ -58,6 +59,9 @@ struct kft_runtime {
 	bool autorepeat;
 	bool compensate;		/* take the hooks' cost out of durations */
 	bool hijacked;			/* -pg hooks own return addresses now */
+	bool plain;			/* no funclist, noints, onlyints, stop trigger,
+					 * overwrite or compensation: the hooks may
+					 * take their short path (kft_update_plain) */
 	uint64_t pair_ns;		/* one call's hooks, measured at start */
 	uint64_t inside_ns;		/* the part inside the call's own time */
 	uint32_t thread_seq;		/* names thread files uniquely */
@@ -134,13 +138,22 @@ void kft_prefault_stop(void) KFT_HIDDEN;
 void kft_prefault_add(struct kft_tls *t) KFT_HIDDEN;
 void kft_prefault_remove(struct kft_tls *t) KFT_HIDDEN;
 
-/* patch.c: -fpatchable-function-entry NOPs become calls to __fentry__ */
+/* patch.c: -fpatchable-function-entry NOPs become calls to __fentry__
+ * while a run is armed or running */
 void kft_patch_all(void) KFT_HIDDEN;
+void kft_patch_follow_run(void) KFT_HIDDEN;
+void kft_patch_forked(void) KFT_HIDDEN;
+
+/* signals.c: a signal kft handles first (SIGTRAP, for live patching);
+ * what is not kft's goes on to the program's action */
+int kft_signal_own(int sig, void (*handler)(int, siginfo_t *, void *)) KFT_HIDDEN;
+void kft_signal_pass(int sig, siginfo_t *info, void *uctx) KFT_HIDDEN;
 
 /* init.c */
 int kft_runtime_init(void) KFT_HIDDEN;
 void kft_save_maps(void) KFT_HIDDEN;
 void kft_resolve_config(void) KFT_HIDDEN;
 uint64_t kft_config_func_at(uint64_t addr) KFT_HIDDEN;
+void kft_update_plain(void) KFT_HIDDEN;
 
 #endif

@@ -5,6 +5,9 @@
  * the nesting around the program's own handler; calls made inside carry
  * the signal flag (`filter noints`/`onlyints`, the log's "i" mark). What
  * the program reads back as the old action is its own handler, never ours.
+ * A signal kft owns (SIGTRAP, once code is patched live) keeps kft's
+ * handler; the program's action is kept aside and taken for what is not
+ * kft's.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -17,6 +20,7 @@ typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
 
 static struct sigaction user_action[NSIG];
 static volatile sig_atomic_t wrapped[NSIG];
+static volatile sig_atomic_t owned[NSIG];
 
 static KFT_NOTRACE sigaction_fn real_sigaction(void)
 {
@@ -63,6 +67,14 @@ KFT_EXPORT KFT_NOTRACE int sigaction(int sig, const struct sigaction *act, struc
 	}
 	if (sig <= 0 || sig >= NSIG || sig == SIGKILL || sig == SIGSTOP)
 		return real(sig, act, oldact);
+	if (owned[sig]) {
+		old = user_action[sig];
+		if (act)
+			user_action[sig] = *act;
+		if (oldact)
+			*oldact = old;
+		return 0;
+	}
 	was_wrapped = wrapped[sig];
 	prev_user = user_action[sig];
 	if (act && is_handler(act)) {
@@ -105,4 +117,46 @@ KFT_EXPORT KFT_NOTRACE sighandler_t signal(int sig, sighandler_t handler)
 		return SIG_ERR;
 	return (old.sa_flags & SA_SIGINFO) ? (sighandler_t)(void *)old.sa_sigaction :
 					      old.sa_handler;
+}
+
+KFT_NOTRACE int kft_signal_own(int sig, void (*handler)(int, siginfo_t *, void *))
+{
+	sigaction_fn real = real_sigaction();
+	struct sigaction act, old;
+
+	if (owned[sig])
+		return 0;
+	if (!real)
+		return -1;
+	memset(&act, 0, sizeof(act));
+	act.sa_sigaction = handler;
+	act.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigemptyset(&act.sa_mask);
+	if (real(sig, &act, &old))
+		return -1;
+	if (!wrapped[sig])
+		user_action[sig] = old;		/* else it holds the program's handler */
+	wrapped[sig] = 0;
+	owned[sig] = 1;
+	return 0;
+}
+
+KFT_NOTRACE void kft_signal_pass(int sig, siginfo_t *info, void *uctx)
+{
+	const struct sigaction *act = &user_action[sig];
+	struct sigaction dfl;
+
+	if (is_handler(act)) {
+		trampoline(sig, info, uctx);
+		return;
+	}
+	if (act->sa_handler == SIG_IGN)
+		return;
+	/* the default action, as without kft: blocked while we run, the
+	 * signal raised again is taken as soon as we return */
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	owned[sig] = 0;
+	real_sigaction()(sig, &dfl, NULL);
+	raise(sig);
 }

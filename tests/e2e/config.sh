@@ -48,8 +48,9 @@ test_trigger_time() {
 	check "started at 20 ms or later" test "$start" -ge 20000
 	check "ran 30 ms or a tick more" test $((stop - start)) -ge 30000 -a $((stop - start)) -lt 31000
 	kft log | log_rows >rows
-	# (clang -O2 inlines spin_us into main: its caller is then main's)
-	check "ticks only" test "$(grep -v -c '^spin_us <- ' rows)" = 0
+	# (clang -O2 inlines spin_us into main: its caller is then main's; a
+	# tick the stop fires in, at its entry, is open: -1)
+	check "ticks only" test "$(grep -v -c -E '^(-1 )?spin_us <- ' rows)" = 0
 	check "about 300 ticks" test "$(wc -l <rows)" -gt 200
 }
 

@@ -139,3 +139,24 @@ test_without_prefault_helper() {
 	kft log | log_rows >r
 	check "4000 steps" test "$(count '^step <- worker$' r)" = 4000
 }
+
+# When the run ends, a patchable build's entries become NOPs again, while
+# another thread calls through them; the program goes on unharmed.
+test_entries_off_after_the_run() {
+	build relive
+	printf 'begin\ntrigger stop exit phase\nfilter funclist phase\nend\n' >cfg.conf
+	case $TINSTR in
+	-fpatchable*) arg=bytes ;;
+	*) arg= ;;
+	esac
+	kft record -c cfg.conf -- ./relive $arg >out
+	check "phase logged" test "$(rows | grep -c '^phase <- main$')" = 1
+	kft log >log
+	check "stopped by phase" grep -q "^Logging stopped at [0-9]* usec by exit from function phase$" log
+	if [ -n "$arg" ]; then
+		expect out <<'E'
+during: call
+after: nop
+E
+	fi
+}
