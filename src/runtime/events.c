@@ -133,7 +133,7 @@ HOT_STEP bool reserve(struct kft_thread_hdr *h, uint64_t n, uint64_t now, uint64
 }
 
 HOT_STEP void put_record(struct kft_tls *t, const struct kft_frame *f, uint64_t depth,
-				   uint32_t dur, uint32_t flags)
+			 uint32_t dur, uint32_t flags)
 {
 	struct kft_thread_hdr *h = t->hdr;
 	uint64_t head = h->head;
@@ -190,7 +190,7 @@ static KFT_NOTRACE void watch_check(struct kft_tls *t, uintptr_t sp, uint64_t de
 
 /* End one frame that was popped: keep it or drop it, as the run says. */
 HOT_STEP void finish_frame(struct kft_tls *t, const struct kft_frame *f, uint64_t depth,
-				     uint64_t now, uint64_t st, uint32_t rec_flags)
+			   uint64_t now, uint64_t st, uint32_t rec_flags)
 {
 	struct kft_thread_hdr *h = t->hdr;
 	uint64_t dur;
