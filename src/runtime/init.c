@@ -281,7 +281,7 @@ static KFT_NOTRACE void forked_child(void)
 	new_session();
 	/* the helper thread did not survive fork; a child stays single-threaded
 	 * (it may exec, or need to be alone), so it does without one */
-	kft_prefault_stop();
+	kft_helper_stop();
 	kft_patch_forked();
 	t->prefault_slot = 0;
 	kft_thread_setup_forked(t);
@@ -356,7 +356,7 @@ static KFT_NOTRACE int kft_runtime_init_held(void)
 	load_config();
 	new_session();
 	kft_calibrate();
-	kft_prefault_start();
+	kft_helper_start();
 	kft_patch_all();
 	kft_rt.compensate = kft_rt.ctl->mode & KFT_MODE_COMPENSATE;
 	kft_update_plain();

@@ -1,23 +1,17 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * A helper thread that faults each thread's log in ahead of its writer.
- * The first write to a page of a file mapping is a page fault, and on
- * some kernels and file systems (large folios) the first write to each
- * 2 MB costs a millisecond: about 15 ns per record, paid inside the
- * traced calls. The helper asks the kernel to populate the next stretch
- * (MADV_POPULATE_WRITE, Linux 5.14) while the traced threads run, on
- * another CPU where there is one. It never touches the records, blocks
- * every signal and sleeps when no log is close to its populated end. On
- * an older kernel it stops populating at its first try. The same thread
- * turns patchable entries on and off as the run starts and ends
- * (patch.c). A fork child goes without.
+ * Each thread's log faulted in ahead of its writer, by the helper thread
+ * (helper.c). The first write to a page of a file mapping is a page
+ * fault, and on some kernels and file systems (large folios) the first
+ * write to each 2 MB costs a millisecond: about 15 ns per record, paid
+ * inside the traced calls. The helper asks the kernel to populate the
+ * next stretch (MADV_POPULATE_WRITE, Linux 5.14) while the traced threads
+ * run, on another CPU. It never touches the records. On an older kernel
+ * it stops populating at its first try.
  */
-#include <pthread.h>
-#include <signal.h>
-#include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "runtime.h"
@@ -43,10 +37,9 @@ static struct log_slot slots[SLOTS];
 static bool populate = true;		/* false: MADV_POPULATE_WRITE is not here */
 static uintptr_t page_mask;
 #define CLAIMED ((struct kft_thread_hdr *)1)	/* being filled in */
-static int running;
 
-/* One round over the logs; whether it populated anything. */
-static KFT_NOTRACE bool populate_logs(void)
+/* The helper's round over the logs; whether it populated anything. */
+KFT_NOTRACE bool kft_prefault_step(void)
 {
 	bool busy = false;
 
@@ -73,57 +66,18 @@ static KFT_NOTRACE bool populate_logs(void)
 	return busy;
 }
 
-static KFT_NOTRACE void *helper(void *arg)
+/* Before the helper starts, and in a fork child (the helper is gone):
+ * no logs yet. */
+KFT_NOTRACE void kft_prefault_reset(void)
 {
-	struct timespec nap = { 0, 500000 };
-
-	(void)arg;
-	for (;;) {
-		bool busy = populate_logs();
-
-		kft_patch_follow_run();
-		if (!busy)
-			nanosleep(&nap, NULL);
-	}
-	return NULL;
-}
-
-/* Start the helper. */
-KFT_NOTRACE void kft_prefault_start(void)
-{
-	const char *want = getenv("KFT_PREFAULT");
-	pthread_attr_t attr;
-	pthread_t tid;
-	sigset_t all, old;
-
 	memset(slots, 0, sizeof(slots));
-	running = 0;
 	page_mask = (uintptr_t)sysconf(_SC_PAGESIZE) - 1;
-	if (want && !strcmp(want, "0"))
-		return;		/* for programs that must stay single-threaded */
-	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
-		return;		/* it would only take the CPU from the program */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);	/* inherited by the helper */
-	pthread_attr_init(&attr);
-	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	pthread_attr_setstacksize(&attr, 64 * 1024);
-	running = !pthread_create(&tid, &attr, helper, NULL);
-	pthread_attr_destroy(&attr);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-}
-
-/* In a fork child: the helper is gone, forget its logs. */
-KFT_NOTRACE void kft_prefault_stop(void)
-{
-	memset(slots, 0, sizeof(slots));
-	running = 0;
 }
 
 /* A thread's log, to keep ahead of. Its first page is already in. */
 KFT_NOTRACE void kft_prefault_add(struct kft_tls *t)
 {
-	if (!running || kft_rt.overwrite)
+	if (!kft_helper_running() || kft_rt.overwrite)
 		return;
 	for (int i = 0; i < SLOTS; i++) {
 		struct kft_thread_hdr *none = NULL;

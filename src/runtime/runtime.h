@@ -132,9 +132,14 @@ void kft_thread_trim(struct kft_tls *t) KFT_HIDDEN;
 /* calibrate.c: measure pair_ns and inside_ns */
 void kft_calibrate(void) KFT_HIDDEN;
 
-/* prefault.c: a helper thread keeps the logs faulted in ahead */
-void kft_prefault_start(void) KFT_HIDDEN;
-void kft_prefault_stop(void) KFT_HIDDEN;
+/* helper.c: the runtime's own thread, for prefault.c and patch.c */
+void kft_helper_start(void) KFT_HIDDEN;
+void kft_helper_stop(void) KFT_HIDDEN;
+bool kft_helper_running(void) KFT_HIDDEN;
+
+/* prefault.c: the helper keeps the logs faulted in ahead */
+void kft_prefault_reset(void) KFT_HIDDEN;
+bool kft_prefault_step(void) KFT_HIDDEN;
 void kft_prefault_add(struct kft_tls *t) KFT_HIDDEN;
 void kft_prefault_remove(struct kft_tls *t) KFT_HIDDEN;
 

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The runtime's own thread, on a machine with more than one CPU. It has
+ * two jobs, each in its own file: fault each thread's log in ahead of its
+ * writer (prefault.c), and turn a patchable build's entries on and off as
+ * the run starts and ends (patch.c). It blocks every signal, runs no
+ * traced code, and sleeps half a millisecond when there is nothing to do.
+ * A fork child goes without (it may exec, or need to be alone).
+ */
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "runtime.h"
+
+static int running;
+
+static KFT_NOTRACE void *helper(void *arg)
+{
+	struct timespec nap = { 0, 500000 };
+
+	(void)arg;
+	for (;;) {
+		bool busy = kft_prefault_step();
+
+		kft_patch_follow_run();
+		if (!busy)
+			nanosleep(&nap, NULL);
+	}
+	return NULL;
+}
+
+KFT_NOTRACE void kft_helper_start(void)
+{
+	const char *want = getenv("KFT_PREFAULT");
+	pthread_attr_t attr;
+	pthread_t tid;
+	sigset_t all, old;
+
+	kft_prefault_reset();
+	running = 0;
+	if (want && !strcmp(want, "0"))
+		return;		/* for programs that must stay single-threaded */
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		return;		/* it would only take the CPU from the program */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);	/* inherited by the helper */
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setstacksize(&attr, 64 * 1024);
+	running = !pthread_create(&tid, &attr, helper, NULL);
+	pthread_attr_destroy(&attr);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+/* In a fork child: the helper did not survive fork. */
+KFT_NOTRACE void kft_helper_stop(void)
+{
+	kft_prefault_reset();
+	running = 0;
+}
+
+KFT_NOTRACE bool kft_helper_running(void)
+{
+	return running;
+}
