@@ -142,15 +142,17 @@ static KFT_NOTRACE bool is_site(uintptr_t p)
  * it anew once it is whole. Any other trap is the program's. */
 static KFT_NOTRACE void on_trap(int sig, siginfo_t *info, void *uctx)
 {
+#if defined(__x86_64__)
 	ucontext_t *uc = uctx;
 	uintptr_t p = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP] - 1;
 
-	if (!is_site(p)) {
-		kft_signal_pass(sig, info, uctx);
+	if (is_site(p)) {
+		uc->uc_mcontext.gregs[REG_RIP] =
+			(greg_t)(*(volatile unsigned char *)p == INT3 ? p + 5 : p);
 		return;
 	}
-	uc->uc_mcontext.gregs[REG_RIP] =
-		(greg_t)(*(volatile unsigned char *)p == INT3 ? p + 5 : p);
+#endif
+	kft_signal_pass(sig, info, uctx);
 }
 
 /* The five bytes a site should hold. */
