@@ -141,7 +141,8 @@ test_without_prefault_helper() {
 }
 
 # When the run ends, a patchable build's entries become NOPs again, while
-# another thread calls through them; the program goes on unharmed.
+# another thread calls through them; the program goes on unharmed, and
+# its own SIGTRAP handler still gets its own trap.
 test_entries_off_after_the_run() {
 	build relive
 	printf 'begin\ntrigger stop exit phase\nfilter funclist phase\nend\n' >cfg.conf
@@ -157,6 +158,11 @@ test_entries_off_after_the_run() {
 		expect out <<'E'
 during: call
 after: nop
+own trap: handled
+E
+	else
+		expect out <<'E'
+own trap: handled
 E
 	fi
 }

@@ -4,8 +4,10 @@
  * the entries become NOPs again while the second thread runs through
  * them. With "bytes", prints what the first byte of spin() holds while
  * the run is on and once it is over (waiting up to 5 s for the change).
+ * Its own SIGTRAP handler still gets its own trap at the end.
  */
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -32,6 +34,14 @@ static void *worker(void *arg)
 	return NULL;
 }
 
+static volatile sig_atomic_t trapped;
+
+static void on_trap(int sig)
+{
+	(void)sig;
+	trapped = 1;
+}
+
 static const char *entry(void)
 {
 	return *(volatile unsigned char *)(void *)spin == 0xe8 ? "call" : "nop";
@@ -43,6 +53,7 @@ int main(int argc, char **argv)
 	struct timespec ms = { 0, 1000000 };
 	pthread_t th;
 
+	signal(SIGTRAP, on_trap);
 	if (bytes)
 		printf("during: %s\n", entry());
 	pthread_create(&th, NULL, worker, NULL);
@@ -56,5 +67,7 @@ int main(int argc, char **argv)
 		sink = spin(i);
 	stop = 1;
 	pthread_join(th, NULL);
+	raise(SIGTRAP);
+	printf("own trap: %s\n", trapped ? "handled" : "missed");
 	return 0;
 }
