@@ -292,8 +292,12 @@ static int kft_runtime_init_held(void);
 
 /*
  * A -pg program keeps its profiling timer across exec, and SIGPROF kills
- * until its start-up code handles it again. Our set-up takes longer than
- * the loader's: while it runs, a SIGPROF nobody handles is ignored.
+ * until its start-up code handles it again; at exit, gmon turns its own
+ * handler off and puts back the action it found and the inherited timer.
+ * ITIMER_PROF counts the CPU time of every thread, the helper's too, so
+ * under kft that timer runs out sooner, and it did kill programs between
+ * our set-up and gmon's, or while gmon wrote gmon.out. So a SIGPROF nobody
+ * handles is ignored from our set-up on: gmon finds that and puts it back.
  */
 static KFT_NOTRACE bool hold_sigprof(struct sigaction *old)
 {
@@ -309,21 +313,15 @@ static KFT_NOTRACE bool hold_sigprof(struct sigaction *old)
 	return !sigaction(SIGPROF, &ign, NULL);
 }
 
-/* At exit: gmon's exit handler, which ran before ours, may have put back
- * an inherited profiling timer with no handler; our work must not be
- * the CPU time that makes it fire. */
 static KFT_NOTRACE void at_exit(void)
 {
 	struct sigaction prof;
-	bool held;
 
 	if (kft_rt.ready != 1)
 		return;
-	held = hold_sigprof(&prof);
+	hold_sigprof(&prof);	/* the process is ending: no need to give it back */
 	kft_save_maps();	/* catches libraries mapped since start */
 	kft_thread_trim(&kft_tls);
-	if (held)
-		sigaction(SIGPROF, &prof, NULL);
 }
 
 KFT_NOTRACE int kft_runtime_init(void)
@@ -332,8 +330,8 @@ KFT_NOTRACE int kft_runtime_init(void)
 	bool held = hold_sigprof(&prof);
 	int ret = kft_runtime_init_held();
 
-	if (held)
-		sigaction(SIGPROF, &prof, NULL);
+	if (held && ret)
+		sigaction(SIGPROF, &prof, NULL);	/* not traced: as we found it */
 	return ret;
 }
 
