@@ -19,7 +19,7 @@ SHARED_SRCS  := src/common/error.c src/config/config.c src/format/control.c \
 RUNTIME_SRCS := $(SHARED_SRCS) $(wildcard src/runtime/*.c) $(wildcard src/runtime/*.S)
 TOOL_SRCS    := $(SHARED_SRCS) $(wildcard src/cli/*.c) $(wildcard src/views/*.c) \
                 $(wildcard src/analysis/*.c) src/common/strmap.c \
-                src/format/reader.c src/format/entry-order.c src/format/text-log.c src/symbols/symbolizer.c \
+                src/format/reader.c src/format/calls.c src/format/thread-walk.c src/format/text-log.c src/symbols/symbolizer.c \
                 src/common/addrmap.c \
                 src/symbols/symmap.c src/symbols/rewrite.c src/format/thread-writer.c \
                 $(wildcard src/kernel/*.c)

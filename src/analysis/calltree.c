@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../format/calls.h"
 #include "calltree.h"
 #include "functable.h"
 
@@ -121,17 +122,20 @@ int kft_calltree_from_trace(struct kft_calltree *t, const struct kft_trace *tr,
 	struct builder b = { .t = t, .err = err };
 	struct thread_stack *stacks = NULL;
 	size_t nstacks = 0;
-	struct kft_call *calls;
-	size_t ncalls;
+	struct kft_calls *cs;
+	struct kft_call call;
 	uint64_t base = tr->ctl.first_start_ns == UINT64_MAX ? 0 : tr->ctl.first_start_ns;
 	int ret = -1;
 
 	memset(t, 0, sizeof(*t));
 	kft_functable_init(&b.ft, t, sz);
-	if (kft_trace_calls(tr, &calls, &ncalls, err))
+	cs = kft_calls_open(tr, NULL, 0, err);
+	if (!cs) {
+		builder_done(&b);
 		return -1;
-	for (size_t i = 0; i < ncalls; i++) {
-		const struct kft_call *c = &calls[i];
+	}
+	while (kft_calls_next(cs, &call)) {
+		const struct kft_call *c = &call;
 		struct thread_stack *st;
 		struct kft_node *n;
 		uint32_t idx, parent = KFT_NONE;
@@ -191,7 +195,7 @@ out:
 	for (size_t i = 0; i < nstacks; i++)
 		free(stacks[i].open);
 	free(stacks);
-	free(calls);
+	kft_calls_close(cs);
 	builder_done(&b);
 	if (ret)
 		kft_calltree_free(t);
@@ -283,6 +287,16 @@ int kft_calltree_from_text(struct kft_calltree *t, const struct kft_text_log *lo
 				parent = active[j];
 				break;
 			}
+		}
+		/* its caller was not logged: the newest call of the same thread
+		 * and context that it ran inside (entered before this one's
+		 * entry, ended no earlier than this one) */
+		for (size_t j = nactive; !classic && parent == KFT_NONE && j-- > 0;) {
+			const struct kft_node *a = &t->nodes[active[j]];
+
+			if (a->tid == n->tid && a->irq == n->irq && end <= ends[j] &&
+			    (a->dur_ns < 0 || n->entry_ns < a->entry_ns + a->dur_ns))
+				parent = active[j];
 		}
 		attach(t, idx, parent);
 		active[nactive] = idx;

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Calls as a forest: each call knows its parent, children and depth, in
- * its own thread and context. Built from a kft trace (whose records carry
- * their depth, so nesting is exact) or from a KFT text log (nesting found
- * from times and caller names, as kd did, but never across threads, and
- * an interrupt never joins another context's call unless it names it).
+ * its own thread and context. Built from a kft trace (the call stream
+ * gives each call's depth among the logged calls, so nesting is exact) or
+ * from a KFT text log (nesting found from caller names and times, as kd
+ * did, but never across threads, and an interrupt never joins another
+ * context's call unless it names it; a call whose caller was not logged
+ * goes under the call it ran inside).
  */
 #ifndef KFT_CALLTREE_H
 #define KFT_CALLTREE_H

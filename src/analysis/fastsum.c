@@ -1,58 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Per-function totals straight from a kft trace, in one pass over each
- * thread's records, with no sorting and no tree: a record is written
- * when its call ends, so a call's children always come before it, and a
- * running sum per depth gives each call its Local time. A signal
- * handler's calls keep sums of their own: they are never a child's time.
+ * Per-function totals straight from a kft trace, with no sorting and no
+ * tree: one backward walk over each thread's records (thread-walk.h),
+ * which finds each call's logged parent in memory bounded by the depth.
+ * A call's finished children give its Local time; a signal handler's
+ * calls are never a child's time. Time counts a function's outermost
+ * finished call only, so recursion is not counted twice.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../format/thread-walk.h"
 #include "fastsum.h"
 #include "functable.h"
-
-struct depth_sums {
-	int64_t *sum;
-	size_t cap;
-	size_t high;		/* sums above it are all zero */
-};
-
-/* The finished time of the calls below depth d, taken out of the sums. */
-static int64_t take_below(struct depth_sums *s, size_t d)
-{
-	int64_t total = 0;
-
-	for (size_t k = d + 1; k <= s->high && k < s->cap; k++) {
-		total += s->sum[k];
-		s->sum[k] = 0;
-	}
-	if (s->high > d)
-		s->high = d;
-	return total;
-}
-
-static int add_at(struct depth_sums *s, size_t d, int64_t dur)
-{
-	if (d >= s->cap) {
-		size_t cap = s->cap ? s->cap : 256;
-		int64_t *bigger;
-
-		while (cap <= d)
-			cap *= 2;
-		bigger = realloc(s->sum, cap * sizeof(*bigger));
-		if (!bigger)
-			return -1;
-		memset(bigger + s->cap, 0, (cap - s->cap) * sizeof(*bigger));
-		s->sum = bigger;
-		s->cap = cap;
-	}
-	s->sum[d] += dur;
-	if (d > s->high)
-		s->high = d;
-	return 0;
-}
 
 struct acc {
 	double sum, sumsq;
@@ -84,68 +45,90 @@ static int grow_stats(struct kft_funcstats *fs, struct acc **acc, size_t nfuncs)
 	return 0;
 }
 
-static int one_thread(struct kft_funcstats *fs, struct acc **acc, struct kft_functable *ft,
-		      const struct kft_thread_file *th)
+struct pass {
+	struct kft_funcstats *fs;
+	struct acc **acc;
+	struct kft_functable *ft;
+	uint32_t session;
+	uint64_t *active;	/* finished calls of each function on the walk's stack */
+	size_t nactive;
+	uint64_t last_func;	/* runs of one function are common: skip the cache then */
+	uint32_t last_id;
+};
+
+static int met(void *ctx, struct kft_walk_call *c, struct kft_walk_call *parent)
 {
-	struct depth_sums sums[2] = { { 0 }, { 0 } };	/* normal, signal context */
-	uint64_t last_func = UINT64_MAX;
-	uint32_t id = 0;
-	int ret = -1;
+	struct pass *p = ctx;
+	struct kft_func_stat *st;
 
-	for (uint64_t r = 0; r < th->nrecs; r++) {
-		struct kft_rec_data rec;
-		size_t d;
-		struct depth_sums *s;
-		int64_t dur, below;
-		struct kft_func_stat *st;
+	(void)parent;
+	if (c->func != p->last_func) {
+		if (kft_functable_addr(p->ft, p->session, c->func, &p->last_id) ||
+		    grow_stats(p->fs, p->acc, p->ft->t->nfuncs))
+			return -1;
+		p->last_func = c->func;
+	}
+	c->tag = p->last_id;
+	st = &p->fs->funcs[c->tag];
+	st->count++;
+	if (c->dur_ns < 0) {
+		st->unfinished++;
+		return 0;
+	}
+	if (c->tag >= p->nactive) {
+		size_t n = p->nactive ? p->nactive : 64;
+		uint64_t *bigger;
 
-		kft_thread_rec(th, r, &rec);
-		d = rec.depth;
-		s = &sums[!!(rec.flags & KFT_REC_SIGNAL)];
-		dur = kft_dur_decode(rec.dur);
-		if (dur == -2)
-			continue;	/* stack-watch rows are no calls */
-		/* runs of one function are common: skip the cache then */
-		if (rec.func != last_func) {
-			if (kft_functable_addr(ft, th->hdr.session, rec.func, &id) ||
-			    grow_stats(fs, acc, ft->t->nfuncs))
-				goto out;
-			last_func = rec.func;
-		}
-		st = &fs->funcs[id];
-		st->count++;
-		below = take_below(s, d);
-		if (dur < 0) {
-			st->unfinished++;
-			continue;
-		}
+		while (n <= c->tag)
+			n *= 2;
+		bigger = realloc(p->active, n * sizeof(*bigger));
+		if (!bigger)
+			return -1;
+		memset(bigger + p->nactive, 0, (n - p->nactive) * sizeof(*bigger));
+		p->active = bigger;
+		p->nactive = n;
+	}
+	c->mark = !p->active[c->tag]++;		/* the outermost one */
+	return 0;
+}
+
+static int left(void *ctx, struct kft_walk_call *c, struct kft_walk_call *parent)
+{
+	struct pass *p = ctx;
+	struct kft_func_stat *st = &p->fs->funcs[c->tag];
+	int64_t dur = c->dur_ns;
+
+	if (dur < 0)
+		return 0;
+	p->active[c->tag]--;
+	if (c->mark)
 		st->time_ns += dur;
-		st->local_ns += dur > below ? dur - below : 0;
-		if (dur < st->min_ns)
-			st->min_ns = dur;
-		if (dur > st->max_ns)
-			st->max_ns = dur;
-		(*acc)[id].sum += (double)dur;
-		(*acc)[id].sumsq += (double)dur * (double)dur;
-		if (add_at(s, d, dur))
-			goto out;
-	}
-	for (uint64_t f = 0; f < th->nframes; f++) {
-		const struct kft_frame *fr = &th->frames[f];
+	st->sum_ns += dur;
+	st->local_ns += dur > c->acc ? dur - c->acc : 0;
+	if (dur < st->min_ns)
+		st->min_ns = dur;
+	if (dur > st->max_ns)
+		st->max_ns = dur;
+	(*p->acc)[c->tag].sum += (double)dur;
+	(*p->acc)[c->tag].sumsq += (double)dur * (double)dur;
+	if (parent && !((c->flags & KFT_REC_SIGNAL) && !(parent->flags & KFT_REC_SIGNAL)))
+		parent->acc += dur;
+	return 0;
+}
 
-		if (!(fr->flags & KFT_FRAME_LOGGED))
-			continue;
-		if (kft_functable_addr(ft, th->hdr.session, fr->func, &id) ||
-		    grow_stats(fs, acc, ft->t->nfuncs))
-			goto out;
-		fs->funcs[id].count++;
-		fs->funcs[id].unfinished++;
-	}
-	ret = 0;
-out:
-	free(sums[0].sum);
-	free(sums[1].sum);
-	return ret;
+static int one_thread(struct kft_funcstats *fs, struct acc **acc, struct kft_functable *ft,
+		      const struct kft_thread_file *th, struct kft_error *err)
+{
+	struct pass p = { .fs = fs, .acc = acc, .ft = ft, .session = th->hdr.session,
+			  .last_func = UINT64_MAX };
+	struct kft_walk_ops ops = { .met = met, .left = left, .ctx = &p };
+	int ret = kft_thread_walk(th, &ops);
+
+	free(p.active);
+	if (ret == KFT_WALK_CORRUPT)
+		return kft_error_set(err, "%s: corrupt: stack-watch rows the header does not count",
+				     th->name);
+	return ret ? kft_error_set(err, "out of memory") : 0;
 }
 
 int kft_funcstats_from_trace(struct kft_funcstats *fs, struct kft_calltree *t,
@@ -160,15 +143,17 @@ int kft_funcstats_from_trace(struct kft_funcstats *fs, struct kft_calltree *t,
 	memset(t, 0, sizeof(*t));
 	kft_functable_init(&ft, t, sz);
 	for (size_t i = 0; i < tr->nthreads; i++)
-		if (one_thread(fs, &acc, &ft, &tr->threads[i]))
+		if (one_thread(fs, &acc, &ft, &tr->threads[i], err))
 			goto out;
-	if (kft_functable_finish(&ft))
+	if (kft_functable_finish(&ft)) {
+		kft_error_set(err, "out of memory");
 		goto out;
+	}
 	for (size_t f = 0; f < fs->nfuncs; f++) {
 		struct kft_func_stat *s = &fs->funcs[f];
 		uint64_t n = s->count - s->unfinished;
 
-		s->sub_ns = s->time_ns - s->local_ns;
+		s->sub_ns = s->time_ns > s->local_ns ? s->time_ns - s->local_ns : 0;
 		if (!n) {
 			s->min_ns = s->max_ns = 0;
 			continue;
@@ -187,7 +172,6 @@ out:
 	if (ret) {
 		kft_funcstats_free(fs);
 		kft_calltree_free(t);
-		kft_error_set(err, "out of memory");
 	}
 	return ret;
 }

@@ -59,9 +59,55 @@ static int alloc_stats(struct kft_funcstats *fs, const struct kft_calltree *t,
 	return 0;
 }
 
+/*
+ * Mark the calls of each function that run inside no finished call of the
+ * same function (in the same tree): only they count in its Time. Depth
+ * first, keeping how many finished calls of each function are open.
+ */
+static int mark_outermost(const struct kft_calltree *t, bool *outer)
+{
+	uint64_t *active = calloc(t->nfuncs ? t->nfuncs : 1, sizeof(*active));
+
+	if (!active)
+		return -1;
+	for (size_t r = 0; r < t->nroots; r++) {
+		uint32_t cur = t->roots[r];
+
+		while (cur != KFT_NONE) {
+			const struct kft_node *n = &t->nodes[cur];
+			bool done = n->dur_ns >= 0;
+
+			outer[cur] = done && !active[n->func];
+			active[n->func] += done;
+			if (n->first_child != KFT_NONE) {
+				cur = n->first_child;
+				continue;
+			}
+			/* leave cur and every ancestor whose last child it closes */
+			for (;;) {
+				const struct kft_node *m = &t->nodes[cur];
+
+				active[m->func] -= m->dur_ns >= 0;
+				if (cur == t->roots[r]) {
+					cur = KFT_NONE;
+					break;
+				}
+				if (m->next_sibling != KFT_NONE) {
+					cur = m->next_sibling;
+					break;
+				}
+				cur = m->parent;
+			}
+		}
+	}
+	free(active);
+	return 0;
+}
+
 int kft_funcstats_compute(struct kft_funcstats *fs, const struct kft_calltree *t,
 			  struct kft_error *err)
 {
+	bool *outer = NULL;
 	int64_t **durs = NULL;
 	size_t *ndurs = NULL;
 	int ret = -1;
@@ -70,7 +116,8 @@ int kft_funcstats_compute(struct kft_funcstats *fs, const struct kft_calltree *t
 		return -1;
 	durs = calloc(t->nfuncs ? t->nfuncs : 1, sizeof(*durs));
 	ndurs = calloc(t->nfuncs ? t->nfuncs : 1, sizeof(*ndurs));
-	if (!durs || !ndurs)
+	outer = malloc((t->nnodes ? t->nnodes : 1) * sizeof(*outer));
+	if (!durs || !ndurs || !outer || mark_outermost(t, outer))
 		goto oom;
 	/* first pass: how many finished calls each function has */
 	for (size_t i = 0; i < t->nnodes; i++)
@@ -94,7 +141,9 @@ int kft_funcstats_compute(struct kft_funcstats *fs, const struct kft_calltree *t
 			s->unfinished++;
 			continue;
 		}
-		s->time_ns += n->dur_ns;
+		if (outer[i])
+			s->time_ns += n->dur_ns;
+		s->sum_ns += n->dur_ns;
 		s->local_ns += n->local_ns;
 		durs[n->func][ndurs[n->func]++] = n->dur_ns;
 	}
@@ -103,7 +152,7 @@ int kft_funcstats_compute(struct kft_funcstats *fs, const struct kft_calltree *t
 		size_t n = ndurs[f], best = 0;
 		double mean, var = 0;
 
-		s->sub_ns = s->time_ns - s->local_ns;
+		s->sub_ns = s->time_ns > s->local_ns ? s->time_ns - s->local_ns : 0;
 		/* the child in which this function spent most of its time */
 		for (size_t c = 0; c < s->nchildren; c++) {
 			const struct kft_child_stat *ch = &s->children[c];
@@ -124,7 +173,7 @@ int kft_funcstats_compute(struct kft_funcstats *fs, const struct kft_calltree *t
 		s->p50_ns = percentile(durs[f], n, 50);
 		s->p95_ns = percentile(durs[f], n, 95);
 		s->p99_ns = percentile(durs[f], n, 99);
-		mean = (double)s->time_ns / (double)n;
+		mean = (double)s->sum_ns / (double)n;
 		for (size_t i = 0; i < n; i++)
 			var += ((double)durs[f][i] - mean) * ((double)durs[f][i] - mean);
 		s->stddev_ns = sqrt(var / (double)n);
@@ -138,6 +187,7 @@ out:
 		free(durs[f]);
 	free(durs);
 	free(ndurs);
+	free(outer);
 	if (ret)
 		kft_funcstats_free(fs);
 	return ret;

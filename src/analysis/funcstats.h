@@ -20,7 +20,10 @@ struct kft_func_stat {
 	uint32_t func;
 	uint64_t count;		/* calls, finished or not */
 	uint64_t unfinished;
-	int64_t time_ns;	/* finished calls only (classic: -1 adds -1 usec) */
+	int64_t time_ns;	/* finished calls, each outermost one only: a call
+				 * inside another of the same function is in it
+				 * already (classic: every call; -1 adds -1 usec) */
+	int64_t sum_ns;		/* finished calls, every one (for the average) */
 	int64_t sub_ns;
 	int64_t local_ns;
 	int64_t min_ns, max_ns;	/* of finished calls */

@@ -68,15 +68,12 @@ static inline void kft_thread_rec(const struct kft_thread_file *th, uint64_t i,
 int kft_trace_open(struct kft_trace *tr, const char *dir, struct kft_error *err);
 void kft_trace_close(struct kft_trace *tr);
 
-/*
- * Every call of the trace, finished or open at the end, sorted by entry
- * time (then depth). Returns a malloc'ed array (free it) and its length.
- */
-int kft_trace_calls(const struct kft_trace *tr, struct kft_call **calls, size_t *ncalls,
-		    struct kft_error *err);
+/* Whether th holds kernel calls (from ftrace) rather than the program's. */
+bool kft_thread_is_kernel(const struct kft_thread_file *th);
 
 /* Whether a thread was traced both in the program and in the kernel:
- * kft_trace_calls() then nests the kernel's calls under the program's. */
+ * the call stream (calls.h) then nests the kernel's calls under the
+ * program's. */
 bool kft_trace_mixes_kernel(const struct kft_trace *tr);
 
 /* Records still open when the run stopped show up as -1; tell state. */

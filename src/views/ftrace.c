@@ -9,20 +9,35 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../format/calls.h"
 #include "views.h"
 
-/* Threads together, each in time order (kft_trace_calls sorts by time). */
-static int by_thread(const void *a, const void *b)
-{
-	const struct kft_call *x = a, *y = b;
+/* Threads one after another, each in time order. */
+struct by_thread {
+	const struct kft_trace *tr;
+	size_t *order, *groups, ngroups, g;
+	struct kft_calls *cs;
+	struct kft_error *err;
+	bool failed;
+};
 
-	if (x->session != y->session)
-		return x->session < y->session ? -1 : 1;
-	if (x->tid != y->tid)
-		return x->tid < y->tid ? -1 : 1;
-	if (x->entry_ns != y->entry_ns)
-		return x->entry_ns < y->entry_ns ? -1 : 1;
-	return x->depth < y->depth ? -1 : x->depth > y->depth;
+static int next_call(struct by_thread *bt, struct kft_call *c)
+{
+	for (;;) {
+		if (bt->cs && kft_calls_next(bt->cs, c))
+			return 1;
+		kft_calls_close(bt->cs);
+		bt->cs = NULL;
+		if (bt->g == bt->ngroups)
+			return 0;
+		bt->cs = kft_calls_open(bt->tr, bt->order + bt->groups[bt->g],
+					bt->groups[bt->g + 1] - bt->groups[bt->g], bt->err);
+		bt->g++;
+		if (!bt->cs) {
+			bt->failed = true;
+			return 0;
+		}
+	}
 }
 
 /* ftrace's marks for long calls, then the duration in usec. */
@@ -49,7 +64,7 @@ static const char *graph_duration(int64_t ns, char *buf, size_t size)
 }
 
 struct open_call {
-	const struct kft_call *call;
+	struct kft_call call;
 	unsigned int indent;
 };
 
@@ -57,44 +72,51 @@ static void close_call(FILE *out, const struct open_call *oc, struct kft_symboli
 {
 	char dur[32], name[256];
 
-	fprintf(out, "%7" PRIu32 ") %s |  %*s} /* %s%s */\n", oc->call->tid,
-		graph_duration(oc->call->dur_ns, dur, sizeof(dur)), (int)oc->indent, "",
-		kft_view_symbol(sz, oc->call->session, oc->call->func, false, name, sizeof(name)),
-		oc->call->dur_ns == -1 ? ": unfinished" : "");
+	fprintf(out, "%7" PRIu32 ") %s |  %*s} /* %s%s */\n", oc->call.tid,
+		graph_duration(oc->call.dur_ns, dur, sizeof(dur)), (int)oc->indent, "",
+		kft_view_symbol(sz, oc->call.session, oc->call.func, false, name, sizeof(name)),
+		oc->call.dur_ns == -1 ? ": unfinished" : "");
 }
 
-static int print_graph(FILE *out, const struct kft_call *calls, size_t n,
-		       struct kft_symbolizer *sz, struct kft_error *err)
+static bool same_thread(const struct kft_call *a, const struct kft_call *b)
+{
+	return a->tid == b->tid && a->session == b->session;
+}
+
+static int print_graph(FILE *out, struct by_thread *bt, struct kft_symbolizer *sz,
+		       struct kft_error *err)
 {
 	struct open_call *stack = NULL;
 	size_t top = 0, cap = 0;
+	struct kft_call prev, c, next;
+	bool have_prev = false, have = next_call(bt, &c), have_next;
 
 	fprintf(out, "# tracer: function_graph\n#\n"
 		     "#   TID    DURATION         FUNCTION CALLS\n"
 		     "#   |      |   |             |   |   |   |\n");
-	for (size_t i = 0; i < n; i++) {
-		const struct kft_call *c = &calls[i], *next = i + 1 < n ? &calls[i + 1] : NULL;
-		bool new_thread = i == 0 || c->tid != calls[i - 1].tid ||
-				  c->session != calls[i - 1].session;
-		bool parent;
+	for (; have; prev = c, c = next, have = have_next) {
+		bool first = !have_prev, new_thread, parent;
 		char dur[32], name[256];
 
-		if (c->dur_ns == -2)
+		have_next = next_call(bt, &next);
+		have_prev = true;
+		if (c.dur_ns == -2)
 			continue;	/* stack watch chains belong to `kft log` */
-		while (top && (new_thread || stack[top - 1].call->depth >= c->depth))
+		new_thread = !first && !same_thread(&c, &prev);
+		while (top && (new_thread || stack[top - 1].call.depth >= c.depth))
 			close_call(out, &stack[--top], sz);
-		if (new_thread && i)
+		if (new_thread)
 			fprintf(out, "  ------------------------------------------\n");
-		parent = next && next->tid == c->tid && next->session == c->session &&
-			 next->depth > c->depth && next->dur_ns != -2;
-		kft_view_symbol(sz, c->session, c->func, false, name, sizeof(name));
+		parent = have_next && same_thread(&next, &c) && next.depth > c.depth &&
+			 next.dur_ns != -2;
+		kft_view_symbol(sz, c.session, c.func, false, name, sizeof(name));
 		if (!parent) {
-			fprintf(out, "%7" PRIu32 ") %s |  %*s%s();%s\n", c->tid,
-				graph_duration(c->dur_ns, dur, sizeof(dur)), (int)(2 * top), "",
-				name, c->dur_ns == -1 ? " /* unfinished */" : "");
+			fprintf(out, "%7" PRIu32 ") %s |  %*s%s();%s\n", c.tid,
+				graph_duration(c.dur_ns, dur, sizeof(dur)), (int)(2 * top), "",
+				name, c.dur_ns == -1 ? " /* unfinished */" : "");
 			continue;
 		}
-		fprintf(out, "%7" PRIu32 ") %s |  %*s%s() {\n", c->tid,
+		fprintf(out, "%7" PRIu32 ") %s |  %*s%s() {\n", c.tid,
 			graph_duration(-1, dur, sizeof(dur)), (int)(2 * top), "", name);
 		if (top == cap) {
 			struct open_call *bigger;
@@ -117,22 +139,22 @@ static int print_graph(FILE *out, const struct kft_call *calls, size_t n,
 	return 0;
 }
 
-static void print_function(FILE *out, const struct kft_call *calls, size_t n,
-			   struct kft_symbolizer *sz)
+static void print_function(FILE *out, struct by_thread *bt, struct kft_symbolizer *sz)
 {
+	struct kft_call c;
+
 	fprintf(out, "# tracer: function\n#\n"
 		     "#   TID      TIMESTAMP  FUNCTION\n"
 		     "#   |            |         |\n");
-	for (size_t i = 0; i < n; i++) {
-		const struct kft_call *c = &calls[i];
+	while (next_call(bt, &c)) {
 		char name[256], caller[256];
 
-		if (c->dur_ns == -2)
+		if (c.dur_ns == -2)
 			continue;
-		fprintf(out, "%7" PRIu32 " %6" PRIu64 ".%06" PRIu64 ": %s <-%s\n", c->tid,
-			c->entry_ns / 1000000000, c->entry_ns / 1000 % 1000000,
-			kft_view_symbol(sz, c->session, c->func, false, name, sizeof(name)),
-			kft_view_symbol(sz, c->session, c->call_site, true, caller,
+		fprintf(out, "%7" PRIu32 " %6" PRIu64 ".%06" PRIu64 ": %s <-%s\n", c.tid,
+			c.entry_ns / 1000000000, c.entry_ns / 1000 % 1000000,
+			kft_view_symbol(sz, c.session, c.func, false, name, sizeof(name)),
+			kft_view_symbol(sz, c.session, c.call_site, true, caller,
 					sizeof(caller)));
 	}
 }
@@ -140,17 +162,17 @@ static void print_function(FILE *out, const struct kft_call *calls, size_t n,
 int kft_view_ftrace(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
 		    enum kft_ftrace_tracer tracer, struct kft_error *err)
 {
-	struct kft_call *calls;
-	size_t n;
+	struct by_thread bt = { .tr = tr, .err = err };
 	int ret = 0;
 
-	if (kft_trace_calls(tr, &calls, &n, err))
+	if (kft_calls_thread_groups(tr, &bt.order, &bt.groups, &bt.ngroups, err))
 		return -1;
-	qsort(calls, n, sizeof(*calls), by_thread);
 	if (tracer == KFT_FTRACE_GRAPH)
-		ret = print_graph(out, calls, n, sz, err);
+		ret = print_graph(out, &bt, sz, err);
 	else
-		print_function(out, calls, n, sz);
-	free(calls);
-	return ret;
+		print_function(out, &bt, sz);
+	kft_calls_close(bt.cs);
+	free(bt.order);
+	free(bt.groups);
+	return ret || bt.failed ? -1 : 0;
 }

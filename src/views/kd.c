@@ -83,7 +83,7 @@ static bool value_of(const struct summary_ctx *c, const struct kft_func_stat *s,
 		}
 		if (!finished(s))
 			return false;
-		*v = us(s->time_ns / (int64_t)finished(s));
+		*v = us(s->sum_ns / (int64_t)finished(s));
 		return true;
 	case 's': *v = us(s->sub_ns); return true;
 	case 'l': *v = us(s->local_ns); return true;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "../config/config.h"
+#include "../format/calls.h"
 #include "views.h"
 
 static void print_marks(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz)
@@ -140,17 +141,17 @@ static void print_row(FILE *out, const struct kft_call *c, uint64_t mark,
 int kft_view_log(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
 		 const struct kft_log_opts *opts, struct kft_error *err)
 {
-	struct kft_call *calls;
-	size_t n;
+	struct kft_calls *cs = kft_calls_open(tr, NULL, 0, err);
+	struct kft_call c;
 	uint64_t mark = tr->ctl.first_start_ns == UINT64_MAX ? 0 : tr->ctl.first_start_ns;
 
-	if (kft_trace_calls(tr, &calls, &n, err))
+	if (!cs)
 		return -1;
 	fprintf(out, "\nKernel Instrumentation Run ID %u\n\n", tr->ctl.run_id);
 	print_marks(out, tr, sz);
 	fprintf(out, "\n");
 	print_counters(out, tr);
-	fprintf(out, "\nNumber of entries after filters = %zu\n\n\n", n);
+	fprintf(out, "\nNumber of entries after filters = %" PRIu64 "\n\n\n", kft_calls_total(cs));
 	if (opts->ns) {
 		fprintf(out, "    Entry        Delta        PID        Function                        Caller\n");
 		fprintf(out, "------------ ------------ -------- ----------------                 ------------\n");
@@ -158,8 +159,8 @@ int kft_view_log(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *s
 		fprintf(out, " Entry    Delta     PID        Function                        Caller\n");
 		fprintf(out, "-------- -------- -------- ----------------                 ------------\n");
 	}
-	for (size_t i = 0; i < n; i++)
-		print_row(out, &calls[i], mark, sz, opts);
-	free(calls);
+	while (kft_calls_next(cs, &c))
+		print_row(out, &c, mark, sz, opts);
+	kft_calls_close(cs);
 	return 0;
 }

@@ -232,3 +232,24 @@ test_kd_fast_totals_match_trees() {
 		check "rows for '$run'" test -s fast
 	done
 }
+
+# Recursion counts once: the Time of a function recursing 1000 deep is
+# its outermost call's, never more than the program's; every call still
+# counts in Count, and the average is per call. The same from the log as
+# text.
+test_kd_recursion_counts_once() {
+	build deep
+	kft record -- ./deep 1000 >/dev/null
+	for input in "" "-"; do
+		if [ -z "$input" ]; then kft kd -f Fctal >sum; else kft log | kft kd -f Fctal - >sum; fi
+		main=$(awk '$1 == "main" { print $3 }' sum)
+		down=$(awk '$1 == "down" { print $3 }' sum)
+		calls=$(awk '$1 == "down" { print $2 }' sum)
+		check "all calls counted ($calls)" test "$calls" = 1001
+		check "down's Time ($down) within main's ($main) [$input]" test "$down" -le "$main"
+	done
+	# kd 1.1's sum stays behind --classic: 1001 nested calls add up to far more
+	kft kd --classic -f Fct >classic
+	ctime=$(awk '$1 == "down" { print $3 }' classic)
+	check "classic sums every level ($ctime vs $down)" test "$ctime" -gt $((down * 10 + 10))
+}

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "format/calls.h"
 #include "format/control.h"
 #include "format/reader.h"
 #include "format/thread-writer.h"
@@ -121,6 +122,21 @@ static void test_journal_skips_a_line_cut_short(void **state)
 	free(dir);
 }
 
+/* The call stream of tr, at most max calls, into calls. */
+static size_t read_calls(const struct kft_trace *tr, struct kft_call *calls, size_t max)
+{
+	struct kft_error err;
+	struct kft_calls *cs = kft_calls_open(tr, NULL, 0, &err);
+	size_t n = 0;
+
+	if (!cs)
+		fail_msg("%s", err.msg);
+	while (n < max && kft_calls_next(cs, &calls[n]))
+		n++;
+	kft_calls_close(cs);
+	return n;
+}
+
 static void put_control(const char *dir)
 {
 	struct kft_control ctl;
@@ -165,7 +181,7 @@ static void test_kernel_calls_nest_under_the_program(void **state)
 					      0xffffffff81000020ULL, 0xffffffff81000030ULL };
 	struct kft_trace tr;
 	struct kft_error err;
-	struct kft_call *calls;
+	struct kft_call calls[8];
 	size_t n;
 
 	put_control(dir);
@@ -173,7 +189,7 @@ static void test_kernel_calls_nest_under_the_program(void **state)
 	assert_int_equal(kft_thread_write(dir, &k, &err), 0);
 	if (kft_trace_open(&tr, dir, &err))
 		fail_msg("%s", err.msg);
-	assert_int_equal(kft_trace_calls(&tr, &calls, &n, &err), 0);
+	n = read_calls(&tr, calls, 8);
 	assert_int_equal(n, 5);
 	for (size_t i = 0; i < n; i++) {
 		assert_int_equal(calls[i].func, want_func[i]);
@@ -182,7 +198,6 @@ static void test_kernel_calls_nest_under_the_program(void **state)
 		assert_int_equal(calls[i].session, 1);
 	}
 	assert_true(calls[2].flags & KFT_REC_KERNEL);
-	free(calls);
 	kft_trace_close(&tr);
 	free(dir);
 }
@@ -200,7 +215,7 @@ static void test_kernel_only_trace_reads_back(void **state)
 				    .recs = kernel, .nrecs = 1, .frames = open, .nframes = 1 };
 	struct kft_trace tr;
 	struct kft_error err;
-	struct kft_call *calls;
+	struct kft_call calls[8];
 	size_t n;
 
 	put_control(dir);
@@ -208,14 +223,13 @@ static void test_kernel_only_trace_reads_back(void **state)
 	if (kft_trace_open(&tr, dir, &err))
 		fail_msg("%s", err.msg);
 	assert_string_equal(tr.threads[0].hdr.comm, "cat");
-	assert_int_equal(kft_trace_calls(&tr, &calls, &n, &err), 0);
+	n = read_calls(&tr, calls, 8);
 	assert_int_equal(n, 2);
 	assert_int_equal(calls[0].dur_ns, -1);
 	assert_int_equal(calls[0].depth, 0);
 	assert_true(calls[0].flags & KFT_REC_KERNEL);
 	assert_int_equal(calls[1].depth, 1);
 	assert_int_equal(calls[1].dur_ns, 5);
-	free(calls);
 	kft_trace_close(&tr);
 	free(dir);
 }

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A trace's calls in the order they were entered, one at a time: the
+ * stream every view reads. Each thread's order comes from its nesting
+ * (thread-walk.h) and costs 8 bytes per call, the only memory that grows
+ * with the trace; threads are merged by time. A call's depth is its
+ * number of logged ancestors, so nesting by depth is exact whatever
+ * filters and triggers chose the calls. Where a thread was traced in the
+ * program and in the kernel, the kernel's calls go under the program call
+ * that made them.
+ */
+#ifndef KFT_CALLS_H
+#define KFT_CALLS_H
+
+#include <stddef.h>
+
+#include "reader.h"
+
+struct kft_calls;
+
+/*
+ * The calls of the threads listed (indices into tr->threads; NULL: all).
+ * Free with kft_calls_close().
+ */
+struct kft_calls *kft_calls_open(const struct kft_trace *tr, const size_t *threads,
+				 size_t nthreads, struct kft_error *err);
+
+/* The next call into *c: 1, or 0 at the end. */
+int kft_calls_next(struct kft_calls *cs, struct kft_call *c);
+
+/* How many calls (and stack-watch rows) the stream holds in all. */
+uint64_t kft_calls_total(const struct kft_calls *cs);
+
+void kft_calls_close(struct kft_calls *cs);
+
+/*
+ * The threads as views list them one after another: groups of thread
+ * files of one program thread (its kernel file joins it), ordered by
+ * process image and thread id. groups[g] is the first index into order[]
+ * of group g; groups[ngroups] = tr->nthreads. Free both.
+ */
+int kft_calls_thread_groups(const struct kft_trace *tr, size_t **order, size_t **groups,
+			    size_t *ngroups, struct kft_error *err);
+
+#endif

@@ -1,0 +1,205 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Every view gives the same calls and the same nesting, whatever config
+# chose them: kft log, kft kd -c, kft kd (both ways of summing), kft
+# ftrace and kft log | kft kd -, on progs/nest.c, whose kept calls often
+# have parents that were not kept.
+
+# The calls of a signal handler (nest.c's on_usr1 and h): kd shows them as
+# trees of their own, ftrace inside the call they interrupted; both are
+# brought to "i DEPTH NAME", depth from the handler's first logged call,
+# after the other calls.
+SIG_FUNCS='^(on_usr1|h)$'
+
+# kd -c -l rows as "[i ]DEPTH NAME[ -1]", signal calls last.
+kd_tree() {
+	kft kd -c -l "$@" | awk 'NR > 2 {
+		pid = $4; dur = $2; s = $0
+		for (i = 0; i < 4; i++) sub(/^ *[^ ]+/, "", s)
+		sub(/^ /, "", s)
+		d = 0
+		while (substr(s, 1, 3) == "|  ") { d++; s = substr(s, 4) }
+		sub(/ .*/, "", s)
+		line = d " " s (dur == "-1" ? " -1" : "")
+		if (pid ~ /i$/) sig[ns++] = "i " line; else print line
+	} END { for (i = 0; i < ns; i++) print sig[i] }'
+}
+
+# kft ftrace's function_graph as the same lines.
+ftrace_tree() {
+	kft ftrace | awk -v sigre="$SIG_FUNCS" '
+	/^#/ || !/\|/ { next }
+	{
+		s = $0; sub(/^[^|]*\|  /, "", s)
+		ind = match(s, /[^ ]/) - 1; d = ind / 2; s = substr(s, ind + 1)
+		if (s ~ /^}/) {
+			if (s ~ /unfinished/) line[open[d]] = line[open[d]] " -1"
+			if (base == d) base = -1
+			next
+		}
+		name = s; sub(/\(.*/, "", name)
+		if (base < 0 && name ~ sigre) base = d
+		n++
+		if (base >= 0 && d >= base) { line[n] = (d - base) " " name; issig[n] = 1 }
+		else line[n] = d " " name
+		if (s ~ /unfinished/) line[n] = line[n] " -1"
+		if (s ~ /{$/) open[d] = n
+	}
+	BEGIN { base = -1 }
+	END {
+		for (i = 1; i <= n; i++) if (!issig[i]) print line[i]
+		for (i = 1; i <= n; i++) if (issig[i]) print "i " line[i]
+	}'
+}
+
+# The log's rows as "[i ]NAME[ -1]" in their order, signal calls last.
+log_names() {
+	kft log | log_rows | awk '{
+		un = ($1 == "-1"); if (un) $1 = ""
+		sig = ($0 ~ /^ *i /); sub(/^ *(i )?/, "")
+		line = $1 (un ? " -1" : "")
+		if (sig) s[ns++] = "i " line; else print line
+	} END { for (i = 0; i < ns; i++) print s[i] }'
+}
+
+# The expected tree's names, as log_names prints them.
+tree_names() { sed -E 's/^(i )?[0-9]+ /\1/' "$1"; }
+
+# Count per function (from the tree) = kd's Count, and every Max-sub is a
+# call made under that function in the tree.
+check_summary() {
+	local want=$1
+	kft kd -l -s F >long
+	awk '{ n = ($1 == "i") ? $3 : $2; c[n]++ }
+	     END { for (f in c) print f, c[f] }' "$want" | sort >want-counts
+	awk 'NR > 2 { print $1, $2 }' long | sort >got-counts
+	expect got-counts <want-counts
+	awk 'NR > 2 && NF >= 8 { print $1, $7 }' long | while read -r f sub; do
+		grep -q . <(awk -v f="$f" -v c="$sub" '
+			{ sig = ($1 == "i"); d = sig ? $2 : $1; n = sig ? $3 : $2 }
+			{ at[d] = n; if (d > 0 && at[d - 1] == f && n == c) print }' "$want") ||
+			{ echo "Max-sub of $f is $sub, never called under it"; return 1; }
+	done
+	# the one-pass totals (kft kd) and the tree's (kd -l) agree
+	kft kd -f Fctal -s F | awk 'NR > 2 { print $1, $2, $3, $4, $5 }' >fast
+	awk 'NR > 2 { print $1, $2, $3, $4, $5 }' long >slow
+	expect fast <slow
+	# so do the counts kd finds in the log as text
+	kft log | kft kd -f Fc -s F - >text
+	kft kd -f Fc -s F >trace
+	expect text <trace
+}
+
+# views_agree EXPECTED-TREE CONFIG-STATEMENT...: trace nest under the
+# config, then check each view against the expected tree.
+views_agree() {
+	local want=$1; shift
+	build nest
+	if [ $# -gt 0 ]; then
+		{ echo begin; printf '\t%s\n' "$@"; echo end; } >cfg.conf
+		kft record -c cfg.conf -- ./nest
+	else
+		kft record -- ./nest
+	fi
+	printf '%s\n' "$want" >want
+	kd_tree >kd.tree
+	expect kd.tree <want
+	ftrace_tree >ftrace.tree
+	expect ftrace.tree <want
+	kft log | kft kd -c -l - >/dev/null
+	kd_tree - < <(kft log) >text.tree
+	expect text.tree <want
+	log_names >log.names
+	tree_names want >want.names
+	expect log.names <want.names
+	check_summary want
+}
+
+test_views_whole_program() {
+	views_agree "0 main
+1 a
+2 b
+1 x
+2 y
+3 b
+1 c
+2 d
+i 0 on_usr1
+i 1 h"
+}
+
+test_views_funclist_of_nested_functions() {
+	views_agree "0 b
+0 b
+0 c
+1 d" "filter funclist b c d fend"
+}
+
+test_views_funclist_skipping_levels() {
+	views_agree "0 main
+1 b
+1 b
+i 0 h" "filter funclist main b h fend"
+}
+
+test_views_start_on_a_nested_function() {
+	views_agree "0 y
+1 b
+0 c
+1 d
+i 0 on_usr1
+i 1 h" "trigger start entry y"
+}
+
+test_views_start_and_stop() {
+	views_agree "0 x
+1 y
+2 b" "trigger start entry x" "trigger stop exit x"
+}
+
+test_views_stop_leaves_open_calls() {
+	views_agree "0 main -1
+1 a
+2 b" "trigger stop exit a"
+}
+
+test_views_mintime() {
+	views_agree "0 main
+1 c" "filter mintime 10000"
+}
+
+test_views_maxtime() {
+	views_agree "0 a
+1 b
+0 x
+1 y
+2 b
+0 d
+i 0 on_usr1
+i 1 h" "filter maxtime 10000"
+}
+
+test_views_funclist_and_maxtime() {
+	views_agree "0 y
+0 d" "filter funclist main y d fend" "filter maxtime 10000"
+}
+
+test_views_autorepeat() {
+	views_agree "0 b
+0 b" "trigger start entry b" "trigger stop exit b" "autorepeat"
+}
+
+test_views_noints() {
+	views_agree "0 main
+1 a
+2 b
+1 x
+2 y
+3 b
+1 c
+2 d" "filter noints"
+}
+
+test_views_onlyints() {
+	views_agree "i 0 on_usr1
+i 1 h" "filter onlyints"
+}
