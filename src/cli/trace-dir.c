@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -21,27 +22,100 @@ uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-/* Make dir, or empty it of an older trace (and of nothing else). */
+/* digits, then end or one of the characters in "then" */
+static const char *digits(const char *s)
+{
+	if (*s < '0' || *s > '9')
+		return NULL;
+	while (*s >= '0' && *s <= '9')
+		s++;
+	return s;
+}
+
+/* A name kft gives a file of a trace directory, exactly (kft-data(5)). */
+static bool trace_file_name(const char *n)
+{
+	const char *p;
+
+	if (!strcmp(n, "info") || !strcmp(n, "config") || !strcmp(n, "control") ||
+	    !strcmp(n, "user-config") || !strcmp(n, "kallsyms"))
+		return true;
+	if (!strncmp(n, "maps-", 5))
+		return (p = digits(n + 5)) && !*p;
+	/* thread-SESSION-TID[-SEQ].kft */
+	if (strncmp(n, "thread-", 7) || !(p = digits(n + 7)) || *p != '-' || !(p = digits(p + 1)))
+		return false;
+	if (*p == '-' && !(p = digits(p + 1)))
+		return false;
+	return !strcmp(p, ".kft");
+}
+
+/* Whether dfd holds a kft trace: a control file that says so. */
+static bool holds_trace(int dfd)
+{
+	char magic[sizeof(KFT_CONTROL_MAGIC)] = "";
+	int fd = openat(dfd, "control", O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	bool yes;
+
+	if (fd < 0)
+		return false;
+	yes = read(fd, magic, sizeof(magic)) == (ssize_t)sizeof(magic) &&
+	      !memcmp(magic, KFT_CONTROL_MAGIC, sizeof(magic));
+	close(fd);
+	return yes;
+}
+
+/*
+ * Make dir, or take an empty one, or replace the older trace in it,
+ * removing only the files kft names as a trace's. A directory holding
+ * anything else is refused, so is a symbolic link, and so is a directory
+ * another kft is recording into: the lock is held until kft exits.
+ */
 int prepare_dir(const char *dir)
 {
-	DIR *d;
+	struct stat st;
 	struct dirent *de;
+	bool trace, foreign = false;
+	DIR *d;
+	int dfd;
 
+	if (!lstat(dir, &st) && S_ISLNK(st.st_mode))
+		return fail("%s: a symbolic link; kft writes a trace only into a directory "
+			    "it can name without following links", dir);
 	if (mkdir(dir, 0700) && errno != EEXIST)
 		return fail("%s: %s", dir, strerror(errno));
-	d = opendir(dir);
-	if (!d)
-		return fail("%s: %s", dir, strerror(errno));
-	while ((de = readdir(d))) {
-		const char *n = de->d_name;
-
-		if (!strcmp(n, "info") || !strcmp(n, "config") || !strcmp(n, "control") ||
-		    !strcmp(n, "user-config") ||
-		    !strcmp(n, "kallsyms") || !strncmp(n, "maps-", 5) || !strncmp(n, "thread-", 7))
-			unlinkat(dirfd(d), n, 0);
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0)
+		return fail("%s: %s", dir, errno == ENOTDIR ? "not a directory" : strerror(errno));
+	/* the lock goes with kft; the program it runs does not inherit it */
+	if (flock(dfd, LOCK_EX | LOCK_NB)) {
+		close(dfd);
+		return fail("%s: another kft is recording into it", dir);
 	}
+	trace = holds_trace(dfd);
+	d = fdopendir(dup(dfd));
+	if (!d) {
+		close(dfd);
+		return fail("%s: %s", dir, strerror(errno));
+	}
+	while ((de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
+		    !(trace && trace_file_name(de->d_name)))
+			foreign = true;
+	if (foreign) {
+		closedir(d);
+		close(dfd);
+		return fail("%s: %s; kft records only into a new or empty directory, or over "
+			    "a trace of its own (choose another -o)", dir,
+			    trace ? "holds files that are not kft's besides a trace" :
+				    "not empty, and not a kft trace");
+	}
+	rewinddir(d);
+	while ((de = readdir(d)))
+		if (trace_file_name(de->d_name))
+			unlinkat(dfd, de->d_name, 0);
 	closedir(d);
-	return 0;
+	return 0;	/* dfd stays open: it holds the lock */
 }
 
 int write_file(const char *dir, const char *name, const void *data, size_t len)
@@ -51,7 +125,7 @@ int write_file(const char *dir, const char *name, const void *data, size_t len)
 	bool ok;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		return fail("%s: %s", path, strerror(errno));
 	ok = write(fd, data, len) == (ssize_t)len;

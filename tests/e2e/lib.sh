@@ -64,3 +64,9 @@ check() {
 
 # count PATTERN FILE: lines matching.
 count() { grep -c -E -- "$1" "$2" || true; }
+
+# refused COMMAND...: fail unless the command fails (`! cmd` never stops
+# a test under set -e).
+refused() {
+	if "$@"; then echo "accepted, should be refused: $*"; return 1; fi
+}

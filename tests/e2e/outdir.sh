@@ -1,0 +1,52 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# kft record -o never touches a file it did not create.
+
+once_output_refuses_a_directory_of_other_files() {
+	build calls
+	mkdir src
+	for f in thread-pool.c maps-parser.c config info; do echo "mine: $f" >"src/$f"; done
+	refused kft record -o src -- ./calls >/dev/null 2>err
+	check "says why" grep -q "src: not empty, and not a kft trace" err
+	for f in thread-pool.c maps-parser.c config info; do
+		check "$f kept" test "$(cat "src/$f")" = "mine: $f"
+	done
+	check "nothing added" test "$(ls src | wc -l)" = 4
+	# in the current directory, as `-o .`
+	(cd src && refused kft record -o . -- ../calls >/dev/null 2>/dev/null)
+	check "still 4 files" test "$(ls src | wc -l)" = 4
+}
+
+once_output_replaces_only_its_own_trace() {
+	build calls
+	kft record -o t -- ./calls >/dev/null
+	kft record -o t -- ./calls >/dev/null
+	check "a trace again" test -s t/control
+	# a trace with a file of the user's in it is not replaced
+	echo notes >t/notes.txt
+	refused kft record -o t -- ./calls >/dev/null 2>err
+	check "says why" grep -q "holds files that are not kft's" err
+	check "notes kept" test "$(cat t/notes.txt)" = notes
+	kft log t >/dev/null
+}
+
+once_output_refuses_a_symlink() {
+	build calls
+	mkdir elsewhere
+	ln -s elsewhere link.data
+	refused kft record -o link.data -- ./calls >/dev/null 2>err
+	check "says why" grep -q "link.data: a symbolic link" err
+	check "nothing written through it" test -z "$(ls elsewhere)"
+}
+
+once_output_one_recorder_at_a_time() {
+	build waiting
+	kft record -o t -- ./waiting >/dev/null &
+	first=$!
+	for _ in $(seq 100); do [ -e t/control ] && break; sleep 0.05; done
+	refused kft record -o t -- ./waiting >/dev/null 2>err
+	check "second refused" grep -q "t: another kft is recording into it" err
+	touch done
+	wait $first
+	kft log t | log_rows >rows
+	check "the first's trace is whole" grep -q "^tick <- main" rows
+}
