@@ -199,7 +199,8 @@ KFT_NOTRACE int kft_thread_setup(struct kft_tls *t)
 /*
  * In a fork child: the inherited mapping is the parent's file. Give the
  * child its own, carrying over the open frames (the child returns through
- * them too) and the slots they hold.
+ * them too), but not as its calls: they were entered, and are logged, by
+ * the parent; the child logging them too would count each twice.
  */
 KFT_NOTRACE int kft_thread_setup_forked(struct kft_tls *t)
 {
@@ -226,7 +227,8 @@ KFT_NOTRACE int kft_thread_setup_forked(struct kft_tls *t)
 	memcpy(t->frames, old_frames, n * sizeof(*old_frames));
 	for (uint64_t i = 0; i < n; i++)
 		if (t->frames[i].flags & KFT_FRAME_LOGGED)
-			t->hdr->reserved++;
+			t->frames[i].flags = (t->frames[i].flags & ~KFT_FRAME_LOGGED) |
+					     KFT_FRAME_FILTERED;
 	t->hdr->depth = depth;
 	t->hdr->stack_base = old->stack_base;
 	t->hdr->max_stack = old->max_stack;
