@@ -288,16 +288,6 @@ int kft_calltree_from_text(struct kft_calltree *t, const struct kft_text_log *lo
 				break;
 			}
 		}
-		/* its caller was not logged: the newest call of the same thread
-		 * and context that it ran inside (entered before this one's
-		 * entry, ended no earlier than this one) */
-		for (size_t j = nactive; !classic && parent == KFT_NONE && j-- > 0;) {
-			const struct kft_node *a = &t->nodes[active[j]];
-
-			if (a->tid == n->tid && a->irq == n->irq && end <= ends[j] &&
-			    (a->dur_ns < 0 || n->entry_ns < a->entry_ns + a->dur_ns))
-				parent = active[j];
-		}
 		attach(t, idx, parent);
 		active[nactive] = idx;
 		ends[nactive++] = end;

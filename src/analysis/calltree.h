@@ -5,8 +5,8 @@
  * gives each call's depth among the logged calls, so nesting is exact) or
  * from a KFT text log (nesting found from caller names and times, as kd
  * did, but never across threads, and an interrupt never joins another
- * context's call unless it names it; a call whose caller was not logged
- * goes under the call it ran inside).
+ * context's call unless it names it; with no depths, a call whose caller
+ * was not logged is a root).
  */
 #ifndef KFT_CALLTREE_H
 #define KFT_CALLTREE_H

@@ -133,8 +133,10 @@ int cmd_kd(int argc, char **argv)
 		} else if (!strcmp(a, "--slowest")) {
 			if (i + 2 >= argc)
 				return fail("kd: --slowest needs N and FUNC");
-			if (!number(argv[i + 1], &slowest_n) || slowest_n < 1)
+			if (!number(argv[i + 1], &slowest_n))
 				return bad_number(a, argv[i + 1]);
+			if (slowest_n < 1)
+				return fail("kd: --slowest: N is how many calls to show: at least 1");
 			slowest_func = argv[i + 2];
 			i += 2;
 			continue;

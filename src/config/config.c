@@ -122,16 +122,18 @@ static int bad_word(struct parser *p, const struct token *t, const char *why)
 	return kft_error_set(p->err, "%s:%u: '%s': %s", p->origin, t->line, t->text, why);
 }
 
-static int parse_u64(struct parser *p, const struct token *t, uint64_t max, uint64_t *out)
+/* t as a decimal number: WHAT, the word after PREV, says the error. */
+static int parse_u64(struct parser *p, const struct token *t, const char *what,
+		     const struct token *prev, uint64_t max, uint64_t *out)
 {
 	const char *s = t->text;
 	uint64_t v = 0;
 
 	if (!*s)
-		return bad_word(p, t, "expected a decimal number");
+		goto bad;
 	for (; *s; s++) {
 		if (!isdigit((unsigned char)*s))
-			return bad_word(p, t, "expected a decimal number");
+			goto bad;
 		if (v > (max - (uint64_t)(*s - '0')) / 10)
 			return kft_error_set(p->err, "%s:%u: '%s': number too large (at most %" PRIu64 ")",
 					     p->origin, t->line, t->text, max);
@@ -139,6 +141,9 @@ static int parse_u64(struct parser *p, const struct token *t, uint64_t max, uint
 	}
 	*out = v;
 	return 0;
+bad:
+	return kft_error_set(p->err, "%s:%u: '%s': expected %s (a decimal number) after '%s'",
+			     p->origin, t->line, t->text, what, prev->text);
 }
 
 static bool is_ident_char(char c)
@@ -206,7 +211,8 @@ static int parse_trigger(struct parser *p, struct kft_config *cfg, const struct 
 		return -1;
 	if (!strcmp(type->text, "time")) {
 		trig->type = KFT_TRIGGER_TIME;
-		return parse_u64(p, arg, UINT64_MAX / 1000, &trig->usecs);
+		return parse_u64(p, arg, "a time in microseconds", type, UINT64_MAX / 1000,
+				 &trig->usecs);
 	}
 	if (!strcmp(type->text, "entry"))
 		trig->type = KFT_TRIGGER_ENTRY;
@@ -288,7 +294,7 @@ static int parse_filter(struct parser *p, struct kft_config *cfg, const struct t
 		arg = expect(p, "a time in microseconds", what);
 		if (!arg)
 			return -1;
-		return parse_u64(p, arg, UINT64_MAX / 1000, dst);
+		return parse_u64(p, arg, "a time in microseconds", what, UINT64_MAX / 1000, dst);
 	}
 	if (!strcmp(what->text, "noints")) {
 		cfg->noints = true;
@@ -320,7 +326,7 @@ static int parse_watch(struct parser *p, struct kft_config *cfg, const struct to
 	arg = expect(p, "a stack size in bytes", what);
 	if (!arg)
 		return -1;
-	return parse_u64(p, arg, UINT32_MAX, &cfg->watch_bytes);
+	return parse_u64(p, arg, "a stack size in bytes", what, UINT32_MAX, &cfg->watch_bytes);
 }
 
 static int parse_statement(struct parser *p, struct kft_config *cfg, const struct token *kw)
@@ -336,7 +342,8 @@ static int parse_statement(struct parser *p, struct kft_config *cfg, const struc
 	if (!strcmp(w, "logentries")) {
 		struct token *arg = expect(p, "a number of entries", kw);
 
-		if (!arg || parse_u64(p, arg, KFT_MAX_LOGENTRIES, &cfg->logentries))
+		if (!arg || parse_u64(p, arg, "a number of entries", kw, KFT_MAX_LOGENTRIES,
+				      &cfg->logentries))
 			return -1;
 		if (!cfg->logentries)
 			return bad_word(p, arg, "logentries must be at least 1");

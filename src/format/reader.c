@@ -69,6 +69,9 @@ static int read_control(struct kft_trace *tr, struct kft_error *err)
 		if (access(tr->dir, F_OK))
 			kft_error_set(err, "%s: no such trace directory (record one with `kft record`)",
 				      tr->dir);
+		else if (access(path, F_OK))
+			kft_error_set(err, "%s: not a kft trace directory (it has no control file)",
+				      tr->dir);
 		goto out;
 	}
 	if (len < sizeof(tr->ctl) ||

@@ -50,3 +50,17 @@ once_output_one_recorder_at_a_time() {
 	kft log t | log_rows >rows
 	check "the first's trace is whole" grep -q "^tick <- main" rows
 }
+
+# Errors name the right thing.
+once_errors_name_the_right_thing() {
+	mkdir plain
+	refused kft log plain 2>err
+	check "not a trace" grep -q "plain: not a kft trace directory (it has no control file)" err
+	build calls
+	kft record -- ./calls >/dev/null
+	refused kft kd --slowest 0 main 2>err
+	check "slowest 0" grep -q "N is how many calls to show: at least 1" err
+	printf 'begin\nwatch stack\nend\n' >w.conf
+	refused kft record -c w.conf -- ./calls 2>err
+	check "watch stack size" grep -q "w.conf:3: 'end': expected a stack size in bytes" err
+}

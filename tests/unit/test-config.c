@@ -82,9 +82,9 @@ static void test_trigger_errors(void **state)
 	rejects("begin\ntrigger start enter f\nend",
 		"t.conf:2: 'enter': expected 'entry', 'exit' or 'time'");
 	rejects("begin\ntrigger start time 12x\nend",
-		"t.conf:2: '12x': expected a decimal number");
+		"t.conf:2: '12x': expected a time in microseconds (a decimal number) after 'time'");
 	rejects("begin\ntrigger start time -5\nend",
-		"t.conf:2: '-5': expected a decimal number");
+		"t.conf:2: '-5': expected a time in microseconds (a decimal number) after 'time'");
 	rejects("begin\ntrigger start entry f\ntrigger start entry g\nend",
 		"t.conf:3: 'start': this trigger is already set");
 	rejects("begin\ntrigger start entry 0x\nend",
@@ -129,7 +129,11 @@ static void test_filter_errors(void **state)
 	rejects("begin\nfilter mintme 5\nend",
 		"t.conf:2: 'mintme': unknown filter (expected mintime, maxtime, noints, "
 		"onlyints or funclist)");
-	rejects("begin\nfilter mintime\nend", "t.conf:3: 'end': expected a decimal number");
+	rejects("begin\nfilter mintime\nend",
+		"t.conf:3: 'end': expected a time in microseconds (a decimal number) after 'mintime'");
+	/* the statement a number is missing from is named, not only the word found */
+	rejects("begin\nwatch stack\nend",
+		"t.conf:3: 'end': expected a stack size in bytes (a decimal number) after 'stack'");
 	rejects("begin\nfilter noints\nfilter onlyints\nend",
 		"t.conf: 'filter noints' and 'filter onlyints' together drop every call");
 	rejects("begin\nfilter mintime 10\nfilter maxtime 5\nend",
@@ -293,9 +297,10 @@ static void test_load_file(void **state)
 	kft_config_release(&cfg);
 	assert_int_equal(kft_config_load(&cfg, path, &err), -1);
 	{
-		char want[128];
+		char want[256];
 
-		snprintf(want, sizeof(want), "%s:4: 'oops': expected a decimal number", path);
+		snprintf(want, sizeof(want), "%s:4: 'oops': expected a number of entries (a decimal "
+			 "number) after 'logentries'", path);
 		assert_string_equal(err.msg, want);
 	}
 	unlink(path);
