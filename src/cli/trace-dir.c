@@ -22,7 +22,7 @@ uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-/* digits, then end or one of the characters in "then" */
+/* Past a run of one or more digits at s, or NULL if none. */
 static const char *digits(const char *s)
 {
 	if (*s < '0' || *s > '9')

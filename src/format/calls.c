@@ -65,8 +65,7 @@ static void fill_call(struct kft_call *c, const struct kft_thread_file *th, uint
 		c->dur_ns = -1;
 		c->func = fr->func;
 		c->call_site = fr->call_site;
-		c->flags = ((fr->flags & KFT_FRAME_SIGNAL) ? KFT_REC_SIGNAL : 0) |
-			   ((fr->flags & KFT_FRAME_KERNEL) ? KFT_REC_KERNEL : 0);
+		c->flags = kft_frame_rec_flags(fr);
 	}
 	c->depth = depth;
 	c->tid = th->hdr.tid;

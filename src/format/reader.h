@@ -64,6 +64,13 @@ static inline void kft_thread_rec(const struct kft_thread_file *th, uint64_t i,
 		       th->nsites, out);
 }
 
+/* A frame's context flags as a record's (KFT_REC_SIGNAL, KFT_REC_KERNEL). */
+static inline uint32_t kft_frame_rec_flags(const struct kft_frame *fr)
+{
+	return ((fr->flags & KFT_FRAME_SIGNAL) ? KFT_REC_SIGNAL : 0) |
+	       ((fr->flags & KFT_FRAME_KERNEL) ? KFT_REC_KERNEL : 0);
+}
+
 /* Open dir. Free with kft_trace_close(). */
 int kft_trace_open(struct kft_trace *tr, const char *dir, struct kft_error *err);
 void kft_trace_close(struct kft_trace *tr);

@@ -4,12 +4,6 @@
 
 #include "thread-walk.h"
 
-static uint32_t frame_flags(const struct kft_frame *fr)
-{
-	return ((fr->flags & KFT_FRAME_SIGNAL) ? KFT_REC_SIGNAL : 0) |
-	       ((fr->flags & KFT_FRAME_KERNEL) ? KFT_REC_KERNEL : 0);
-}
-
 uint64_t kft_walk_count(const struct kft_thread_file *th)
 {
 	uint64_t n = th->nrecs;
@@ -99,7 +93,7 @@ int kft_thread_walk(const struct kft_thread_file *th, const struct kft_walk_ops 
 		c.func = fr->func;
 		c.call_site = fr->call_site;
 		c.rec_depth = (uint32_t)f;
-		c.flags = frame_flags(fr);
+		c.flags = kft_frame_rec_flags(fr);
 		c.idx = th->nrecs + f;
 		ret = meet(&w, &c);
 	}
