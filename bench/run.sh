@@ -6,7 +6,8 @@
 #   bench/run.sh [--runs N]      (make bench)
 #
 # Workloads: fib (tiny functions), work (merge sort, hashing, a tree:
-# varied depth and real work per call), mt4 (4 threads of fib). Each is
+# varied depth and real work per call), mt4 (4 threads of fib); storm
+# (200 short children or threads: the cost of starting a log). Each is
 # built uninstrumented, with -finstrument-functions, with -pg -mfentry and
 # with -fpatchable-function-entry=5; the tools trace the same binaries. For each mode: the added
 # wall time per call against the uninstrumented run (median of N runs),
@@ -155,6 +156,27 @@ done
 PATCH_BASE=$(printf '%s\n' "${bt[@]}" | median)
 PATCH_BUILT=$(printf '%s\n' "${pt[@]}" | median)
 
+# --- set-up cost: 200 processes, 200 threads, 1000 calls each --------------
+gcc -O2 -g -o "$out/storm-base" bench/storm.c -lpthread
+gcc -O2 -g -finstrument-functions -o "$out/storm-inst" bench/storm.c -lpthread
+declare -A S
+for kind in procs threads; do
+	for tool in base kft uftrace; do
+		ts=()
+		for i in $(seq "$runs"); do
+			rm -rf "$tmp/storm"
+			case $tool in
+			base) run "$out/storm-base" $kind 200 1000 ;;
+			kft) run "$kft" record -o "$tmp/storm" -- "$out/storm-inst" $kind 200 1000 ;;
+			uftrace) run uftrace record --no-libcall -d "$tmp/storm" "$out/storm-inst" $kind 200 1000 ;;
+			esac
+			ts+=("$elapsed_ns")
+		done
+		S[$kind,$tool]=$(printf '%s\n' "${ts[@]}" | median)
+	done
+	echo "  storm $kind: kft $(( S[$kind,kft] / 1000000 )) ms, uftrace $(( S[$kind,uftrace] / 1000000 )) ms" >&2
+done
+
 # --- the table ------------------------------------------------------------
 calls_of() { echo "${CALLS[$1,$(build_of "$2")]}"; }
 added() { echo $(( (T[$1,$2] - T[$1,base]) / $(calls_of "$1" "$2") )); }
@@ -192,6 +214,18 @@ added_cpu() { echo $(( (C[$1,$2] - C[$1,base]) / $(calls_of "$1" "$2") )); }
 	echo "- 4 threads, per call / single thread: $(rat "$(added fib_mt kft-all)" "$(added fib kft-all)") (target 1.2)"
 	echo "- kft recording every call / the floor: $(rat "$(added fib kft-all)" "$(added fib floor)")," \
 	     "dropping every call / the floor: $(rat "$(added fib kft-drop)" "$(added fib floor)")"
+	echo
+	echo "Set-up cost, 200 children (fork, one at a time) or 200 threads (4 at a time), 1000 calls" \
+	     "each, trace on $(stat -f -c %T "$tmp"); ms added per child or thread (target 0.5):"
+	echo
+	echo "| storm | untraced ms | kft ms | uftrace ms | kft per child | uftrace per child | ratio |"
+	echo "|---|---|---|---|---|---|---|"
+	for kind in procs threads; do
+		awk -v b="${S[$kind,base]}" -v k="${S[$kind,kft]}" -v u="${S[$kind,uftrace]}" -v n="$kind" \
+			'BEGIN { kc = (k - b) / 200e6; uc = (u - b) / 200e6
+				 printf "| %s | %.1f | %.1f | %.1f | %.3f | %.3f | %.2f |\n", n, b / 1e6, k / 1e6,
+					u / 1e6, kc, uc, uc > 0 ? kc / uc : 0 }'
+	done
 	echo
 	echo "Analysis over the fib trace (${CALLS[fib]} calls), ns per call, median of 3:"
 	echo

@@ -37,7 +37,10 @@ uint64_t now_ns(void);	/* CLOCK_MONOTONIC */
 int prepare_dir(const char *dir);
 int write_file(const char *dir, const char *name, const void *data, size_t len);
 int write_info(const char *dir, int argc, char **argv, const char *status);
-int write_trace_files(const char *dir, const struct kft_config *cfg, bool primed, bool compensate);
+/* config and control; max_log_bytes caps the records of every thread
+ * together (--max-size), 0 for none */
+int write_trace_files(const char *dir, const struct kft_config *cfg, bool primed, bool compensate,
+		      uint64_t max_log_bytes);
 
 /* Running a program to trace (cmd-record.c). gate, a pipe: the child
  * waits for a byte on it before exec; runtime NULL: no libkft. */

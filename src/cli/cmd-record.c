@@ -19,19 +19,24 @@
 
 #include "../config/config.h"
 #include "../format/control.h"
+#include "../format/reader.h"
 #include "../symbols/elf-symtab.h"
+#include "../views/views.h"
 #include "cli.h"
 
 static const char usage[] =
-	"usage: kft record [-c CONFIG] [-o DIR] [--no-prime] [--no-check] [--compensate]\n"
-	"                  [--] PROG [ARGS...]\n"
+	"usage: kft record [-c CONFIG] [-o DIR] [--max-size SIZE] [--no-prime] [--no-check]\n"
+	"                  [--compensate] [--] PROG [ARGS...]\n"
 	"       kft record --kernel [-c CONFIG] [-o DIR] [--compensate] [-- CMD [ARGS...]]\n"
 	"\n"
 	"Run PROG (built with -finstrument-functions) and record its function calls\n"
 	"into DIR (default kft.data). kft's exit status is PROG's.\n"
 	"\n"
 	"  -c, --config FILE  a KFT configuration (triggers, filters, watches, log size);\n"
-	"                     without one, every call is recorded from the first\n"
+	"                     without one, every call is recorded from the first, for\n"
+	"                     as long as the program runs: the trace grows with it\n"
+	"      --max-size SIZE  stop logging when the records of all threads would\n"
+	"                     take more than SIZE bytes (suffix K, M, G: KiB, MiB, GiB)\n"
 	"  -o, --output DIR   the trace directory: new, empty, or an older kft trace,\n"
 	"                     which is replaced (a directory of other files, a\n"
 	"                     symbolic link or one in use by another kft is refused)\n"
@@ -55,6 +60,7 @@ struct record_opts {
 	bool compensate;
 	bool no_check;
 	bool kernel;
+	uint64_t max_size;
 };
 
 /* PROG as execvp would find it. */
@@ -205,6 +211,42 @@ pid_t launch(const char *prog, char **argv, const char *runtime, const char *dir
 	return pid;
 }
 
+/* "64M": bytes, with a K, M or G suffix (powers of 1024). */
+static int parse_size(const char *arg, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+	int shift = 0;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (*end == 'K' || *end == 'k')
+		shift = 10;
+	else if (*end == 'M' || *end == 'm')
+		shift = 20;
+	else if (*end == 'G' || *end == 'g')
+		shift = 30;
+	if (shift)
+		end++;
+	if (errno || *arg < '0' || *arg > '9' || *end || !v || v > (UINT64_MAX >> shift))
+		return fail("--max-size %s: expected a size in bytes, such as 4096, 512K, 64M "
+			    "or 2G", arg);
+	*out = (uint64_t)v << shift;
+	return 0;
+}
+
+/* The program has ended: say what the trace could not hold. */
+static void report_losses(const char *dir)
+{
+	struct kft_trace tr;
+	struct kft_error err;
+
+	if (kft_trace_open(&tr, dir, &err))
+		return;		/* the views will say why */
+	kft_view_losses(stderr, &tr, "kft: ");
+	kft_trace_close(&tr);
+}
+
 static int parse_opts(int argc, char **argv, struct record_opts *o)
 {
 	static const struct option longopts[] = {
@@ -214,6 +256,7 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		{ "no-check", no_argument, NULL, 'C' },
 		{ "compensate", no_argument, NULL, 'K' },
 		{ "kernel", no_argument, NULL, 'k' },
+		{ "max-size", required_argument, NULL, 'M' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -238,6 +281,10 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 			break;
 		case 'k':
 			o->kernel = true;
+			break;
+		case 'M':
+			if (parse_size(optarg, &o->max_size))
+				return -1;
 			break;
 		default:
 			fputs(usage, stderr);
@@ -277,7 +324,7 @@ int cmd_record(int argc, char **argv)
 	if (!o.no_check && check_program(prog, &cfg, o.config ? o.config : "config"))
 		goto out;
 	if (find_runtime(runtime, sizeof(runtime)) || prepare_dir(o.dir) ||
-	    write_trace_files(o.dir, &cfg, cfg.prime || !o.no_prime, o.compensate) ||
+	    write_trace_files(o.dir, &cfg, cfg.prime || !o.no_prime, o.compensate, o.max_size) ||
 	    write_info(o.dir, argc - optind, argv + optind, "status = running\n"))
 		goto out;
 
@@ -304,6 +351,7 @@ int cmd_record(int argc, char **argv)
 		ret = WEXITSTATUS(wstatus);
 	}
 	write_info(o.dir, argc - optind, argv + optind, status);
+	report_losses(o.dir);
 out:
 	kft_config_release(&cfg);
 	return ret;

@@ -149,7 +149,7 @@ int write_info(const char *dir, int argc, char **argv, const char *status)
 }
 
 int write_trace_files(const char *dir, const struct kft_config *cfg, bool primed,
-			     bool compensate)
+		      bool compensate, uint64_t max_log_bytes)
 {
 	struct kft_control ctl;
 	char *text = kft_config_format(cfg);
@@ -166,5 +166,6 @@ int write_trace_files(const char *dir, const struct kft_config *cfg, bool primed
 				 (cfg->overwrite ? KFT_MODE_OVERWRITE : 0) |
 				 (compensate ? KFT_MODE_COMPENSATE : 0),
 			 primed);
+	ctl.max_log_bytes = max_log_bytes;
 	return write_file(dir, "control", &ctl, sizeof(ctl));
 }

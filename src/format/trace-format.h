@@ -9,10 +9,12 @@
  *   kft.data/control             struct kft_control, shared by every traced
  *                                process and by `kft start|stop|prime|status`
  *   kft.data/maps-<session>      /proc/<pid>/maps of one process image
- *   kft.data/thread-<session>-<tid>.kft
+ *   kft.data/thread-<session>-<tid>-<seq>.kft
  *                                struct kft_thread_hdr, then the shadow stack
- *                                (frames still open), the records and the
- *                                call sites they name
+ *                                (frames still open), the call sites, and
+ *                                the records, last, so that the file grows
+ *                                with the log (a reader goes by the offsets
+ *                                in the header, not by this order)
  *
  * A "session" is one process image: a process start, a fork child or an
  * exec each get a new session number, so addresses are always resolved
@@ -64,7 +66,10 @@ struct kft_control {
 	uint32_t padding;
 	uint64_t hook_cost_ns;		/* a call's hook pair, measured at start; 0 = not */
 	uint64_t hook_inside_ns;	/* the part of it inside the call's own time */
-	uint64_t spare[7];
+	uint64_t max_log_bytes;		/* --max-size: the records of every thread
+					 * file together; 0 = no cap */
+	uint64_t log_bytes;		/* atomic: record bytes the files hold now */
+	uint64_t spare[5];
 };
 
 /* Per-thread counters: each thread writes only its own, so no atomics. */
@@ -75,7 +80,8 @@ struct kft_counters {
 	uint64_t funclist_filtered;	/* calls dropped by funclist */
 	uint64_t not_found;		/* exits during a run whose entry was not logged */
 	uint64_t overwritten;		/* records lost to the overwrite policy */
-	uint64_t log_full;		/* calls not logged because the log was full */
+	uint64_t log_full;		/* calls not logged because the log was full
+					 * (counted from the stop on, in every thread) */
 	uint64_t depth_overflow;	/* calls deeper than the shadow stack */
 	uint64_t unwound;		/* calls left by longjmp */
 	uint64_t watch_hits;		/* stack watch firings */
@@ -95,7 +101,7 @@ struct kft_thread_hdr {
 	uint64_t shadow_off;		/* file offset of frames[shadow_cap] */
 	uint64_t shadow_cap;
 	uint64_t records_off;		/* file offset of records[capacity] */
-	uint64_t capacity;
+	uint64_t capacity;		/* records the file holds now (it grows) */
 	uint64_t head;			/* records written so far (ring: index = head % capacity) */
 	uint64_t reserved;		/* slots promised to logged, still open calls */
 	uint64_t depth;			/* current call depth; frames[0..min(depth,cap)) are valid */
@@ -125,6 +131,9 @@ struct kft_frame {
 	uint32_t gen;			/* run generation at entry */
 	uint64_t below;			/* calls made under this one so far (compensate) */
 };
+
+/* The most records one thread file holds (readers index them in 32 bits). */
+#define KFT_MAX_THREAD_RECORDS 0xffffffffULL
 
 /* rec->dur special values */
 #define KFT_DUR_UNFINISHED	0xffffffffU	/* printed as -1 */

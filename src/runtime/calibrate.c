@@ -45,10 +45,11 @@ KFT_NOTRACE void kft_calibrate(void)
 	memset(recs, 0xff, (WARMUP + ROUNDS) * sizeof(*recs));
 	memset(&ctl, 0, sizeof(ctl));
 	memset(&hdr, 0, sizeof(hdr));
+	hdr.capacity = WARMUP + ROUNDS;
 	ctl.state = KFT_STATE_PRIMED | KFT_STATE_TRIGGERED;
 	/* the logging path, whatever the config filters */
 	kft_rt.ctl = &ctl;
-	kft_rt.capacity = WARMUP + ROUNDS;
+	kft_rt.max_records = WARMUP + ROUNDS;
 	kft_rt.overwrite = false;
 	kft_rt.compensate = false;
 	kft_rt.has_funclist = false;

@@ -8,7 +8,9 @@
  *
  * Log capacity works as in KFT, where a slot was taken at entry: a logged
  * call reserves its slot when it starts, so the calls still open when the
- * run stops always have room for their "-1" record.
+ * run stops always have room for their "-1" record. The log grows as it
+ * fills (thread.c); only a cap (logentries, --max-size) or a file that
+ * cannot grow makes it full.
  */
 #include "../format/control.h"
 #include "runtime.h"
@@ -118,18 +120,28 @@ HOT_STEP bool filtered_at_entry(struct kft_thread_hdr *h, uint64_t fn, bool in_s
 	return false;
 }
 
-/* Take n slots of the log; false (and the run stops) when it is full. */
-HOT_STEP bool reserve(struct kft_thread_hdr *h, uint64_t n, uint64_t now, uint64_t fn)
+/* Take n slots of the log, growing it if need be; false (and the run
+ * stops) when it is full. The log may move: reload t->hdr after. */
+HOT_STEP bool reserve(struct kft_tls *t, uint64_t n, uint64_t now, uint64_t fn)
 {
+	struct kft_thread_hdr *h = t->hdr;
+
 	if (kft_rt.overwrite)
 		return true;
-	if (h->reserved + n <= kft_rt.capacity) {
-		h->reserved += n;
+	if (likely(h->reserved + n <= h->capacity) || !kft_thread_grow_log(t, n)) {
+		t->hdr->reserved += n;
 		return true;
 	}
 	h->counters.log_full++;
 	kft_control_stop(kft_rt.ctl, KFT_HOW_LOG_FULL, now, fn, kft_rt.session, 0);
 	return false;
+}
+
+/* After a full log stopped the run, each call is one the log lost. */
+static KFT_NOTRACE void count_lost(struct kft_thread_hdr *h)
+{
+	if (__atomic_load_n(&kft_rt.ctl->stop.how, __ATOMIC_RELAXED) == KFT_HOW_LOG_FULL)
+		h->counters.log_full++;
 }
 
 HOT_STEP void put_record(struct kft_tls *t, const struct kft_frame *f, uint64_t depth,
@@ -149,9 +161,9 @@ HOT_STEP void put_record(struct kft_tls *t, const struct kft_frame *f, uint64_t 
 		return;
 	}
 	if (kft_rt.overwrite) {
-		if (head >= kft_rt.capacity)
+		if (head >= kft_rt.max_records)
 			h->counters.overwritten++;
-		r = &t->recs[head % kft_rt.capacity];
+		r = &t->recs[head % kft_rt.max_records];
 	} else {
 		r = &t->recs[head];
 	}
@@ -168,7 +180,7 @@ static KFT_NOTRACE void watch_fire(struct kft_tls *t, uint64_t depth, uint64_t n
 	uint64_t n = depth < KFT_SHADOW_CAP ? depth : KFT_SHADOW_CAP;
 
 	h->counters.watch_hits++;
-	if (!reserve(h, n, now, t->frames[n - 1].func))
+	if (!reserve(t, n, now, t->frames[n - 1].func))
 		return;
 	for (uint64_t i = 0; i < n; i++)
 		put_record(t, &t->frames[i], i, KFT_DUR_WATCH, 0);
@@ -247,10 +259,13 @@ static KFT_NOTRACE __attribute__((noinline)) void entry_general(struct kft_tls *
 	if (likely(running(st))) {
 		if (filtered_at_entry(h, fn, in_signal))
 			flags |= KFT_FRAME_FILTERED;
-		else if (reserve(h, 1, now, fn))
+		else if (reserve(t, 1, now, fn))
 			flags |= KFT_FRAME_LOGGED;
+		h = t->hdr;
 		if (kft_rt.stop.type != KFT_TRIGGER_NONE)
 			test_stop(KFT_TRIGGER_ENTRY, fn, now);
+	} else if (st & KFT_STATE_COMPLETE) {
+		count_lost(h);
 	}
 	if (likely(depth < KFT_SHADOW_CAP)) {
 		struct kft_frame *f = &t->frames[depth];
@@ -295,7 +310,7 @@ KFT_NOTRACE void kft_event_entry(struct kft_tls *t, uint64_t fn, uint64_t call_s
 
 	if (unlikely(!kft_rt.plain || !running(st) || t->in_signal ||
 		     depth - 1 >= KFT_SHADOW_CAP - 1 || t->frames[depth - 1].sp < sp ||
-		     sp < t->lowest_sp || sp < t->watch_sp || h->reserved >= kft_rt.capacity)) {
+		     sp < t->lowest_sp || sp < t->watch_sp || h->reserved >= h->capacity)) {
 		entry_general(t, fn, call_site, sp, now);
 		return;
 	}

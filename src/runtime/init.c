@@ -256,7 +256,10 @@ static KFT_NOTRACE void load_config(void)
 		snprintf(path, sizeof(path), "/proc/self/fd/%d/config", kft_rt.dirfd);
 	if (kft_config_load(cfg, path, NULL))
 		kft_config_init(cfg);
-	kft_rt.capacity = cfg->logentries;
+	/* KFT's log had a size; ours grows unless one is asked for (a ring
+	 * always has one) */
+	kft_rt.max_records = cfg->logentries_set || cfg->overwrite ? cfg->logentries
+								   : KFT_MAX_THREAD_RECORDS;
 	kft_rt.overwrite = cfg->overwrite;
 	kft_rt.autorepeat = cfg->autorepeat;
 	kft_rt.mintime_ns = cfg->mintime * 1000;

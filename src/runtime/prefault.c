@@ -9,6 +9,7 @@
  * run, on another CPU. It never touches the records. On an older kernel
  * it stops populating at its first try.
  */
+#include <errno.h>
 #include <stdbool.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -56,9 +57,9 @@ KFT_NOTRACE bool kft_prefault_step(void)
 			continue;
 		len = s->size - s->done < CHUNK ? s->size - s->done : CHUNK;
 		if (madvise(s->recs + s->done, len, MADV_POPULATE_WRITE)) {
-			if (__atomic_load_n(&slots[i].hdr, __ATOMIC_ACQUIRE) == h)
+			if (errno == EINVAL)
 				populate = false;	/* not supported here */
-			continue;			/* or the thread left */
+			continue;	/* or the log moved, or its thread left */
 		}
 		s->done += len;
 		busy = true;
@@ -74,8 +75,8 @@ KFT_NOTRACE void kft_prefault_reset(void)
 	page_mask = (uintptr_t)sysconf(_SC_PAGESIZE) - 1;
 }
 
-/* A thread's log, to keep ahead of. Its first page is already in. */
-KFT_NOTRACE void kft_prefault_add(struct kft_tls *t)
+/* A thread's log, to keep ahead of, populated up to done bytes. */
+KFT_NOTRACE void kft_prefault_add(struct kft_tls *t, size_t done)
 {
 	if (!kft_helper_running() || kft_rt.overwrite)
 		return;
@@ -88,19 +89,24 @@ KFT_NOTRACE void kft_prefault_add(struct kft_tls *t)
 			continue;
 		/* madvise wants a page-aligned start: from the page the log begins in */
 		slots[i].recs = (char *)((uintptr_t)t->recs & ~page_mask);
-		slots[i].size = kft_rt.capacity * sizeof(struct kft_rec) +
+		slots[i].size = t->hdr->capacity * sizeof(struct kft_rec) +
 				(size_t)((char *)t->recs - slots[i].recs);
-		slots[i].done = 0;
+		slots[i].done = done;
 		__atomic_store_n(&slots[i].hdr, t->hdr, __ATOMIC_RELEASE);
 		t->prefault_slot = i + 1;
 		return;
 	}
 }
 
-/* Before the log is unmapped. */
-KFT_NOTRACE void kft_prefault_remove(struct kft_tls *t)
+/* Before the log is unmapped or moved: how far it was populated. */
+KFT_NOTRACE size_t kft_prefault_remove(struct kft_tls *t)
 {
-	if (t->prefault_slot)
+	size_t done = 0;
+
+	if (t->prefault_slot) {
 		__atomic_store_n(&slots[t->prefault_slot - 1].hdr, NULL, __ATOMIC_RELEASE);
+		done = slots[t->prefault_slot - 1].done;
+	}
 	t->prefault_slot = 0;
+	return done;
 }

@@ -54,7 +54,7 @@ struct kft_runtime {
 	uint64_t *funcs;		/* funclist, sorted */
 	size_t nfuncs;
 	bool has_funclist;
-	uint64_t capacity;		/* records per thread */
+	uint64_t max_records;		/* a thread's log may grow to this; a ring's size */
 	bool overwrite;
 	bool autorepeat;
 	bool compensate;		/* take the hooks' cost out of durations */
@@ -73,6 +73,7 @@ struct kft_tls {
 	struct kft_rec *recs;
 	struct kft_site_table sites;
 	size_t map_size;
+	uint32_t file_seq;		/* names the file, with session and tid */
 	uintptr_t lowest_sp;		/* deepest sp seen (for max_stack) */
 	uintptr_t watch_sp;		/* the stack watch fires below this */
 	uint64_t watch_rearm_depth;	/* `watch stack` re-arms below this depth */
@@ -127,6 +128,7 @@ void kft_unwind_to(struct kft_tls *t, uintptr_t sp) KFT_HIDDEN;
 int kft_thread_setup(struct kft_tls *t) KFT_HIDDEN;
 int kft_thread_setup_forked(struct kft_tls *t) KFT_HIDDEN;
 int kft_thread_grow_sites(struct kft_tls *t) KFT_HIDDEN;
+int kft_thread_grow_log(struct kft_tls *t, uint64_t n) KFT_HIDDEN;
 void kft_thread_trim(struct kft_tls *t) KFT_HIDDEN;
 
 /* calibrate.c: measure pair_ns and inside_ns */
@@ -140,8 +142,8 @@ bool kft_helper_running(void) KFT_HIDDEN;
 /* prefault.c: the helper keeps the logs faulted in ahead */
 void kft_prefault_reset(void) KFT_HIDDEN;
 bool kft_prefault_step(void) KFT_HIDDEN;
-void kft_prefault_add(struct kft_tls *t) KFT_HIDDEN;
-void kft_prefault_remove(struct kft_tls *t) KFT_HIDDEN;
+void kft_prefault_add(struct kft_tls *t, size_t done) KFT_HIDDEN;
+size_t kft_prefault_remove(struct kft_tls *t) KFT_HIDDEN;
 
 /* patch.c: -fpatchable-function-entry NOPs become calls to __fentry__
  * while a run is armed or running */

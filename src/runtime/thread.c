@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * One memory-mapped file per thread: header, shadow stack, records, call
- * sites. The file is sparse, so only the pages a thread touches take
+ * One memory-mapped file per thread: header, shadow stack, call sites,
+ * records. The file is sparse, so only the pages a thread touches take
  * space, and it is shared with the page cache, so whatever the thread
- * wrote survives the process being killed. The sites' hash index is
- * private memory beside it.
+ * wrote survives the process being killed. The records come last: the
+ * file starts small and grows with the log (kft_thread_grow_log), and
+ * ends where the log does once the thread is done (kft_thread_trim). The
+ * sites' hash index is private memory beside it.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -20,24 +23,139 @@
 static pthread_key_t exit_key;
 static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 
+#define FIRST_RECORDS (1U << 16)	/* a new log's room: 1 MiB of records */
+#define GROW_STEP (1U << 26)		/* the log doubles up to 1 GiB, then grows
+					 * by 1 GiB at a time */
+#define RECS_PER_PAGE (4096 / sizeof(struct kft_rec))
+
+static KFT_NOTRACE uint64_t round_recs(uint64_t n)
+{
+	return (n + RECS_PER_PAGE - 1) / RECS_PER_PAGE * RECS_PER_PAGE;
+}
+
+static KFT_NOTRACE void file_name(const struct kft_tls *t, char *name, size_t size)
+{
+	snprintf(name, size, "thread-%u-%u-%u.kft", t->hdr->session, t->hdr->tid, t->file_seq);
+}
+
+/* Change the file's length (the records end there); 0 or -1. */
+static KFT_NOTRACE int resize_file(const struct kft_tls *t, size_t size)
+{
+	char name[96];
+	int fd, ret;
+
+	file_name(t, name, sizeof(name));
+	fd = openat(kft_rt.dirfd, name, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ret = ftruncate(fd, (off_t)size);
+	close(fd);
+	return ret;
+}
+
+/* Account n more bytes of records to --max-size (n may be negative);
+ * false if they do not fit. */
+static KFT_NOTRACE bool take_log_bytes(int64_t n)
+{
+	struct kft_control *ctl = kft_rt.ctl;
+	uint64_t after = __atomic_add_fetch(&ctl->log_bytes, (uint64_t)n, __ATOMIC_RELAXED);
+
+	if (n > 0 && ctl->max_log_bytes && after > ctl->max_log_bytes) {
+		__atomic_sub_fetch(&ctl->log_bytes, (uint64_t)n, __ATOMIC_RELAXED);
+		return false;
+	}
+	return true;
+}
+
+static KFT_NOTRACE void point_into(struct kft_tls *t, void *map, size_t size)
+{
+	struct kft_thread_hdr *h = map;
+
+	t->hdr = h;
+	t->map_size = size;
+	t->frames = (struct kft_frame *)((char *)map + h->shadow_off);
+	t->recs = (struct kft_rec *)((char *)map + h->records_off);
+	t->sites.sites = (struct kft_site *)((char *)map + h->sites_off);
+	t->sites.nsites = &h->nsites;
+}
+
 /*
- * The log pages past the last record that the prefault helper populated
- * take disk space for nothing: give them back. Records written after this
- * (by exit-time code) land in fresh zeroed pages, so nothing is lost.
+ * The log has no room for n more calls: make the file longer, within
+ * max_records and --max-size. Rare (the room doubles), so a few system
+ * calls are fine here; the mapping may move, so callers reload t->hdr.
+ * -1: the log is full.
+ */
+KFT_NOTRACE int kft_thread_grow_log(struct kft_tls *t, uint64_t n)
+{
+	struct kft_thread_hdr *h = t->hdr;
+	uint64_t need = h->reserved + n, room;
+	size_t size, done;
+	int saved = errno;
+	void *map;
+
+	if (kft_rt.overwrite || need > kft_rt.max_records)
+		return -1;
+	room = h->capacity < GROW_STEP ? 2 * h->capacity : h->capacity + GROW_STEP;
+	room = round_recs(room < need ? need : room < FIRST_RECORDS ? FIRST_RECORDS : room);
+	if (room > kft_rt.max_records)
+		room = kft_rt.max_records;
+	/* within --max-size, the room asked for, or at least what is needed */
+	if (!take_log_bytes((int64_t)((room - h->capacity) * sizeof(struct kft_rec)))) {
+		room = round_recs(need) < kft_rt.max_records ? round_recs(need) : need;
+		if (!take_log_bytes((int64_t)((room - h->capacity) * sizeof(struct kft_rec))))
+			goto full;
+	}
+	size = h->records_off + room * sizeof(struct kft_rec);
+	if (resize_file(t, size))
+		goto give_back;
+	done = kft_prefault_remove(t);
+	map = mremap(h, t->map_size, size, MREMAP_MAYMOVE);
+	if (map == MAP_FAILED) {
+		kft_prefault_add(t, done);
+		goto give_back;		/* the file is longer than its log: harmless */
+	}
+	point_into(t, map, size);
+	__atomic_thread_fence(__ATOMIC_RELEASE);	/* the file first, then the room */
+	t->hdr->capacity = room;
+	kft_prefault_add(t, done);
+	errno = saved;
+	return 0;
+give_back:
+	take_log_bytes(-(int64_t)((room - h->capacity) * sizeof(struct kft_rec)));
+full:
+	errno = saved;
+	return -1;
+}
+
+/*
+ * The log's room past the calls promised a place is disk and page cache
+ * for nothing: end the file there. Calls made after this (by exit-time
+ * code) grow it again.
  */
 KFT_NOTRACE void kft_thread_trim(struct kft_tls *t)
 {
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t used, end;
+	struct kft_thread_hdr *h = t->hdr;
+	uint64_t room, old;
+	size_t size;
+	void *map;
 	int saved = errno;
 
 	kft_prefault_remove(t);
-	if (!t->hdr || kft_rt.overwrite || t->hdr->head >= kft_rt.capacity)
+	if (!h || kft_rt.overwrite || (room = round_recs(h->reserved)) >= h->capacity)
 		return;
-	used = ((uintptr_t)(t->recs + t->hdr->head) + page - 1) & ~(page - 1);
-	end = (uintptr_t)(t->recs + kft_rt.capacity) & ~(page - 1);
-	if (used < end)
-		madvise((void *)used, end - used, MADV_REMOVE);
+	old = h->capacity;
+	h->capacity = room;		/* the room first, then the file */
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	size = h->records_off + room * sizeof(struct kft_rec);
+	if (resize_file(t, size)) {
+		h->capacity = old;
+		errno = saved;
+		return;
+	}
+	take_log_bytes(-(int64_t)((old - room) * sizeof(struct kft_rec)));
+	map = mremap(h, t->map_size, size, 0);
+	if (map != MAP_FAILED)
+		t->map_size = size;
 	errno = saved;
 }
 
@@ -106,34 +224,51 @@ static KFT_NOTRACE uintptr_t stack_top(uintptr_t *low)
 	return (uintptr_t)addr + size;
 }
 
-static KFT_NOTRACE size_t file_size(void)
+/* A new log's room: a ring's whole size; else small, and smaller under
+ * a small --max-size, which the first threads should not take whole. */
+static KFT_NOTRACE uint64_t first_room(void)
 {
-	return sizeof(struct kft_thread_hdr) + KFT_SHADOW_CAP * sizeof(struct kft_frame) +
-	       kft_rt.capacity * sizeof(struct kft_rec) + KFT_SITES_CAP * sizeof(struct kft_site);
+	uint64_t room = FIRST_RECORDS, share = kft_rt.ctl->max_log_bytes / sizeof(struct kft_rec) / 64;
+
+	if (kft_rt.overwrite)
+		return kft_rt.max_records;
+	if (kft_rt.ctl->max_log_bytes && share < room)
+		room = share > RECS_PER_PAGE ? round_recs(share) : RECS_PER_PAGE;
+	return room < kft_rt.max_records ? room : kft_rt.max_records;
 }
 
 /* Create and map this thread's file; the header is complete on return. */
 static KFT_NOTRACE int map_new_file(struct kft_tls *t)
 {
 	uint32_t seq = __atomic_fetch_add(&kft_rt.thread_seq, 1, __ATOMIC_RELAXED);
-	size_t size = file_size();
+	uint64_t sites_off = sizeof(struct kft_thread_hdr) + KFT_SHADOW_CAP * sizeof(struct kft_frame);
+	uint64_t records_off = (sites_off + KFT_SITES_CAP * sizeof(struct kft_site) + 4095) & ~4095ULL;
+	uint64_t room = first_room();
 	struct kft_thread_hdr *h;
+	size_t size;
 	char name[96];
 	void *map;
 	int fd;
 
+	if (!kft_rt.overwrite && !take_log_bytes((int64_t)(room * sizeof(struct kft_rec))))
+		room = 0;	/* --max-size is spent: a log that stays full */
+	size = records_off + room * sizeof(struct kft_rec);
 	snprintf(name, sizeof(name), "thread-%u-%d-%u.kft", kft_rt.session, gettid(), seq);
 	fd = openat(kft_rt.dirfd, name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0)
-		return -1;
+		goto fail;
 	if (ftruncate(fd, (off_t)size)) {
 		close(fd);
-		return -1;
+		goto fail;
 	}
 	map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	close(fd);
 	if (map == MAP_FAILED)
-		return -1;
+		goto fail;
+	/* no read-ahead: a fault in a hole would zero megabytes of page cache
+	 * past it (the device's read_ahead_kb), which made each new thread or
+	 * process cost tens of milliseconds on ext4 */
+	madvise(map, size, MADV_RANDOM);
 	h = map;
 	h->version = KFT_FORMAT_VERSION;
 	h->hdr_size = sizeof(*h);
@@ -145,33 +280,34 @@ static KFT_NOTRACE int map_new_file(struct kft_tls *t)
 	h->overwrite = kft_rt.overwrite;
 	h->shadow_off = sizeof(*h);
 	h->shadow_cap = KFT_SHADOW_CAP;
-	h->records_off = sizeof(*h) + KFT_SHADOW_CAP * sizeof(struct kft_frame);
-	h->capacity = kft_rt.capacity;
-	h->sites_off = h->records_off + kft_rt.capacity * sizeof(struct kft_rec);
+	h->sites_off = sites_off;
 	h->sites_cap = KFT_SITES_CAP;
+	h->records_off = records_off;
+	h->capacity = room;
 	prctl(PR_GET_NAME, h->comm, 0, 0, 0);
 	__atomic_thread_fence(__ATOMIC_RELEASE);
 	memcpy(h->magic, KFT_THREAD_MAGIC, sizeof(KFT_THREAD_MAGIC));
 
-	t->hdr = h;
-	t->map_size = size;
-	t->frames = (struct kft_frame *)((char *)map + h->shadow_off);
-	t->recs = (struct kft_rec *)((char *)map + h->records_off);
-	t->sites.sites = (struct kft_site *)((char *)map + h->sites_off);
-	t->sites.nsites = &h->nsites;
+	point_into(t, map, size);
+	t->file_seq = seq;
 	t->sites.cap = KFT_SITES_CAP;
 	t->sites.index = new_site_index(SITE_SLOTS_FIRST);
 	t->sites.nslots = SITE_SLOTS_FIRST;
 	if (!t->sites.index) {
 		munmap(map, size);
 		t->hdr = NULL;
-		return -1;
+		goto fail;
 	}
 	/* take the first write faults of the log and of the sites now, not
 	 * inside a traced call: on some file systems each costs a millisecond */
-	memset(t->recs, 0, sizeof(*t->recs));
+	if (room)
+		memset(t->recs, 0, sizeof(*t->recs));
 	memset(t->sites.sites, 0, sizeof(*t->sites.sites));
 	return 0;
+fail:
+	if (!kft_rt.overwrite)
+		take_log_bytes(-(int64_t)(room * sizeof(struct kft_rec)));
+	return -1;
 }
 
 static KFT_NOTRACE void set_stack_limits(struct kft_tls *t)
@@ -192,7 +328,7 @@ KFT_NOTRACE int kft_thread_setup(struct kft_tls *t)
 		return -1;
 	set_stack_limits(t);
 	pthread_setspecific(exit_key, t);
-	kft_prefault_add(t);
+	kft_prefault_add(t, 0);
 	return 0;
 }
 

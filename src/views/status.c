@@ -49,7 +49,10 @@ static void print_config(FILE *out, const struct kft_config *cfg)
 			fprintf(out, " %s", kft_func_ref_str(&cfg->funcs[i], buf, sizeof(buf)));
 		fprintf(out, " fend\n");
 	}
-	fprintf(out, "  logentries %" PRIu64 "\n", cfg->logentries);
+	if (cfg->logentries_set || cfg->overwrite)
+		fprintf(out, "  logentries %" PRIu64 "\n", cfg->logentries);
+	else
+		fprintf(out, "  logentries unlimited\n");
 	if (cfg->watch != KFT_WATCH_NONE)
 		fprintf(out, "  watch %s %" PRIu64 "\n",
 			cfg->watch == KFT_WATCH_STACK ? "stack" : "worst-stack", cfg->watch_bytes);
@@ -79,6 +82,7 @@ void kft_view_status(FILE *out, const struct kft_trace *tr, struct kft_symbolize
 	fprintf(out, "  stops %" PRIu64 "\n", ctl->state >> KFT_STATE_GEN_SHIFT);
 	fprintf(out, "  threads %zu\n", tr->nthreads);
 	fprintf(out, "  entries %" PRIu64 " (%" PRIu64 " still open)\n", entries, tr->nopen);
+	kft_view_losses(out, tr, "  lost: ");
 	fprintf(out, "  deepest stack %" PRIu64 " bytes", tr->max_stack);
 	if (tr->max_stack)
 		fprintf(out, " (thread %u)", tr->max_stack_tid);

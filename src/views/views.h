@@ -27,6 +27,11 @@ enum kft_ftrace_tracer { KFT_FTRACE_GRAPH, KFT_FTRACE_FUNCTION };
 int kft_view_ftrace(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
 		    enum kft_ftrace_tracer tracer, struct kft_error *err);
 
+/* One line per thread that lost calls (a full log, too many call sites,
+ * too deep), each starting with prefix: how many, why, what to raise.
+ * Returns 1 if any were lost. */
+int kft_view_losses(FILE *out, const struct kft_trace *tr, const char *prefix);
+
 /* "name", "name+0x1c" (with_offset), or "0x..." when unknown; into buf. */
 const char *kft_view_symbol(struct kft_symbolizer *sz, uint32_t session, uint64_t addr,
 			    bool with_offset, char *buf, size_t size);

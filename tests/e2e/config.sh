@@ -74,14 +74,19 @@ test_filter_funclist() {
 test_logentries_full() {
 	build phases
 	conf "logentries 3"
-	kft record -c cfg.conf -- ./phases 5
+	kft record -c cfg.conf -- ./phases 5 2>err
 	kft log >log
 	check "stopped by log full" grep -q "^Logging stopped at [0-9]* usec by log full$" log
 	check "3 entries" grep -q "^Number of entries after filters = 3$" log
 	# the first three calls, all still open when the log filled
 	check "oldest kept" test "$(funcs)" = "main before fast "
 	check "main open" grep -q "^-1 main" <(kft log | log_rows)
-	check "counted" grep -q "^Calls not logged because the log was full = 1$" log
+	# every call from the one that found the log full on is counted
+	kft record -o all -- ./phases 5 2>/dev/null
+	lost=$(( $(kft status all | awk '/^  entries/ { print $2 }') - 3 ))
+	check "counted: $lost" grep -q "^Calls not logged because the log was full = $lost$" log
+	check "said when the program ended" grep -q \
+		"^kft: thread [0-9]* (phases): $lost calls not recorded: the log was full at logentries 3; raise it in the config$" err
 	kft status >st
 	check "complete" grep -q "complete" st
 }

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * What a trace does not hold, thread by thread, and what to change for
+ * it to: said by `kft record` when the program ends and by `kft status`.
+ */
+#include <inttypes.h>
+
+#include "views.h"
+
+#define MAX_THREADS_LISTED 8
+
+/* What ended the log of a thread that filled it. */
+static const char *full_why(const struct kft_trace *tr, const struct kft_thread_file *th,
+			    char *buf, size_t size)
+{
+	if (th->hdr.capacity >= KFT_MAX_THREAD_RECORDS)
+		snprintf(buf, size, "a thread's log holds at most %llu calls",
+			 KFT_MAX_THREAD_RECORDS);
+	else if (tr->ctl.max_log_bytes && tr->ctl.log_bytes + (1U << 20) >= tr->ctl.max_log_bytes)
+		snprintf(buf, size, "the trace reached --max-size %" PRIu64 " bytes; raise it",
+			 tr->ctl.max_log_bytes);
+	else if (tr->cfg.logentries_set || tr->cfg.overwrite)
+		snprintf(buf, size, "the log was full at logentries %" PRIu64 "; raise it in the "
+			 "config", tr->cfg.logentries);
+	else
+		snprintf(buf, size, "the log file could not grow (no space left on the device?)");
+	return buf;
+}
+
+static void thread_losses(FILE *out, const char *prefix, const struct kft_trace *tr,
+			  const struct kft_thread_file *th)
+{
+	const struct kft_counters *c = &th->hdr.counters;
+	char why[160];
+
+	if (c->log_full)
+		fprintf(out, "%sthread %u (%s): %" PRIu64 " calls not recorded: %s\n", prefix,
+			th->hdr.tid, th->hdr.comm, c->log_full, full_why(tr, th, why, sizeof(why)));
+	if (c->sites_full)
+		fprintf(out, "%sthread %u (%s): %" PRIu64 " calls not recorded: more than %" PRIu64
+			" distinct call sites\n", prefix, th->hdr.tid, th->hdr.comm, c->sites_full,
+			th->hdr.sites_cap);
+	if (c->depth_overflow)
+		fprintf(out, "%sthread %u (%s): %" PRIu64 " calls not recorded: deeper than %" PRIu64
+			" calls\n", prefix, th->hdr.tid, th->hdr.comm, c->depth_overflow,
+			th->hdr.shadow_cap);
+}
+
+static bool lost_any(const struct kft_counters *c)
+{
+	return c->log_full || c->sites_full || c->depth_overflow;
+}
+
+int kft_view_losses(FILE *out, const struct kft_trace *tr, const char *prefix)
+{
+	size_t listed = 0, more = 0;
+	uint64_t more_calls = 0;
+
+	for (size_t i = 0; i < tr->nthreads; i++) {
+		const struct kft_counters *c = &tr->threads[i].hdr.counters;
+
+		if (!lost_any(c))
+			continue;
+		if (listed++ < MAX_THREADS_LISTED) {
+			thread_losses(out, prefix, tr, &tr->threads[i]);
+		} else {
+			more++;
+			more_calls += c->log_full + c->sites_full + c->depth_overflow;
+		}
+	}
+	if (more)
+		fprintf(out, "%s%zu more threads: %" PRIu64 " calls not recorded\n", prefix, more,
+			more_calls);
+	return listed ? 1 : 0;
+}

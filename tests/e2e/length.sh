@@ -1,0 +1,74 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Traces of any length: the log grows with the run, and whatever stops
+# it (logentries, --max-size) is said, with the true count of what was lost.
+
+# calls_of DIR FUNC: kd's count for FUNC
+calls_of() { kft kd -f Fc "$1" | awk -v f="$2" '$1 == f { print $2 }'; }
+
+# 3 threads whose logs each grow several times past their first room
+test_log_grows_with_the_run() {
+	build many
+	kft record -o t -- ./many 100000 3 2>err
+	check "nothing said lost" test ! -s err
+	check "every call" test "$(calls_of t leaf)" = 300000
+	check "every thread" test "$(calls_of t worker)" = 3
+	kft status t >st
+	check "status: no cap" grep -q "logentries unlimited" st
+	check "status: nothing lost" sh -c '! grep -q "lost:" st'
+	check "log: every row" test "$(rows t | grep -c "^leaf <- worker")" = 300000
+	# the files end where the logs do: records and headers, not a reservation
+	for f in t/thread-*.kft; do
+		blocks=$(du -k "$f" | cut -f1)
+		check "$f: holds what was written ($blocks KiB)" test "$blocks" -lt 8192
+	done
+}
+
+# more calls than the old default log size (1000000), no config
+once_every_call_recorded_by_default() {
+	build many
+	kft record -o t -- ./many 3000000 2>err
+	check "nothing said lost" test ! -s err
+	check "every call" test "$(calls_of t leaf)" = 3000000
+	kft log t | grep -c " leaf " >n
+	check "log shows every call" test "$(cat n)" = 3000000
+}
+
+once_a_cap_says_what_was_lost() {
+	build many
+	printf 'begin\n  logentries 1000\nend\n' >cap.conf
+	kft record -c cap.conf -o t -- ./many 5000 2>err
+	sed -E 's/thread [0-9]+/thread TID/' err >said
+	# main and worker hold 2 of the 1000 places; 998 leaf calls fit
+	expect said <<'X'
+kft: thread TID (many): 4002 calls not recorded: the log was full at logentries 1000; raise it in the config
+X
+	check "logged" test "$(calls_of t leaf)" = 998
+	kft log t >log
+	check "log: the true count" grep -q "^Calls not logged because the log was full = 4002$" log
+	check "log: why it stopped" grep -q "^Logging stopped at .* by log full" log
+	kft status t >st
+	check "status: lost" grep -q "^  lost: thread [0-9]* (many): 4002 calls not recorded" st
+}
+
+once_max_size_caps_the_whole_trace() {
+	build many
+	kft record --max-size 1M -o t -- ./many 100000 3 2>err
+	check "said" grep -q "calls not recorded: the trace reached --max-size 1048576 bytes; raise it" err
+	kft status t >st
+	logged=$(awk '/^  entries/ { print $2 }' st)
+	lost=$(grep "^  lost:" st | awk '{ s += $5 } END { print s }')
+	check "1 MiB of records: $logged" test "$logged" -le 65536
+	check "logged and lost are every call ($logged + $lost)" test $((logged + lost)) = 300004
+	ls t/thread-*.kft | xargs du -k -c | tail -1 | cut -f1 >kib
+	check "the files stay small ($(cat kib) KiB)" test "$(cat kib)" -lt 4096
+}
+
+once_max_size_bad_values() {
+	build many
+	for bad in 12Q 0 -5 K; do
+		refused kft record --max-size "$bad" -o t -- ./many 2>err
+		check "$bad: says what is wanted" grep -q "^kft: --max-size $bad: expected a size in bytes" err
+	done
+	kft record --max-size 2g -o t -- ./many >/dev/null
+	check "2g accepted" test "$(calls_of t leaf)" = 1000
+}
