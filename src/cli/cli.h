@@ -39,6 +39,8 @@ int write_file(const char *dir, const char *name, const void *data, size_t len);
 int write_info(const char *dir, int argc, char **argv, const char *status);
 /* config and control; max_log_bytes caps the records of every thread
  * together (--max-size), 0 for none */
+/* The traced program has ended: say when, in dir's control file. */
+int mark_ended(const char *dir);
 int write_trace_files(const char *dir, const struct kft_config *cfg, bool primed, bool compensate,
 		      uint64_t max_log_bytes);
 

@@ -50,6 +50,10 @@ int cmd_control(int argc, char **argv)
 		munmap(ctl, sizeof(*ctl));
 		return fail("%s: not a kft control file", path);
 	}
+	if (ctl->ended_ns) {
+		munmap(ctl, sizeof(*ctl));
+		return fail("%s: the program of the trace in %s has ended", verb, dir);
+	}
 	if (!strcmp(verb, "prime"))
 		done = kft_control_prime(ctl);
 	else if (!strcmp(verb, "start"))

@@ -109,8 +109,10 @@ static int check_program(const char *path, const struct kft_config *cfg, const c
 	}
 	if (!elf.instrumented) {
 		ret = fail("%s is not instrumented: rebuild it with -finstrument-functions (or\n"
-			   "-pg, or -pg -mfentry), e.g.\n"
-			   "  gcc -g -finstrument-functions -o prog prog.c", path);
+			   "-pg, -pg -mfentry, -fpatchable-function-entry=5), e.g.\n"
+			   "  gcc -g -finstrument-functions -o prog prog.c\n"
+			   "(if it starts an instrumented program, as `sh -c ./prog` does, add "
+			   "--no-check)", path);
 		goto out;
 	}
 	if (cfg->start.func.name)
@@ -351,6 +353,7 @@ int cmd_record(int argc, char **argv)
 		ret = WEXITSTATUS(wstatus);
 	}
 	write_info(o.dir, argc - optind, argv + optind, status);
+	mark_ended(o.dir);
 	report_losses(o.dir);
 out:
 	kft_config_release(&cfg);

@@ -26,7 +26,8 @@ static const char usage[] =
 	"  kernel   trace the Linux kernel step by step (config, prime, start, stop,\n"
 	"           status, data); `kft record --kernel` does it in one go\n"
 	"\n"
-	"`kft <command> --help` tells more; man pages are in docs/.\n";
+	"`kft <command> --help` tells more, and so does `man kft-<command>` (installed\n"
+	"by `make install`; in the source tree, `man docs/kft-<command>.1`).\n";
 
 int fail(const char *fmt, ...)
 {

@@ -9,6 +9,9 @@ int open_trace(const char *dir, bool symbols, struct kft_trace *tr, struct kft_s
 	*sz = NULL;
 	if (kft_trace_open(tr, dir, &err))
 		return fail("%s", err.msg);
+	for (size_t i = 0; i < tr->nskipped; i++)
+		fprintf(stderr, "kft: warning: %s; that thread's calls are left out\n",
+			tr->skipped[i]);
 	if (symbols && !(*sz = kft_symbolizer_new(dir, &err))) {
 		kft_trace_close(tr);
 		return fail("%s", err.msg);

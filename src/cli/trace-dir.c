@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -146,6 +147,27 @@ int write_info(const char *dir, int argc, char **argv, const char *status)
 		n += (size_t)snprintf(buf + n, sizeof(buf) - n, " %s", argv[i]);
 	snprintf(buf + n, sizeof(buf) - n, "\n%s", status);
 	return write_file(dir, "info", buf, strlen(buf));
+}
+
+int mark_ended(const char *dir)
+{
+	struct kft_control ctl;
+	char path[PATH_MAX];
+	int fd, ret = -1;
+
+	snprintf(path, sizeof(path), "%s/control", dir);
+	fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return fail("%s: %s", path, strerror(errno));
+	if (pread(fd, &ctl, sizeof(ctl), 0) == (ssize_t)sizeof(ctl)) {
+		uint64_t ended = now_ns() - ctl.clock_base_ns;
+
+		if (pwrite(fd, &ended, sizeof(ended), offsetof(struct kft_control, ended_ns)) ==
+		    (ssize_t)sizeof(ended))
+			ret = 0;
+	}
+	close(fd);
+	return ret ? fail("%s: cannot mark the end of the program", path) : 0;
 }
 
 int write_trace_files(const char *dir, const struct kft_config *cfg, bool primed,

@@ -139,6 +139,17 @@ static int check_thread(struct kft_thread_file *th, const char *path, struct kft
 	return 0;
 }
 
+/* A thread file that cannot be read: keep why, go on with the others. */
+static int skip_thread(struct kft_trace *tr, size_t nfiles, struct kft_error *err)
+{
+	if (!tr->skipped && !(tr->skipped = calloc(nfiles, sizeof(*tr->skipped))))
+		return kft_error_set(err, "out of memory");
+	if (!(tr->skipped[tr->nskipped] = strdup(err->msg)))
+		return kft_error_set(err, "out of memory");
+	tr->nskipped++;
+	return 0;
+}
+
 static int open_thread(struct kft_trace *tr, const char *name, struct kft_error *err)
 {
 	struct kft_thread_file *th = &tr->threads[tr->nthreads];
@@ -257,7 +268,11 @@ static int read_threads(struct kft_trace *tr, struct kft_error *err)
 		goto out;
 	}
 	for (size_t i = 0; i < n && !ret; i++)
-		ret = open_thread(tr, names[i], err);
+		if (open_thread(tr, names[i], err))
+			ret = skip_thread(tr, n, err);
+	if (!ret && tr->nskipped && !tr->nthreads)
+		ret = kft_error_set(err, "%s%s", tr->skipped[0],
+				    tr->nskipped > 1 ? " (and every other thread file)" : "");
 	for (size_t i = 0; i < tr->nthreads; i++) {
 		const struct kft_thread_file *th = &tr->threads[i];
 
@@ -299,6 +314,9 @@ void kft_trace_close(struct kft_trace *tr)
 		free(tr->threads[i].name);
 	}
 	free(tr->threads);
+	for (size_t i = 0; i < tr->nskipped; i++)
+		free(tr->skipped[i]);
+	free(tr->skipped);
 	free(tr->config_text);
 	kft_config_release(&tr->cfg);
 	free(tr->dir);
@@ -317,7 +335,7 @@ bool kft_trace_triggered(const struct kft_trace *tr)
 
 bool kft_trace_complete(const struct kft_trace *tr)
 {
-	return tr->ctl.state & KFT_STATE_COMPLETE;
+	return (tr->ctl.state & KFT_STATE_COMPLETE) || tr->ctl.ended_ns;
 }
 
 /* A kernel thread file holds kernel calls only: its first one tells. */

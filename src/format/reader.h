@@ -52,6 +52,8 @@ struct kft_trace {
 	uint64_t max_stack;
 	uint32_t max_stack_tid;
 	uint64_t nopen;			/* logged calls open at the end */
+	char **skipped;			/* why each unreadable thread file was left out */
+	size_t nskipped;
 };
 
 /* The i-th record of a thread, oldest first (a ring wraps once at most). */
@@ -71,7 +73,9 @@ static inline uint32_t kft_frame_rec_flags(const struct kft_frame *fr)
 	       ((fr->flags & KFT_FRAME_KERNEL) ? KFT_REC_KERNEL : 0);
 }
 
-/* Open dir. Free with kft_trace_close(). */
+/* Open dir. Free with kft_trace_close(). A corrupt or truncated thread
+ * file is left out, and why is in tr->skipped; it is an error only when
+ * no thread file could be read. */
 int kft_trace_open(struct kft_trace *tr, const char *dir, struct kft_error *err);
 void kft_trace_close(struct kft_trace *tr);
 
@@ -83,7 +87,8 @@ bool kft_thread_is_kernel(const struct kft_thread_file *th);
  * program's. */
 bool kft_trace_mixes_kernel(const struct kft_trace *tr);
 
-/* Records still open when the run stopped show up as -1; tell state. */
+/* Records still open when the run stopped show up as -1; tell state.
+ * A run is complete once stopped, or once its program has ended. */
 bool kft_trace_primed(const struct kft_trace *tr);
 bool kft_trace_triggered(const struct kft_trace *tr);
 bool kft_trace_complete(const struct kft_trace *tr);

@@ -117,6 +117,14 @@ int kft_text_log_parse_row(struct kft_text_row *row, char *line, const char *ori
 	return 0;
 }
 
+/* A row of `kft log --ns`, in the usec every other log has. */
+static void to_usec(struct kft_text_row *row)
+{
+	row->entry_us /= 1000;
+	if (row->delta_us >= 0)
+		row->delta_us /= 1000;
+}
+
 int kft_text_log_load(struct kft_text_log *log, const char *path, struct kft_error *err)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "re") : stdin;
@@ -124,7 +132,7 @@ int kft_text_log_load(struct kft_text_log *log, const char *path, struct kft_err
 	char *line = NULL;
 	size_t cap = 0, rcap = 0;
 	unsigned int lineno = 0;
-	bool data = false;
+	bool data = false, ns = false, titled_ns = false;
 	int ret = 0;
 
 	memset(log, 0, sizeof(*log));
@@ -133,8 +141,11 @@ int kft_text_log_load(struct kft_text_log *log, const char *path, struct kft_err
 	while (getline(&line, &cap, f) > 0) {
 		lineno++;
 		if (!data) {
-			/* post-processors key on the first line starting with dashes */
+			/* post-processors key on the first line starting with dashes;
+			 * `kft log --ns` titles its columns "Entry (ns)" */
 			data = !strncmp(line, "--------", 8);
+			ns = data && titled_ns;
+			titled_ns = strstr(line, "Entry (ns)") != NULL;
 			continue;
 		}
 		if (strspn(line, " \t\r\n") == strlen(line))
@@ -154,6 +165,8 @@ int kft_text_log_load(struct kft_text_log *log, const char *path, struct kft_err
 			ret = -1;
 			break;
 		}
+		if (ns)
+			to_usec(&log->rows[log->nrows]);
 		log->nrows++;
 	}
 	if (!ret && ferror(f))

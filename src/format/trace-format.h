@@ -69,7 +69,9 @@ struct kft_control {
 	uint64_t max_log_bytes;		/* --max-size: the records of every thread
 					 * file together; 0 = no cap */
 	uint64_t log_bytes;		/* atomic: record bytes the files hold now */
-	uint64_t spare[5];
+	uint64_t ended_ns;		/* when the traced program ended (set by
+					 * `kft record`); 0 while it runs */
+	uint64_t spare[4];
 };
 
 /* Per-thread counters: each thread writes only its own, so no atomics. */

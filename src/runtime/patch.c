@@ -313,11 +313,13 @@ KFT_NOTRACE void kft_patch_forked(void)
 }
 
 /* From the helper thread: calls while a run is armed or running, NOPs
- * once it is over. */
+ * once it is over, unless a full log ended it: the calls it loses are
+ * counted, and only the hooks see them. */
 KFT_NOTRACE void kft_patch_follow_run(void)
 {
 	uint64_t st = __atomic_load_n(&kft_rt.ctl->state, __ATOMIC_ACQUIRE);
-	bool want = (st & (KFT_STATE_PRIMED | KFT_STATE_TRIGGERED)) && !(st & KFT_STATE_COMPLETE);
+	bool want = ((st & (KFT_STATE_PRIMED | KFT_STATE_TRIGGERED)) && !(st & KFT_STATE_COMPLETE)) ||
+		    __atomic_load_n(&kft_rt.ctl->stop.how, __ATOMIC_RELAXED) == KFT_HOW_LOG_FULL;
 
 	if (want == __atomic_load_n(&calls_on, __ATOMIC_RELAXED) ||
 	    !__atomic_load_n(&nmodules, __ATOMIC_ACQUIRE))

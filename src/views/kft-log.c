@@ -28,6 +28,9 @@ static void print_marks(FILE *out, const struct kft_trace *tr, struct kft_symbol
 	if (ctl->stop.how)
 		fprintf(out, "Logging stopped at %" PRIu64 " usec by %s\n", ctl->stop.mark_ns / 1000,
 			kft_view_fired(&ctl->stop, true, sz, why, sizeof(why)));
+	else if (ctl->start.how && ctl->ended_ns)
+		fprintf(out, "Logging stopped at %" PRIu64 " usec by the end of the program\n",
+			ctl->ended_ns / 1000);
 	else
 		fprintf(out, "Logging not yet stopped\n");
 }
@@ -68,6 +71,8 @@ static void print_counters(FILE *out, const struct kft_trace *tr)
 	if (c->sites_full)
 		fprintf(out, "Calls not logged because the site table was full = %" PRIu64 "\n",
 			c->sites_full);
+	if (c->watch_hits)
+		fprintf(out, "Stack watch firings = %" PRIu64 "\n", c->watch_hits);
 }
 
 /* v right-aligned in width w at p; returns the end. (printf is most of
@@ -153,7 +158,7 @@ int kft_view_log(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *s
 	print_counters(out, tr);
 	fprintf(out, "\nNumber of entries after filters = %" PRIu64 "\n\n\n", kft_calls_total(cs));
 	if (opts->ns) {
-		fprintf(out, "    Entry        Delta        PID        Function                        Caller\n");
+		fprintf(out, "  Entry (ns)   Delta (ns)     PID        Function                        Caller\n");
 		fprintf(out, "------------ ------------ -------- ----------------                 ------------\n");
 	} else {
 		fprintf(out, " Entry    Delta     PID        Function                        Caller\n");

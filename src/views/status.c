@@ -79,6 +79,11 @@ void kft_view_status(FILE *out, const struct kft_trace *tr, struct kft_symbolize
 	if (ctl->stop.how)
 		fprintf(out, "  stopped at %" PRIu64 " usec by %s\n", ctl->stop.mark_ns / 1000,
 			kft_view_fired(&ctl->stop, true, sz, why, sizeof(why)));
+	else if (ctl->start.how && ctl->ended_ns)
+		fprintf(out, "  stopped at %" PRIu64 " usec by the end of the program\n",
+			ctl->ended_ns / 1000);
+	if (ctl->ended_ns)
+		fprintf(out, "  program ended at %" PRIu64 " usec\n", ctl->ended_ns / 1000);
 	fprintf(out, "  stops %" PRIu64 "\n", ctl->state >> KFT_STATE_GEN_SHIFT);
 	fprintf(out, "  threads %zu\n", tr->nthreads);
 	fprintf(out, "  entries %" PRIu64 " (%" PRIu64 " still open)\n", entries, tr->nopen);

@@ -37,7 +37,7 @@ test_log_layout() {
 	kft log >log
 	check "run id" grep -q "^Kernel Instrumentation Run ID 1$" log
 	check "start line" grep -q "^Logging started at [0-9]* usec by entry to function main$" log
-	check "stop line" grep -q "^Logging not yet stopped$" log
+	check "stop line" grep -q "^Logging stopped at [0-9]* usec by the end of the program$" log
 	check "entries" grep -q "^Number of entries after filters = 8$" log
 	log_rows <log >rows
 	expect rows <<'E'
@@ -129,4 +129,17 @@ SRC
 	set -e
 	check "default in the program" test $rc_default = 0
 	check "ignored when the caller ignored it" test $rc_ignored = 1
+}
+
+# A program that is not instrumented is refused, with how to rebuild it,
+# and the hint for a shell that starts an instrumented one.
+once_not_instrumented_says_what_to_do() {
+	cc -g -o plain "$PROGS/calls.c"
+	refused kft record -o t -- ./plain >/dev/null 2>err
+	check "says so" grep -q "plain is not instrumented: rebuild it with -finstrument-functions" err
+	refused kft record -o t -- sh -c ./calls 2>err
+	check "the hint for a shell" grep -q "as \`sh -c ./prog\` does, add --no-check" err
+	build calls
+	kft record --no-check -o t -- sh -c ./calls >/dev/null
+	check "traced through the shell" grep -q "^leaf <- middle" <(rows t)
 }

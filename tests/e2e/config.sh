@@ -46,12 +46,13 @@ test_trigger_time() {
 	start=$(sed -n 's/^Logging started at \([0-9]*\) usec.*/\1/p' log)
 	stop=$(sed -n 's/^Logging stopped at \([0-9]*\) usec.*/\1/p' log)
 	check "started at 20 ms or later" test "$start" -ge 20000
-	check "ran 30 ms or a tick more" test $((stop - start)) -ge 30000 -a $((stop - start)) -lt 31000
+	# (the trigger is tested at each call: a preempted tick may delay it)
+	check "ran 30 ms or a little more" test $((stop - start)) -ge 30000 -a $((stop - start)) -lt 40000
 	kft log | log_rows >rows
 	# (clang -O2 inlines spin_us into main: its caller is then main's; a
 	# tick the stop fires in, at its entry, is open: -1)
 	check "ticks only" test "$(grep -v -c -E '^(-1 )?spin_us <- ' rows)" = 0
-	check "about 300 ticks" test "$(wc -l <rows)" -gt 200
+	check "about 300 ticks" test "$(wc -l <rows)" -gt 150
 }
 
 test_filter_mintime_maxtime() {
@@ -98,7 +99,7 @@ test_overwrite() {
 	kft log | log_rows >rows
 	# the four calls that ended last, in entry order
 	check "newest kept" test "$(awk '{ print $1 }' rows | tr '\n' ' ')" = "main spin_us after fast "
-	check "no stop" grep -q "^Logging not yet stopped$" <(kft log)
+	check "no stop but the end" grep -q "^Logging stopped at [0-9]* usec by the end of the program$" <(kft log)
 }
 
 test_autorepeat() {

@@ -253,3 +253,16 @@ test_kd_recursion_counts_once() {
 	ctime=$(awk '$1 == "down" { print $3 }' classic)
 	check "classic sums every level ($ctime vs $down)" test "$ctime" -gt $((down * 10 + 10))
 }
+
+# kd reads `kft log --ns` back in usec, as every other log
+once_kd_reads_a_log_in_nanoseconds() {
+	build calls
+	kft record -- ./calls >/dev/null
+	kft log | kft kd - >us
+	kft log --ns | kft kd - >ns
+	check "the same summary" diff us ns
+	kft log | kft kd -c - >us
+	kft log --ns | kft kd -c - >ns
+	check "the same tree" diff us ns
+	check "titled in ns" grep -q "^  Entry (ns)   Delta (ns) " <(kft log --ns)
+}

@@ -62,6 +62,14 @@ once_live_start_stop() {
 	check "started by user" grep -q "^Logging started at [0-9]* usec by user action$" log
 	check "stopped by user" grep -q "^Logging stopped at [0-9]* usec by user action$" log
 	check "ticks" test "$n" -ge 2
+	# once the program has ended, its trace is history
+	for verb in prime start stop; do
+		refused kft $verb 2>err
+		check "$verb after the end: says why" grep -q "^kft: $verb: the program of the trace in kft.data has ended$" err
+	done
+	kft status >st
+	check "complete at the end" grep -q "^status: run id 1, .*triggered, complete$" st
+	check "the end in status" grep -q "^  program ended at [0-9]* usec$" st
 	# main was entered before the start: not in the log
 	check "no main" test "$(rows | grep -c '^main')" = 0
 }
@@ -105,6 +113,16 @@ once_corrupt_traces() {
 		check "truncated to $cut: an error, not a crash (rc $rc)" test $rc = 1
 		check "names the file" grep -q "thread-" err
 	done
+	# one bad thread file of several: the others still read
+	build threads
+	kft record -o many -- ./threads >/dev/null
+	n=$(ls many/thread-* | wc -l)
+	bad=$(ls many/thread-* | tail -1)
+	truncate -s 100 "$bad"
+	kft log many 2>err | log_rows >rows
+	check "warns, naming the file" grep -q "^kft: warning: .*$(basename "$bad"): truncated.*that thread's calls are left out$" err
+	check "the other threads read" grep -q "^step <- worker$" rows
+	check "status counts them" grep -q "^  threads $((n - 1))$" <(kft status many 2>/dev/null)
 	# random bytes over the header and the records
 	for seed in 1 2 3 4 5 6 7 8; do
 		rm -rf bad && cp -r kft.data bad

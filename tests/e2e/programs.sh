@@ -134,6 +134,7 @@ test_watch_worst_stack() {
 	# every new maximum logs a chain: main, nest(1) at its two depths,
 	# nest(3) at the two depths below those; nest(2) never goes deeper
 	check "five chains" test "$(count '^-2 main' r)" = 5
+	check "counted" grep -q "^Stack watch firings = 5$" <(kft log)
 	# (gcc -O2 -pg runs a clone: nest.isra.0)
 	check "deepest chain" test "$(count '^-2 nest[.a-z0-9]* <- nest' r)" = 6
 }
