@@ -149,12 +149,15 @@ HOT_STEP void put_record(struct kft_tls *t, const struct kft_frame *f, uint64_t 
 {
 	struct kft_thread_hdr *h = t->hdr;
 	uint64_t head = h->head;
-	uint32_t site = kft_site_id(&t->sites, f->func, f->call_site);
+	/* (a frame's call site stays the return address -pg goes back to) */
+	uint64_t call_site = unlikely(f->flags & KFT_FRAME_SIGNAL) ?
+				     kft_signal_caller(t, f->call_site) : f->call_site;
+	uint32_t site = kft_site_id(&t->sites, f->func, call_site);
 	struct kft_rec *r;
 
 	if (unlikely(site == KFT_SITE_NONE) &&
 	    (kft_thread_grow_sites(t) ||
-	     (site = kft_site_id(&t->sites, f->func, f->call_site)) == KFT_SITE_NONE)) {
+	     (site = kft_site_id(&t->sites, f->func, call_site)) == KFT_SITE_NONE)) {
 		h->counters.sites_full++;
 		if (!kft_rt.overwrite)
 			h->reserved--;

@@ -82,6 +82,7 @@ struct kft_tls {
 	int in_signal;			/* signal-handler nesting */
 	int prefault_slot;		/* 1 + the helper's slot for this log, or 0 */
 	uintptr_t signal_sp[KFT_MAX_SIGNAL_NEST];
+	uintptr_t signal_ret[KFT_MAX_SIGNAL_NEST];	/* where the trampoline returns */
 };
 
 extern struct kft_runtime kft_rt KFT_HIDDEN;
@@ -155,6 +156,7 @@ void kft_patch_forked(void) KFT_HIDDEN;
  * what is not kft's goes on to the program's action */
 int kft_signal_own(int sig, void (*handler)(int, siginfo_t *, void *)) KFT_HIDDEN;
 void kft_signal_pass(int sig, siginfo_t *info, void *uctx) KFT_HIDDEN;
+uint64_t kft_signal_caller(const struct kft_tls *t, uint64_t call_site) KFT_HIDDEN;
 
 /* init.c */
 int kft_runtime_init(void) KFT_HIDDEN;

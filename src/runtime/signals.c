@@ -37,14 +37,29 @@ static KFT_NOTRACE void trampoline(int sig, siginfo_t *info, void *uctx)
 	int level = t->in_signal;
 	const struct sigaction *act = &user_action[sig];
 
-	if (level < KFT_MAX_SIGNAL_NEST)
+	if (level < KFT_MAX_SIGNAL_NEST) {
 		t->signal_sp[level] = (uintptr_t)__builtin_frame_address(0);
+		t->signal_ret[level] = (uintptr_t)__builtin_return_address(0);
+	}
 	t->in_signal = level + 1;
 	if (act->sa_flags & SA_SIGINFO)
 		act->sa_sigaction(sig, info, uctx);
 	else
 		act->sa_handler(sig);
 	t->in_signal = level;
+}
+
+/* A program's handler is called by the trampoline: its caller is what
+ * called the trampoline (the kernel's signal return code), not kft.
+ * (The trampoline is far shorter than 512 bytes, and no traced code
+ * follows it in libkft.) */
+KFT_NOTRACE uint64_t kft_signal_caller(const struct kft_tls *t, uint64_t call_site)
+{
+	int level = t->in_signal;
+
+	if (call_site - (uintptr_t)trampoline < 512 && level > 0 && level <= KFT_MAX_SIGNAL_NEST)
+		return t->signal_ret[level - 1];
+	return call_site;
 }
 
 static KFT_NOTRACE bool is_handler(const struct sigaction *act)
