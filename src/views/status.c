@@ -73,9 +73,12 @@ void kft_view_status(FILE *out, const struct kft_trace *tr, struct kft_symbolize
 		kft_trace_complete(tr) ? "" : "not ");
 	print_config(out, &tr->cfg);
 	fprintf(out, "\nrun:\n");
+	/* the first start, as the log's header says; autorepeat starts again */
 	if (ctl->start.how)
-		fprintf(out, "  started at %" PRIu64 " usec by %s\n", ctl->start.mark_ns / 1000,
+		fprintf(out, "  started at %" PRIu64 " usec by %s\n", ctl->first_start_ns / 1000,
 			kft_view_fired(&ctl->start, false, sz, why, sizeof(why)));
+	if (ctl->start.how && ctl->start.mark_ns != ctl->first_start_ns)
+		fprintf(out, "  last started at %" PRIu64 " usec\n", ctl->start.mark_ns / 1000);
 	if (ctl->stop.how)
 		fprintf(out, "  stopped at %" PRIu64 " usec by %s\n", ctl->stop.mark_ns / 1000,
 			kft_view_fired(&ctl->stop, true, sz, why, sizeof(why)));

@@ -109,6 +109,10 @@ test_autorepeat() {
 	check "each work" test "$(funcs)" = "work work work "
 	kft status >st
 	check "three stops" grep -q "^  stops 3$" st
+	# status and log agree on when logging started: the first start
+	first=$(sed -n 's/^Logging started at \([0-9]*\) usec.*/\1/p' <(kft log))
+	check "the first start in status" grep -q "^  started at $first usec by entry to function work$" st
+	check "and the last" grep -q "^  last started at [0-9]* usec$" st
 }
 
 once_no_prime_then_prime() {
