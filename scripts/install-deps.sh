@@ -22,6 +22,8 @@ have_cmd pkg-config || need="$need pkg-config"
 have_cmd qemu-system-x86_64 || need="$need qemu-system-x86"
 [ -x /bin/busybox ] && ! ldd /bin/busybox >/dev/null 2>&1 || need="$need busybox-static"
 have_cmd cpio || need="$need cpio"
+# peak memory of the views, in the scale tests
+[ -x /usr/bin/time ] || need="$need time"
 
 [ -z "$need" ] && exit 0
 if ! have_cmd apt-get; then

@@ -173,6 +173,16 @@ int cmd_kd(int argc, char **argv)
 			close_trace(&tr, sz);
 			return ret ? fail("%s", err.msg) : 0;
 		}
+		if (!o.classic && !kft_trace_mixes_kernel(&tr) && !getenv("KFT_KD_IN_MEMORY") &&
+		    (slowest_func || (tree && !o.raw_order && !o.interlace))) {
+			/* trees straight from the thread files' call streams */
+			ret = slowest_func ? kft_view_kd_slowest_stream(stdout, &tr, sz, &o,
+									slowest_func,
+									(long)slowest_n, &err)
+					   : kft_view_kd_tree_stream(stdout, &tr, sz, &o, &err);
+			close_trace(&tr, sz);
+			return ret ? fail("%s", err.msg) : 0;
+		}
 		ret = kft_calltree_from_trace(&t, &tr, sz, &err);
 		close_trace(&tr, sz);
 		if (ret)

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/heap.h"
 #include "calls.h"
 #include "thread-walk.h"
 
@@ -16,10 +17,12 @@ struct source {
 	const struct kft_thread_file *th;
 	uint32_t *idx;		/* record, or nrecs + open frame */
 	uint32_t *depth;	/* logged ancestors */
+	uint32_t *local;	/* kd's Local in usec (KFT_LOCAL_*), if asked for */
 	uint64_t n, pos;
 	struct watch_row *watch;
 	uint64_t nwatch, wpos;
 	struct kft_call head;	/* the next call, if has_head */
+	int64_t head_local;	/* its Local in ns (-1: unfinished), if local */
 	uint64_t head_key;	/* its time in the merge */
 	bool has_head;
 };
@@ -75,15 +78,39 @@ static void fill_call(struct kft_call *c, const struct kft_thread_file *th, uint
 
 /* ---- one thread ------------------------------------------------------ */
 
+/*
+ * Local: the duration less the finished children's (a signal handler is
+ * a chain of its own, not a child of the call it interrupted), at least
+ * 0. Kept in usec, which is what kd prints, in 32 bits: 71 minutes.
+ */
+#define LOCAL_UNFINISHED UINT32_MAX
+#define LOCAL_MAX_US (UINT32_MAX - 1)
+
+static void note_local(struct source *s, struct kft_walk_call *c, struct kft_walk_call *parent)
+{
+	int64_t local = c->dur_ns - c->acc;
+
+	if (c->dur_ns < 0)
+		s->local[c->pre] = LOCAL_UNFINISHED;
+	else if (local <= 0)
+		s->local[c->pre] = 0;
+	else
+		s->local[c->pre] = local / 1000 > LOCAL_MAX_US ? LOCAL_MAX_US : (uint32_t)(local / 1000);
+	if (parent && c->dur_ns > 0 &&
+	    ((parent->flags & KFT_REC_SIGNAL) || !(c->flags & KFT_REC_SIGNAL)))
+		parent->acc += c->dur_ns;
+}
+
 static int place(void *ctx, struct kft_walk_call *c, struct kft_walk_call *parent)
 {
 	struct source *s = ctx;
 
-	(void)parent;
 	if (c->pre >= s->n)
 		return KFT_WALK_CORRUPT;
 	s->idx[c->pre] = (uint32_t)c->idx;
 	s->depth[c->pre] = (uint32_t)c->depth;
+	if (s->local)
+		note_local(s, c, parent);
 	return 0;
 }
 
@@ -126,7 +153,7 @@ static int find_watch_rows(struct source *s)
 	return 0;
 }
 
-static int source_open(struct source *s, const struct kft_thread_file *th,
+static int source_open(struct source *s, const struct kft_thread_file *th, bool locals,
 		       struct kft_error *err)
 {
 	struct kft_walk_ops ops = { .left = place, .ctx = s };
@@ -139,7 +166,9 @@ static int source_open(struct source *s, const struct kft_thread_file *th,
 				     th->name, (unsigned long long)s->n);
 	s->idx = malloc((s->n ? s->n : 1) * sizeof(*s->idx));
 	s->depth = malloc((s->n ? s->n : 1) * sizeof(*s->depth));
-	if (!s->idx || !s->depth)
+	if (locals)
+		s->local = malloc((s->n ? s->n : 1) * sizeof(*s->local));
+	if (!s->idx || !s->depth || (locals && !s->local))
 		return kft_error_set(err, "out of memory for %llu calls",
 				     (unsigned long long)s->n);
 	ret = kft_thread_walk(th, &ops);
@@ -175,6 +204,9 @@ static void source_advance(struct source *s)
 	s->has_head = call;
 	if (call) {
 		s->head_key = s->head.entry_ns;
+		if (s->local)
+			s->head_local = s->local[s->pos] == LOCAL_UNFINISHED ?
+						-1 : (int64_t)s->local[s->pos] * 1000;
 		s->pos++;
 	}
 }
@@ -183,13 +215,16 @@ static void source_close(struct source *s)
 {
 	free(s->idx);
 	free(s->depth);
+	free(s->local);
 	free(s->watch);
 }
 
 /* ---- the merge ------------------------------------------------------- */
 
-static int before(const struct kft_calls *cs, size_t a, size_t b)
+static bool before(const void *pa, const void *pb, void *ctx)
 {
+	const struct kft_calls *cs = ctx;
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
 	const struct source *x = &cs->src[a], *y = &cs->src[b];
 
 	if (x->head_key != y->head_key)
@@ -205,20 +240,7 @@ static int before(const struct kft_calls *cs, size_t a, size_t b)
 
 static void sift_down(struct kft_calls *cs, size_t i)
 {
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i, tmp;
-
-		if (l < cs->nheap && before(cs, cs->heap[l], cs->heap[m]))
-			m = l;
-		if (r < cs->nheap && before(cs, cs->heap[r], cs->heap[m]))
-			m = r;
-		if (m == i)
-			return;
-		tmp = cs->heap[i];
-		cs->heap[i] = cs->heap[m];
-		cs->heap[m] = tmp;
-		i = m;
-	}
+	kft_heap_down(cs->heap, cs->nheap, sizeof(*cs->heap), i, before, cs);
 }
 
 /*
@@ -295,15 +317,14 @@ struct kft_calls *kft_calls_open(const struct kft_trace *tr, const size_t *threa
 	for (size_t i = 0; i < n; i++) {
 		struct source *s = &cs->src[i];
 
-		if (source_open(s, &tr->threads[threads ? threads[i] : i], err))
+		if (source_open(s, &tr->threads[threads ? threads[i] : i], false, err))
 			goto fail;
 		cs->total += s->n + s->nwatch;
 		source_advance(s);
 		if (s->has_head)
 			cs->heap[cs->nheap++] = i;
 	}
-	for (size_t i = cs->nheap / 2; i-- > 0;)
-		sift_down(cs, i);
+	kft_heap_make(cs->heap, cs->nheap, sizeof(*cs->heap), before, cs);
 	cs->nest_kernel = kft_trace_mixes_kernel(tr);
 	return cs;
 fail:
@@ -346,6 +367,67 @@ void kft_calls_close(struct kft_calls *cs)
 	free(cs->src);
 	free(cs->heap);
 	free(cs);
+}
+
+/* ---- one thread file alone, with Locals -------------------------------- */
+
+struct kft_thread_calls {
+	struct source s;
+};
+
+struct kft_thread_calls *kft_thread_calls_open(const struct kft_thread_file *th,
+					       struct kft_error *err)
+{
+	struct kft_thread_calls *tc = calloc(1, sizeof(*tc));
+
+	if (!tc) {
+		kft_error_set(err, "out of memory");
+		return NULL;
+	}
+	if (source_open(&tc->s, th, true, err)) {
+		kft_thread_calls_close(tc);
+		return NULL;
+	}
+	source_advance(&tc->s);
+	return tc;
+}
+
+const struct kft_call *kft_thread_calls_peek(const struct kft_thread_calls *tc,
+					     int64_t *local_ns)
+{
+	if (!tc->s.has_head)
+		return NULL;
+	if (local_ns)
+		*local_ns = tc->s.head.dur_ns == -2 ? -1 : tc->s.head_local;
+	return &tc->s.head;
+}
+
+void kft_thread_calls_skip(struct kft_thread_calls *tc)
+{
+	source_advance(&tc->s);
+}
+
+int kft_thread_calls_seek(struct kft_thread_calls *tc, uint64_t rec)
+{
+	struct source *s = &tc->s;
+
+	for (uint64_t p = 0; p < s->n; p++) {
+		if (s->idx[p] != rec)
+			continue;
+		s->pos = p;
+		s->wpos = s->nwatch;	/* no stack-watch rows from here */
+		source_advance(s);
+		return 0;
+	}
+	return -1;
+}
+
+void kft_thread_calls_close(struct kft_thread_calls *tc)
+{
+	if (!tc)
+		return;
+	source_close(&tc->s);
+	free(tc);
 }
 
 /* ---- threads one after another ---------------------------------------- */

@@ -34,6 +34,26 @@ uint64_t kft_calls_total(const struct kft_calls *cs);
 void kft_calls_close(struct kft_calls *cs);
 
 /*
+ * One thread file's calls alone, in entry order, each with kd's Local:
+ * its duration less its finished children's, in ns rounded down to a
+ * usec (-1: unfinished). 12 bytes per call. A signal handler counts as no
+ * child of the call it interrupted. Stack-watch rows come too (dur -2).
+ */
+struct kft_thread_calls;
+
+struct kft_thread_calls *kft_thread_calls_open(const struct kft_thread_file *th,
+					       struct kft_error *err);
+/* The next call without taking it (NULL at the end), and its Local. */
+const struct kft_call *kft_thread_calls_peek(const struct kft_thread_calls *tc,
+					     int64_t *local_ns);
+void kft_thread_calls_skip(struct kft_thread_calls *tc);
+/* Go back or on to the call of record rec (its index in the file's
+ * records, as kft_thread_rec counts them); the stream then holds that
+ * call and what follows it, without stack-watch rows. -1: no such call. */
+int kft_thread_calls_seek(struct kft_thread_calls *tc, uint64_t rec);
+void kft_thread_calls_close(struct kft_thread_calls *tc);
+
+/*
  * The threads as views list them one after another: groups of thread
  * files of one program thread (its kernel file joins it), ordered by
  * process image and thread id. groups[g] is the first index into order[]

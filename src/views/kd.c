@@ -10,12 +10,7 @@
 #include <string.h>
 
 #include "kd.h"
-
-/* usec, rounded down as kd's integer arithmetic did */
-static long long us(int64_t ns)
-{
-	return ns >= 0 ? ns / 1000 : -((-ns + 999) / 1000);
-}
+#include "kd-lines.h"
 
 static long long floordiv(long long a, long long b)
 {
@@ -75,25 +70,25 @@ static bool value_of(const struct summary_ctx *c, const struct kft_func_stat *s,
 {
 	switch (letter) {
 	case 'c': *v = (long long)s->count; return true;
-	case 't': *v = us(s->time_ns); return true;
+	case 't': *v = kft_kd_us(s->time_ns); return true;
 	case 'a':
 		if (c->fs->classic) {
-			*v = s->time_ns == -1000 ? -1 : floordiv(us(s->time_ns), (long long)s->count);
+			*v = s->time_ns == -1000 ? -1 : floordiv(kft_kd_us(s->time_ns), (long long)s->count);
 			return true;
 		}
 		if (!finished(s))
 			return false;
-		*v = us(s->sum_ns / (int64_t)finished(s));
+		*v = kft_kd_us(s->sum_ns / (int64_t)finished(s));
 		return true;
-	case 's': *v = us(s->sub_ns); return true;
-	case 'l': *v = us(s->local_ns); return true;
+	case 's': *v = kft_kd_us(s->sub_ns); return true;
+	case 'l': *v = kft_kd_us(s->local_ns); return true;
 	case 'n': *v = (long long)s->max_sub_count; return true;
-	case 'N': *v = us(s->min_ns); return finished(s) || c->fs->classic;
-	case 'X': *v = us(s->max_ns); return finished(s) || c->fs->classic;
-	case 'D': *v = us((int64_t)(s->stddev_ns + 0.5)); return finished(s) && !c->fs->classic;
-	case 'M': *v = us(s->p50_ns); return finished(s) && !c->fs->classic;
-	case 'P': *v = us(s->p95_ns); return finished(s) && !c->fs->classic;
-	case 'Q': *v = us(s->p99_ns); return finished(s) && !c->fs->classic;
+	case 'N': *v = kft_kd_us(s->min_ns); return finished(s) || c->fs->classic;
+	case 'X': *v = kft_kd_us(s->max_ns); return finished(s) || c->fs->classic;
+	case 'D': *v = kft_kd_us((int64_t)(s->stddev_ns + 0.5)); return finished(s) && !c->fs->classic;
+	case 'M': *v = kft_kd_us(s->p50_ns); return finished(s) && !c->fs->classic;
+	case 'P': *v = kft_kd_us(s->p95_ns); return finished(s) && !c->fs->classic;
+	case 'Q': *v = kft_kd_us(s->p99_ns); return finished(s) && !c->fs->classic;
 	case 'U': *v = (long long)s->unfinished; return true;
 	}
 	return false;
@@ -123,79 +118,40 @@ static int cmp_stats(const void *a, const void *b)
 	return r ? r : strcmp(func_name(c, x->func), func_name(c, y->func));
 }
 
-/* Print one line with trailing blanks cut. */
-static void put_line(FILE *out, char *line)
-{
-	size_t n = strlen(line);
 
-	while (n && line[n - 1] == ' ')
-		line[--n] = '\0';
-	fprintf(out, "%s\n", line);
-}
-
-struct linebuf {
-	char *s;
-	size_t len, cap;
-};
-
-static void lb_add(struct linebuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void lb_add(struct linebuf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	for (;;) {
-		va_start(ap, fmt);
-		n = vsnprintf(b->s ? b->s + b->len : NULL, b->s ? b->cap - b->len : 0, fmt, ap);
-		va_end(ap);
-		if (n < 0)
-			return;
-		if (b->s && b->len + (size_t)n < b->cap) {
-			b->len += (size_t)n;
-			return;
-		}
-		b->cap = (b->cap + (size_t)n + 256) * 2;
-		b->s = realloc(b->s, b->cap);	/* checked by the caller via lb_ok */
-		if (!b->s) {
-			b->len = b->cap = 0;
-			return;
-		}
-	}
-}
-
-static void summary_cell(struct linebuf *lb, const struct summary_ctx *c,
+static void summary_cell(struct kft_linebuf *lb, const struct summary_ctx *c,
 			 const struct kft_func_stat *s, const struct column *col)
 {
 	long long v;
 
 	switch (col->letter) {
 	case 'F':
-		lb_add(lb, "%-35s", func_name(c, s->func));
+		kft_lb_add(lb, "%-35s", func_name(c, s->func));
 		return;
 	case 'r':
 		if (c->fs->classic || (finished(s) && s->min_ns != s->max_ns)) {
 			char range[64];
 
-			snprintf(range, sizeof(range), "(%lld-%lld)", us(s->min_ns), us(s->max_ns));
-			lb_add(lb, "%12s", range);
+			snprintf(range, sizeof(range), "(%lld-%lld)", kft_kd_us(s->min_ns), kft_kd_us(s->max_ns));
+			kft_lb_add(lb, "%12s", range);
 		} else {
-			lb_add(lb, "%12s", "");
+			kft_lb_add(lb, "%12s", "");
 		}
 		return;
 	case 'm':
-		lb_add(lb, "%35s", s->max_sub == KFT_NONE ? "" : func_name(c, s->max_sub));
+		kft_lb_add(lb, "%35s", s->max_sub == KFT_NONE ? "" : func_name(c, s->max_sub));
 		return;
 	case 'u':
-		lb_add(lb, "[");
+		kft_lb_add(lb, "[");
 		for (size_t i = 0; i < s->nchildren; i++)
-			lb_add(lb, "%s'%s'", i ? ", " : "", func_name(c, s->children[i].func));
-		lb_add(lb, "]");
+			kft_lb_add(lb, "%s'%s'", i ? ", " : "", func_name(c, s->children[i].func));
+		kft_lb_add(lb, "]");
 		return;
 	}
 	if (value_of(c, s, col->letter, &v))
-		lb_add(lb, "%*lld", col->width, v);
+		kft_lb_add(lb, "%*lld", col->width, v);
 	else
-		lb_add(lb, "%*s", col->width, "-");
+		kft_lb_add(lb, "%*s", col->width, "-");
 }
 
 int kft_view_kd_summary(FILE *out, const struct kft_calltree *t, const struct kft_funcstats *fs,
@@ -206,7 +162,7 @@ int kft_view_kd_summary(FILE *out, const struct kft_calltree *t, const struct kf
 	const struct kft_func_stat **rows;
 	const struct column *cols[64];
 	size_t ncols = 0, nrows = 0;
-	struct linebuf lb = { 0 };
+	struct kft_linebuf lb = { 0 };
 	long shown = 0;
 
 	for (const char *p = letters; *p && ncols < 64; p++) {
@@ -221,7 +177,7 @@ int kft_view_kd_summary(FILE *out, const struct kft_calltree *t, const struct kf
 	if (!rows)
 		return kft_error_set(err, "out of memory");
 	for (size_t f = 0; f < fs->nfuncs; f++)
-		if (fs->funcs[f].count && us(fs->funcs[f].time_ns) >= o->min_time_us)
+		if (fs->funcs[f].count && kft_kd_us(fs->funcs[f].time_ns) >= o->min_time_us)
 			rows[nrows++] = &fs->funcs[f];
 	sort_ctx = &c;
 	qsort(rows, nrows, sizeof(*rows), cmp_stats);
@@ -229,25 +185,25 @@ int kft_view_kd_summary(FILE *out, const struct kft_calltree *t, const struct kf
 		lb.len = 0;
 		for (size_t i = 0; i < ncols; i++) {
 			if (pass == 0)
-				lb_add(&lb, "%s%-*s", i ? " " : "", cols[i]->width, cols[i]->title);
+				kft_lb_add(&lb, "%s%-*s", i ? " " : "", cols[i]->width, cols[i]->title);
 			else
-				lb_add(&lb, "%s%.*s", i ? " " : "", cols[i]->width,
+				kft_lb_add(&lb, "%s%.*s", i ? " " : "", cols[i]->width,
 				       "------------------------------------------------------------");
 		}
 		if (!lb.s)
 			goto oom;
-		put_line(out, lb.s);
+		kft_kd_put_line(out, lb.s);
 	}
 	for (size_t r = 0; r < nrows && (o->limit < 0 || shown < o->limit); r++, shown++) {
 		lb.len = 0;
 		for (size_t i = 0; i < ncols; i++) {
 			if (i)
-				lb_add(&lb, " ");
+				kft_lb_add(&lb, " ");
 			summary_cell(&lb, &c, rows[r], cols[i]);
 		}
 		if (!lb.s)
 			goto oom;
-		put_line(out, lb.s);
+		kft_kd_put_line(out, lb.s);
 	}
 	free(lb.s);
 	free(rows);
@@ -255,193 +211,4 @@ int kft_view_kd_summary(FILE *out, const struct kft_calltree *t, const struct kf
 oom:
 	free(rows);
 	return kft_error_set(err, "out of memory");
-}
-
-/* ---- call trees ------------------------------------------------------- */
-
-static const char root_marks[] = "|!@[#;($/{%]*)&:\\}";
-
-struct tree_ctx {
-	FILE *out;
-	const struct kft_calltree *t;
-	const struct kft_kd_opts *o;
-	bool col[4];		/* e t l p */
-	size_t next_root;	/* roots before it are printed */
-	unsigned int nmarks;	/* roots given a mark so far */
-	struct linebuf lb;
-};
-
-static void tree_header(struct tree_ctx *c)
-{
-	static const char *titles[] = { " Entry     ", " Duration  ", " Local     ", "  Pid   " };
-	static const char *dashes[] = { "---------- ", "---------- ", "---------- ", "------- " };
-
-	for (int pass = 0; pass < 2; pass++) {
-		c->lb.len = 0;
-		for (int i = 0; i < 4; i++)
-			if (c->col[i])
-				lb_add(&c->lb, "%s", pass ? dashes[i] : titles[i]);
-		lb_add(&c->lb, "%s", pass ? "---------------------------------" : " Trace ");
-		if (c->lb.s)
-			put_line(c->out, c->lb.s);
-	}
-}
-
-static void tree_row(struct tree_ctx *c, const struct kft_node *n, unsigned int depth, char mark)
-{
-	const char *name = c->o->classic ? c->t->funcs[n->func].base_name : c->t->funcs[n->func].name;
-
-	c->lb.len = 0;
-	if (c->col[0])
-		lb_add(&c->lb, "%10lld ", us(n->entry_ns));
-	if (c->col[1])
-		lb_add(&c->lb, "%10lld ", n->dur_ns < 0 ? -1LL : us(n->dur_ns));
-	if (c->col[2]) {
-		if (n->local_ns < 0 && !c->o->classic)
-			lb_add(&c->lb, "%10s ", "-");
-		else
-			lb_add(&c->lb, "%10lld ", us(n->local_ns));
-	}
-	if (c->col[3])
-		lb_add(&c->lb, "%7s ", n->pid);
-	for (unsigned int d = 0; d < depth; d++)
-		lb_add(&c->lb, "%c  ", mark);
-	lb_add(&c->lb, "%s", name);
-	if (n->args) {
-		long pad = 3L * ((long)c->o->max_depth - (long)depth) +
-			   ((long)c->o->max_funclen - (long)strlen(name));
-
-		lb_add(&c->lb, "%*s%s", (int)(pad > 1 ? pad : 1), "", n->args);
-	}
-	if (c->lb.s)
-		put_line(c->out, c->lb.s);
-}
-
-static void print_subtree(struct tree_ctx *c, uint32_t idx, unsigned int depth, char mark);
-
-/* Other threads' and interrupts' chains that began before this entry. */
-static void interlace_before(struct tree_ctx *c, int64_t entry_ns)
-{
-	const struct kft_calltree *t = c->t;
-
-	while (c->next_root < t->nroots && t->nodes[t->roots[c->next_root]].entry_ns < entry_ns) {
-		uint32_t r = t->roots[c->next_root++];
-		char mark = root_marks[c->nmarks++ % (sizeof(root_marks) - 1)];
-
-		fprintf(c->out, "----------- %c%c%c%c start --------------\n", mark, mark, mark, mark);
-		print_subtree(c, r, 0, mark);
-		fprintf(c->out, "----------- %c%c%c%c end ----------------\n", mark, mark, mark, mark);
-	}
-}
-
-/* Depth first, without recursion: a trace may nest 100000 calls deep. */
-static void print_subtree(struct tree_ctx *c, uint32_t idx, unsigned int depth, char mark)
-{
-	const struct kft_node *nodes = c->t->nodes;
-	uint32_t cur = idx;
-
-	for (;;) {
-		if (c->o->interlace)
-			interlace_before(c, nodes[cur].entry_ns);
-		tree_row(c, &nodes[cur], depth, mark);
-		if (nodes[cur].first_child != KFT_NONE) {
-			cur = nodes[cur].first_child;
-			depth++;
-			continue;
-		}
-		while (cur != idx && nodes[cur].next_sibling == KFT_NONE) {
-			cur = nodes[cur].parent;
-			depth--;
-		}
-		if (cur == idx)
-			return;
-		cur = nodes[cur].next_sibling;
-	}
-}
-
-static void tree_columns(struct tree_ctx *c)
-{
-	const char *cols = c->o->columns ? c->o->columns : "";
-
-	for (int i = 0; i < 4; i++)
-		c->col[i] = strchr(cols, KFT_KD_TREE_COLUMNS[i]) != NULL;
-}
-
-int kft_view_kd_tree(FILE *out, const struct kft_calltree *t, const struct kft_kd_opts *o,
-		     struct kft_error *err)
-{
-	struct tree_ctx c = { .out = out, .t = t, .o = o };
-
-	(void)err;
-	tree_columns(&c);
-	tree_header(&c);
-	if (o->raw_order) {
-		for (size_t i = 0; i < t->nnodes; i++)
-			tree_row(&c, &t->nodes[i], t->nodes[i].depth, '|');
-	} else {
-		while (c.next_root < t->nroots) {
-			uint32_t r = t->roots[c.next_root++];
-			const struct kft_node *n = &t->nodes[r];
-			char mark = o->interlace ? root_marks[c.nmarks++ % (sizeof(root_marks) - 1)] : '|';
-
-			print_subtree(&c, r, 0, mark);
-			/* what began while this chain was still open belongs inside it */
-			if (o->interlace)
-				interlace_before(&c, n->dur_ns < 0 ? INT64_MAX : n->entry_ns + n->dur_ns);
-		}
-	}
-	free(c.lb.s);
-	return 0;
-}
-
-static const struct kft_calltree *slow_tree;
-
-static int cmp_slowest(const void *a, const void *b)
-{
-	int64_t x = slow_tree->nodes[*(const uint32_t *)a].dur_ns;
-	int64_t y = slow_tree->nodes[*(const uint32_t *)b].dur_ns;
-
-	if (x != y)
-		return x > y ? -1 : 1;
-	return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
-}
-
-int kft_view_kd_slowest(FILE *out, const struct kft_calltree *t, const struct kft_kd_opts *o,
-			const char *func, long n, struct kft_error *err)
-{
-	struct kft_kd_opts all = *o;
-	struct tree_ctx c = { .out = out, .t = t, .o = &all };
-	uint32_t *hits;
-	size_t nhits = 0;
-
-	all.columns = KFT_KD_TREE_COLUMNS;
-	all.interlace = false;
-	hits = malloc((t->nnodes ? t->nnodes : 1) * sizeof(*hits));
-	if (!hits)
-		return kft_error_set(err, "out of memory");
-	for (size_t i = 0; i < t->nnodes; i++) {
-		const struct kft_func *f = &t->funcs[t->nodes[i].func];
-
-		if (t->nodes[i].dur_ns >= 0 && (!strcmp(f->name, func) || !strcmp(f->base_name, func)))
-			hits[nhits++] = (uint32_t)i;
-	}
-	if (!nhits) {
-		free(hits);
-		return kft_error_set(err, "no finished call of '%s' in the trace", func);
-	}
-	slow_tree = t;
-	qsort(hits, nhits, sizeof(*hits), cmp_slowest);
-	tree_columns(&c);
-	for (size_t i = 0; i < nhits && (long)i < n; i++) {
-		const struct kft_node *node = &t->nodes[hits[i]];
-
-		fprintf(out, "%s#%zu: %s, %lld usec, entered at %lld usec, pid %s\n", i ? "\n" : "",
-			i + 1, t->funcs[node->func].name, us(node->dur_ns), us(node->entry_ns),
-			node->pid);
-		tree_header(&c);
-		print_subtree(&c, hits[i], 0, '|');
-	}
-	free(c.lb.s);
-	free(hits);
-	return 0;
 }

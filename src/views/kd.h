@@ -29,6 +29,16 @@ int kft_view_kd_summary(FILE *out, const struct kft_calltree *t, const struct kf
 			const struct kft_kd_opts *o, struct kft_error *err);
 int kft_view_kd_tree(FILE *out, const struct kft_calltree *t, const struct kft_kd_opts *o,
 		     struct kft_error *err);
+/* kft_view_kd_tree's trees, without -i, -r or --classic, streamed from
+ * a trace whose threads were not traced in the kernel too: memory grows
+ * by 12 bytes a call, not by a tree. */
+int kft_view_kd_tree_stream(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
+			    const struct kft_kd_opts *o, struct kft_error *err);
+/* The same as kft_view_kd_slowest, streamed: the n slowest calls found
+ * in one pass over the records, each tree read from its thread's stream. */
+int kft_view_kd_slowest_stream(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
+			       const struct kft_kd_opts *o, const char *func, long n,
+			       struct kft_error *err);
 /* The n slowest calls of func, each with its subtree. */
 int kft_view_kd_slowest(FILE *out, const struct kft_calltree *t, const struct kft_kd_opts *o,
 			const char *func, long n, struct kft_error *err);

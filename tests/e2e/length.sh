@@ -72,3 +72,40 @@ once_max_size_bad_values() {
 	kft record --max-size 2g -o t -- ./many >/dev/null
 	check "2g accepted" test "$(calls_of t leaf)" = 1000
 }
+
+# peak RSS in KiB of a command (its output discarded)
+peak_kib() { /usr/bin/time -f %M -o rss "$@" >/dev/null && tail -1 rss; }
+
+# The views read a long trace in memory that grows by a few bytes a call
+# (an index), never by the calls as structures: 2 million calls, each
+# view under 40 bytes a call plus 64 MiB (the sanitizers' own included;
+# a tree in memory took some 130 bytes a call).
+once_views_read_in_bounded_memory() {
+	build many
+	kft record -o t -- ./many 2000000
+	bound=$(( (2000000 * 40) / 1024 + 65536 ))
+	for view in "kd -c" "kd -c -l" "log" "ftrace" "kd"; do
+		kib=$(peak_kib "$KFT" $view t)
+		check "kft $view: $kib KiB, bound $bound" test "$kib" -lt "$bound"
+	done
+	check "every call in the tree" test "$(kft kd -c t | grep -c "^|  |  leaf$")" = 2000000
+}
+
+# Streamed trees (and slowest calls) are the ones built in memory, row
+# for row, on programs with threads, signal handlers, forks, longjmp and
+# recursion.
+test_kd_trees_streamed_as_in_memory() {
+	for case in "threads step" "signals handler" "procs spawn" "jumps deep" "nest b" \
+		    "deep down 300"; do
+		set -- $case
+		prog=$1 slow=$2
+		shift 2
+		build $prog
+		kft record -o "t-$prog" -- "./$prog" "$@" >/dev/null 2>&1 || true
+		for opts in "-c" "-c -l" "-c -f etp" "--slowest 3 $slow" "--slowest 1 main"; do
+			kft kd $opts "t-$prog" >stream
+			KFT_KD_IN_MEMORY=1 kft kd $opts "t-$prog" >memory
+			check "$prog, kd $opts: the same rows" diff memory stream
+		done
+	done
+}
