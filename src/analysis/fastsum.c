@@ -52,6 +52,7 @@ struct pass {
 	uint32_t session;
 	uint64_t *active;	/* finished calls of each function on the walk's stack */
 	size_t nactive;
+	const struct kft_thread_file *th;
 	uint64_t last_func;	/* runs of one function are common: skip the cache then */
 	uint32_t last_id;
 };
@@ -92,12 +93,62 @@ static int met(void *ctx, struct kft_walk_call *c, struct kft_walk_call *parent)
 	return 0;
 }
 
+/* Whether call c of thread th came before the child's first call seen. */
+static bool earlier(const struct kft_walk_call *c, const struct kft_thread_file *th,
+		    const struct kft_child_stat *ch)
+{
+	if (c->entry_ns != ch->first.entry_ns)
+		return c->entry_ns < ch->first.entry_ns;
+	if (th->hdr.tid != ch->first.tid)
+		return th->hdr.tid < ch->first.tid;
+	if (th->hdr.session != ch->first.session)
+		return th->hdr.session < ch->first.session;
+	return c->pre < ch->first.pre;
+}
+
+/* One more call c of a function under a call of function parent. */
+static int add_child(struct pass *p, uint32_t parent, const struct kft_walk_call *c)
+{
+	struct kft_func_stat *s = &p->fs->funcs[parent];
+	struct kft_child_stat *ch = NULL;
+
+	for (size_t i = 0; i < s->nchildren && !ch; i++)
+		if (s->children[i].func == c->tag)
+			ch = &s->children[i];
+	if (!ch) {
+		struct kft_child_stat *bigger = realloc(s->children,
+							(s->nchildren + 1) * sizeof(*bigger));
+
+		if (!bigger)
+			return -1;
+		s->children = bigger;
+		ch = &s->children[s->nchildren++];
+		memset(ch, 0, sizeof(*ch));
+		ch->func = c->tag;
+		ch->first.entry_ns = UINT64_MAX;
+	}
+	ch->count++;
+	if (c->dur_ns > 0)
+		ch->time_ns += c->dur_ns;
+	if (earlier(c, p->th, ch)) {
+		ch->first.entry_ns = c->entry_ns;
+		ch->first.pre = c->pre;
+		ch->first.tid = p->th->hdr.tid;
+		ch->first.session = p->th->hdr.session;
+	}
+	return 0;
+}
+
 static int left(void *ctx, struct kft_walk_call *c, struct kft_walk_call *parent)
 {
 	struct pass *p = ctx;
 	struct kft_func_stat *st = &p->fs->funcs[c->tag];
 	int64_t dur = c->dur_ns;
+	/* a signal handler is no child of the call it interrupted */
+	bool child = parent && !((c->flags & KFT_REC_SIGNAL) && !(parent->flags & KFT_REC_SIGNAL));
 
+	if (child && add_child(p, parent->tag, c))
+		return -1;
 	if (dur < 0)
 		return 0;
 	p->active[c->tag]--;
@@ -111,7 +162,7 @@ static int left(void *ctx, struct kft_walk_call *c, struct kft_walk_call *parent
 		st->max_ns = dur;
 	(*p->acc)[c->tag].sum += (double)dur;
 	(*p->acc)[c->tag].sumsq += (double)dur * (double)dur;
-	if (parent && !((c->flags & KFT_REC_SIGNAL) && !(parent->flags & KFT_REC_SIGNAL)))
+	if (child)
 		parent->acc += dur;
 	return 0;
 }
@@ -120,7 +171,7 @@ static int one_thread(struct kft_funcstats *fs, struct acc **acc, struct kft_fun
 		      const struct kft_thread_file *th, struct kft_error *err)
 {
 	struct pass p = { .fs = fs, .acc = acc, .ft = ft, .session = th->hdr.session,
-			  .last_func = UINT64_MAX };
+			  .th = th, .last_func = UINT64_MAX };
 	struct kft_walk_ops ops = { .met = met, .left = left, .ctx = &p };
 	int ret = kft_thread_walk(th, &ops);
 
@@ -129,6 +180,34 @@ static int one_thread(struct kft_funcstats *fs, struct acc **acc, struct kft_fun
 		return kft_error_set(err, "%s: corrupt: stack-watch rows the header does not count",
 				     th->name);
 	return ret ? kft_error_set(err, "out of memory") : 0;
+}
+
+static int cmp_first_call(const void *a, const void *b)
+{
+	const struct kft_child_stat *x = a, *y = b;
+
+	if (x->first.entry_ns != y->first.entry_ns)
+		return x->first.entry_ns < y->first.entry_ns ? -1 : 1;
+	if (x->first.tid != y->first.tid)
+		return x->first.tid < y->first.tid ? -1 : 1;
+	if (x->first.session != y->first.session)
+		return x->first.session < y->first.session ? -1 : 1;
+	return x->first.pre < y->first.pre ? -1 : x->first.pre > y->first.pre;
+}
+
+/* Children in order of their first call; Max-sub the one in which the
+ * function spent most time (the first called, on a tie). */
+static void order_children(struct kft_func_stat *s)
+{
+	if (s->nchildren)
+		qsort(s->children, s->nchildren, sizeof(*s->children), cmp_first_call);
+	for (size_t c = 0, best = 0; c < s->nchildren; c++) {
+		if (s->max_sub == KFT_NONE || s->children[c].time_ns > s->children[best].time_ns) {
+			s->max_sub = s->children[c].func;
+			s->max_sub_count = s->children[c].count;
+			best = c;
+		}
+	}
 }
 
 int kft_funcstats_from_trace(struct kft_funcstats *fs, struct kft_calltree *t,
@@ -154,6 +233,7 @@ int kft_funcstats_from_trace(struct kft_funcstats *fs, struct kft_calltree *t,
 		uint64_t n = s->count - s->unfinished;
 
 		s->sub_ns = s->time_ns > s->local_ns ? s->time_ns - s->local_ns : 0;
+		order_children(s);
 		if (!n) {
 			s->min_ns = s->max_ns = 0;
 			continue;

@@ -5,8 +5,8 @@
 
 #include "funcstats.h"
 
-/* The columns it can fill: no percentiles, no children lists. */
-#define KFT_FASTSUM_COLUMNS "FctarslNXDU"
+/* The columns it can fill: all but the percentiles. */
+#define KFT_FASTSUM_COLUMNS "FctarslmnuNXDU"
 
 /* Fills fs, and t with the functions only (no calls). */
 int kft_funcstats_from_trace(struct kft_funcstats *fs, struct kft_calltree *t,

@@ -14,6 +14,10 @@ struct kft_child_stat {
 	uint32_t func;
 	uint64_t count;		/* calls of it under this function */
 	int64_t time_ns;	/* their finished time */
+	struct {		/* its first call, to order the list (fastsum.c) */
+		uint64_t entry_ns, pre;
+		uint32_t tid, session;
+	} first;
 };
 
 struct kft_func_stat {

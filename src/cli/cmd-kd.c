@@ -163,7 +163,7 @@ int cmd_kd(int argc, char **argv)
 		if (open_trace(input, true, &tr, &sz))
 			return 1;
 		if (!tree && !slowest_func && !o.classic && fast_columns(&o) &&
-		    !kft_trace_mixes_kernel(&tr)) {
+		    !kft_trace_mixes_kernel(&tr) && !getenv("KFT_KD_IN_MEMORY")) {
 			/* totals need no tree: one pass over the records (each
 			 * thread file alone: not when kernel calls nest in) */
 			ret = kft_funcstats_from_trace(&fs, &t, &tr, sz, &err) ||

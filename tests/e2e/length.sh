@@ -91,8 +91,8 @@ once_views_read_in_bounded_memory() {
 	check "every call in the tree" test "$(kft kd -c t | grep -c "^|  |  leaf$")" = 2000000
 }
 
-# Streamed trees (and slowest calls) are the ones built in memory, row
-# for row, on programs with threads, signal handlers, forks, longjmp and
+# Streamed trees, slowest calls and long summaries are the ones built
+# from a tree in memory, row for row, on programs with threads, signal handlers, forks, longjmp and
 # recursion.
 test_kd_trees_streamed_as_in_memory() {
 	for case in "threads step" "signals handler" "procs spawn" "jumps deep" "nest b" \
@@ -102,7 +102,8 @@ test_kd_trees_streamed_as_in_memory() {
 		shift 2
 		build $prog
 		kft record -o "t-$prog" -- "./$prog" "$@" >/dev/null 2>&1 || true
-		for opts in "-c" "-c -l" "-c -f etp" "--slowest 3 $slow" "--slowest 1 main"; do
+		for opts in "-c" "-c -l" "-c -f etp" "--slowest 3 $slow" "--slowest 1 main" "-l" \
+			    "-f Fctalsmnu -s n"; do
 			kft kd $opts "t-$prog" >stream
 			KFT_KD_IN_MEMORY=1 kft kd $opts "t-$prog" >memory
 			check "$prog, kd $opts: the same rows" diff memory stream
