@@ -17,6 +17,8 @@
 
 struct acc {
 	double sum, sumsq;
+	int64_t *durs;		/* every finished call's, for percentiles */
+	size_t ndurs, cap;
 };
 
 static int grow_stats(struct kft_funcstats *fs, struct acc **acc, size_t nfuncs)
@@ -39,7 +41,7 @@ static int grow_stats(struct kft_funcstats *fs, struct acc **acc, size_t nfuncs)
 		f[i].func = (uint32_t)i;
 		f[i].max_sub = KFT_NONE;
 		f[i].min_ns = INT64_MAX;
-		a[i].sum = a[i].sumsq = 0;
+		memset(&a[i], 0, sizeof(a[i]));
 	}
 	fs->nfuncs = nfuncs;
 	return 0;
@@ -53,6 +55,7 @@ struct pass {
 	uint64_t *active;	/* finished calls of each function on the walk's stack */
 	size_t nactive;
 	const struct kft_thread_file *th;
+	bool durations;
 	uint64_t last_func;	/* runs of one function are common: skip the cache then */
 	uint32_t last_id;
 };
@@ -139,6 +142,21 @@ static int add_child(struct pass *p, uint32_t parent, const struct kft_walk_call
 	return 0;
 }
 
+static int keep_duration(struct acc *a, int64_t dur)
+{
+	if (a->ndurs == a->cap) {
+		size_t cap = a->cap ? 2 * a->cap : 64;
+		int64_t *bigger = realloc(a->durs, cap * sizeof(*bigger));
+
+		if (!bigger)
+			return -1;
+		a->durs = bigger;
+		a->cap = cap;
+	}
+	a->durs[a->ndurs++] = dur;
+	return 0;
+}
+
 static int left(void *ctx, struct kft_walk_call *c, struct kft_walk_call *parent)
 {
 	struct pass *p = ctx;
@@ -162,16 +180,18 @@ static int left(void *ctx, struct kft_walk_call *c, struct kft_walk_call *parent
 		st->max_ns = dur;
 	(*p->acc)[c->tag].sum += (double)dur;
 	(*p->acc)[c->tag].sumsq += (double)dur * (double)dur;
+	if (p->durations && keep_duration(&(*p->acc)[c->tag], dur))
+		return -1;
 	if (child)
 		parent->acc += dur;
 	return 0;
 }
 
 static int one_thread(struct kft_funcstats *fs, struct acc **acc, struct kft_functable *ft,
-		      const struct kft_thread_file *th, struct kft_error *err)
+		      const struct kft_thread_file *th, bool durations, struct kft_error *err)
 {
 	struct pass p = { .fs = fs, .acc = acc, .ft = ft, .session = th->hdr.session,
-			  .th = th, .last_func = UINT64_MAX };
+			  .th = th, .durations = durations, .last_func = UINT64_MAX };
 	struct kft_walk_ops ops = { .met = met, .left = left, .ctx = &p };
 	int ret = kft_thread_walk(th, &ops);
 
@@ -210,9 +230,30 @@ static void order_children(struct kft_func_stat *s)
 	}
 }
 
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Median and tail, and the deviation from every value (as funcstats.c). */
+static void from_durations(struct kft_func_stat *s, struct acc *a)
+{
+	double mean = (double)s->sum_ns / (double)a->ndurs, var = 0;
+
+	qsort(a->durs, a->ndurs, sizeof(*a->durs), cmp_i64);
+	s->p50_ns = kft_percentile(a->durs, a->ndurs, 50);
+	s->p95_ns = kft_percentile(a->durs, a->ndurs, 95);
+	s->p99_ns = kft_percentile(a->durs, a->ndurs, 99);
+	for (size_t i = 0; i < a->ndurs; i++)
+		var += ((double)a->durs[i] - mean) * ((double)a->durs[i] - mean);
+	s->stddev_ns = sqrt(var / (double)a->ndurs);
+}
+
 int kft_funcstats_from_trace(struct kft_funcstats *fs, struct kft_calltree *t,
 			     const struct kft_trace *tr, struct kft_symbolizer *sz,
-			     struct kft_error *err)
+			     bool durations, struct kft_error *err)
 {
 	struct kft_functable ft;
 	struct acc *acc = NULL;
@@ -222,7 +263,7 @@ int kft_funcstats_from_trace(struct kft_funcstats *fs, struct kft_calltree *t,
 	memset(t, 0, sizeof(*t));
 	kft_functable_init(&ft, t, sz);
 	for (size_t i = 0; i < tr->nthreads; i++)
-		if (one_thread(fs, &acc, &ft, &tr->threads[i], err))
+		if (one_thread(fs, &acc, &ft, &tr->threads[i], durations, err))
 			goto out;
 	if (kft_functable_finish(&ft)) {
 		kft_error_set(err, "out of memory");
@@ -238,6 +279,10 @@ int kft_funcstats_from_trace(struct kft_funcstats *fs, struct kft_calltree *t,
 			s->min_ns = s->max_ns = 0;
 			continue;
 		}
+		if (durations) {
+			from_durations(s, &acc[f]);
+			continue;
+		}
 		{
 			double mean = acc[f].sum / (double)n;
 			double var = acc[f].sumsq / (double)n - mean * mean;
@@ -247,6 +292,8 @@ int kft_funcstats_from_trace(struct kft_funcstats *fs, struct kft_calltree *t,
 	}
 	ret = 0;
 out:
+	for (size_t f = 0; acc && f < fs->nfuncs; f++)
+		free(acc[f].durs);
 	free(acc);
 	kft_functable_done(&ft);
 	if (ret) {

@@ -5,12 +5,15 @@
 
 #include "funcstats.h"
 
-/* The columns it can fill: all but the percentiles. */
-#define KFT_FASTSUM_COLUMNS "FctarslmnuNXDU"
+/* The columns it can fill: every one; the percentiles (and with them the
+ * deviation) from each call's duration, kept: 8 bytes a call. */
+#define KFT_FASTSUM_COLUMNS "FctarslmnuNXDMPQU"
+#define KFT_FASTSUM_DURATIONS "MPQ"
 
-/* Fills fs, and t with the functions only (no calls). */
+/* Fills fs, and t with the functions only (no calls); durations: keep
+ * them, for the percentile columns. */
 int kft_funcstats_from_trace(struct kft_funcstats *fs, struct kft_calltree *t,
 			     const struct kft_trace *tr, struct kft_symbolizer *sz,
-			     struct kft_error *err);
+			     bool durations, struct kft_error *err);
 
 #endif

@@ -35,8 +35,7 @@ static int cmp_i64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Nearest-rank percentile of a sorted array. */
-static int64_t percentile(const int64_t *v, size_t n, unsigned int p)
+int64_t kft_percentile(const int64_t *v, size_t n, unsigned int p)
 {
 	size_t rank = (n * p + 99) / 100;
 
@@ -170,9 +169,9 @@ int kft_funcstats_compute(struct kft_funcstats *fs, const struct kft_calltree *t
 		qsort(durs[f], n, sizeof(**durs), cmp_i64);
 		s->min_ns = durs[f][0];
 		s->max_ns = durs[f][n - 1];
-		s->p50_ns = percentile(durs[f], n, 50);
-		s->p95_ns = percentile(durs[f], n, 95);
-		s->p99_ns = percentile(durs[f], n, 99);
+		s->p50_ns = kft_percentile(durs[f], n, 50);
+		s->p95_ns = kft_percentile(durs[f], n, 95);
+		s->p99_ns = kft_percentile(durs[f], n, 99);
 		mean = (double)s->sum_ns / (double)n;
 		for (size_t i = 0; i < n; i++)
 			var += ((double)durs[f][i] - mean) * ((double)durs[f][i] - mean);

@@ -50,5 +50,7 @@ int kft_funcstats_compute(struct kft_funcstats *fs, const struct kft_calltree *t
 int kft_funcstats_classic(struct kft_funcstats *fs, const struct kft_calltree *t,
 			  struct kft_error *err);
 void kft_funcstats_free(struct kft_funcstats *fs);
+/* Nearest-rank percentile p of the n sorted values v. */
+int64_t kft_percentile(const int64_t *v, size_t n, unsigned int p);
 
 #endif

@@ -70,6 +70,14 @@ static bool fast_columns(const struct kft_kd_opts *o)
 	       strchr(KFT_FASTSUM_COLUMNS, o->sort);
 }
 
+/* Whether a column or the sort needs every call's duration. */
+static bool wants_durations(const struct kft_kd_opts *o)
+{
+	const char *cols = o->columns ? o->columns : "Fctal";
+
+	return strpbrk(cols, KFT_FASTSUM_DURATIONS) || strchr(KFT_FASTSUM_DURATIONS, o->sort);
+}
+
 int cmd_kd(int argc, char **argv)
 {
 	struct kft_kd_opts o = { .sort = 't', .limit = -1, .min_time_us = LLONG_MIN,
@@ -166,7 +174,7 @@ int cmd_kd(int argc, char **argv)
 		    !kft_trace_mixes_kernel(&tr) && !getenv("KFT_KD_IN_MEMORY")) {
 			/* totals need no tree: one pass over the records (each
 			 * thread file alone: not when kernel calls nest in) */
-			ret = kft_funcstats_from_trace(&fs, &t, &tr, sz, &err) ||
+			ret = kft_funcstats_from_trace(&fs, &t, &tr, sz, wants_durations(&o), &err) ||
 			      kft_view_kd_summary(stdout, &t, &fs, &o, &err);
 			kft_funcstats_free(&fs);
 			kft_calltree_free(&t);

@@ -103,7 +103,7 @@ test_kd_trees_streamed_as_in_memory() {
 		build $prog
 		kft record -o "t-$prog" -- "./$prog" "$@" >/dev/null 2>&1 || true
 		for opts in "-c" "-c -l" "-c -f etp" "--slowest 3 $slow" "--slowest 1 main" "-l" \
-			    "-f Fctalsmnu -s n"; do
+			    "-f Fctalsmnu -s n" "-f FcaNXDMPQU -s P"; do
 			kft kd $opts "t-$prog" >stream
 			KFT_KD_IN_MEMORY=1 kft kd $opts "t-$prog" >memory
 			check "$prog, kd $opts: the same rows" diff memory stream
