@@ -3,7 +3,7 @@
 #
 # kft against uftrace and LTTng-UST, on the same binaries, in one run.
 #
-#   bench/run.sh [--runs N]      (make bench)
+#   bench/run.sh [--runs N] [--no-scale]      (make bench)
 #
 # Workloads: fib (tiny functions), work (merge sort, hashing, a tree:
 # varied depth and real work per call), mt4 (4 threads of fib); storm
@@ -21,7 +21,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 runs=5
-[ "${1:-}" = --runs ] && runs=$2
+scale=1
+while [ $# -gt 0 ]; do
+	case $1 in
+	--runs) runs=$2; shift 2 ;;
+	--no-scale) scale=""; shift ;;
+	*) echo "usage: bench/run.sh [--runs N] [--no-scale]" >&2; exit 2 ;;
+	esac
+done
 
 # --- what the run needs --------------------------------------------------
 need=""
@@ -116,7 +123,7 @@ build_of() {
 	esac
 }
 
-declare -A T R B C CALLS
+declare -A T R B C CALLS SB
 for w in fib work fib_mt; do
 	# the number of calls of each build, counted by kft itself
 	for b in inst fentry patch; do
@@ -177,6 +184,38 @@ for kind in procs threads; do
 	echo "  storm $kind: kft $(( S[$kind,kft] / 1000000 )) ms, uftrace $(( S[$kind,uftrace] / 1000000 )) ms" >&2
 done
 
+# --- scale: fib 38, 126 million calls, recorded once and read by each view --
+# (each tool's trace is removed before the other's is written: some 2 GB
+# for kft, 4 GB for uftrace)
+declare -A ST SR
+scale_views=("kft kd" "kft kd -l" "kft kd -c" "kft log" "kft ftrace"
+	     "uftrace report" "uftrace graph" "uftrace replay")
+if [ -n "$scale" ]; then
+	rm -rf "$tmp/scale"
+	run "$kft" record -o "$tmp/scale" -- "$out/fib-inst" 38
+	ST[kft record]=$elapsed_ns SR[kft record]=$rss_kb
+	SCALE_CALLS=$($kft status "$tmp/scale" | awk '/^  entries/ { print $2 }')
+	SB[kft]=$(du -s -B1 "$tmp/scale" | cut -f1)
+	for v in "${scale_views[@]}"; do
+		case $v in
+		kft*) run "$kft" ${v#kft } "$tmp/scale" ;;
+		*) continue ;;
+		esac
+		ST[$v]=$elapsed_ns SR[$v]=$rss_kb
+		echo "  scale: $v $(( elapsed_ns / 1000000 )) ms" >&2
+	done
+	rm -rf "$tmp/scale"
+	run uftrace record --no-libcall -d "$tmp/scale" "$out/fib-inst" 38
+	ST[uftrace record]=$elapsed_ns SR[uftrace record]=$rss_kb
+	SB[uftrace]=$(du -s -B1 "$tmp/scale" | cut -f1)
+	for v in "uftrace report" "uftrace graph" "uftrace replay"; do
+		run $v -d "$tmp/scale"
+		ST[$v]=$elapsed_ns SR[$v]=$rss_kb
+		echo "  scale: $v $(( elapsed_ns / 1000000 )) ms" >&2
+	done
+	rm -rf "$tmp/scale"
+fi
+
 # --- the table ------------------------------------------------------------
 calls_of() { echo "${CALLS[$1,$(build_of "$2")]}"; }
 added() { echo $(( (T[$1,$2] - T[$1,base]) / $(calls_of "$1" "$2") )); }
@@ -216,7 +255,7 @@ added_cpu() { echo $(( (C[$1,$2] - C[$1,base]) / $(calls_of "$1" "$2") )); }
 	     "dropping every call / the floor: $(rat "$(added fib kft-drop)" "$(added fib floor)")"
 	echo
 	echo "Set-up cost, 200 children (fork, one at a time) or 200 threads (4 at a time), 1000 calls" \
-	     "each, trace on $(stat -f -c %T "$tmp"); ms added per child or thread (target 0.5):"
+	     "each, trace on $(findmnt -n -o FSTYPE -T "$tmp"); ms added per child or thread (target 0.5):"
 	echo
 	echo "| storm | untraced ms | kft ms | uftrace ms | kft per child | uftrace per child | ratio |"
 	echo "|---|---|---|---|---|---|---|"
@@ -224,8 +263,25 @@ added_cpu() { echo $(( (C[$1,$2] - C[$1,base]) / $(calls_of "$1" "$2") )); }
 		awk -v b="${S[$kind,base]}" -v k="${S[$kind,kft]}" -v u="${S[$kind,uftrace]}" -v n="$kind" \
 			'BEGIN { kc = (k - b) / 200e6; uc = (u - b) / 200e6
 				 printf "| %s | %.1f | %.1f | %.1f | %.3f | %.3f | %.2f |\n", n, b / 1e6, k / 1e6,
-					u / 1e6, kc, uc, uc > 0 ? kc / uc : 0 }'
+					u / 1e6, kc, uc, (uc > 0 ? kc / uc : 0) }'
 	done
+	if [ -n "$scale" ]; then
+		echo
+		echo "Scale: fib 38, $SCALE_CALLS calls, one run; seconds and peak RSS (MiB), each view's" \
+		     "output to /dev/null; the nearest uftrace command beside it:"
+		echo
+		echo "| step | kft s | kft MiB | uftrace | uftrace s | uftrace MiB | time ratio |"
+		echo "|---|---|---|---|---|---|---|"
+		for pair in "kft record:uftrace record" "kft kd:uftrace report" "kft kd -l:uftrace report" \
+			    "kft kd -c:uftrace graph" "kft log:uftrace replay" "kft ftrace:uftrace replay"; do
+			k=${pair%%:*} u=${pair#*:}
+			awk -v k="$k" -v u="$u" -v kt="${ST[$k]}" -v km="${SR[$k]}" -v ut="${ST[$u]}" \
+			    -v um="${SR[$u]}" 'BEGIN { printf "| %s | %.1f | %d | %s | %.1f | %d | %.2f |\n",
+				k, kt / 1e9, km / 1024, u, ut / 1e9, um / 1024, kt / ut }'
+		done
+		awk -v k="${SB[kft]}" -v u="${SB[uftrace]}" -v n="$SCALE_CALLS" \
+			'BEGIN { printf "\nOn disk: kft %.1f bytes a call, uftrace %.1f\n", k / n, u / n }'
+	fi
 	echo
 	echo "Analysis over the fib trace (${CALLS[fib]} calls), ns per call, median of 3:"
 	echo
