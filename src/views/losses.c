@@ -34,16 +34,17 @@ static void thread_losses(FILE *out, const char *prefix, const struct kft_trace 
 	char why[160];
 
 	if (c->log_full)
-		fprintf(out, "%sthread %u (%s): %" PRIu64 " calls not recorded: %s\n", prefix,
-			th->hdr.tid, th->hdr.comm, c->log_full, full_why(tr, th, why, sizeof(why)));
+		fprintf(out, "%sthread %u (%s): %" PRIu64 " call%s not recorded: %s\n", prefix,
+			th->hdr.tid, th->hdr.comm, c->log_full, c->log_full == 1 ? "" : "s",
+			full_why(tr, th, why, sizeof(why)));
 	if (c->sites_full)
-		fprintf(out, "%sthread %u (%s): %" PRIu64 " calls not recorded: more than %" PRIu64
+		fprintf(out, "%sthread %u (%s): %" PRIu64 " call%s not recorded: more than %" PRIu64
 			" distinct call sites\n", prefix, th->hdr.tid, th->hdr.comm, c->sites_full,
-			th->hdr.sites_cap);
+			c->sites_full == 1 ? "" : "s", th->hdr.sites_cap);
 	if (c->depth_overflow)
-		fprintf(out, "%sthread %u (%s): %" PRIu64 " calls not recorded: deeper than %" PRIu64
+		fprintf(out, "%sthread %u (%s): %" PRIu64 " call%s not recorded: deeper than %" PRIu64
 			" calls\n", prefix, th->hdr.tid, th->hdr.comm, c->depth_overflow,
-			th->hdr.shadow_cap);
+			c->depth_overflow == 1 ? "" : "s", th->hdr.shadow_cap);
 }
 
 static bool lost_any(const struct kft_counters *c)
