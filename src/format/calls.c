@@ -221,21 +221,27 @@ static void source_close(struct source *s)
 
 /* ---- the merge ------------------------------------------------------- */
 
+bool kft_calls_before(const struct kft_call *a, uint64_t a_ns, size_t ia,
+		      const struct kft_call *b, uint64_t b_ns, size_t ib)
+{
+	if (a_ns != b_ns)
+		return a_ns < b_ns;
+	if (a->tid != b->tid)
+		return a->tid < b->tid;
+	if (a->session != b->session)
+		return a->session < b->session;
+	if (a->depth != b->depth)
+		return a->depth < b->depth;
+	return ia < ib;
+}
+
 static bool before(const void *pa, const void *pb, void *ctx)
 {
 	const struct kft_calls *cs = ctx;
 	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
 	const struct source *x = &cs->src[a], *y = &cs->src[b];
 
-	if (x->head_key != y->head_key)
-		return x->head_key < y->head_key;
-	if (x->head.tid != y->head.tid)
-		return x->head.tid < y->head.tid;
-	if (x->head.session != y->head.session)
-		return x->head.session < y->head.session;
-	if (x->head.depth != y->head.depth)
-		return x->head.depth < y->head.depth;
-	return a < b;
+	return kft_calls_before(&x->head, x->head_key, a, &y->head, y->head_key, b);
 }
 
 static void sift_down(struct kft_calls *cs, size_t i)

@@ -28,6 +28,14 @@ struct kft_calls *kft_calls_open(const struct kft_trace *tr, const size_t *threa
 /* The next call into *c: 1, or 0 at the end. */
 int kft_calls_next(struct kft_calls *cs, struct kft_call *c);
 
+/*
+ * The stream's order: call a, at time a_ns (its entry; a stack-watch
+ * row's chain time), from source ia, comes before b. Ties go by thread,
+ * process image, depth and source.
+ */
+bool kft_calls_before(const struct kft_call *a, uint64_t a_ns, size_t ia,
+		      const struct kft_call *b, uint64_t b_ns, size_t ib);
+
 /* How many calls (and stack-watch rows) the stream holds in all. */
 uint64_t kft_calls_total(const struct kft_calls *cs);
 

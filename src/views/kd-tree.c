@@ -312,18 +312,11 @@ static const struct kft_call *next_call(struct stream *s, size_t f, int64_t *loc
 	return c;
 }
 
-/* The order of the whole trace's call stream (calls.c). */
+/* The order of the whole trace's call stream, which the tree in memory
+ * is built in. */
 static bool first(const struct kft_call *a, size_t fa, const struct kft_call *b, size_t fb)
 {
-	if (a->entry_ns != b->entry_ns)
-		return a->entry_ns < b->entry_ns;
-	if (a->tid != b->tid)
-		return a->tid < b->tid;
-	if (a->session != b->session)
-		return a->session < b->session;
-	if (a->depth != b->depth)
-		return a->depth < b->depth;
-	return fa < fb;
+	return kft_calls_before(a, a->entry_ns, fa, b, b->entry_ns, fb);
 }
 
 static bool file_first(const void *pa, const void *pb, void *ctx)
