@@ -16,7 +16,7 @@
 #include "functable.h"
 
 struct acc {
-	double sum, sumsq;
+	double sumsq;
 	int64_t *durs;		/* every finished call's, for percentiles */
 	size_t ndurs, cap;
 };
@@ -162,8 +162,7 @@ static int left(void *ctx, struct kft_walk_call *c, struct kft_walk_call *parent
 	struct pass *p = ctx;
 	struct kft_func_stat *st = &p->fs->funcs[c->tag];
 	int64_t dur = c->dur_ns;
-	/* a signal handler is no child of the call it interrupted */
-	bool child = parent && !((c->flags & KFT_REC_SIGNAL) && !(parent->flags & KFT_REC_SIGNAL));
+	bool child = kft_walk_is_child(c, parent);
 
 	if (child && add_child(p, parent->tag, c))
 		return -1;
@@ -178,7 +177,6 @@ static int left(void *ctx, struct kft_walk_call *c, struct kft_walk_call *parent
 		st->min_ns = dur;
 	if (dur > st->max_ns)
 		st->max_ns = dur;
-	(*p->acc)[c->tag].sum += (double)dur;
 	(*p->acc)[c->tag].sumsq += (double)dur * (double)dur;
 	if (p->durations && keep_duration(&(*p->acc)[c->tag], dur))
 		return -1;
@@ -230,27 +228,6 @@ static void order_children(struct kft_func_stat *s)
 	}
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Median and tail, and the deviation from every value (as funcstats.c). */
-static void from_durations(struct kft_func_stat *s, struct acc *a)
-{
-	double mean = (double)s->sum_ns / (double)a->ndurs, var = 0;
-
-	qsort(a->durs, a->ndurs, sizeof(*a->durs), cmp_i64);
-	s->p50_ns = kft_percentile(a->durs, a->ndurs, 50);
-	s->p95_ns = kft_percentile(a->durs, a->ndurs, 95);
-	s->p99_ns = kft_percentile(a->durs, a->ndurs, 99);
-	for (size_t i = 0; i < a->ndurs; i++)
-		var += ((double)a->durs[i] - mean) * ((double)a->durs[i] - mean);
-	s->stddev_ns = sqrt(var / (double)a->ndurs);
-}
-
 int kft_funcstats_from_trace(struct kft_funcstats *fs, struct kft_calltree *t,
 			     const struct kft_trace *tr, struct kft_symbolizer *sz,
 			     bool durations, struct kft_error *err)
@@ -280,11 +257,11 @@ int kft_funcstats_from_trace(struct kft_funcstats *fs, struct kft_calltree *t,
 			continue;
 		}
 		if (durations) {
-			from_durations(s, &acc[f]);
+			kft_funcstats_spread(s, acc[f].durs, acc[f].ndurs);
 			continue;
 		}
 		{
-			double mean = acc[f].sum / (double)n;
+			double mean = (double)s->sum_ns / (double)n;
 			double var = acc[f].sumsq / (double)n - mean * mean;
 
 			s->stddev_ns = var > 0 ? sqrt(var) : 0;

@@ -35,7 +35,8 @@ static int cmp_i64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-int64_t kft_percentile(const int64_t *v, size_t n, unsigned int p)
+/* Nearest-rank percentile of a sorted array. */
+static int64_t percentile(const int64_t *v, size_t n, unsigned int p)
 {
 	size_t rank = (n * p + 99) / 100;
 
@@ -103,6 +104,21 @@ static int mark_outermost(const struct kft_calltree *t, bool *outer)
 	return 0;
 }
 
+void kft_funcstats_spread(struct kft_func_stat *s, int64_t *durs, size_t n)
+{
+	double mean = (double)s->sum_ns / (double)n, var = 0;
+
+	qsort(durs, n, sizeof(*durs), cmp_i64);
+	s->min_ns = durs[0];
+	s->max_ns = durs[n - 1];
+	s->p50_ns = percentile(durs, n, 50);
+	s->p95_ns = percentile(durs, n, 95);
+	s->p99_ns = percentile(durs, n, 99);
+	for (size_t i = 0; i < n; i++)
+		var += ((double)durs[i] - mean) * ((double)durs[i] - mean);
+	s->stddev_ns = sqrt(var / (double)n);
+}
+
 int kft_funcstats_compute(struct kft_funcstats *fs, const struct kft_calltree *t,
 			  struct kft_error *err)
 {
@@ -149,7 +165,6 @@ int kft_funcstats_compute(struct kft_funcstats *fs, const struct kft_calltree *t
 	for (size_t f = 0; f < t->nfuncs; f++) {
 		struct kft_func_stat *s = &fs->funcs[f];
 		size_t n = ndurs[f], best = 0;
-		double mean, var = 0;
 
 		s->sub_ns = s->time_ns > s->local_ns ? s->time_ns - s->local_ns : 0;
 		/* the child in which this function spent most of its time */
@@ -166,16 +181,7 @@ int kft_funcstats_compute(struct kft_funcstats *fs, const struct kft_calltree *t
 			s->min_ns = s->max_ns = 0;
 			continue;
 		}
-		qsort(durs[f], n, sizeof(**durs), cmp_i64);
-		s->min_ns = durs[f][0];
-		s->max_ns = durs[f][n - 1];
-		s->p50_ns = kft_percentile(durs[f], n, 50);
-		s->p95_ns = kft_percentile(durs[f], n, 95);
-		s->p99_ns = kft_percentile(durs[f], n, 99);
-		mean = (double)s->sum_ns / (double)n;
-		for (size_t i = 0; i < n; i++)
-			var += ((double)durs[f][i] - mean) * ((double)durs[f][i] - mean);
-		s->stddev_ns = sqrt(var / (double)n);
+		kft_funcstats_spread(s, durs[f], n);
 	}
 	ret = 0;
 	goto out;

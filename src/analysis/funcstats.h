@@ -50,7 +50,8 @@ int kft_funcstats_compute(struct kft_funcstats *fs, const struct kft_calltree *t
 int kft_funcstats_classic(struct kft_funcstats *fs, const struct kft_calltree *t,
 			  struct kft_error *err);
 void kft_funcstats_free(struct kft_funcstats *fs);
-/* Nearest-rank percentile p of the n sorted values v. */
-int64_t kft_percentile(const int64_t *v, size_t n, unsigned int p);
+/* Min, max, median, tails and deviation of s from its n (> 0) finished
+ * calls' durations, which it sorts; s->sum_ns must be their sum. */
+void kft_funcstats_spread(struct kft_func_stat *s, int64_t *durs, size_t n);
 
 #endif

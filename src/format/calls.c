@@ -79,9 +79,8 @@ static void fill_call(struct kft_call *c, const struct kft_thread_file *th, uint
 /* ---- one thread ------------------------------------------------------ */
 
 /*
- * Local: the duration less the finished children's (a signal handler is
- * a chain of its own, not a child of the call it interrupted), at least
- * 0. Kept in usec, which is what kd prints, in 32 bits: 71 minutes.
+ * Local: the duration less the finished children's, at least 0. Kept in
+ * usec, which is what kd prints, in 32 bits: 71 minutes.
  */
 #define LOCAL_UNFINISHED UINT32_MAX
 #define LOCAL_MAX_US (UINT32_MAX - 1)
@@ -96,8 +95,7 @@ static void note_local(struct source *s, struct kft_walk_call *c, struct kft_wal
 		s->local[c->pre] = 0;
 	else
 		s->local[c->pre] = local / 1000 > LOCAL_MAX_US ? LOCAL_MAX_US : (uint32_t)(local / 1000);
-	if (parent && c->dur_ns > 0 &&
-	    ((parent->flags & KFT_REC_SIGNAL) || !(c->flags & KFT_REC_SIGNAL)))
+	if (c->dur_ns > 0 && kft_walk_is_child(c, parent))
 		parent->acc += c->dur_ns;
 }
 

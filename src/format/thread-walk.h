@@ -17,6 +17,7 @@
 #ifndef KFT_THREAD_WALK_H
 #define KFT_THREAD_WALK_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "reader.h"
@@ -44,6 +45,14 @@ struct kft_walk_ops {
 	int (*left)(void *ctx, struct kft_walk_call *c, struct kft_walk_call *parent);
 	void *ctx;
 };
+
+/* Whether c counts in its logged parent's time: a signal handler's chain
+ * is a root of its own, not part of the call it interrupted. */
+static inline bool kft_walk_is_child(const struct kft_walk_call *c,
+				     const struct kft_walk_call *parent)
+{
+	return parent && ((parent->flags & KFT_REC_SIGNAL) || !(c->flags & KFT_REC_SIGNAL));
+}
 
 /* Calls of th the walk visits: records and logged open frames (a
  * stack-watch row is no call: the walk passes over it). */
