@@ -102,8 +102,10 @@ KFT_NOTRACE int kft_thread_grow_log(struct kft_tls *t, uint64_t n)
 	/* within --max-size, the room asked for, or at least what is needed */
 	if (!take_log_bytes((int64_t)((room - h->capacity) * sizeof(struct kft_rec)))) {
 		room = round_recs(need) < kft_rt.max_records ? round_recs(need) : need;
-		if (!take_log_bytes((int64_t)((room - h->capacity) * sizeof(struct kft_rec))))
+		if (!take_log_bytes((int64_t)((room - h->capacity) * sizeof(struct kft_rec)))) {
+			__atomic_store_n(&kft_rt.ctl->max_size_reached, 1, __ATOMIC_RELAXED);
 			goto full;
+		}
 	}
 	size = h->records_off + room * sizeof(struct kft_rec);
 	if (resize_file(t, size))
@@ -250,8 +252,10 @@ static KFT_NOTRACE int map_new_file(struct kft_tls *t)
 	void *map;
 	int fd;
 
-	if (!kft_rt.overwrite && !take_log_bytes((int64_t)(room * sizeof(struct kft_rec))))
+	if (!kft_rt.overwrite && !take_log_bytes((int64_t)(room * sizeof(struct kft_rec)))) {
 		room = 0;	/* --max-size is spent: a log that stays full */
+		__atomic_store_n(&kft_rt.ctl->max_size_reached, 1, __ATOMIC_RELAXED);
+	}
 	size = records_off + room * sizeof(struct kft_rec);
 	snprintf(name, sizeof(name), "thread-%u-%d-%u.kft", kft_rt.session, gettid(), seq);
 	fd = openat(kft_rt.dirfd, name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);

@@ -16,7 +16,7 @@ static const char *full_why(const struct kft_trace *tr, const struct kft_thread_
 	if (th->hdr.capacity >= KFT_MAX_THREAD_RECORDS)
 		snprintf(buf, size, "a thread's log holds at most %llu calls",
 			 KFT_MAX_THREAD_RECORDS);
-	else if (tr->ctl.max_log_bytes && tr->ctl.log_bytes + (1U << 20) >= tr->ctl.max_log_bytes)
+	else if (tr->ctl.max_size_reached)
 		snprintf(buf, size, "the trace reached --max-size %" PRIu64 " bytes; raise it",
 			 tr->ctl.max_log_bytes);
 	else if (tr->cfg.logentries_set || tr->cfg.overwrite)
