@@ -57,3 +57,19 @@ const char *kft_view_fired(const struct kft_fired *f, bool is_stop, struct kft_s
 	}
 	return buf;
 }
+
+bool kft_view_stopped(const struct kft_control *ctl, struct kft_symbolizer *sz, uint64_t *at_ns,
+		      char *why, size_t size)
+{
+	if (ctl->stop.how) {
+		*at_ns = ctl->stop.mark_ns;
+		kft_view_fired(&ctl->stop, true, sz, why, size);
+		return true;
+	}
+	if (ctl->start.how && ctl->ended_ns) {
+		*at_ns = ctl->ended_ns;
+		snprintf(why, size, "the end of the program");
+		return true;
+	}
+	return false;
+}

@@ -17,6 +17,7 @@
 static void print_marks(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz)
 {
 	const struct kft_control *ctl = &tr->ctl;
+	uint64_t at_ns;
 	char why[512];
 
 	if (ctl->start.how)
@@ -25,12 +26,8 @@ static void print_marks(FILE *out, const struct kft_trace *tr, struct kft_symbol
 								     sizeof(why)));
 	else
 		fprintf(out, "Logging not yet started\n");
-	if (ctl->stop.how)
-		fprintf(out, "Logging stopped at %" PRIu64 " usec by %s\n", ctl->stop.mark_ns / 1000,
-			kft_view_fired(&ctl->stop, true, sz, why, sizeof(why)));
-	else if (ctl->start.how && ctl->ended_ns)
-		fprintf(out, "Logging stopped at %" PRIu64 " usec by the end of the program\n",
-			ctl->ended_ns / 1000);
+	if (kft_view_stopped(ctl, sz, &at_ns, why, sizeof(why)))
+		fprintf(out, "Logging stopped at %" PRIu64 " usec by %s\n", at_ns / 1000, why);
 	else
 		fprintf(out, "Logging not yet stopped\n");
 }

@@ -64,6 +64,7 @@ void kft_view_status(FILE *out, const struct kft_trace *tr, struct kft_symbolize
 {
 	const struct kft_control *ctl = &tr->ctl;
 	uint64_t entries = tr->nopen;
+	uint64_t at_ns;
 	char why[512];
 
 	for (size_t i = 0; i < tr->nthreads; i++)
@@ -79,12 +80,8 @@ void kft_view_status(FILE *out, const struct kft_trace *tr, struct kft_symbolize
 			kft_view_fired(&ctl->start, false, sz, why, sizeof(why)));
 	if (ctl->start.how && ctl->start.mark_ns != ctl->first_start_ns)
 		fprintf(out, "  last started at %" PRIu64 " usec\n", ctl->start.mark_ns / 1000);
-	if (ctl->stop.how)
-		fprintf(out, "  stopped at %" PRIu64 " usec by %s\n", ctl->stop.mark_ns / 1000,
-			kft_view_fired(&ctl->stop, true, sz, why, sizeof(why)));
-	else if (ctl->start.how && ctl->ended_ns)
-		fprintf(out, "  stopped at %" PRIu64 " usec by the end of the program\n",
-			ctl->ended_ns / 1000);
+	if (kft_view_stopped(ctl, sz, &at_ns, why, sizeof(why)))
+		fprintf(out, "  stopped at %" PRIu64 " usec by %s\n", at_ns / 1000, why);
 	if (ctl->ended_ns)
 		fprintf(out, "  program ended at %" PRIu64 " usec\n", ctl->ended_ns / 1000);
 	fprintf(out, "  stops %" PRIu64 "\n", ctl->state >> KFT_STATE_GEN_SHIFT);

@@ -36,6 +36,11 @@ int kft_view_losses(FILE *out, const struct kft_trace *tr, const char *prefix);
 const char *kft_view_symbol(struct kft_symbolizer *sz, uint32_t session, uint64_t addr,
 			    bool with_offset, char *buf, size_t size);
 
+/* Whether the run has stopped (by a stop, or, once started, by the end of
+ * its program), and when and why, in KFT's words. */
+bool kft_view_stopped(const struct kft_control *ctl, struct kft_symbolizer *sz, uint64_t *at_ns,
+		      char *why, size_t size);
+
 /* Why a run started or stopped, in KFT's words ("entry to function f"). */
 const char *kft_view_fired(const struct kft_fired *f, bool is_stop, struct kft_symbolizer *sz,
 			   char *buf, size_t size);
