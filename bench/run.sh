@@ -87,6 +87,7 @@ mode_cmd() {	# mode workload dir
 	built)         echo "$bin $a" ;;
 	floor)         echo "env LD_PRELOAD=$out/floor-hooks.so $bin $a" ;;
 	kft-all)       echo "$kft record -c $tmp/all.conf -o $3 -- $bin $a" ;;
+	kft-raw)       echo "$kft record --no-compress -c $tmp/all.conf -o $3 -- $bin $a" ;;
 	kft-drop)      echo "$kft record -c $tmp/drop.conf -o $3 -- $bin $a" ;;
 	uftrace-all)   echo "uftrace record --no-libcall -d $3 $bin $a" ;;
 	uftrace-drop)  echo "uftrace record --no-libcall -t 1s -d $3 $bin $a" ;;
@@ -110,7 +111,7 @@ lttng-run() {	# dir cmd...: one LTTng session around cmd
 export -f lttng-run
 export cyg
 
-modes=(base built floor kft-all kft-drop uftrace-all uftrace-drop kft-fentry uftrace-fentry
+modes=(base built floor kft-all kft-raw kft-drop uftrace-all uftrace-drop kft-fentry uftrace-fentry
        patch-built kft-patch)
 [ -n "$cyg" ] && modes+=(lttng-fast)
 
@@ -245,7 +246,8 @@ added_cpu() { echo $(( (C[$1,$2] - C[$1,base]) / $(calls_of "$1" "$2") )); }
 	echo
 	rat() { awk -v a="$1" -v b="$2" 'BEGIN { printf (b > 0 ? "%.2f" : "-"), a / b }'; }
 	bpc() { awk -v b="${B[fib,$1]}" -v c="$(calls_of fib "$1")" 'BEGIN { print b / c }'; }
-	echo "- every call recorded, kft / uftrace: $(rat "$(added fib kft-all)" "$(added fib uftrace-all)") (target 0.40)"
+	echo "- every call recorded, kft / uftrace: $(rat "$(added fib kft-all)" "$(added fib uftrace-all)") (target 0.40);" \
+	     "with --no-compress: $(rat "$(added fib kft-raw)" "$(added fib uftrace-all)")"
 	echo "- mintime dropping every call, kft / uftrace -t: $(rat "$(added fib kft-drop)" "$(added fib uftrace-drop)") (target 0.25)"
 	echo "- bytes per call, kft / uftrace: $(rat "$(bpc kft-all)" "$(bpc uftrace-all)") (target 0.50)"
 	echo "- -pg -mfentry, kft / uftrace: $(rat "$(added fib kft-fentry)" "$(added fib uftrace-fentry)")"

@@ -17,6 +17,8 @@ have_cmd make  || need="$need make"
 have_cmd pkg-config || need="$need pkg-config"
 [ -e /usr/include/tracefs/tracefs.h ] || need="$need libtracefs-dev"
 [ -e /usr/include/traceevent/event-parse.h ] || need="$need libtraceevent-dev"
+# compressed logs
+[ -e /usr/include/zstd.h ] || need="$need libzstd-dev"
 # the kernel tests: QEMU, a static busybox for the guest, cpio for its
 # initramfs; the kernel image itself is unpacked by tests/kernel/fetch-kernel.sh
 have_cmd qemu-system-x86_64 || need="$need qemu-system-x86"

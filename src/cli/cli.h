@@ -17,6 +17,7 @@
 int cmd_record(int argc, char **argv);
 int cmd_log(int argc, char **argv);
 int cmd_status(int argc, char **argv);
+int cmd_compress(int argc, char **argv);
 int cmd_control(int argc, char **argv);	/* prime, start, stop */
 int cmd_ftrace(int argc, char **argv);
 int cmd_kd(int argc, char **argv);
@@ -37,11 +38,12 @@ uint64_t now_ns(void);	/* CLOCK_MONOTONIC */
 int prepare_dir(const char *dir);
 int write_file(const char *dir, const char *name, const void *data, size_t len);
 int write_info(const char *dir, int argc, char **argv, const char *status);
-/* config and control; max_log_bytes caps the records of every thread
+/* config and control; mode adds KFT_MODE_COMPENSATE and
+ * KFT_MODE_NO_COMPRESS; max_log_bytes caps the records of every thread
  * together (--max-size), 0 for none */
 /* The traced program has ended: say when, in dir's control file. */
 int mark_ended(const char *dir);
-int write_trace_files(const char *dir, const struct kft_config *cfg, bool primed, bool compensate,
+int write_trace_files(const char *dir, const struct kft_config *cfg, bool primed, uint32_t mode,
 		      uint64_t max_log_bytes);
 
 /* Running a program to trace (cmd-record.c). gate, a pipe: the child

@@ -182,12 +182,14 @@ int cmd_kd(int argc, char **argv)
 			return ret ? fail("%s", err.msg) : 0;
 		}
 		if (!o.classic && !kft_trace_mixes_kernel(&tr) && !getenv("KFT_KD_IN_MEMORY") &&
-		    (slowest_func || (tree && !o.raw_order && !o.interlace))) {
+		    (slowest_func || tree)) {
 			/* trees straight from the thread files' call streams */
 			ret = slowest_func ? kft_view_kd_slowest_stream(stdout, &tr, sz, &o,
 									slowest_func,
 									(long)slowest_n, &err)
-					   : kft_view_kd_tree_stream(stdout, &tr, sz, &o, &err);
+			      : o.raw_order ? kft_view_kd_rows_stream(stdout, &tr, sz, &o, &err)
+			      : o.interlace ? kft_view_kd_interlaced_stream(stdout, &tr, sz, &o, &err)
+					    : kft_view_kd_tree_stream(stdout, &tr, sz, &o, &err);
 			close_trace(&tr, sz);
 			return ret ? fail("%s", err.msg) : 0;
 		}

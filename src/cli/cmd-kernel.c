@@ -113,7 +113,7 @@ static int do_prime(void)
 	}
 	uname(&u);
 	snprintf(info, sizeof(info), "kernel = %s\nstatus = primed\n", u.release);
-	if (!kernel_take() && !prepare_dir(dir) && !write_trace_files(dir, &cfg, true, false, 0) &&
+	if (!kernel_take() && !prepare_dir(dir) && !write_trace_files(dir, &cfg, true, 0, 0) &&
 	    !write_info(dir, 0, NULL, info) && !kernel_arm(&k, &cfg, 0, 0)) {
 		spawn_timer(&k, &cfg);
 		ret = 0;

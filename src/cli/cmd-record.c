@@ -19,6 +19,7 @@
 
 #include "../config/config.h"
 #include "../format/control.h"
+#include "../format/compress-dir.h"
 #include "../format/reader.h"
 #include "../symbols/elf-symtab.h"
 #include "../views/views.h"
@@ -26,7 +27,7 @@
 
 static const char usage[] =
 	"usage: kft record [-c CONFIG] [-o DIR] [--max-size SIZE] [--no-prime] [--no-check]\n"
-	"                  [--compensate] [--] PROG [ARGS...]\n"
+	"                  [--compensate] [--no-compress] [--] PROG [ARGS...]\n"
 	"       kft record --kernel [-c CONFIG] [-o DIR] [--compensate] [-- CMD [ARGS...]]\n"
 	"\n"
 	"Run PROG (built with -finstrument-functions) and record its function calls\n"
@@ -36,7 +37,11 @@ static const char usage[] =
 	"                     without one, every call is recorded from the first, for\n"
 	"                     as long as the program runs: the trace grows with it\n"
 	"      --max-size SIZE  stop logging when the records of all threads would\n"
-	"                     take more than SIZE bytes (suffix K, M, G: KiB, MiB, GiB)\n"
+	"                     take more than SIZE bytes (suffix K, M, G: KiB, MiB, GiB),\n"
+	"                     counted before compression, 16 bytes a call\n"
+	"      --no-compress  keep the records raw (16 bytes a call); by default they\n"
+	"                     are compressed while the program runs, to about 1 to 2\n"
+	"                     bytes a call (see kft-compress(1))\n"
 	"  -o, --output DIR   the trace directory: new, empty, or an older kft trace,\n"
 	"                     which is replaced (a directory of other files, a\n"
 	"                     symbolic link or one in use by another kft is refused)\n"
@@ -60,6 +65,7 @@ struct record_opts {
 	bool compensate;
 	bool no_check;
 	bool kernel;
+	bool no_compress;
 	uint64_t max_size;
 };
 
@@ -257,6 +263,7 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		{ "no-prime", no_argument, NULL, 'P' },
 		{ "no-check", no_argument, NULL, 'C' },
 		{ "compensate", no_argument, NULL, 'K' },
+		{ "no-compress", no_argument, NULL, 'Z' },
 		{ "kernel", no_argument, NULL, 'k' },
 		{ "max-size", required_argument, NULL, 'M' },
 		{ NULL, 0, NULL, 0 },
@@ -281,6 +288,9 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		case 'K':
 			o->compensate = true;
 			break;
+		case 'Z':
+			o->no_compress = true;
+			break;
 		case 'k':
 			o->kernel = true;
 			break;
@@ -298,6 +308,17 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		return -1;
 	}
 	return 0;
+}
+
+/* What the runtime's helper had not compressed: the end of each log,
+ * fork children's logs, a run on one CPU. Failing leaves them raw. */
+static void compress_rest(const char *dir)
+{
+	struct kft_zstats st;
+	struct kft_error err;
+
+	if (kft_trace_compress(dir, &st, &err))
+		fprintf(stderr, "kft: warning: %s; those records stay uncompressed\n", err.msg);
 }
 
 int cmd_record(int argc, char **argv)
@@ -326,7 +347,10 @@ int cmd_record(int argc, char **argv)
 	if (!o.no_check && check_program(prog, &cfg, o.config ? o.config : "config"))
 		goto out;
 	if (find_runtime(runtime, sizeof(runtime)) || prepare_dir(o.dir) ||
-	    write_trace_files(o.dir, &cfg, cfg.prime || !o.no_prime, o.compensate, o.max_size) ||
+	    write_trace_files(o.dir, &cfg, cfg.prime || !o.no_prime,
+			      (o.compensate ? KFT_MODE_COMPENSATE : 0) |
+				      (o.no_compress ? KFT_MODE_NO_COMPRESS : 0),
+			      o.max_size) ||
 	    write_info(o.dir, argc - optind, argv + optind, "status = running\n"))
 		goto out;
 
@@ -354,6 +378,8 @@ int cmd_record(int argc, char **argv)
 	}
 	write_info(o.dir, argc - optind, argv + optind, status);
 	mark_ended(o.dir);
+	if (!o.no_compress)
+		compress_rest(o.dir);
 	report_losses(o.dir);
 out:
 	kft_config_release(&cfg);

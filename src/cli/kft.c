@@ -20,6 +20,7 @@ static const char usage[] =
 	"  sym2addr turn function names in a config into addresses\n"
 	"  ftrace   print a trace as ftrace's function_graph or function tracer\n"
 	"  status   print the run state and config, as /proc/kft did\n"
+	"  compress compress what a trace still holds raw (kft record does it itself)\n"
 	"  prime    arm the start trigger of a running trace\n"
 	"  start    start a running trace now\n"
 	"  stop     stop a running trace now\n"
@@ -64,7 +65,7 @@ int main(int argc, char **argv)
 		{ "ftrace", cmd_ftrace }, { "kd", cmd_kd },
 		{ "addr2sym", cmd_addr2sym }, { "sym2addr", cmd_sym2addr },
 		{ "prime", cmd_control }, { "start", cmd_control }, { "stop", cmd_control },
-		{ "kernel", cmd_kernel },
+		{ "kernel", cmd_kernel }, { "compress", cmd_compress },
 	};
 
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||

@@ -21,6 +21,12 @@ int open_trace(const char *dir, bool symbols, struct kft_trace *tr, struct kft_s
 
 void close_trace(struct kft_trace *tr, struct kft_symbolizer *sz)
 {
+	uint64_t bad = kft_trace_damaged(tr);
+
+	if (bad)
+		fprintf(stderr, "kft: warning: %llu compressed blocks of %u calls failed their "
+			"checksum; their calls show as function 0\n", (unsigned long long)bad,
+			KFT_ZCHUNK_RECS);
 	kft_symbolizer_free(sz);
 	kft_trace_close(tr);
 }

@@ -114,7 +114,7 @@ int record_kernel(const char *config, const char *dir, bool compensate, int argc
 	sigaddset(&sigs, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &sigs, &old);
 	/* the config is the kernel's; CMD's own calls are all recorded */
-	if (kernel_take() || prepare_dir(dir) || write_trace_files(dir, &cfg, true, compensate, 0) ||
+	if (kernel_take() || prepare_dir(dir) || write_trace_files(dir, &cfg, true, compensate ? KFT_MODE_COMPENSATE : 0, 0) ||
 	    write_file(dir, "user-config", "begin\nend\n", 10) ||
 	    write_kernel_info(dir, argc, argv, &k, "status = running\n"))
 		goto out_sig;

@@ -37,18 +37,29 @@ static const char *digits(const char *s)
 static bool trace_file_name(const char *n)
 {
 	const char *p;
+	size_t len = strlen(n);
 
+	/* a thread file being rewritten by kft compress, left by a crash */
+	if (n[0] == '.' && len > 5 && !strcmp(n + len - 4, ".tmp")) {
+		char inner[256];
+
+		if (len - 5 >= sizeof(inner))
+			return false;
+		memcpy(inner, n + 1, len - 5);
+		inner[len - 5] = '\0';
+		return !strncmp(inner, "thread-", 7) && trace_file_name(inner);
+	}
 	if (!strcmp(n, "info") || !strcmp(n, "config") || !strcmp(n, "control") ||
 	    !strcmp(n, "user-config") || !strcmp(n, "kallsyms"))
 		return true;
 	if (!strncmp(n, "maps-", 5))
 		return (p = digits(n + 5)) && !*p;
-	/* thread-SESSION-TID[-SEQ].kft */
+	/* thread-SESSION-TID[-SEQ].kft, and its records compressed: .kfz */
 	if (strncmp(n, "thread-", 7) || !(p = digits(n + 7)) || *p != '-' || !(p = digits(p + 1)))
 		return false;
 	if (*p == '-' && !(p = digits(p + 1)))
 		return false;
-	return !strcmp(p, ".kft");
+	return !strcmp(p, ".kft") || !strcmp(p, ".kfz");
 }
 
 /* Whether dfd holds a kft trace: a control file that says so. */
@@ -171,7 +182,7 @@ int mark_ended(const char *dir)
 }
 
 int write_trace_files(const char *dir, const struct kft_config *cfg, bool primed,
-		      bool compensate, uint64_t max_log_bytes)
+		      uint32_t mode, uint64_t max_log_bytes)
 {
 	struct kft_control ctl;
 	char *text = kft_config_format(cfg);
@@ -185,8 +196,7 @@ int write_trace_files(const char *dir, const struct kft_config *cfg, bool primed
 		return ret;
 	kft_control_init(&ctl, now_ns(),
 			 KFT_MODE_TIMED | (cfg->autorepeat ? KFT_MODE_AUTOREPEAT : 0) |
-				 (cfg->overwrite ? KFT_MODE_OVERWRITE : 0) |
-				 (compensate ? KFT_MODE_COMPENSATE : 0),
+				 (cfg->overwrite ? KFT_MODE_OVERWRITE : 0) | mode,
 			 primed);
 	ctl.max_log_bytes = max_log_bytes;
 	return write_file(dir, "control", &ctl, sizeof(ctl));

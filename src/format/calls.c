@@ -426,6 +426,18 @@ int kft_thread_calls_seek(struct kft_thread_calls *tc, uint64_t rec)
 	return -1;
 }
 
+uint64_t kft_thread_calls_tell(const struct kft_thread_calls *tc)
+{
+	return tc->s.pos - 1;
+}
+
+void kft_thread_calls_seek_to(struct kft_thread_calls *tc, uint64_t place)
+{
+	tc->s.pos = place;
+	tc->s.wpos = tc->s.nwatch;	/* no stack-watch rows from here */
+	source_advance(&tc->s);
+}
+
 void kft_thread_calls_close(struct kft_thread_calls *tc)
 {
 	if (!tc)

@@ -59,6 +59,10 @@ void kft_thread_calls_skip(struct kft_thread_calls *tc);
  * records, as kft_thread_rec counts them); the stream then holds that
  * call and what follows it, without stack-watch rows. -1: no such call. */
 int kft_thread_calls_seek(struct kft_thread_calls *tc, uint64_t rec);
+/* The next call's place in the stream (when it is a call, not a
+ * stack-watch row), and going back or on to a place told. */
+uint64_t kft_thread_calls_tell(const struct kft_thread_calls *tc);
+void kft_thread_calls_seek_to(struct kft_thread_calls *tc, uint64_t place);
 void kft_thread_calls_close(struct kft_thread_calls *tc);
 
 /*

@@ -80,9 +80,10 @@ static int read_control(struct kft_trace *tr, struct kft_error *err)
 		goto out;
 	}
 	memcpy(&tr->ctl, buf, sizeof(tr->ctl));
-	if (tr->ctl.version != KFT_FORMAT_VERSION || tr->ctl.size != sizeof(tr->ctl)) {
-		kft_error_set(err, "%s: trace format version %u, this kft reads version %u", path,
-			      tr->ctl.version, KFT_FORMAT_VERSION);
+	if (tr->ctl.version < KFT_FORMAT_OLDEST || tr->ctl.version > KFT_FORMAT_VERSION ||
+	    tr->ctl.size != sizeof(tr->ctl)) {
+		kft_error_set(err, "%s: trace format version %u, this kft reads versions %u to %u",
+			      path, tr->ctl.version, KFT_FORMAT_OLDEST, KFT_FORMAT_VERSION);
 		goto out;
 	}
 	ret = 0;
@@ -113,9 +114,10 @@ static int check_thread(struct kft_thread_file *th, const char *path, struct kft
 
 	if (memcmp(h->magic, KFT_THREAD_MAGIC, sizeof(KFT_THREAD_MAGIC)))
 		return kft_error_set(err, "%s: not a kft thread file (bad magic)", path);
-	if (h->version != KFT_FORMAT_VERSION)
+	if (h->version < KFT_FORMAT_OLDEST || h->version > KFT_FORMAT_VERSION)
 		return kft_error_set(err, "%s: thread file format version %u, this kft reads "
-				     "version %u", path, h->version, KFT_FORMAT_VERSION);
+				     "versions %u to %u", path, h->version, KFT_FORMAT_OLDEST,
+				     KFT_FORMAT_VERSION);
 	if (h->hdr_size != sizeof(*h) || h->rec_size != sizeof(struct kft_rec) ||
 	    h->frame_size != sizeof(struct kft_frame))
 		return kft_error_set(err, "%s: unsupported thread file layout", path);
@@ -131,9 +133,16 @@ static int check_thread(struct kft_thread_file *th, const char *path, struct kft
 	    h->nsites > h->sites_cap || h->sites_cap > (size - h->sites_off) / sizeof(struct kft_site))
 		return kft_error_set(err, "%s: corrupt: call sites outside the file "
 				     "(truncated?)", path);
-	if (!h->overwrite && h->head > h->capacity)
-		return kft_error_set(err, "%s: corrupt: %llu records in a log of %llu", path,
-				     (unsigned long long)h->head, (unsigned long long)h->capacity);
+	/* the records past the .kfz's must be in the file */
+	if (!h->overwrite && h->head > h->capacity && h->head > th->zcount && th->z)
+		return kft_error_set(err, "%s: %llu records, of which its .kfz holds %llu and "
+				     "the file %llu: the .kfz is cut short or damaged", path,
+				     (unsigned long long)h->head, (unsigned long long)th->zcount,
+				     (unsigned long long)h->capacity);
+	if (!h->overwrite && h->head > h->capacity && h->head > th->zcount)
+		return kft_error_set(err, "%s: corrupt: %llu records in a log of %llu%s", path,
+				     (unsigned long long)h->head, (unsigned long long)h->capacity,
+				     h->capacity ? "" : " (its .kfz is missing)");
 	if (h->overwrite && !h->capacity && h->head)
 		return kft_error_set(err, "%s: corrupt: records in an empty ring", path);
 	return 0;
@@ -180,7 +189,12 @@ static int open_thread(struct kft_trace *tr, const char *name, struct kft_error 
 		goto out;
 	}
 	memcpy(&th->hdr, th->map, sizeof(th->hdr));
+	if (!th->hdr.overwrite && kft_zrecs_open(path, &tr->zcache, &th->z, &th->zcount, err)) {
+		munmap(th->map, th->map_size);
+		goto out;
+	}
 	if (check_thread(th, path, err)) {
+		kft_zrecs_close(th->z);
 		munmap(th->map, th->map_size);
 		goto out;
 	}
@@ -199,12 +213,15 @@ static int open_thread(struct kft_trace *tr, const char *name, struct kft_error 
 #ifdef MADV_POPULATE_READ
 	/* fault the used records in at once rather than page by page */
 	{
-		uint64_t off = th->hdr.records_off & ~(uint64_t)4095;
-		uint64_t len = th->hdr.records_off - off + th->nrecs * sizeof(struct kft_rec);
+		uint64_t from = th->hdr.records_off + th->zcount * sizeof(struct kft_rec);
+		uint64_t off = from & ~(uint64_t)4095;
+		uint64_t len = from - off + (th->nrecs - th->zcount) * sizeof(struct kft_rec);
 
-		if (len > th->map_size - off)
-			len = th->map_size - off;
-		madvise((char *)th->map + off, len, MADV_POPULATE_READ);
+		if (th->nrecs > th->zcount && off < th->map_size) {
+			if (len > th->map_size - off)
+				len = th->map_size - off;
+			madvise((char *)th->map + off, len, MADV_POPULATE_READ);
+		}
 	}
 #endif
 	tr->nthreads++;
@@ -239,10 +256,7 @@ static int read_threads(struct kft_trace *tr, struct kft_error *err)
 	if (!d)
 		return kft_error_set(err, "%s: %s", tr->dir, strerror(errno));
 	while ((de = readdir(d))) {
-		size_t len = strlen(de->d_name);
-
-		if (strncmp(de->d_name, "thread-", 7) || len < 5 ||
-		    strcmp(de->d_name + len - 4, ".kft"))
+		if (!kft_is_thread_file_name(de->d_name))
 			continue;
 		if (n == cap) {
 			char **bigger = realloc(names, (cap = cap ? 2 * cap : 16) * sizeof(*names));
@@ -311,9 +325,11 @@ void kft_trace_close(struct kft_trace *tr)
 {
 	for (size_t i = 0; i < tr->nthreads; i++) {
 		munmap(tr->threads[i].map, tr->threads[i].map_size);
+		kft_zrecs_close(tr->threads[i].z);
 		free(tr->threads[i].name);
 	}
 	free(tr->threads);
+	kft_zcache_free(tr->zcache);
 	for (size_t i = 0; i < tr->nskipped; i++)
 		free(tr->skipped[i]);
 	free(tr->skipped);
@@ -321,6 +337,16 @@ void kft_trace_close(struct kft_trace *tr)
 	kft_config_release(&tr->cfg);
 	free(tr->dir);
 	memset(tr, 0, sizeof(*tr));
+}
+
+uint64_t kft_trace_damaged(const struct kft_trace *tr)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < tr->nthreads; i++)
+		if (tr->threads[i].z)
+			n += kft_zrecs_damaged(tr->threads[i].z);
+	return n;
 }
 
 bool kft_trace_primed(const struct kft_trace *tr)

@@ -13,6 +13,7 @@
 #include "../common/error.h"
 #include "../config/config.h"
 #include "trace-format.h"
+#include "zreader.h"
 
 /* One call, as every view sees it, whatever the source. */
 struct kft_call {
@@ -39,6 +40,8 @@ struct kft_thread_file {
 	uint64_t first;			/* index of the oldest (ring) */
 	const struct kft_frame *frames;
 	uint64_t nframes;		/* open frames */
+	struct kft_zrecs *z;		/* its .kfz, or NULL */
+	uint64_t zcount;		/* records [0, zcount) are read from z */
 };
 
 struct kft_trace {
@@ -54,6 +57,7 @@ struct kft_trace {
 	uint64_t nopen;			/* logged calls open at the end */
 	char **skipped;			/* why each unreadable thread file was left out */
 	size_t nskipped;
+	struct kft_zcache *zcache;	/* decompressed frames, for every thread */
 };
 
 /* The i-th record of a thread, oldest first (a ring wraps once at most). */
@@ -61,9 +65,13 @@ static inline void kft_thread_rec(const struct kft_thread_file *th, uint64_t i,
 				  struct kft_rec_data *out)
 {
 	uint64_t j = th->first + i;
+	const struct kft_rec *r;
 
-	kft_rec_unpack(&th->recs[j < th->hdr.capacity ? j : j - th->hdr.capacity], th->sites,
-		       th->nsites, out);
+	if (__builtin_expect(j < th->zcount, 0))
+		r = kft_zrecs_get(th->z, j);	/* never a ring: first is 0 */
+	else
+		r = &th->recs[j < th->hdr.capacity ? j : j - th->hdr.capacity];
+	kft_rec_unpack(r, th->sites, th->nsites, out);
 }
 
 /* A frame's context flags as a record's (KFT_REC_SIGNAL, KFT_REC_KERNEL). */
@@ -72,6 +80,10 @@ static inline uint32_t kft_frame_rec_flags(const struct kft_frame *fr)
 	return ((fr->flags & KFT_FRAME_SIGNAL) ? KFT_REC_SIGNAL : 0) |
 	       ((fr->flags & KFT_FRAME_KERNEL) ? KFT_REC_KERNEL : 0);
 }
+
+/* Frames of compressed records found corrupt (their calls read as
+ * naming no function), over every thread. */
+uint64_t kft_trace_damaged(const struct kft_trace *tr);
 
 /* Open dir. Free with kft_trace_close(). A corrupt or truncated thread
  * file is left out, and why is in tr->skipped; it is an error only when

@@ -15,6 +15,12 @@
  *                                the records, last, so that the file grows
  *                                with the log (a reader goes by the offsets
  *                                in the header, not by this order)
+ *   kft.data/thread-<session>-<tid>-<seq>.kfz
+ *                                the same thread's finished records,
+ *                                compressed (struct kft_zhdr, then frames);
+ *                                records [0, n) read from here, the rest
+ *                                from the .kft file, whose pages for them
+ *                                were given back
  *
  * A "session" is one process image: a process start, a fork child or an
  * exec each get a new session number, so addresses are always resolved
@@ -23,9 +29,12 @@
 #ifndef KFT_TRACE_FORMAT_H
 #define KFT_TRACE_FORMAT_H
 
+#include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
-#define KFT_FORMAT_VERSION 3
+#define KFT_FORMAT_VERSION 4	/* 4: records may sit in a .kfz */
+#define KFT_FORMAT_OLDEST 3	/* the oldest version this kft reads */
 #define KFT_CONTROL_MAGIC "KFTCTRL"
 #define KFT_THREAD_MAGIC "KFTTHRD"
 
@@ -41,6 +50,7 @@
 #define KFT_MODE_AUTOREPEAT	0x2
 #define KFT_MODE_OVERWRITE	0x8
 #define KFT_MODE_COMPENSATE	0x10	/* durations less the hooks' own cost */
+#define KFT_MODE_NO_COMPRESS	0x20	/* finished records stay raw (--no-compress) */
 
 /* Why the run started or stopped (enum kft_trigger_type values). */
 struct kft_fired {
@@ -195,6 +205,39 @@ kft_rec_pack(struct kft_rec *r, uint64_t entry_ns, uint64_t depth, uint32_t dur,
 	r->dur = dur;
 	r->site_flags = site | (flags & KFT_REC_FLAGS) >> 4 | (d >> 16) << 23 |
 			(uint32_t)(entry_ns >> 48) << 25;
+}
+
+/* A .kfz file: this header, then frames, each a struct kft_zframe and
+ * its zsize bytes, one after another from record 0 on. */
+#define KFT_ZREC_MAGIC "KFTZREC"
+#define KFT_ZFRAME_MAGIC 0x465a464bU	/* "KFZF" */
+#define KFT_ZCHUNK_RECS 4096		/* records a frame holds (the last may hold fewer) */
+#define KFT_ZCODEC_ZSTD_DELTA 1		/* zstd of the records, each entry word
+					 * less the one before it */
+
+struct kft_zhdr {
+	char magic[8];
+	uint32_t version;
+	uint32_t hdr_size;		/* sizeof(struct kft_zhdr) */
+	uint32_t chunk_recs;		/* KFT_ZCHUNK_RECS */
+	uint32_t codec;			/* KFT_ZCODEC_* */
+	uint64_t spare;
+};
+
+struct kft_zframe {
+	uint32_t magic;			/* KFT_ZFRAME_MAGIC */
+	uint32_t zsize;			/* compressed bytes that follow */
+	uint64_t first;			/* its first record's index */
+	uint32_t nrecs;
+	uint32_t spare;
+};
+
+/* Whether name is a thread file's: thread-*.kft. */
+static inline bool kft_is_thread_file_name(const char *name)
+{
+	size_t len = strlen(name);
+
+	return len > 11 && !strncmp(name, "thread-", 7) && !strcmp(name + len - 4, ".kft");
 }
 
 /* Unpack r; its site comes from sites[0..nsites), or reads as 0 if r is

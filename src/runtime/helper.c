@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
  * The runtime's own thread, on a machine with more than one CPU. It has
- * two jobs, each in its own file: fault each thread's log in ahead of its
- * writer (prefault.c), and turn a patchable build's entries on and off as
+ * three jobs, each in its own file: fault each thread's log in ahead of its
+ * writer (prefault.c), compress what the writers have finished
+ * (compress.c), and turn a patchable build's entries on and off as
  * the run starts and ends (patch.c). It blocks every signal, runs no
  * traced code, and sleeps half a millisecond when there is nothing to do.
  * A fork child goes without (it may exec, or need to be alone).
@@ -26,6 +27,8 @@ static KFT_NOTRACE void *helper(void *arg)
 	for (;;) {
 		bool busy = kft_prefault_step();
 
+		busy |= kft_compress_step();
+
 		kft_patch_follow_run();
 		if (!busy)
 			nanosleep(&nap, NULL);
@@ -41,6 +44,7 @@ KFT_NOTRACE void kft_helper_start(void)
 	sigset_t all, old;
 
 	kft_prefault_reset();
+	kft_compress_reset();
 	running = 0;
 	if (want && !strcmp(want, "0"))
 		return;		/* for programs that must stay single-threaded */
@@ -60,6 +64,7 @@ KFT_NOTRACE void kft_helper_start(void)
 KFT_NOTRACE void kft_helper_stop(void)
 {
 	kft_prefault_reset();
+	kft_compress_reset();
 	running = 0;
 }
 

@@ -360,6 +360,7 @@ static KFT_NOTRACE int kft_runtime_init_held(void)
 	kft_helper_start();
 	kft_patch_all();
 	kft_rt.compensate = kft_rt.ctl->mode & KFT_MODE_COMPENSATE;
+	kft_rt.compress = !(kft_rt.ctl->mode & KFT_MODE_NO_COMPRESS);
 	kft_update_plain();
 	/* the first process image tells what it measured */
 	if (!__atomic_load_n(&kft_rt.ctl->hook_cost_ns, __ATOMIC_RELAXED)) {

@@ -58,6 +58,7 @@ struct kft_runtime {
 	bool overwrite;
 	bool autorepeat;
 	bool compensate;		/* take the hooks' cost out of durations */
+	bool compress;			/* the helper compresses finished records */
 	bool hijacked;			/* -pg hooks own return addresses now */
 	bool plain;			/* no funclist, noints, onlyints, stop trigger,
 					 * overwrite or compensation: the hooks may
@@ -81,6 +82,7 @@ struct kft_tls {
 	int dead;			/* thread is exiting, or set-up failed */
 	int in_signal;			/* signal-handler nesting */
 	int prefault_slot;		/* 1 + the helper's slot for this log, or 0 */
+	int compress_slot;		/* 1 + the compressor's slot for it, or 0 */
 	uintptr_t signal_sp[KFT_MAX_SIGNAL_NEST];
 	uintptr_t signal_ret[KFT_MAX_SIGNAL_NEST];	/* where the trampoline returns */
 };
@@ -131,6 +133,7 @@ int kft_thread_setup_forked(struct kft_tls *t) KFT_HIDDEN;
 int kft_thread_grow_sites(struct kft_tls *t) KFT_HIDDEN;
 int kft_thread_grow_log(struct kft_tls *t, uint64_t n) KFT_HIDDEN;
 void kft_thread_trim(struct kft_tls *t) KFT_HIDDEN;
+void kft_thread_file_name(const struct kft_tls *t, char *name, size_t size) KFT_HIDDEN;
 
 /* calibrate.c: measure pair_ns and inside_ns */
 void kft_calibrate(void) KFT_HIDDEN;
@@ -145,6 +148,12 @@ void kft_prefault_reset(void) KFT_HIDDEN;
 bool kft_prefault_step(void) KFT_HIDDEN;
 void kft_prefault_add(struct kft_tls *t, size_t done) KFT_HIDDEN;
 size_t kft_prefault_remove(struct kft_tls *t) KFT_HIDDEN;
+
+/* compress.c: the helper compresses finished records into .kfz files */
+void kft_compress_reset(void) KFT_HIDDEN;
+bool kft_compress_step(void) KFT_HIDDEN;
+void kft_compress_add(struct kft_tls *t) KFT_HIDDEN;
+void kft_compress_done(struct kft_tls *t) KFT_HIDDEN;
 
 /* patch.c: -fpatchable-function-entry NOPs become calls to __fentry__
  * while a run is armed or running */

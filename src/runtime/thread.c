@@ -33,7 +33,7 @@ static KFT_NOTRACE uint64_t round_recs(uint64_t n)
 	return (n + RECS_PER_PAGE - 1) / RECS_PER_PAGE * RECS_PER_PAGE;
 }
 
-static KFT_NOTRACE void file_name(const struct kft_tls *t, char *name, size_t size)
+KFT_NOTRACE void kft_thread_file_name(const struct kft_tls *t, char *name, size_t size)
 {
 	snprintf(name, size, "thread-%u-%u-%u.kft", t->hdr->session, t->hdr->tid, t->file_seq);
 }
@@ -44,7 +44,7 @@ static KFT_NOTRACE int resize_file(const struct kft_tls *t, size_t size)
 	char name[96];
 	int fd, ret;
 
-	file_name(t, name, sizeof(name));
+	kft_thread_file_name(t, name, sizeof(name));
 	fd = openat(kft_rt.dirfd, name, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
@@ -175,6 +175,7 @@ static KFT_NOTRACE void thread_exit(void *arg)
 		t->sites.index = NULL;
 	}
 	t->hdr = NULL;
+	kft_compress_done(t);
 }
 
 #define SITE_SLOTS_FIRST 1024U			/* one page: 512 sites */
@@ -333,6 +334,7 @@ KFT_NOTRACE int kft_thread_setup(struct kft_tls *t)
 	set_stack_limits(t);
 	pthread_setspecific(exit_key, t);
 	kft_prefault_add(t, 0);
+	kft_compress_add(t);
 	return 0;
 }
 

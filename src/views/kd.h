@@ -34,6 +34,13 @@ int kft_view_kd_tree(FILE *out, const struct kft_calltree *t, const struct kft_k
  * by 12 bytes a call, not by a tree. */
 int kft_view_kd_tree_stream(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
 			    const struct kft_kd_opts *o, struct kft_error *err);
+/* The same trees with -i (other chains where they began), streamed. */
+int kft_view_kd_interlaced_stream(FILE *out, const struct kft_trace *tr,
+				  struct kft_symbolizer *sz, const struct kft_kd_opts *o,
+				  struct kft_error *err);
+/* The same rows with -r (in the order of the call stream), streamed. */
+int kft_view_kd_rows_stream(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
+			    const struct kft_kd_opts *o, struct kft_error *err);
 /* The same as kft_view_kd_slowest, streamed: the n slowest calls found
  * in one pass over the records, each tree read from its thread's stream. */
 int kft_view_kd_slowest_stream(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,

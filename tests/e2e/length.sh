@@ -85,7 +85,7 @@ once_views_read_in_bounded_memory() {
 	build many
 	kft record -o t -- ./many 20000000
 	bound=$(( (20000000 * 40) / 1024 + 65536 ))
-	for view in "kd -c" "kd -c -l" "log" "ftrace" "kd"; do
+	for view in "kd -c" "kd -c -l" "kd -c -r" "log" "ftrace" "kd"; do
 		kib=$(peak_kib "$KFT" $view t)
 		check "kft $view: $kib KiB, bound $bound" test "$kib" -lt "$bound"
 	done
@@ -103,7 +103,7 @@ test_kd_trees_streamed_as_in_memory() {
 		shift 2
 		build $prog
 		kft record -o "t-$prog" -- "./$prog" "$@" >/dev/null 2>&1 || true
-		for opts in "-c" "-c -l" "-c -f etp" "--slowest 3 $slow" "--slowest 1 main" "-l" \
+		for opts in "-c" "-c -l" "-c -f etp" "-c -r" "-c -r -l" "-c -i" "-c -i -l" "--slowest 3 $slow" "--slowest 1 main" "-l" \
 			    "-f Fctalsmnu -s n" "-f FcaNXDMPQU -s P"; do
 			kft kd $opts "t-$prog" >stream
 			KFT_KD_IN_MEMORY=1 kft kd $opts "t-$prog" >memory

@@ -99,13 +99,18 @@ E
 }
 
 once_corrupt_traces() {
-	build calls
-	kft record -- ./calls >/dev/null
-	t=$(ls kft.data/thread-*)
+	build bursts
+	kft record -- ./bursts 10000 >/dev/null
+	t=$(ls kft.data/thread-*.kft)
+	z=$(ls kft.data/thread-*.kfz)
 	size=$(stat -c %s "$t")
-	for cut in 0 10 100 4096 $((size - 1)); do
+	zsize=$(stat -c %s "$z")
+	for cut in 0 10 100 $((size / 2)) $((size - 1)) z0 z20 z40 z$((zsize - 1)); do
 		rm -rf bad && cp -r kft.data bad
-		truncate -s $cut bad/$(basename "$t")
+		case $cut in
+		z*) truncate -s ${cut#z} bad/$(basename "$z") ;;
+		*) truncate -s $cut bad/$(basename "$t") ;;
+		esac
 		set +e
 		kft log bad >/dev/null 2>err
 		rc=$?
@@ -116,8 +121,8 @@ once_corrupt_traces() {
 	# one bad thread file of several: the others still read
 	build threads
 	kft record -o many -- ./threads >/dev/null
-	n=$(ls many/thread-* | wc -l)
-	bad=$(ls many/thread-* | tail -1)
+	n=$(ls many/thread-*.kft | wc -l)
+	bad=$(ls many/thread-*.kft | tail -1)
 	truncate -s 100 "$bad"
 	kft log many 2>err | log_rows >rows
 	check "warns, naming the file" grep -q "^kft: warning: .*$(basename "$bad"): truncated.*that thread's calls are left out$" err
@@ -126,8 +131,10 @@ once_corrupt_traces() {
 	# random bytes over the header and the records
 	for seed in 1 2 3 4 5 6 7 8; do
 		rm -rf bad && cp -r kft.data bad
-		f=bad/$(basename "$t")
-		for off in $(awk -v s=$seed -v n="$size" 'BEGIN { srand(s); for (i = 0; i < 20; i++) print int(rand() * (i < 10 ? 256 : n)) }'); do
+		f=bad/$(basename "$t") n=$size
+		# odd seeds garble the thread file, even ones its compressed records
+		[ $((seed % 2)) = 0 ] && f=bad/$(basename "$z") n=$zsize
+		for off in $(awk -v s=$seed -v n="$n" 'BEGIN { srand(s); for (i = 0; i < 20; i++) print int(rand() * (i < 10 && n > 256 ? 256 : n)) }'); do
 			printf "\\x$(printf %02x $((RANDOM % 256)))" | dd of="$f" bs=1 seek="$off" conv=notrunc status=none
 		done
 		set +e
@@ -152,7 +159,7 @@ once_corrupt_traces() {
 }
 
 once_help() {
-	for cmd in record log ftrace status prime start stop kd addr2sym sym2addr; do
+	for cmd in record log ftrace status prime start stop kd addr2sym sym2addr compress; do
 		kft $cmd --help >h
 		check "$cmd --help" grep -q "^usage: kft" h
 		case $cmd in prime|start|stop) page=control ;; *) page=$cmd ;; esac

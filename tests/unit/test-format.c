@@ -9,6 +9,11 @@
 #include "format/control.h"
 #include "format/site-table.h"
 #include "format/trace-format.h"
+#include "format/zcodec.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <zstd.h>
 
 static void test_dur_exact_below_2s(void **state)
 {
@@ -188,6 +193,45 @@ static void test_state_autorepeat(void **state)
 	assert_false(kft_control_prime(&ctl));
 }
 
+/* A frame of records of every shape (times going back, as a parent's
+ * entry after its children's; the widest fields) comes back exact. */
+static void test_zcodec_round_trip(void **state)
+{
+	static struct kft_rec in[KFT_ZCHUNK_RECS], out[KFT_ZCHUNK_RECS];
+	static uint8_t scratch[KFT_ZCODEC_SCRATCH(KFT_ZCHUNK_RECS)];
+	size_t work = kft_zcodec_work_size(), cap = kft_zcodec_bound(KFT_ZCHUNK_RECS), z;
+	void *mem = malloc(work), *dst = malloc(cap);
+	ZSTD_CCtx *cctx = kft_zcodec_init(mem, work);
+	ZSTD_DCtx *dctx = ZSTD_createDCtx();
+	uint64_t x = 88172645463325252ULL;
+
+	(void)state;
+	assert_non_null(cctx);
+	for (uint32_t i = 0; i < KFT_ZCHUNK_RECS; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;	/* xorshift */
+		kft_rec_pack(&in[i], i % 7 ? 1000000 + i * 40 : x >> 9, x & 0x3ffff,
+			     i % 5 ? (uint32_t)(x >> 40) : KFT_DUR_UNFINISHED,
+			     (uint32_t)x & KFT_SITE_MAX, (uint32_t)x & KFT_REC_FLAGS);
+	}
+	in[0].entry_depth = UINT64_MAX;
+	in[1].entry_depth = 0;
+	in[2].site_flags = UINT32_MAX;
+	for (uint32_t n = 1; n <= KFT_ZCHUNK_RECS; n *= 4) {
+		z = kft_zcodec_pack(cctx, dst, cap, in, n, scratch);
+		assert_true(z > 0);
+		memset(out, 0xa5, sizeof(out));
+		assert_int_equal(kft_zcodec_unpack(dctx, out, n, dst, z, scratch), 0);
+		assert_memory_equal(in, out, n * sizeof(*in));
+		/* a frame read as holding another count, or damaged, is refused */
+		assert_int_equal(kft_zcodec_unpack(dctx, out, n + 1, dst, z, scratch), -1);
+		((uint8_t *)dst)[z / 2] ^= 0x40;
+		assert_int_equal(kft_zcodec_unpack(dctx, out, n, dst, z, scratch), -1);
+	}
+	ZSTD_freeDCtx(dctx);
+	free(mem);
+	free(dst);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -195,6 +239,7 @@ int main(void)
 		cmocka_unit_test(test_dur_long_is_close),
 		cmocka_unit_test(test_dur_never_collides_with_markers),
 		cmocka_unit_test(test_rec_pack_round_trip),
+		cmocka_unit_test(test_zcodec_round_trip),
 		cmocka_unit_test(test_site_table),
 		cmocka_unit_test(test_site_index_grows),
 		cmocka_unit_test(test_state_trigger_needs_prime),

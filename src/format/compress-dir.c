@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "compress-dir.h"
+#include "trace-format.h"
+#include "zwriter.h"
+
+/* truncate(2) for a name in dirfd. */
+static int truncateat(int dirfd, const char *name, uint64_t size)
+{
+	int fd = openat(dirfd, name, O_WRONLY | O_CLOEXEC | O_NOFOLLOW), ret;
+
+	if (fd < 0)
+		return -1;
+	ret = ftruncate(fd, (off_t)size);
+	close(fd);
+	return ret;
+}
+
+/* Whether process pid has ended (a zombie has: it runs no more code). */
+static bool gone(pid_t pid)
+{
+	char path[64], buf[256], *p;
+	ssize_t n;
+	int fd;
+
+	if (kill(pid, 0) && errno == ESRCH)
+		return true;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return errno == ENOENT;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	/* "pid (comm) S ...": the state follows the last ')' */
+	p = strrchr(buf, ')');
+	return p && (p[2] == 'Z' || p[2] == 'X');
+}
+
+/* Whether the thread file's writer is gone: kft wrote a kernel file in
+ * one go; a program's is done when its process is. */
+static bool finished(int fd, const struct kft_thread_hdr *h)
+{
+	struct kft_rec r;
+	struct kft_frame f;
+
+	if (h->head && pread(fd, &r, sizeof(r), (off_t)h->records_off) == sizeof(r) &&
+	    (r.site_flags << 4) & KFT_REC_KERNEL)
+		return true;
+	if (!h->head && h->depth &&
+	    pread(fd, &f, sizeof(f), (off_t)h->shadow_off) == sizeof(f) &&
+	    (f.flags & KFT_FRAME_KERNEL))
+		return true;
+	return gone((pid_t)h->pid);
+}
+
+static int copy_range(int fd, uint64_t off, uint64_t len, uint64_t to_off)
+{
+	char buf[65536];
+
+	while (len) {
+		size_t n = len < sizeof(buf) ? len : sizeof(buf);
+
+		if (pread(fd, buf, n, (off_t)off) != (ssize_t)n ||
+		    pwrite(fd, buf, n, (off_t)to_off) != (ssize_t)n)
+			return -1;
+		off += n;
+		to_off += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* A thread file to cut down to what it holds, and its header then. */
+struct shrink {
+	char *name;
+	struct kft_thread_hdr h;
+	uint64_t size;
+};
+
+struct plan {
+	struct shrink *files;
+	size_t n, cap;
+};
+
+/*
+ * The file as header, open frames, sites and (raw = true) its records,
+ * in that order, without the room the stacks and the log had. The new
+ * places lie in the shadow stack's room past the open frames, which no
+ * reader looks at, so the copies can be made before the header points
+ * to them. False if the file is laid out otherwise or they do not fit.
+ */
+static bool compact_layout(const struct kft_thread_hdr *old, bool raw, struct kft_thread_hdr *h,
+			   uint64_t *size)
+{
+	uint64_t nframes = old->depth < old->shadow_cap ? old->depth : old->shadow_cap;
+
+	*h = *old;
+	h->shadow_cap = nframes;
+	h->sites_off = old->shadow_off + nframes * sizeof(struct kft_frame);
+	h->sites_cap = old->nsites;
+	h->records_off = (h->sites_off + old->nsites * sizeof(struct kft_site) + 7) & ~7ULL;
+	h->capacity = raw ? old->head : 0;
+	h->reserved = old->head;
+	*size = h->records_off + h->capacity * sizeof(struct kft_rec);
+	return old->shadow_off == sizeof(*old) && old->sites_off >= *size &&
+	       old->sites_off >= old->shadow_off + old->shadow_cap * sizeof(struct kft_frame) &&
+	       old->records_off >= old->sites_off + old->sites_cap * sizeof(struct kft_site) &&
+	       (old->sites_off != h->sites_off || old->records_off != h->records_off);
+}
+
+/*
+ * Step 1 for one thread file: its records into its .kfz (not synced
+ * yet), unless they are few and it has none: those stay raw, and move
+ * with the file. Then plan the file's new layout.
+ */
+static int stage_file(int dirfd, const char *name, struct kft_zstats *st, struct plan *pl)
+{
+	struct kft_thread_hdr h;
+	struct kft_zwriter w;
+	char zname[256];
+	int fd = openat(dirfd, name, O_RDWR | O_CLOEXEC | O_NOFOLLOW), ret = -1;
+	bool raw;
+	struct shrink *sh;
+
+	if (fd < 0)
+		return -1;
+	if (pread(fd, &h, sizeof(h), 0) != sizeof(h) ||
+	    memcmp(h.magic, KFT_THREAD_MAGIC, sizeof(KFT_THREAD_MAGIC)) ||
+	    h.hdr_size != sizeof(h) || h.rec_size != sizeof(struct kft_rec) ||
+	    !kft_zname(name, zname, sizeof(zname))) {
+		errno = EINVAL;
+		goto out;
+	}
+	if (h.overwrite) {
+		st->rings++;
+		ret = 0;
+		goto out;
+	}
+	if (!finished(fd, &h)) {
+		st->live++;
+		ret = 0;
+		goto out;
+	}
+	if (h.version < KFT_FORMAT_VERSION) {
+		/* an older kft would read the records given back as zeros */
+		uint32_t v = KFT_FORMAT_VERSION;
+
+		if (pwrite(fd, &v, sizeof(v), offsetof(struct kft_thread_hdr, version)) !=
+		    sizeof(v))
+			goto out;
+		h.version = v;
+	}
+	raw = h.head <= KFT_ZCHUNK_RECS && faccessat(dirfd, zname, F_OK, 0);
+	if (!raw) {
+		uint64_t before;
+
+		if (kft_zwriter_open(&w, dirfd, name))
+			goto out;
+		before = w.done;
+		while (w.done < h.head) {
+			uint64_t n = h.head - w.done;
+
+			if (kft_zwriter_add(&w, n < KFT_ZCHUNK_RECS ? (uint32_t)n : KFT_ZCHUNK_RECS))
+				break;
+		}
+		kft_zwriter_close(&w);
+		if (w.done != h.head)
+			goto out;
+		st->calls += w.done - before;
+	}
+	st->files++;
+	ret = 0;
+	if (pl->n == pl->cap) {
+		size_t cap = pl->cap ? 2 * pl->cap : 64;
+		struct shrink *bigger = realloc(pl->files, cap * sizeof(*bigger));
+
+		if (!bigger) {
+			errno = ENOMEM;
+			ret = -1;
+			goto out;
+		}
+		pl->files = bigger;
+		pl->cap = cap;
+	}
+	sh = &pl->files[pl->n];
+	if (compact_layout(&h, raw, &sh->h, &sh->size)) {
+		if (!(sh->name = strdup(name))) {
+			errno = ENOMEM;
+			ret = -1;
+			goto out;
+		}
+		pl->n++;
+	}
+out:
+	close(fd);
+	return ret;
+}
+
+/* Steps 2 and 3 for one file: copy its sites (and raw records) to their
+ * new places; write the header that points there. */
+static int move_parts(int dirfd, const struct shrink *sh, bool header)
+{
+	struct kft_thread_hdr old;
+	int fd = openat(dirfd, sh->name, O_RDWR | O_CLOEXEC | O_NOFOLLOW), ret = -1;
+
+	if (fd < 0)
+		return -1;
+	if (pread(fd, &old, sizeof(old), 0) != sizeof(old))
+		goto out;
+	if (header) {
+		if (pwrite(fd, &sh->h, sizeof(sh->h), 0) == sizeof(sh->h))
+			ret = 0;
+	} else if (!copy_range(fd, old.sites_off, old.nsites * sizeof(struct kft_site),
+			       sh->h.sites_off) &&
+		   !copy_range(fd, old.records_off, sh->h.capacity * sizeof(struct kft_rec),
+			       sh->h.records_off)) {
+		ret = 0;
+	}
+out:
+	close(fd);
+	return ret;
+}
+
+/*
+ * Steps, each over every file, so that a trace of many threads costs
+ * three syncs, not three a file: the frames, synced; the sites and raw
+ * records copied to their new places, synced; the headers pointing
+ * there, synced; then each file cut where it now ends. A crash anywhere
+ * leaves every thread readable: until its new header is on disk, the
+ * old one points to what it always did.
+ */
+int kft_trace_compress(const char *dir, struct kft_zstats *st, struct kft_error *err)
+{
+	DIR *d = opendir(dir);
+	struct plan pl = { 0 };
+	struct dirent *de;
+	int ret = 0, dfd;
+
+	memset(st, 0, sizeof(*st));
+	if (!d)
+		return kft_error_set(err, "%s: %s", dir, strerror(errno));
+	dfd = dirfd(d);
+	while ((de = readdir(d)) && !ret)
+		if (kft_is_thread_file_name(de->d_name) && stage_file(dfd, de->d_name, st, &pl))
+			ret = kft_error_set(err, "%s/%s: cannot compress: %s", dir, de->d_name,
+					    strerror(errno));
+	for (int step = 0; step < 2 && !ret && pl.n; step++) {
+		if (syncfs(dfd)) {
+			ret = kft_error_set(err, "%s: cannot sync: %s", dir, strerror(errno));
+			break;
+		}
+		for (size_t i = 0; i < pl.n && !ret; i++)
+			if (move_parts(dfd, &pl.files[i], step == 1))
+				ret = kft_error_set(err, "%s/%s: cannot rewrite: %s", dir,
+						    pl.files[i].name, strerror(errno));
+	}
+	if (!ret && pl.n && syncfs(dfd))
+		ret = kft_error_set(err, "%s: cannot sync: %s", dir, strerror(errno));
+	for (size_t i = 0; i < pl.n; i++) {
+		if (!ret && truncateat(dfd, pl.files[i].name, pl.files[i].size))
+			ret = kft_error_set(err, "%s/%s: cannot cut: %s", dir, pl.files[i].name,
+					    strerror(errno));
+		free(pl.files[i].name);
+	}
+	free(pl.files);
+	closedir(d);
+	return ret;
+}

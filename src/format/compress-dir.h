@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Compressing what a trace still holds raw once its program has ended:
+ * the records the runtime's helper had not reached (the last part of
+ * each log, logs of fork children, or all of a run on one CPU or with
+ * --no-compress). A thread file whose records are all compressed is
+ * then rewritten without its empty room, so that it is as long as what
+ * it holds.
+ */
+#ifndef KFT_COMPRESS_DIR_H
+#define KFT_COMPRESS_DIR_H
+
+#include <stdint.h>
+
+#include "../common/error.h"
+
+struct kft_zstats {
+	uint64_t files;		/* thread files whose records are all compressed now */
+	uint64_t calls;		/* records compressed by this pass */
+	uint64_t live;		/* thread files left alone: their process still runs */
+	uint64_t rings;		/* thread files left raw: rings (overwrite) */
+};
+
+/* Compress the finished thread files of dir. An error names the file;
+ * the files done before it stay done, the rest stay raw (and readable). */
+int kft_trace_compress(const char *dir, struct kft_zstats *st, struct kft_error *err);
+
+#endif

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "zcodec.h"
+#include "zreader.h"
+
+#define SLOTS_PER_THREAD 8	/* the frame being read, and those of the calls
+				 * open around it */
+#define SLOTS_MIN 32
+
+struct slot {
+	const struct kft_zrecs *owner;
+	uint64_t frame;
+	uint64_t stamp;			/* last use, for eviction */
+	struct kft_rec *recs;		/* KFT_ZCHUNK_RECS */
+};
+
+struct kft_zcache {
+	ZSTD_DCtx *dctx;
+	uint8_t *scratch;		/* a frame's numbers, decompressed */
+	struct slot *slots;
+	size_t nslots, cap;
+	uint64_t clock;
+};
+
+struct kft_zrecs {
+	struct kft_zcache *cache;
+	const unsigned char *map;
+	size_t size;
+	uint64_t *off;			/* each frame's struct kft_zframe */
+	uint64_t nframes;
+	uint64_t count;
+	unsigned char *bad;		/* per frame: found corrupt */
+	uint64_t damaged;
+	struct slot *hot;		/* the last slot read */
+};
+
+static int cache_grow(struct kft_zcache **cachep, struct kft_error *err)
+{
+	struct kft_zcache *c = *cachep;
+	size_t cap;
+	struct slot *bigger;
+
+	if (!c) {
+		if (!(c = calloc(1, sizeof(*c))) ||
+		    !(c->scratch = malloc(KFT_ZCODEC_SCRATCH(KFT_ZCHUNK_RECS))) ||
+		    !(c->dctx = ZSTD_createDCtx())) {
+			if (c)
+				free(c->scratch);
+			free(c);
+			return kft_error_set(err, "out of memory");
+		}
+		*cachep = c;
+	}
+	cap = c->cap ? c->cap + SLOTS_PER_THREAD : SLOTS_MIN;
+	if (!(bigger = realloc(c->slots, cap * sizeof(*bigger))))
+		return kft_error_set(err, "out of memory");
+	c->slots = bigger;
+	c->cap = cap;
+	return 0;
+}
+
+/* The whole frames, from record 0 on: where each starts. */
+static int index_frames(struct kft_zrecs *z, const char *path, struct kft_error *err)
+{
+	const struct kft_zhdr *zh = (const void *)z->map;
+	uint64_t off = sizeof(*zh), cap = 0;
+
+	if (z->size < sizeof(*zh))
+		goto done;	/* made, and the writer stopped before its header: no frames */
+	if (memcmp(zh->magic, KFT_ZREC_MAGIC, sizeof(KFT_ZREC_MAGIC)))
+		return kft_error_set(err, "%s: not a kft compressed-records file (bad magic)", path);
+	if (zh->hdr_size != sizeof(*zh) || zh->chunk_recs != KFT_ZCHUNK_RECS ||
+	    zh->codec != KFT_ZCODEC_ZSTD_DELTA)
+		return kft_error_set(err, "%s: unsupported compressed-records layout", path);
+	for (;;) {
+		struct kft_zframe f;
+
+		if (z->size - off < sizeof(f))
+			break;
+		memcpy(&f, z->map + off, sizeof(f));
+		if (f.magic != KFT_ZFRAME_MAGIC || f.first != z->count || !f.nrecs ||
+		    f.nrecs > KFT_ZCHUNK_RECS || f.zsize > z->size - off - sizeof(f) ||
+		    (z->nframes && z->count % KFT_ZCHUNK_RECS))
+			break;	/* a frame cut short (its records are still raw) */
+		if (z->nframes == cap) {
+			uint64_t *bigger = realloc(z->off, (cap = cap ? 2 * cap : 64) * sizeof(*bigger));
+
+			if (!bigger)
+				return kft_error_set(err, "out of memory");
+			z->off = bigger;
+		}
+		z->off[z->nframes++] = off;
+		z->count += f.nrecs;
+		off += sizeof(f) + f.zsize;
+	}
+done:
+	if (!(z->bad = calloc(z->nframes ? z->nframes : 1, 1)))
+		return kft_error_set(err, "out of memory");
+	return 0;
+}
+
+int kft_zrecs_open(const char *path, struct kft_zcache **cache, struct kft_zrecs **zp,
+		   uint64_t *count, struct kft_error *err)
+{
+	size_t len = strlen(path);
+	char *zpath = strdup(path);
+	struct kft_zrecs *z = NULL;
+	struct stat st;
+	int fd = -1;
+
+	*zp = NULL;
+	*count = 0;
+	if (!zpath)
+		return kft_error_set(err, "out of memory");
+	zpath[len - 1] = 'z';		/* .kft -> .kfz */
+	fd = open(zpath, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		int ret = errno == ENOENT ? 0 : kft_error_set(err, "%s: %s", zpath, strerror(errno));
+
+		free(zpath);
+		return ret;
+	}
+	if (!(z = calloc(1, sizeof(*z)))) {
+		kft_error_set(err, "out of memory");
+		goto fail;
+	}
+	if (fstat(fd, &st)) {
+		kft_error_set(err, "%s: %s", zpath, strerror(errno));
+		goto fail;
+	}
+	z->size = (size_t)st.st_size;
+	if (z->size) {
+		z->map = mmap(NULL, z->size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (z->map == MAP_FAILED) {
+			z->map = NULL;
+			kft_error_set(err, "%s: cannot map: %s", zpath, strerror(errno));
+			goto fail;
+		}
+	}
+	if (index_frames(z, zpath, err) || cache_grow(cache, err))
+		goto fail;
+	z->cache = *cache;
+	close(fd);
+	free(zpath);
+	*zp = z;
+	*count = z->count;
+	return 0;
+fail:
+	kft_zrecs_close(z);
+	close(fd);
+	free(zpath);
+	return -1;
+}
+
+static struct slot *victim(struct kft_zcache *c)
+{
+	struct slot *best;
+
+	if (c->nslots < c->cap) {
+		best = &c->slots[c->nslots];
+		if (!(best->recs = malloc(KFT_ZCHUNK_RECS * sizeof(*best->recs))))
+			return NULL;
+		c->nslots++;
+		return best;
+	}
+	best = &c->slots[0];
+	for (size_t i = 1; i < c->nslots; i++)
+		if (c->slots[i].stamp < best->stamp)
+			best = &c->slots[i];
+	return best;
+}
+
+/* A record that names no site: what a corrupt frame reads as. */
+static const struct kft_rec nothing = { .site_flags = KFT_SITE_MAX };
+
+static void load(struct kft_zrecs *z, struct slot *s, uint64_t k)
+{
+	struct kft_zframe f;
+
+	memcpy(&f, z->map + z->off[k], sizeof(f));
+	s->owner = z;
+	s->frame = k;
+	if (kft_zcodec_unpack(z->cache->dctx, s->recs, f.nrecs, z->map + z->off[k] + sizeof(f),
+			      f.zsize, z->cache->scratch)) {
+		for (uint32_t i = 0; i < KFT_ZCHUNK_RECS; i++)
+			s->recs[i] = nothing;
+		if (!z->bad[k]++)
+			z->damaged++;
+	}
+}
+
+const struct kft_rec *kft_zrecs_get(struct kft_zrecs *z, uint64_t i)
+{
+	uint64_t k = i / KFT_ZCHUNK_RECS;
+	struct kft_zcache *c = z->cache;
+	struct slot *s = z->hot;
+
+	if (!s || s->owner != z || s->frame != k) {
+		s = NULL;
+		for (size_t j = 0; j < c->nslots; j++)
+			if (c->slots[j].owner == z && c->slots[j].frame == k) {
+				s = &c->slots[j];
+				break;
+			}
+		if (!s) {
+			if (!(s = victim(c)))
+				return &nothing;	/* out of memory */
+			load(z, s, k);
+		}
+		z->hot = s;
+	}
+	s->stamp = ++c->clock;
+	return &s->recs[i % KFT_ZCHUNK_RECS];
+}
+
+uint64_t kft_zrecs_damaged(const struct kft_zrecs *z)
+{
+	return z->damaged;
+}
+
+void kft_zrecs_close(struct kft_zrecs *z)
+{
+	if (!z)
+		return;
+	if (z->cache)
+		for (size_t j = 0; j < z->cache->nslots; j++)
+			if (z->cache->slots[j].owner == z)
+				z->cache->slots[j].owner = NULL;
+	if (z->map)
+		munmap((void *)z->map, z->size);
+	free(z->off);
+	free(z->bad);
+	free(z);
+}
+
+void kft_zcache_free(struct kft_zcache *c)
+{
+	if (!c)
+		return;
+	for (size_t j = 0; j < c->nslots; j++)
+		free(c->slots[j].recs);
+	free(c->slots);
+	ZSTD_freeDCtx(c->dctx);
+	free(c->scratch);
+	free(c);
+}

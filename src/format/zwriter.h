@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * Moving a thread file's finished records into its .kfz: read them from
+ * the file (never from its writer's mapping, which may move), compress a
+ * frame at a time, append, and only once the frames are on disk give the
+ * records' pages back to the file system (a hole reads as zeros). A crash
+ * at any point leaves every record readable, from the one file or the
+ * other. Used by the runtime's helper thread while the program runs and
+ * by `kft record` for what is left when it has ended.
+ */
+#ifndef KFT_ZWRITER_H
+#define KFT_ZWRITER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "trace-format.h"
+#include "zcodec.h"
+
+struct kft_zwriter {
+	int raw_fd;			/* the thread file, read-write (to punch) */
+	int z_fd;			/* its .kfz */
+	uint64_t records_off;
+	uint64_t done;			/* records [0, done) are in frames */
+	uint64_t durable;		/* ... [0, durable) synced and given back */
+	uint64_t zlen;			/* where the next frame goes */
+	bool sealed;			/* a short last frame: nothing may follow */
+	ZSTD_CCtx *cctx;
+	void *mem;			/* one mapping: work memory, records, numbers, output */
+	size_t mem_size;
+	struct kft_rec *buf;
+	uint8_t *scratch;
+	void *out;
+	size_t out_cap;
+};
+
+/* The .kfz beside thread file `name` of dirfd, created, or continued
+ * after the whole frames it holds (a frame cut short by a crash is
+ * dropped). 0, or -1 with errno. */
+int kft_zwriter_open(struct kft_zwriter *w, int dirfd, const char *name);
+
+/* Append a frame of records [done, done + n), n <= KFT_ZCHUNK_RECS;
+ * a frame of fewer seals the file. 0, or -1 (the file is as before). */
+int kft_zwriter_add(struct kft_zwriter *w, uint32_t n);
+
+/* Sync the frames appended, then punch their records out of the thread
+ * file. 0, or -1 (the records stay in both). */
+int kft_zwriter_commit(struct kft_zwriter *w);
+
+void kft_zwriter_close(struct kft_zwriter *w);
+
+/* "thread-1-2-0.kft" -> "thread-1-2-0.kfz"; false if name is no .kft. */
+bool kft_zname(const char *name, char *out, size_t size);
+
+#endif

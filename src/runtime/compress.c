@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Each thread's finished records compressed into its .kfz while the
+ * program runs, by the helper thread (helper.c), so that a long run takes
+ * about a byte a call on disk rather than sixteen. Records are final once
+ * written (a record is written when its call ends), so everything below
+ * the header's head can go. The helper reads the thread file through its
+ * own descriptor and its own map of the header, never the writer's
+ * mapping, which moves as the log grows and goes when the thread ends.
+ * When the helper falls behind, records simply stay raw a while longer.
+ *
+ * Compressing takes some 14 ns a record, on another CPU; but where CPUs
+ * share a core (this project's 2-CPU machines: a busy loop on the other
+ * CPU slows a traced program by a third), any work beside the program
+ * stretches the durations it measures. So while a thread runs, the
+ * newest records of its log stay raw (KFT_COMPRESS_BEHIND, 64 MiB: four
+ * million calls): a run shorter than that is never disturbed, and `kft
+ * record` compresses its logs once the program has ended. A longer run
+ * is compressed as it goes, so the disk holds at most that much raw per
+ * thread.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+
+#include "runtime.h"
+#include "../format/zwriter.h"
+
+#define ZSLOTS 1024
+#define ROUND_CHUNKS 64			/* frames per log per round (4 MiB of records) */
+#define BATCH_RECS (1ULL << 20)		/* sync and punch every 16 MiB of records */
+#define BEHIND_DEFAULT (4ULL << 20)	/* records left raw behind a running writer */
+
+static uint64_t behind = BEHIND_DEFAULT;
+
+enum { FREE, CLAIMED, ADDED, OPEN, DROPPED };
+
+struct zslot {
+	int state;			/* FREE .. DROPPED; the owner claims, the helper frees */
+	int owner_done;			/* the thread writes no more */
+	char name[64];
+	const struct kft_thread_hdr *hdr;	/* the helper's own map of the header */
+	struct kft_zwriter w;
+};
+
+static struct zslot zslots[ZSLOTS];
+
+static KFT_NOTRACE void release(struct zslot *s)
+{
+	kft_zwriter_close(&s->w);
+	if (s->hdr)
+		munmap((void *)s->hdr, 4096);
+	s->hdr = NULL;
+	__atomic_store_n(&s->state, FREE, __ATOMIC_RELEASE);
+}
+
+/* Map the log's header, to follow its head. */
+static KFT_NOTRACE void start(struct zslot *s)
+{
+	int fd = openat(kft_rt.dirfd, s->name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	void *map = fd < 0 ? MAP_FAILED : mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+
+	if (fd >= 0)
+		close(fd);
+	if (map == MAP_FAILED) {
+		__atomic_store_n(&s->state, DROPPED, __ATOMIC_RELAXED);
+		return;
+	}
+	s->hdr = map;
+	s->w.raw_fd = s->w.z_fd = -1;
+	__atomic_store_n(&s->state, OPEN, __ATOMIC_RELAXED);
+}
+
+/* Compress what one log has finished; whether there was work. */
+static KFT_NOTRACE bool follow(struct zslot *s)
+{
+	bool done = __atomic_load_n(&s->owner_done, __ATOMIC_ACQUIRE);
+	uint64_t head = __atomic_load_n(&s->hdr->head, __ATOMIC_ACQUIRE);
+	uint64_t keep = done ? 0 : behind;	/* an ended thread's log goes whole */
+	int n = 0;
+
+	/* the .kfz only once there is a frame for it */
+	if (s->w.raw_fd < 0 && s->w.done + KFT_ZCHUNK_RECS + keep <= head &&
+	    kft_zwriter_open(&s->w, kft_rt.dirfd, s->name)) {
+		release(s);
+		return false;
+	}
+	while (n < ROUND_CHUNKS && s->w.done + KFT_ZCHUNK_RECS + keep <= head) {
+		if (kft_zwriter_add(&s->w, KFT_ZCHUNK_RECS)) {
+			kft_zwriter_commit(&s->w);
+			release(s);	/* a full disk, say: the rest stays raw */
+			return true;
+		}
+		n++;
+	}
+	if (s->w.done - s->w.durable >= BATCH_RECS || (n < ROUND_CHUNKS && s->w.done > s->w.durable))
+		kft_zwriter_commit(&s->w);
+	if (done && n < ROUND_CHUNKS)
+		release(s);	/* the last part frame is `kft record`'s, at the end */
+	return n > 0;
+}
+
+/* The helper's round; whether it compressed anything. */
+KFT_NOTRACE bool kft_compress_step(void)
+{
+	bool busy = false;
+
+	for (int i = 0; i < ZSLOTS; i++) {
+		struct zslot *s = &zslots[i];
+
+		switch (__atomic_load_n(&s->state, __ATOMIC_ACQUIRE)) {
+		case ADDED:
+			start(s);
+			break;
+		case OPEN:
+			busy |= follow(s);
+			break;
+		case DROPPED:
+			if (__atomic_load_n(&s->owner_done, __ATOMIC_ACQUIRE))
+				release(s);
+			break;
+		}
+	}
+	return busy;
+}
+
+/* A new thread file, to compress behind its writer. */
+KFT_NOTRACE void kft_compress_add(struct kft_tls *t)
+{
+	if (!kft_helper_running() || kft_rt.overwrite || !kft_rt.compress)
+		return;
+	for (int i = 0; i < ZSLOTS; i++) {
+		int free_ = FREE;
+
+		if (__atomic_load_n(&zslots[i].state, __ATOMIC_RELAXED) != FREE ||
+		    !__atomic_compare_exchange_n(&zslots[i].state, &free_, CLAIMED, false,
+						 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+			continue;
+		kft_thread_file_name(t, zslots[i].name, sizeof(zslots[i].name));
+		zslots[i].owner_done = 0;
+		__atomic_store_n(&zslots[i].state, ADDED, __ATOMIC_RELEASE);
+		t->compress_slot = i + 1;
+		return;
+	}
+}
+
+/* The thread is done with its file. */
+KFT_NOTRACE void kft_compress_done(struct kft_tls *t)
+{
+	if (t->compress_slot)
+		__atomic_store_n(&zslots[t->compress_slot - 1].owner_done, 1, __ATOMIC_RELEASE);
+	t->compress_slot = 0;
+}
+
+/* KFT_COMPRESS_BEHIND: bytes of records, with K, M or G. */
+static KFT_NOTRACE uint64_t parse_behind(const char *s)
+{
+	uint64_t v = 0;
+
+	if (!s || *s < '0' || *s > '9')
+		return BEHIND_DEFAULT;
+	for (; *s >= '0' && *s <= '9'; s++)
+		v = v * 10 + (uint64_t)(*s - '0');
+	if (*s == 'K' || *s == 'k')
+		v <<= 10;
+	else if (*s == 'M' || *s == 'm')
+		v <<= 20;
+	else if (*s == 'G' || *s == 'g')
+		v <<= 30;
+	return v / sizeof(struct kft_rec);
+}
+
+/* Before the helper starts, and in a fork child, where the parent's
+ * helper is gone: its descriptors and maps are the child's copies. */
+KFT_NOTRACE void kft_compress_reset(void)
+{
+	behind = parse_behind(getenv("KFT_COMPRESS_BEHIND"));
+	for (int i = 0; i < ZSLOTS; i++)
+		if (zslots[i].state == OPEN)
+			release(&zslots[i]);
+	memset(zslots, 0, sizeof(zslots));
+}

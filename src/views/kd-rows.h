@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The rows of kd's call trees: the header, one row per call (entry,
+ * duration, Local, pid, then the name indented by its depth), the same
+ * whether the tree is in memory (kd-tree.c) or streamed (kd-stream.c).
+ */
+#ifndef KFT_VIEW_KD_ROWS_H
+#define KFT_VIEW_KD_ROWS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "../analysis/calltree.h"
+#include "kd-lines.h"
+#include "kd.h"
+
+struct tree_ctx {
+	FILE *out;
+	const struct kft_calltree *t;
+	const struct kft_kd_opts *o;
+	bool col[4];		/* e t l p */
+	size_t next_root;	/* roots before it are printed */
+	unsigned int nmarks;	/* roots given a mark so far */
+	struct kft_linebuf lb;
+};
+
+/* The mark of the n-th chain that -i sets apart ('|' first). */
+char kft_kd_root_mark(unsigned int n);
+
+/* Which columns -f asked for (e t l p). */
+void kft_kd_tree_columns(struct tree_ctx *c);
+void kft_kd_tree_header(struct tree_ctx *c);
+/* Node n at depth, its indentation drawn with mark. */
+void kft_kd_tree_row(struct tree_ctx *c, const struct kft_node *n, unsigned int depth, char mark);
+
+#endif

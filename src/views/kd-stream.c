@@ -1,0 +1,727 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * kd's call trees (-c, with -l, -r, -i) and slowest calls streamed from a
+ * trace's thread files, in memory that grows by 12 bytes a call (kd-tree.c
+ * prints the same rows from a tree in memory).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../analysis/functable.h"
+#include "../common/heap.h"
+#include "../format/calls.h"
+#include "kd-rows.h"
+
+/*
+ * The same trees as kft_view_kd_tree's, read from each thread file's call
+ * stream (kft_thread_calls: 12 bytes a call) instead of a tree in memory.
+ * Roots come in entry order; a root's calls come from its thread's stream
+ * while the root lasts. Only a signal handler's chain, a root of its own
+ * met inside another, is held in memory until its turn.
+ */
+
+struct held_root {
+	struct kft_node *rows;	/* entry order; depth is the tree depth */
+	size_t n, cap;
+	struct kft_call key;	/* the chain's first call, for the order */
+	size_t file;
+};
+
+struct open_call {
+	uint32_t depth;
+	bool irq;
+};
+
+struct stream {
+	struct tree_ctx tc;
+	struct kft_calltree names;	/* funcs only */
+	struct kft_functable ft;
+	struct kft_thread_calls **files;
+	size_t nfiles;
+	size_t *heap;			/* files with calls left, earliest first */
+	size_t nheap;
+	struct held_root *held;
+	size_t nheld, heldcap;
+	struct open_call *open;
+	size_t nopen, opencap;
+	uint64_t base;
+	struct kft_error *err;
+};
+
+static void stream_init(struct stream *s, FILE *out, const struct kft_trace *tr,
+			struct kft_symbolizer *sz, const struct kft_kd_opts *o)
+{
+	s->tc.out = out;
+	s->tc.t = &s->names;
+	s->tc.o = o;
+	s->base = tr->ctl.first_start_ns == UINT64_MAX ? 0 : tr->ctl.first_start_ns;
+	kft_functable_init(&s->ft, &s->names, sz);
+}
+
+/* The next call of file f that is not a stack-watch row, or NULL. */
+static const struct kft_call *next_call(struct stream *s, size_t f, int64_t *local)
+{
+	const struct kft_call *c;
+
+	while ((c = kft_thread_calls_peek(s->files[f], local)) && c->dur_ns == -2)
+		kft_thread_calls_skip(s->files[f]);
+	return c;
+}
+
+/* The order of the whole trace's call stream, which the tree in memory
+ * is built in. */
+static bool first(const struct kft_call *a, size_t fa, const struct kft_call *b, size_t fb)
+{
+	return kft_calls_before(a, a->entry_ns, fa, b, b->entry_ns, fb);
+}
+
+static bool file_first(const void *pa, const void *pb, void *ctx)
+{
+	struct stream *s = ctx;
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+
+	return first(next_call(s, a, NULL), a, next_call(s, b, NULL), b);
+}
+
+static void sift(struct stream *s, size_t i)
+{
+	kft_heap_down(s->heap, s->nheap, sizeof(*s->heap), i, file_first, s);
+}
+
+static int stream_oom(struct stream *s)
+{
+	return kft_error_set(s->err, "out of memory");
+}
+
+/* Room for one more of n items of size bytes in *items, doubling. */
+static int room_for_one(struct stream *s, void **items, size_t n, size_t *cap, size_t size)
+{
+	size_t more = *cap ? 2 * *cap : 16;
+	void *bigger;
+
+	if (n < *cap)
+		return 0;
+	bigger = realloc(*items, more * size);
+	if (!bigger)
+		return stream_oom(s);
+	*items = bigger;
+	*cap = more;
+	return 0;
+}
+
+/* "1234", or "1234i" in a signal handler (snprintf was a tenth of -c's
+ * time) */
+static void put_pid(char *out, uint32_t tid, bool irq)
+{
+	char digits[12];
+	int n = 0;
+
+	do
+		digits[n++] = (char)('0' + tid % 10);
+	while (tid /= 10);
+	while (n)
+		*out++ = digits[--n];
+	if (irq)
+		*out++ = 'i';
+	*out = '\0';
+}
+
+/* A call as the tree printer sees it. */
+static int to_node(struct stream *s, const struct kft_call *c, int64_t local, uint32_t depth,
+		   struct kft_node *n)
+{
+	memset(n, 0, sizeof(*n));
+	n->entry_ns = (int64_t)(c->entry_ns - (c->entry_ns >= s->base ? s->base : c->entry_ns));
+	n->dur_ns = c->dur_ns;
+	n->local_ns = local;
+	n->depth = depth;
+	n->irq = c->flags & KFT_REC_SIGNAL;
+	n->tid = c->tid;
+	put_pid(n->pid, c->tid, n->irq);
+	if (kft_functable_addr(&s->ft, c->session, c->func, &n->func))
+		return stream_oom(s);
+	/* a function met only now (none should be) has its bare name */
+	if (!s->names.funcs[n->func].name)
+		s->names.funcs[n->func].name = s->names.funcs[n->func].base_name;
+	return 0;
+}
+
+static int emit(struct stream *s, const struct kft_call *c, int64_t local, uint32_t depth)
+{
+	struct kft_node n;
+
+	if (to_node(s, c, local, depth, &n))
+		return -1;
+	kft_kd_tree_row(&s->tc, &n, depth, '|');
+	return 0;
+}
+
+/* A signal handler's chain, first call c of file f: keep it for later. */
+static int hold(struct stream *s, size_t f, const struct kft_call *c, int64_t local)
+{
+	struct held_root *h;
+	uint32_t top = c->depth;
+
+	if (room_for_one(s, (void **)&s->held, s->nheld, &s->heldcap, sizeof(*s->held)))
+		return -1;
+	h = &s->held[s->nheld++];
+	memset(h, 0, sizeof(*h));
+	h->key = *c;
+	h->file = f;
+	do {
+		if (room_for_one(s, (void **)&h->rows, h->n, &h->cap, sizeof(*h->rows)))
+			return -1;
+		if (to_node(s, c, local, c->depth - top, &h->rows[h->n++]))
+			return -1;
+		kft_thread_calls_skip(s->files[f]);
+	} while ((c = next_call(s, f, &local)) && c->depth > top);
+	return 0;
+}
+
+static int push_open(struct stream *s, uint32_t depth, bool irq)
+{
+	if (room_for_one(s, (void **)&s->open, s->nopen, &s->opencap, sizeof(*s->open)))
+		return -1;
+	s->open[s->nopen].depth = depth;
+	s->open[s->nopen++].irq = irq;
+	return 0;
+}
+
+/*
+ * The call at the head of file f, and every call under it. A signal
+ * handler met inside is a chain of its own: held for its turn among the
+ * roots (hold_handlers), or left out.
+ */
+static int print_calls(struct stream *s, size_t f, bool hold_handlers)
+{
+	int64_t local;
+	const struct kft_call *c = next_call(s, f, &local);
+	uint32_t top = c->depth;
+	uint32_t left_out = UINT32_MAX;	/* a handler's chain below this depth */
+
+	s->nopen = 0;
+	if (emit(s, c, local, 0) || push_open(s, c->depth, c->flags & KFT_REC_SIGNAL))
+		return -1;
+	kft_thread_calls_skip(s->files[f]);
+	while ((c = next_call(s, f, &local)) && c->depth > top) {
+		bool irq = c->flags & KFT_REC_SIGNAL;
+
+		if (c->depth > left_out) {
+			kft_thread_calls_skip(s->files[f]);
+			continue;
+		}
+		left_out = UINT32_MAX;
+		while (s->nopen && s->open[s->nopen - 1].depth >= c->depth)
+			s->nopen--;
+		if (irq && s->nopen && !s->open[s->nopen - 1].irq) {
+			if (hold_handlers) {
+				if (hold(s, f, c, local))
+					return -1;
+			} else {
+				left_out = c->depth;
+				kft_thread_calls_skip(s->files[f]);
+			}
+			continue;
+		}
+		if (emit(s, c, local, c->depth - top) || push_open(s, c->depth, irq))
+			return -1;
+		kft_thread_calls_skip(s->files[f]);
+	}
+	return 0;
+}
+
+/* Every function of the trace, so that names are settled before the
+ * first row ("name [file]" where two share a name). */
+static int name_functions(struct stream *s, const struct kft_trace *tr)
+{
+	uint32_t id;
+
+	for (size_t i = 0; i < tr->nthreads; i++) {
+		const struct kft_thread_file *th = &tr->threads[i];
+
+		for (uint64_t k = 0; k < th->nsites; k++)
+			if (kft_functable_addr(&s->ft, th->hdr.session, th->sites[k].func, &id))
+				return stream_oom(s);
+		for (uint64_t k = 0; k < th->nframes; k++)
+			if ((th->frames[k].flags & KFT_FRAME_LOGGED) &&
+			    kft_functable_addr(&s->ft, th->hdr.session, th->frames[k].func, &id))
+				return stream_oom(s);
+	}
+	return kft_functable_finish(&s->ft) ? stream_oom(s) : 0;
+}
+
+static int stream_open(struct stream *s, const struct kft_trace *tr)
+{
+	s->files = calloc(tr->nthreads ? tr->nthreads : 1, sizeof(*s->files));
+	s->heap = calloc(tr->nthreads ? tr->nthreads : 1, sizeof(*s->heap));
+	if (!s->files || !s->heap)
+		return stream_oom(s);
+	for (size_t i = 0; i < tr->nthreads; i++) {
+		s->files[i] = kft_thread_calls_open(&tr->threads[i], s->err);
+		if (!s->files[i])
+			return -1;
+		s->nfiles++;
+		if (next_call(s, i, NULL))
+			s->heap[s->nheap++] = i;
+	}
+	kft_heap_make(s->heap, s->nheap, sizeof(*s->heap), file_first, s);
+	return 0;
+}
+
+static void stream_close(struct stream *s)
+{
+	for (size_t i = 0; i < s->nfiles; i++)
+		kft_thread_calls_close(s->files[i]);
+	for (size_t i = 0; i < s->nheld; i++)
+		free(s->held[i].rows);
+	free(s->files);
+	free(s->heap);
+	free(s->held);
+	free(s->open);
+	free(s->tc.lb.s);
+	kft_functable_done(&s->ft);
+	kft_calltree_free(&s->names);
+}
+
+/* The held chain that comes first, or s->nheld. */
+static size_t first_held(struct stream *s)
+{
+	size_t best = s->nheld;
+
+	for (size_t i = 0; i < s->nheld; i++)
+		if (best == s->nheld ||
+		    first(&s->held[i].key, s->held[i].file, &s->held[best].key, s->held[best].file))
+			best = i;
+	return best;
+}
+
+static void print_held(struct stream *s, size_t i)
+{
+	struct held_root h = s->held[i];
+
+	for (size_t k = 0; k < h.n; k++)
+		kft_kd_tree_row(&s->tc, &h.rows[k], h.rows[k].depth, '|');
+	free(h.rows);
+	s->held[i] = s->held[--s->nheld];
+}
+
+int kft_view_kd_tree_stream(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
+			    const struct kft_kd_opts *o, struct kft_error *err)
+{
+	struct stream s = { .err = err };
+	int ret = -1;
+
+	stream_init(&s, out, tr, sz, o);
+	if (name_functions(&s, tr) || stream_open(&s, tr))
+		goto out;
+	kft_kd_tree_columns(&s.tc);
+	kft_kd_tree_header(&s.tc);
+	for (;;) {
+		size_t h = first_held(&s);
+
+		if (h < s.nheld && (!s.nheap || first(&s.held[h].key, s.held[h].file,
+						      next_call(&s, s.heap[0], NULL), s.heap[0]))) {
+			print_held(&s, h);
+			continue;
+		}
+		if (!s.nheap)
+			break;
+		if (print_calls(&s, s.heap[0], true))
+			goto out;
+		if (!next_call(&s, s.heap[0], NULL))
+			s.heap[0] = s.heap[--s.nheap];
+		sift(&s, 0);
+	}
+	ret = 0;
+out:
+	stream_close(&s);
+	return ret;
+}
+
+/* ---- -r: rows in the order of the call stream, streamed ---------------- */
+
+/* A call open in one thread file, as the tree nests it. */
+struct open_row {
+	uint32_t depth;			/* recorded */
+	uint32_t tree_depth;
+	bool irq;
+};
+
+struct row_stack {
+	struct open_row *rows;
+	size_t n, cap;
+};
+
+/* Its depth in the tree: under the open call just above it in its
+ * thread, unless it starts a signal handler's chain (a root of its own). */
+static int tree_depth(struct stream *s, struct row_stack *st, const struct kft_call *c,
+		      uint32_t *depth)
+{
+	bool irq = c->flags & KFT_REC_SIGNAL;
+
+	while (st->n && st->rows[st->n - 1].depth >= c->depth)
+		st->n--;
+	*depth = st->n && !(irq && !st->rows[st->n - 1].irq) ? st->rows[st->n - 1].tree_depth + 1 : 0;
+	if (room_for_one(s, (void **)&st->rows, st->n, &st->cap, sizeof(*st->rows)))
+		return -1;
+	st->rows[st->n++] = (struct open_row){ c->depth, *depth, irq };
+	return 0;
+}
+
+int kft_view_kd_rows_stream(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
+			    const struct kft_kd_opts *o, struct kft_error *err)
+{
+	struct stream s = { .err = err };
+	struct row_stack *stacks = calloc(tr->nthreads ? tr->nthreads : 1, sizeof(*stacks));
+	int ret = -1;
+
+	stream_init(&s, out, tr, sz, o);
+	if (!stacks) {
+		stream_oom(&s);
+		goto out;
+	}
+	if (name_functions(&s, tr) || stream_open(&s, tr))
+		goto out;
+	kft_kd_tree_columns(&s.tc);
+	kft_kd_tree_header(&s.tc);
+	while (s.nheap) {
+		size_t f = s.heap[0];
+		int64_t local;
+		const struct kft_call *c = next_call(&s, f, &local);
+		uint32_t depth;
+
+		if (tree_depth(&s, &stacks[f], c, &depth) || emit(&s, c, local, depth))
+			goto out;
+		kft_thread_calls_skip(s.files[f]);
+		if (!next_call(&s, f, NULL))
+			s.heap[0] = s.heap[--s.nheap];
+		sift(&s, 0);
+	}
+	ret = 0;
+out:
+	for (size_t i = 0; stacks && i < tr->nthreads; i++)
+		free(stacks[i].rows);
+	free(stacks);
+	stream_close(&s);
+	return ret;
+}
+
+/* ---- -i: other threads and handlers where they began, streamed -------- */
+
+/* A chain of its own: where it starts in its file's stream. */
+struct root {
+	uint32_t file;
+	uint32_t place;
+};
+
+struct interlace {
+	struct stream *s;
+	struct root *roots;
+	size_t nroots, next;
+	int64_t next_at;		/* when roots[next] began */
+	unsigned int nmarks;
+};
+
+/* A call's time as the tree in memory holds it (from the first start). */
+static int64_t rel_entry(const struct stream *s, const struct kft_call *c)
+{
+	return (int64_t)(c->entry_ns - (c->entry_ns >= s->base ? s->base : c->entry_ns));
+}
+
+/* Every chain's start, in the order of the call stream: 8 bytes a chain. */
+static int find_roots(struct interlace *il, const struct kft_trace *tr)
+{
+	struct stream *s = il->s;
+	struct row_stack *stacks = calloc(tr->nthreads ? tr->nthreads : 1, sizeof(*stacks));
+	size_t cap = 0;
+	int ret = -1;
+
+	if (!stacks)
+		return stream_oom(s);
+	while (s->nheap) {
+		size_t f = s->heap[0];
+		const struct kft_call *c = next_call(s, f, NULL);
+		uint32_t depth;
+
+		if (tree_depth(s, &stacks[f], c, &depth))
+			goto out;
+		if (!depth) {
+			if (room_for_one(s, (void **)&il->roots, il->nroots, &cap, sizeof(*il->roots)))
+				goto out;
+			il->roots[il->nroots++] = (struct root){
+				(uint32_t)f, (uint32_t)kft_thread_calls_tell(s->files[f]) };
+		}
+		kft_thread_calls_skip(s->files[f]);
+		if (!next_call(s, f, NULL))
+			s->heap[0] = s->heap[--s->nheap];
+		sift(s, 0);
+	}
+	ret = 0;
+out:
+	for (size_t i = 0; i < tr->nthreads; i++)
+		free(stacks[i].rows);
+	free(stacks);
+	return ret;
+}
+
+/* Take the next chain in line: when it began. */
+static void take_root(struct interlace *il)
+{
+	const struct root *r;
+
+	il->next_at = INT64_MAX;
+	if (il->next < il->nroots) {
+		r = &il->roots[il->next];
+		kft_thread_calls_seek_to(il->s->files[r->file], r->place);
+		il->next_at = rel_entry(il->s, next_call(il->s, r->file, NULL));
+	}
+}
+
+static int print_chain(struct interlace *il, const struct root *r, char mark);
+
+/* The chains that began before time t, each between banners. */
+static int chains_before(struct interlace *il, int64_t t)
+{
+	struct stream *s = il->s;
+
+	while (il->next < il->nroots && il->next_at < t) {
+		const struct root *r = &il->roots[il->next++];
+		char mark;
+
+		take_root(il);
+		mark = kft_kd_root_mark(il->nmarks++);
+		fprintf(s->tc.out, "----------- %c%c%c%c start --------------\n", mark, mark, mark, mark);
+		if (print_chain(il, r, mark))
+			return -1;
+		fprintf(s->tc.out, "----------- %c%c%c%c end ----------------\n", mark, mark, mark, mark);
+	}
+	return 0;
+}
+
+/* One chain: its first call and every call under it, in entry order;
+ * before each, the chains that began earlier (which may move this
+ * file's stream: it goes back to its place after). */
+static int print_chain(struct interlace *il, const struct root *r, char mark)
+{
+	struct stream *s = il->s;
+	struct kft_thread_calls *tc = s->files[r->file];
+	uint64_t place = r->place;
+	uint32_t top = 0, left_out = UINT32_MAX;
+	struct open_call *open = NULL;	/* this chain's own: chains nest */
+	size_t nopen = 0, cap = 0;
+	bool first_row = true;
+	int ret = -1;
+
+	for (;;) {
+		const struct kft_call *c;
+		struct kft_call here;
+		struct kft_node n;
+		int64_t local;
+		bool irq;
+
+		kft_thread_calls_seek_to(tc, place);
+		c = next_call(s, r->file, &local);
+		if (!c || (!first_row && c->depth <= top))
+			break;
+		place = kft_thread_calls_tell(tc) + 1;
+		irq = c->flags & KFT_REC_SIGNAL;
+		if (first_row) {
+			top = c->depth;
+		} else {
+			if (c->depth > left_out)
+				continue;
+			left_out = UINT32_MAX;
+			while (nopen && open[nopen - 1].depth >= c->depth)
+				nopen--;
+			if (irq && nopen && !open[nopen - 1].irq) {
+				left_out = c->depth;	/* a handler: a chain of its own */
+				continue;
+			}
+		}
+		here = *c;
+		if (chains_before(il, rel_entry(s, &here)) ||
+		    to_node(s, &here, local, here.depth - top, &n) ||
+		    room_for_one(s, (void **)&open, nopen, &cap, sizeof(*open)))
+			goto out;
+		kft_kd_tree_row(&s->tc, &n, here.depth - top, mark);
+		open[nopen].depth = here.depth;
+		open[nopen++].irq = irq;
+		first_row = false;
+	}
+	ret = 0;
+out:
+	free(open);
+	return ret;
+}
+
+int kft_view_kd_interlaced_stream(FILE *out, const struct kft_trace *tr,
+				  struct kft_symbolizer *sz, const struct kft_kd_opts *o,
+				  struct kft_error *err)
+{
+	struct stream s = { .err = err };
+	struct interlace il = { .s = &s };
+	int ret = -1;
+
+	stream_init(&s, out, tr, sz, o);
+	if (name_functions(&s, tr) || stream_open(&s, tr) || find_roots(&il, tr))
+		goto out;
+	kft_kd_tree_columns(&s.tc);
+	kft_kd_tree_header(&s.tc);
+	take_root(&il);
+	while (il.next < il.nroots) {
+		const struct root *r = &il.roots[il.next++];
+		char mark = kft_kd_root_mark(il.nmarks++);
+		const struct kft_call *c;
+		int64_t end;
+
+		take_root(&il);
+		kft_thread_calls_seek_to(s.files[r->file], r->place);
+		c = next_call(&s, r->file, NULL);
+		end = c->dur_ns < 0 ? INT64_MAX : rel_entry(&s, c) + c->dur_ns;
+		if (print_chain(&il, r, mark) || chains_before(&il, end))
+			goto out;
+	}
+	ret = 0;
+out:
+	free(il.roots);
+	stream_close(&s);
+	return ret;
+}
+
+/* ---- the slowest calls, streamed -------------------------------------- */
+
+struct hit {
+	int64_t dur_ns;
+	struct kft_call key;	/* for ties: the order of the call stream */
+	size_t file;
+	uint64_t rec;
+};
+
+/* Whether a ranks before b: slower, or as slow and entered first. */
+static bool ranks_before(const struct hit *a, const struct hit *b)
+{
+	if (a->dur_ns != b->dur_ns)
+		return a->dur_ns > b->dur_ns;
+	return first(&a->key, a->file, &b->key, b->file);
+}
+
+/* The best n so far as a heap whose top is the worst of them. */
+struct top {
+	struct hit *h;
+	size_t n, max;
+};
+
+static bool ranks_after(const void *a, const void *b, void *ctx)
+{
+	(void)ctx;
+	return ranks_before(b, a);
+}
+
+static void top_offer(struct top *t, const struct hit *h)
+{
+	if (t->n < t->max) {
+		t->h[t->n] = *h;
+		kft_heap_up(t->h, sizeof(*t->h), t->n++, ranks_after, NULL);
+	} else if (ranks_before(h, &t->h[0])) {
+		t->h[0] = *h;
+		kft_heap_down(t->h, t->n, sizeof(*t->h), 0, ranks_after, NULL);
+	}
+}
+
+static int cmp_rank(const void *a, const void *b)
+{
+	return ranks_before(a, b) ? -1 : ranks_before(b, a) ? 1 : 0;
+}
+
+/* Every finished call of func, the n slowest kept. */
+static int find_slowest(struct stream *s, const struct kft_trace *tr, const char *func,
+			struct top *top)
+{
+	bool *wanted = calloc(s->names.nfuncs ? s->names.nfuncs : 1, sizeof(*wanted));
+
+	if (!wanted)
+		return stream_oom(s);
+	for (size_t i = 0; i < s->names.nfuncs; i++)
+		wanted[i] = !strcmp(s->names.funcs[i].name, func) ||
+			    !strcmp(s->names.funcs[i].base_name, func);
+	for (size_t f = 0; f < tr->nthreads; f++) {
+		const struct kft_thread_file *th = &tr->threads[f];
+
+		for (uint64_t i = 0; i < th->nrecs; i++) {
+			struct kft_rec_data r;
+			struct hit h = { .file = f, .rec = i };
+			uint32_t id;
+
+			kft_thread_rec(th, i, &r);
+			h.dur_ns = kft_dur_decode(r.dur);
+			if (h.dur_ns < 0 ||
+			    kft_functable_addr(&s->ft, th->hdr.session, r.func, &id) ||
+			    id >= s->names.nfuncs || !wanted[id])
+				continue;
+			h.key.entry_ns = r.entry_ns;
+			h.key.tid = th->hdr.tid;
+			h.key.session = th->hdr.session;
+			h.key.depth = r.depth;
+			top_offer(top, &h);
+		}
+	}
+	free(wanted);
+	qsort(top->h, top->n, sizeof(*top->h), cmp_rank);
+	return 0;
+}
+
+int kft_view_kd_slowest_stream(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
+			       const struct kft_kd_opts *o, const char *func, long n,
+			       struct kft_error *err)
+{
+	struct kft_kd_opts all = *o;
+	struct stream s = { .err = err };
+	struct top top = { .max = (size_t)n };
+	int ret = -1;
+
+	all.columns = KFT_KD_TREE_COLUMNS;
+	stream_init(&s, out, tr, sz, &all);
+	s.files = calloc(tr->nthreads ? tr->nthreads : 1, sizeof(*s.files));
+	top.h = malloc((size_t)n * sizeof(*top.h));
+	if (!s.files || !top.h) {
+		stream_oom(&s);
+		goto out;
+	}
+	s.nfiles = tr->nthreads;
+	if (name_functions(&s, tr) || find_slowest(&s, tr, func, &top))
+		goto out;
+	if (!top.n) {
+		kft_error_set(err, "no finished call of '%s' in the trace", func);
+		goto out;
+	}
+	kft_kd_tree_columns(&s.tc);
+	for (size_t i = 0; i < top.n; i++) {
+		const struct hit *h = &top.h[i];
+		const struct kft_call *c;
+		struct kft_node node;
+
+		/* each thread's stream once, kept for its other hits */
+		if (!s.files[h->file] &&
+		    !(s.files[h->file] = kft_thread_calls_open(&tr->threads[h->file], err)))
+			goto out;
+		if (kft_thread_calls_seek(s.files[h->file], h->rec) ||
+		    !(c = next_call(&s, h->file, NULL))) {
+			kft_error_set(err, "%s: record %llu is no call", tr->threads[h->file].name,
+				      (unsigned long long)h->rec);
+			goto out;
+		}
+		if (to_node(&s, c, 0, 0, &node))
+			goto out;
+		fprintf(out, "%s#%zu: %s, %lld usec, entered at %lld usec, pid %s\n", i ? "\n" : "",
+			i + 1, s.names.funcs[node.func].name, kft_kd_us(node.dur_ns),
+			kft_kd_us(node.entry_ns), node.pid);
+		kft_kd_tree_header(&s.tc);
+		if (print_calls(&s, h->file, false))
+			goto out;
+	}
+	ret = 0;
+out:
+	free(top.h);
+	stream_close(&s);
+	return ret;
+}
