@@ -3,9 +3,6 @@
 # raw, a killed run's half-compressed trace reads whole, and damage is
 # reported, never a crash.
 
-# calls_of DIR FUNC: kd's count for FUNC
-calls_of() { kft kd -f Fc "$1" | awk -v f="$2" '$1 == f { print $2 }'; }
-
 # same_views A B: every view prints the same for traces A and B
 same_views() {
 	local v

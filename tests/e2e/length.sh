@@ -2,9 +2,6 @@
 # Traces of any length: the log grows with the run, and whatever stops
 # it (logentries, --max-size) is said, with the true count of what was lost.
 
-# calls_of DIR FUNC: kd's count for FUNC
-calls_of() { kft kd -f Fc "$1" | awk -v f="$2" '$1 == f { print $2 }'; }
-
 # 3 threads whose logs each grow several times past their first room
 test_log_grows_with_the_run() {
 	build many

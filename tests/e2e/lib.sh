@@ -41,6 +41,9 @@ log_rows() {
 		print d ctx $4 " <- " $5 }'
 }
 
+# calls_of DIR FUNC: kd's count for FUNC
+calls_of() { kft kd -f Fc "$1" | awk -v f="$2" '$1 == f { print $2 }'; }
+
 # rows [DIR]: the log's rows as "[-1 ][i ]func <- caller".
 rows() { kft log "$@" | log_rows; }
 
