@@ -15,13 +15,14 @@ TRACEFS_CFLAGS := $(shell pkg-config --cflags libtracefs libtraceevent 2>/dev/nu
 TRACEFS_LIBS   := $(shell pkg-config --libs libtracefs libtraceevent 2>/dev/null || echo -ltracefs -ltraceevent)
 
 SHARED_SRCS  := src/common/error.c src/config/config.c src/format/control.c \
-                src/symbols/elf-symtab.c src/format/zcodec.c src/format/zwriter.c
+                src/symbols/elf-symtab.c src/symbols/demangle.c src/format/zcodec.c \
+                src/format/zwriter.c
 RUNTIME_SRCS := $(SHARED_SRCS) $(wildcard src/runtime/*.c) $(wildcard src/runtime/*.S)
 TOOL_SRCS    := $(SHARED_SRCS) $(wildcard src/cli/*.c) $(wildcard src/views/*.c) \
                 $(wildcard src/analysis/*.c) src/common/strmap.c \
                 src/format/reader.c src/format/zreader.c src/format/compress-dir.c src/format/calls.c src/format/thread-walk.c src/format/text-log.c src/symbols/symbolizer.c \
                 src/common/addrmap.c src/common/heap.c \
-                src/symbols/symmap.c src/symbols/rewrite.c src/format/thread-writer.c \
+                src/symbols/symmap.c src/symbols/saved-symbols.c src/symbols/rewrite.c src/format/thread-writer.c \
                 $(wildcard src/kernel/*.c)
 UNIT_SRCS    := $(wildcard tests/unit/test-*.c)
 
@@ -53,7 +54,7 @@ $(O)/lib/libkft.so: $(RUNTIME_OBJS) src/runtime/libkft.map
 
 $(O)/bin/kft: $(TOOL_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(SANITIZE) -o $@ $(TOOL_OBJS) $(TRACEFS_LIBS) -lzstd -lm
+	$(CC) $(SANITIZE) -o $@ $(TOOL_OBJS) $(TRACEFS_LIBS) -lzstd -ldl -lm
 
 $(O)/include/kft.h: include/kft.h
 	@mkdir -p $(dir $@)
@@ -61,7 +62,7 @@ $(O)/include/kft.h: include/kft.h
 
 $(O)/tests/%: tests/unit/%.c $(LIB_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE) $(CFLAGS) $(SANITIZE) -Isrc -o $@ $< $(LIB_OBJS) -lcmocka $(TRACEFS_LIBS) -lzstd -lm
+	$(CC) $(BASE) $(CFLAGS) $(SANITIZE) -Isrc -o $@ $< $(LIB_OBJS) -lcmocka $(TRACEFS_LIBS) -lzstd -ldl -lm
 
 unit: $(UNIT_BINS)
 

@@ -9,6 +9,7 @@ need=""
 have_cmd() { command -v "$1" >/dev/null 2>&1; }
 have_cmd gcc   || need="$need gcc libc6-dev"
 have_cmd clang || need="$need clang"
+have_cmd g++   || need="$need g++"	# C++ programs in the tests (clang++ uses its library)
 have_cmd make  || need="$need make"
 # The sanitizer runtimes ship with gcc's libraries on Debian.
 [ -n "$(ls /usr/lib/gcc/*/*/libasan.so 2>/dev/null)" ] || need="$need libasan8"

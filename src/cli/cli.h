@@ -31,6 +31,9 @@ int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Open the trace in dir, with its symbols if asked; on error say so on
  * stderr and return 1. Close with close_trace(). */
 int open_trace(const char *dir, bool symbols, struct kft_trace *tr, struct kft_symbolizer **sz);
+/* --no-demangle of the commands that print names: C++ names as the
+ * symbol table has them */
+extern bool cli_no_demangle;
 void close_trace(struct kft_trace *tr, struct kft_symbolizer *sz);
 
 /* The trace directory (trace-dir.c). */

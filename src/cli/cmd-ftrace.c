@@ -17,12 +17,14 @@ static const char usage[] =
 	"                                duration of each call (the default);\n"
 	"                                + ! # * @ $ mark calls over 10 us,\n"
 	"                                100 us, 1 ms, 10 ms, 100 ms, 1 s\n"
-	"  -t, --tracer function         one line per call: time, function, caller\n";
+	"  -t, --tracer function         one line per call: time, function, caller\n"
+	"      --no-demangle             C++ names as the symbol table has them\n";
 
 int cmd_ftrace(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "tracer", required_argument, NULL, 't' },
+		{ "no-demangle", no_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -39,6 +41,8 @@ int cmd_ftrace(int argc, char **argv)
 			tracer = KFT_FTRACE_GRAPH;
 		else if (c == 't' && !strcmp(optarg, "function"))
 			tracer = KFT_FTRACE_FUNCTION;
+		else if (c == 'D')
+			cli_no_demangle = true;
 		else if (c == 't')
 			return fail("ftrace: unknown tracer '%s' (function_graph or function)",
 				    optarg);

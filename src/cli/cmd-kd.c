@@ -40,6 +40,7 @@ static const char usage[] =
 	"And beyond kd:\n"
 	"  --ascending        sort smallest first\n"
 	"  --slowest N FUNC   the N slowest calls of FUNC, each with its call tree\n"
+	"  --no-demangle      C++ names as the symbol table has them\n"
 	"  --classic          kd 1.1's arithmetic: functions by name, nesting by\n"
 	"                     caller name across threads, unfinished calls summed\n"
 	"                     as -1, Range always shown (to compare old reports)\n"
@@ -134,6 +135,8 @@ int cmd_kd(int argc, char **argv)
 			o.interlace = true;
 		} else if (!strcmp(a, "-r")) {
 			o.raw_order = true;
+		} else if (!strcmp(a, "--no-demangle")) {
+			cli_no_demangle = true;
 		} else if (!strcmp(a, "--classic")) {
 			o.classic = true;
 		} else if (!strcmp(a, "--ascending")) {

@@ -16,13 +16,15 @@ static const char usage[] =
 	"watch), PID (thread id; 'i' = signal-handler context), Function, Caller.\n"
 	"\n"
 	"  --raw   hex addresses instead of names (for the addr2sym workflow)\n"
-	"  --ns    times in nanoseconds\n";
+	"  --ns    times in nanoseconds\n"
+	"  --no-demangle  C++ names as the symbol table has them (_ZN2ns3Foo3barEi)\n";
 
 int cmd_log(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "raw", no_argument, NULL, 'r' },
 		{ "ns", no_argument, NULL, 'n' },
+		{ "no-demangle", no_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -42,6 +44,9 @@ int cmd_log(int argc, char **argv)
 			break;
 		case 'n':
 			opts.ns = true;
+			break;
+		case 'D':
+			cli_no_demangle = true;
 			break;
 		default:
 			fputs(usage, stderr);

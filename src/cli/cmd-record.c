@@ -22,6 +22,7 @@
 #include "../format/compress-dir.h"
 #include "../format/reader.h"
 #include "../symbols/elf-symtab.h"
+#include "../symbols/saved-symbols.h"
 #include "../views/views.h"
 #include "cli.h"
 
@@ -310,6 +311,17 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 	return 0;
 }
 
+/* The names of the functions the trace holds, so that it reads the same
+ * when the program is rebuilt, removed or elsewhere. */
+static void save_symbols(const char *dir)
+{
+	struct kft_error err;
+
+	if (kft_symbols_save(dir, &err))
+		fprintf(stderr, "kft: warning: %s; names will come from the files on disk\n",
+			err.msg);
+}
+
 /* What the runtime's helper had not compressed: the end of each log,
  * fork children's logs, a run on one CPU. Failing leaves them raw. */
 static void compress_rest(const char *dir)
@@ -378,6 +390,7 @@ int cmd_record(int argc, char **argv)
 	}
 	write_info(o.dir, argc - optind, argv + optind, status);
 	mark_ended(o.dir);
+	save_symbols(o.dir);
 	if (!o.no_compress)
 		compress_rest(o.dir);
 	report_losses(o.dir);

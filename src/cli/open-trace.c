@@ -2,6 +2,8 @@
 /* Opening a trace directory and its symbols, for the commands that read one. */
 #include "cli.h"
 
+bool cli_no_demangle;
+
 int open_trace(const char *dir, bool symbols, struct kft_trace *tr, struct kft_symbolizer **sz)
 {
 	struct kft_error err;
@@ -15,6 +17,17 @@ int open_trace(const char *dir, bool symbols, struct kft_trace *tr, struct kft_s
 	if (symbols && !(*sz = kft_symbolizer_new(dir, &err))) {
 		kft_trace_close(tr);
 		return fail("%s", err.msg);
+	}
+	if (*sz) {
+		char *const *warnings;
+
+		size_t n;
+
+		kft_symbolizer_set_demangle(*sz, !cli_no_demangle);
+		n = kft_symbolizer_warnings(*sz, &warnings);
+
+		for (size_t i = 0; i < n; i++)
+			fprintf(stderr, "kft: warning: %s\n", warnings[i]);
 	}
 	return 0;
 }

@@ -50,7 +50,8 @@ static bool trace_file_name(const char *n)
 		return !strncmp(inner, "thread-", 7) && trace_file_name(inner);
 	}
 	if (!strcmp(n, "info") || !strcmp(n, "config") || !strcmp(n, "control") ||
-	    !strcmp(n, "user-config") || !strcmp(n, "kallsyms"))
+	    !strcmp(n, "user-config") || !strcmp(n, "kallsyms") || !strcmp(n, "symbols") ||
+	    !strcmp(n, ".symbols.tmp"))
 		return true;
 	if (!strncmp(n, "maps-", 5))
 		return (p = digits(n + 5)) && !*p;

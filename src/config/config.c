@@ -146,9 +146,11 @@ bad:
 			     p->origin, t->line, t->text, what, prev->text);
 }
 
+/* C names, and C++ names as written in the source: ns::Foo::bar,
+ * ns::Foo::bar(int), ns::f<int>, ns::Foo::operator() */
 static bool is_ident_char(char c)
 {
-	return isalnum((unsigned char)c) || c == '_' || c == '.' || c == '$' || c == '@';
+	return isalnum((unsigned char)c) || (c && strchr("_.$@:()<>,*&~[]=!+-/%^|", c));
 }
 
 static int parse_func(struct parser *p, const struct token *t, struct kft_func_ref *ref)

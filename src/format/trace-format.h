@@ -133,6 +133,7 @@ struct kft_thread_hdr {
 #define KFT_FRAME_SIGNAL	0x2	/* entered in signal-handler context */
 #define KFT_FRAME_FILTERED	0x4	/* dropped by a filter at entry */
 #define KFT_FRAME_KERNEL	0x8	/* a kernel function (from ftrace) */
+#define KFT_FRAME_HIJACKED	0x10	/* -pg: its return address is kft's trampoline */
 
 /* One open call on the shadow stack. */
 struct kft_frame {

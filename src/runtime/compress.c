@@ -68,6 +68,7 @@ static KFT_NOTRACE void start(struct zslot *s)
 		return;
 	}
 	s->hdr = map;
+	memset(&s->w, 0, sizeof(s->w));	/* the slot may have served another log */
 	s->w.raw_fd = s->w.z_fd = -1;
 	__atomic_store_n(&s->state, OPEN, __ATOMIC_RELAXED);
 }

@@ -148,6 +148,9 @@ KFT_HIDDEN KFT_NOTRACE void kft_pg_entry(uintptr_t ip, uintptr_t *ret_loc, int f
 	}
 	kft_event_entry(t, kft_config_func_at(pg_function_start(ip, fentry)), call_site,
 			PG_SP(ret_loc));
+	depth = t->hdr->depth;
+	if (depth && depth <= KFT_SHADOW_CAP)
+		t->frames[depth - 1].flags |= KFT_FRAME_HIJACKED;	/* exceptions.c */
 	*ret_loc = (uintptr_t)kft_return_trampoline;
 	kft_rt.hijacked = true;
 	t->busy = 0;

@@ -2,12 +2,14 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "demangle.h"
 #include "elf-symtab.h"
 
 static bool in_file(const struct kft_elf *elf, uint64_t off, uint64_t len)
@@ -129,6 +131,109 @@ static void note_patch_section(struct kft_elf *elf, const Elf64_Shdr *sh)
 	elf->instrumented = true;
 }
 
+/* The GNU build-id in a note area, if there is one. */
+static void read_build_id(struct kft_elf *elf, uint64_t off, uint64_t size)
+{
+	const unsigned char *p = (const unsigned char *)elf->map + off;
+
+	if (!in_file(elf, off, size))
+		return;
+	while (size >= 12) {
+		uint32_t namesz, descsz, type;
+		uint64_t len;
+
+		memcpy(&namesz, p, 4);
+		memcpy(&descsz, p + 4, 4);
+		memcpy(&type, p + 8, 4);
+		len = 12 + (((uint64_t)namesz + 3) & ~3ULL) + (((uint64_t)descsz + 3) & ~3ULL);
+		if (len > size)
+			return;
+		if (type == NT_GNU_BUILD_ID && namesz == 4 && !memcmp(p + 12, "GNU", 4) && descsz &&
+		    descsz <= sizeof(elf->build_id)) {
+			memcpy(elf->build_id, p + 16, descsz);
+			elf->build_id_len = descsz;
+			return;
+		}
+		p += len;
+		size -= len;
+	}
+}
+
+/* A section's name, or "" */
+static const char *section_name(const struct kft_elf *elf, const Elf64_Ehdr *eh,
+				const Elf64_Shdr *shdrs, unsigned int i)
+{
+	const Elf64_Shdr *names;
+	const char *s;
+
+	if (eh->e_shstrndx >= eh->e_shnum)
+		return "";
+	names = &shdrs[eh->e_shstrndx];
+	if (!in_file(elf, names->sh_offset, names->sh_size) || shdrs[i].sh_name >= names->sh_size)
+		return "";
+	s = (const char *)elf->map + names->sh_offset + shdrs[i].sh_name;
+	return memchr(s, '\0', names->sh_size - shdrs[i].sh_name) ? s : "";
+}
+
+static void read_debuglink(struct kft_elf *elf, const Elf64_Shdr *sh)
+{
+	const char *s = (const char *)elf->map + sh->sh_offset;
+	size_t n;
+
+	if (!in_file(elf, sh->sh_offset, sh->sh_size))
+		return;
+	n = strnlen(s, sh->sh_size);
+	if (n && n < sh->sh_size && n < sizeof(elf->debuglink))
+		memcpy(elf->debuglink, s, n + 1);
+}
+
+static int open_elf(struct kft_elf *elf, const char *path, bool symbols, struct kft_error *err);
+
+/* A stripped file's symbols from its separate debug file: by build-id,
+ * then by .gnu_debuglink beside it, in .debug/ and under KFT_DEBUG_DIR.
+ * 0 if found (elf->syms are its, names in elf->debug_map). */
+static int use_debug_file(struct kft_elf *elf, const char *path)
+{
+	char cand[4][4608], dir[4096];
+	const char *slash = strrchr(path, '/');
+	int n = 0;
+
+	if (elf->build_id_len >= 2) {
+		char *p = cand[n++];
+
+		p += sprintf(p, "%s/.build-id/%02x/", KFT_DEBUG_DIR, elf->build_id[0]);
+		for (size_t i = 1; i < elf->build_id_len; i++)
+			p += sprintf(p, "%02x", elf->build_id[i]);
+		strcpy(p, ".debug");
+	}
+	if (elf->debuglink[0] && slash && (size_t)(slash - path) < sizeof(dir)) {
+		memcpy(dir, path, (size_t)(slash - path));
+		dir[slash - path] = '\0';
+		snprintf(cand[n++], sizeof(cand[0]), "%s/%s", dir, elf->debuglink);
+		snprintf(cand[n++], sizeof(cand[0]), "%s/.debug/%s", dir, elf->debuglink);
+		snprintf(cand[n++], sizeof(cand[0]), "%s%s/%s", KFT_DEBUG_DIR, dir, elf->debuglink);
+	}
+	for (int i = 0; i < n; i++) {
+		struct kft_elf dbg;
+
+		if (!strcmp(cand[i], path) || open_elf(&dbg, cand[i], true, NULL))
+			continue;
+		/* the same build (where both say), with a symbol table of its own */
+		if (!dbg.nsyms || dbg.debug_map ||
+		    (elf->build_id_len && (dbg.build_id_len != elf->build_id_len ||
+					   memcmp(dbg.build_id, elf->build_id, elf->build_id_len)))) {
+			kft_elf_close(&dbg);
+			continue;
+		}
+		elf->syms = dbg.syms;
+		elf->nsyms = dbg.nsyms;
+		elf->debug_map = dbg.map;
+		elf->debug_size = dbg.map_size;
+		return 0;
+	}
+	return -1;
+}
+
 static int parse(struct kft_elf *elf, const char *path, bool symbols, struct kft_error *err)
 {
 	const unsigned char *base = elf->map;
@@ -149,6 +254,8 @@ static int parse(struct kft_elf *elf, const char *path, bool symbols, struct kft
 			memcpy(&ph, base + eh.e_phoff + i * sizeof(ph), sizeof(ph));
 			if (ph.p_type == PT_INTERP)
 				elf->has_interp = true;
+			if (ph.p_type == PT_NOTE && !elf->build_id_len)
+				read_build_id(elf, ph.p_offset, ph.p_filesz);
 			if (ph.p_type == PT_LOAD && elf->nloads < 16) {
 				elf->loads[elf->nloads].offset = ph.p_offset;
 				elf->loads[elf->nloads].vaddr = ph.p_vaddr;
@@ -170,9 +277,16 @@ static int parse(struct kft_elf *elf, const char *path, bool symbols, struct kft
 			dynsym = &shdrs[i];
 		else if (is_patch_section(elf, &eh, shdrs, i))
 			note_patch_section(elf, &shdrs[i]);
+		else if (shdrs[i].sh_type == SHT_NOTE && !elf->build_id_len)
+			read_build_id(elf, shdrs[i].sh_offset, shdrs[i].sh_size);
+		else if (shdrs[i].sh_type == SHT_PROGBITS &&
+			 !strcmp(section_name(elf, &eh, shdrs, i), ".gnu_debuglink"))
+			read_debuglink(elf, &shdrs[i]);
 	}
 	if (dynsym && dynsym->sh_link < eh.e_shnum)
 		scan_dynsym_imports(elf, dynsym, &shdrs[dynsym->sh_link]);
+	if (!symtab && symbols && !use_debug_file(elf, path))
+		return 0;	/* the debug file's .symtab it is */
 	if (!symtab)
 		symtab = dynsym;
 	if (!symtab || !symbols)
@@ -223,6 +337,8 @@ void kft_elf_close(struct kft_elf *elf)
 {
 	if (elf->map)
 		munmap(elf->map, elf->map_size);
+	if (elf->debug_map)
+		munmap(elf->debug_map, elf->debug_size);
 	free(elf->syms);
 	memset(elf, 0, sizeof(*elf));
 }
@@ -259,12 +375,26 @@ const struct kft_elf_sym *kft_elf_lookup(const struct kft_elf *elf, uint64_t vad
 	return s;
 }
 
+/* A C++ name as written in the source, for a mangled symbol. */
+static bool cxx_match(const char *sym, const char *name)
+{
+	char *d;
+	bool yes;
+
+	if (strncmp(sym, "_Z", 2) || !(d = kft_demangle(sym)))
+		return false;
+	yes = kft_demangled_matches(d, name);
+	free(d);
+	return yes;
+}
+
 size_t kft_elf_find(const struct kft_elf *elf, const char *name, uint64_t *addrs, size_t max)
 {
+	bool cxx = kft_is_cxx_name(name);
 	size_t found = 0;
 
 	for (size_t i = 0; i < elf->nsyms; i++) {
-		if (strcmp(elf->syms[i].name, name))
+		if (strcmp(elf->syms[i].name, name) && !(cxx && cxx_match(elf->syms[i].name, name)))
 			continue;
 		if (found && addrs[found < max ? found - 1 : max - 1] == elf->syms[i].addr)
 			continue;

@@ -2,7 +2,8 @@
 /*
  * A small, bounds-checked reader of ELF64 function symbols. It is linked
  * into the runtime (to resolve config names inside the traced process) and
- * into the tools (to print names), so it depends on nothing but libc.
+ * into the tools (to print names), so it depends on nothing but libc (and
+ * for C++ names the C++ runtime's demangler, where there is one).
  */
 #ifndef KFT_ELF_SYMTAB_H
 #define KFT_ELF_SYMTAB_H
@@ -40,9 +41,20 @@ struct kft_elf {
 				 * or has patchable function entries */
 	uint64_t patch_vaddr;	/* __patchable_function_entries: where, in memory */
 	uint64_t patch_size;	/* bytes (8 per function) */
+	unsigned char build_id[64];	/* NT_GNU_BUILD_ID, build_id_len bytes */
+	size_t build_id_len;
+	char debuglink[256];	/* .gnu_debuglink's file name, or "" */
+	void *debug_map;	/* the separate debug file the symbols came from */
+	size_t debug_size;
 };
 
-/* Map path and read its function symbols (.symtab, else .dynsym). */
+/* Where separate debug files live (Debian's -dbgsym packages). */
+#define KFT_DEBUG_DIR "/usr/lib/debug"
+
+
+/* Map path and read its function symbols: its .symtab, else that of its
+ * separate debug file (KFT_DEBUG_DIR/.build-id/xx/rest.debug, or as
+ * .gnu_debuglink names it), else its .dynsym. */
 int kft_elf_open(struct kft_elf *elf, const char *path, struct kft_error *err);
 /* The same without reading the symbol table (no syms; the patch section,
  * loads and dynamic imports only): for a quick look at every library. */
@@ -54,7 +66,9 @@ const struct kft_elf_sym *kft_elf_lookup(const struct kft_elf *elf, uint64_t vad
 
 /*
  * Link-time addresses of every function called name (static functions
- * may share a name). Returns how many were found; stores up to max.
+ * may share a name; a C++ name as written in the source, every overload
+ * or one by its parameters: demangle.h). Returns how many were found;
+ * stores up to max.
  */
 size_t kft_elf_find(const struct kft_elf *elf, const char *name, uint64_t *addrs, size_t max);
 

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "../common/addrmap.h"
+#include "../common/strmap.h"
+#include "demangle.h"
 #include "elf-symtab.h"
+#include "saved-symbols.h"
 #include "symbolizer.h"
 #include "symmap.h"
 
@@ -28,7 +32,8 @@ struct session {
 struct elf_file {
 	char *path;
 	bool ok;
-	struct kft_elf elf;
+	size_t saved;		/* its saved module, or SIZE_MAX: own */
+	struct kft_elf own;
 };
 
 struct kft_symbolizer {
@@ -43,9 +48,16 @@ struct kft_symbolizer {
 	size_t nfiles;
 	struct kft_symmap kallsyms;	/* the trace's kernel symbols, if any */
 	bool kallsyms_tried;
+	struct kft_saved_symbols saved;	/* what the trace saved, if anything */
+	char **warnings;
+	size_t nwarnings;
+	bool raw_names;			/* --no-demangle */
+	struct kft_strmap shown;	/* mangled name -> index in names */
+	char **names;
+	size_t nnames;
 };
 
-struct kft_symbolizer *kft_symbolizer_new(const char *dir, struct kft_error *err)
+struct kft_symbolizer *kft_symbolizer_new_from_disk(const char *dir, struct kft_error *err)
 {
 	struct kft_symbolizer *sz = calloc(1, sizeof(*sz));
 
@@ -57,6 +69,97 @@ struct kft_symbolizer *kft_symbolizer_new(const char *dir, struct kft_error *err
 	return sz;
 }
 
+static void warn(struct kft_symbolizer *sz, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void warn(struct kft_symbolizer *sz, const char *fmt, ...)
+{
+	char **bigger = realloc(sz->warnings, (sz->nwarnings + 1) * sizeof(*bigger));
+	va_list ap;
+
+	if (!bigger)
+		return;
+	sz->warnings = bigger;
+	va_start(ap, fmt);
+	if (vasprintf(&sz->warnings[sz->nwarnings], fmt, ap) >= 0)
+		sz->nwarnings++;
+	va_end(ap);
+}
+
+static void hex(const unsigned char *b, size_t n, char *out)
+{
+	for (size_t i = 0; i < n; i++)
+		sprintf(out + 2 * i, "%02x", b[i]);
+	out[2 * n] = '\0';
+}
+
+/* A saved file that is on disk again, but not the same build. */
+static void check_rebuilt(struct kft_symbolizer *sz, const struct kft_saved_module *m)
+{
+	struct kft_elf now;
+	char was[129], is[129];
+
+	if (!m->elf.build_id_len || kft_elf_open_headers(&now, m->path, NULL))
+		return;
+	if (now.build_id_len != m->elf.build_id_len ||
+	    memcmp(now.build_id, m->elf.build_id, now.build_id_len)) {
+		hex(m->elf.build_id, m->elf.build_id_len, was);
+		hex(now.build_id, now.build_id_len, is);
+		warn(sz, "%s has changed since the trace was recorded (build-id %s, now %s); "
+			 "its names come from the trace", m->path, was, *is ? is : "none");
+	}
+	kft_elf_close(&now);
+}
+
+struct kft_symbolizer *kft_symbolizer_new(const char *dir, struct kft_error *err)
+{
+	struct kft_symbolizer *sz = kft_symbolizer_new_from_disk(dir, err);
+	struct kft_error bad;
+
+	if (!sz)
+		return NULL;
+	if (kft_symbols_load(&sz->saved, dir, &bad))
+		warn(sz, "%s; names come from the files on disk", bad.msg);
+	for (size_t i = 0; i < sz->saved.nmods; i++)
+		check_rebuilt(sz, &sz->saved.mods[i]);
+	return sz;
+}
+
+void kft_symbolizer_set_demangle(struct kft_symbolizer *sz, bool on)
+{
+	sz->raw_names = !on;
+}
+
+/* A C++ name as views show it (each demangled once), or name itself. */
+static const char *shown_name(struct kft_symbolizer *sz, const char *name)
+{
+	char base[1024], *d, **bigger;
+	uint32_t i;
+
+	if (sz->raw_names || strncmp(name, "_Z", 2))
+		return name;
+	if (kft_strmap_get(&sz->shown, name, &i))
+		return sz->names[i];
+	if (!(d = kft_demangle(name)))
+		return name;
+	kft_demangle_base(d, base, sizeof(base));
+	free(d);
+	bigger = realloc(sz->names, (sz->nnames + 1) * sizeof(*bigger));
+	if (!bigger)
+		return name;
+	sz->names = bigger;
+	if (!(sz->names[sz->nnames] = strdup(base)))
+		return name;
+	kft_strmap_put(&sz->shown, name, (uint32_t)sz->nnames);	/* or demangled again */
+	return sz->names[sz->nnames++];
+}
+
+size_t kft_symbolizer_warnings(const struct kft_symbolizer *sz, char *const **list)
+{
+	*list = sz->warnings;
+	return sz->nwarnings;
+}
+
 void kft_symbolizer_free(struct kft_symbolizer *sz)
 {
 	if (!sz)
@@ -64,10 +167,18 @@ void kft_symbolizer_free(struct kft_symbolizer *sz)
 	for (size_t i = 0; i < sz->nsessions; i++)
 		free(sz->sessions[i].maps);
 	for (size_t i = 0; i < sz->nfiles; i++) {
-		if (sz->files[i].ok)
-			kft_elf_close(&sz->files[i].elf);
+		if (sz->files[i].ok && sz->files[i].saved == SIZE_MAX)
+			kft_elf_close(&sz->files[i].own);
 		free(sz->files[i].path);
 	}
+	for (size_t i = 0; i < sz->nwarnings; i++)
+		free(sz->warnings[i]);
+	free(sz->warnings);
+	kft_symbols_free(&sz->saved);
+	for (size_t i = 0; i < sz->nnames; i++)
+		free(sz->names[i]);
+	free(sz->names);
+	kft_strmap_free(&sz->shown);
 	free(sz->sessions);
 	free(sz->files);
 	kft_symmap_free(&sz->kallsyms);
@@ -80,7 +191,7 @@ void kft_symbolizer_free(struct kft_symbolizer *sz)
 
 static size_t file_index(struct kft_symbolizer *sz, const char *path)
 {
-	struct elf_file *bigger;
+	struct elf_file *bigger, *f;
 
 	for (size_t i = 0; i < sz->nfiles; i++)
 		if (!strcmp(sz->files[i].path, path))
@@ -90,10 +201,18 @@ static size_t file_index(struct kft_symbolizer *sz, const char *path)
 		return SIZE_MAX;
 	sz->files = bigger;
 	memset(&sz->files[sz->nfiles], 0, sizeof(*bigger));
-	sz->files[sz->nfiles].path = strdup(path);
-	if (!sz->files[sz->nfiles].path)
+	f = &sz->files[sz->nfiles];
+	f->path = strdup(path);
+	if (!f->path)
 		return SIZE_MAX;
-	sz->files[sz->nfiles].ok = !kft_elf_open(&sz->files[sz->nfiles].elf, path, NULL);
+	for (size_t i = 0; i < sz->saved.nmods; i++)
+		if (!strcmp(sz->saved.mods[i].path, path)) {
+			f->saved = i;	/* what the trace saved */
+			f->ok = true;
+			return sz->nfiles++;
+		}
+	f->saved = SIZE_MAX;
+	f->ok = !kft_elf_open(&f->own, path, NULL);
 	return sz->nfiles++;
 }
 
@@ -225,6 +344,7 @@ static bool lookup(struct kft_symbolizer *sz, uint32_t session, uint64_t addr,
 	for (size_t i = s->nmaps; i-- > 0;) {
 		const struct mapping *m = &s->maps[i];
 		struct elf_file *f;
+		const struct kft_elf *elf;
 		const struct kft_elf_sym *es;
 		uint64_t vaddr;
 
@@ -233,12 +353,13 @@ static bool lookup(struct kft_symbolizer *sz, uint32_t session, uint64_t addr,
 		f = &sz->files[m->file];
 		sym->module = f->path;
 		sym->offset = addr - m->start + m->offset;	/* file offset, until a symbol is found */
-		if (!f->ok || !kft_elf_offset_to_vaddr(&f->elf, addr - m->start + m->offset, &vaddr))
+		elf = f->saved == SIZE_MAX ? &f->own : &sz->saved.mods[f->saved].elf;
+		if (!f->ok || !kft_elf_offset_to_vaddr(elf, addr - m->start + m->offset, &vaddr))
 			return false;
-		es = kft_elf_lookup(&f->elf, vaddr);
+		es = kft_elf_lookup(elf, vaddr);
 		if (!es)
 			return false;
-		sym->name = es->name;
+		sym->name = shown_name(sz, es->name);
 		sym->offset = vaddr - es->addr;
 		sym->sym_addr = es->addr;
 		sym->source = es->file;

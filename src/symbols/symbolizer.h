@@ -23,8 +23,20 @@ struct kft_symbol {
 	const char *source;	/* the source file of a static function, or NULL */
 };
 
-/* For the trace directory dir. Free with kft_symbolizer_free(). */
+/* For the trace directory dir: names from the symbols the trace saved
+ * (saved-symbols.h), else from the files on disk. Free with
+ * kft_symbolizer_free(). */
 struct kft_symbolizer *kft_symbolizer_new(const char *dir, struct kft_error *err);
+/* The same, from the files on disk only. */
+struct kft_symbolizer *kft_symbolizer_new_from_disk(const char *dir, struct kft_error *err);
+
+/* C++ names as the source writes them ("ns::Foo::bar", the default), or
+ * as the symbol table does ("_ZN2ns3Foo3barEi": --no-demangle). */
+void kft_symbolizer_set_demangle(struct kft_symbolizer *sz, bool on);
+
+/* What the reader should be told: files changed since the trace was
+ * recorded, a damaged symbols file. */
+size_t kft_symbolizer_warnings(const struct kft_symbolizer *sz, char *const **list);
 void kft_symbolizer_free(struct kft_symbolizer *sz);
 
 /* Look addr up in the memory of process image `session`. When only the

@@ -59,6 +59,16 @@ once_record_compresses() {
 	check "under 4 bytes a call ($bytes bytes for 900000)" test "$bytes" -lt 3600000
 }
 
+# Threads that end one after another, each compressed by the helper as it
+# ends (its slot then serves the next): every call, in every view.
+once_threads_compressed_as_they_end() {
+	build many
+	KFT_COMPRESS_BEHIND=0 kft record -o t -- ./many 10000 4 15 >/dev/null
+	check "a .kfz for each thread" test "$(ls t/*.kfz | wc -l)" = 60
+	check "every call" test "$(calls_of t leaf)" = 600000
+	check "every thread" test "$(calls_of t worker)" = 60
+}
+
 # Compressed while the program ran (nothing kept raw behind it), then the
 # program and kft record were killed: the frames the helper wrote and
 # the raw rest read as one, and `kft compress` then finishes the job.

@@ -57,7 +57,7 @@ test_trigger_time() {
 
 test_filter_mintime_maxtime() {
 	build phases
-	conf "trigger start entry work" "trigger stop exit work" "filter mintime 200" "filter maxtime 1000"
+	conf "trigger start entry work" "trigger stop exit work" "filter mintime 200" "filter maxtime 1900"
 	kft record -c cfg.conf -- ./phases
 	check "only medium's 300 usec" test "$(funcs)" = "medium spin_us "
 	kft log >log

@@ -22,6 +22,13 @@ build() {
 		"$PROGS/$name.c" "$@" -lpthread
 }
 
+# build_cxx NAME: progs/NAME.cc with the C++ compiler of this run's TCC.
+build_cxx() {
+	local cxx=g++
+	[ "$TCC" = clang ] && cxx=clang++
+	"$cxx" -g "$TOPT" $INSTR -Wall -Werror -o "$1" "$PROGS/$1.cc"
+}
+
 # Mask what changes from run to run: durations, times, thread ids and
 # code offsets, in the ftrace graph and the kft log layouts.
 norm() {

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: LGPL-2.1
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "demangle.h"
+
+typedef char *(*cxa_demangle_fn)(const char *, char *, size_t *, int *);
+
+static cxa_demangle_fn find_demangler(void)
+{
+	static cxa_demangle_fn fn;
+	static bool tried;
+	void *lib;
+
+	if (tried)
+		return fn;
+	tried = true;
+	fn = (cxa_demangle_fn)dlsym(RTLD_DEFAULT, "__cxa_demangle");
+	if (!fn && (lib = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL)))
+		fn = (cxa_demangle_fn)dlsym(lib, "__cxa_demangle");
+	return fn;
+}
+
+char *kft_demangle(const char *name)
+{
+	cxa_demangle_fn fn;
+	int status = -1;
+	char *out;
+
+	if (strncmp(name, "_Z", 2) || !(fn = find_demangler()))
+		return NULL;
+	out = fn(name, NULL, NULL, &status);
+	if (status) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+#define ANON "(anonymous namespace)"
+
+/* Where the parameter list begins: the first '(' outside <...>, past an
+ * "operator()" of the name itself; or the end. *name_at is where the
+ * name begins: after the return type a template function's name has. */
+static size_t params_at(const char *d, size_t *name_at)
+{
+	int depth = 0;
+
+	*name_at = 0;
+	for (size_t i = 0; d[i]; i++) {
+		if (!strncmp(d + i, ANON, sizeof(ANON) - 1)) {
+			i += sizeof(ANON) - 2;
+			continue;
+		}
+		if (d[i] == ' ' && !depth && (i < 8 || strncmp(d + i - 8, "operator", 8)))
+			*name_at = i + 1;	/* what came before was the return type */
+		if (!strncmp(d + i, "operator", 8)) {
+			/* the operator's own symbols are part of the name */
+			i += 8;
+			if (!strncmp(d + i, "()", 2))
+				i += 2;
+			else
+				while (d[i] && strchr("<>=!+-*/%^&|~[],", d[i]))
+					i++;
+			i--;
+			continue;
+		}
+		if (d[i] == '<')
+			depth++;
+		else if (d[i] == '>' && depth)
+			depth--;
+		else if (d[i] == '(' && !depth)
+			return i;
+	}
+	return strlen(d);
+}
+
+static void copy_no_blanks(const char *s, size_t n, char *out, size_t size)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n && s[i] && k + 1 < size; i++)
+		if (s[i] != ' ')
+			out[k++] = s[i];
+	if (size)
+		out[k] = '\0';
+}
+
+void kft_demangle_base(const char *demangled, char *out, size_t size)
+{
+	size_t name_at, end = params_at(demangled, &name_at);
+
+	copy_no_blanks(demangled + name_at, end - name_at, out, size);
+}
+
+bool kft_demangled_matches(const char *demangled, const char *word)
+{
+	char buf[1024], want[1024];
+
+	copy_no_blanks(word, strlen(word), want, sizeof(want));
+	if (strchr(want, '(')) {
+		size_t name_at, n = strlen(want);
+
+		const char *clone = strstr(demangled, " [clone ");	/* gcc's .isra.0 and such */
+
+		params_at(demangled, &name_at);
+		copy_no_blanks(demangled + name_at,
+			       clone ? (size_t)(clone - demangled) - name_at : strlen(demangled + name_at),
+			       buf, sizeof(buf));
+		/* "bar(int)" names "bar(int) const" too, unless it says more */
+		return !strncmp(buf, want, n) &&
+		       (!buf[n] || (want[n - 1] == ')' && strspn(buf + n, "abcdefghijklmnopqrstuvwxyz&") ==
+								strlen(buf + n)));
+	}
+	kft_demangle_base(demangled, buf, sizeof(buf));
+	return !strcmp(buf, want);
+}
+
+bool kft_is_cxx_name(const char *word)
+{
+	return strstr(word, "::") || strchr(word, '(') || strchr(word, '<');
+}

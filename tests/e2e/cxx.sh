@@ -1,0 +1,73 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# C++: names demangled in every view (--no-demangle keeps them), written
+# as in the source in configs, and exceptions through traced frames with
+# every instrumentation.
+
+# kd's tree without its header; "name [file]" as "name"
+tree() { kft kd -c "$@" | sed -e 1,2d -e 's/ \[[^]]*\]$//'; }
+
+test_cxx_names_and_exceptions() {
+	build_cxx cxx
+	kft record -o t -- ./cxx
+	tree t >got
+	cat >want <<'E'
+main
+|  ns::Foo::bar
+|  ns::Foo::bar
+|  ns::twice<int>
+|  catcher
+|  |  middle
+|  |  |  thrower
+|  catcher
+|  |  middle
+|  |  |  thrower
+|  outer
+|  |  rethrower
+|  |  |  guarded
+|  |  |  |  middle
+|  |  |  |  |  thrower
+|  |  |  |  Guard::~Guard
+|  |  |  |  |  cleanup
+E
+	# gcc's -finstrument-functions calls the exit hooks as an exception
+	# leaves each function, and kft puts -pg's return addresses back before
+	# unwinding; clang's -finstrument-functions calls none, so a destructor
+	# run while unwinding may nest under the call it unwinds (those are
+	# closed when the handler catches): a known limit, left out here
+	if [ "$TCC $TINSTR" = "clang -finstrument-functions" ]; then
+		sed -i '/Guard::~Guard/,$d' got want
+	fi
+	check "the tree" diff want got
+	kft log t | log_rows >rows
+	check "log: demangled" grep -q "^ns::twice<int> <- main$" rows
+	kft ftrace t >graph
+	check "ftrace: demangled" grep -q "ns::Foo::bar() {\\|ns::Foo::bar();" graph
+	check "kd: both overloads" test "$(kft kd -f Fc t | grep -c "^ns::Foo::bar \\[.*\\] *1$")" = 2
+	kft kd --no-demangle -f F t >raw
+	check "--no-demangle" grep -q "^_ZNK2ns3Foo3barEi" raw
+	kft log --no-demangle t | grep -q "_Z5twiceIiET_S0_\\|_ZN2ns5twiceIiEET_S1_"
+	kft ftrace --no-demangle t | grep -q "_ZN2ns5twiceIiEET_S1_"
+}
+
+test_cxx_config_names() {
+	build_cxx cxx
+	printf 'begin\n  filter funclist ns::Foo::bar ns::twice<int> fend\nend\n' >f.conf
+	kft record -c f.conf -o f -- ./cxx
+	tree f >got
+	expect got <<'E'
+ns::Foo::bar
+ns::Foo::bar
+ns::twice<int>
+E
+	# one overload, by its parameters ("const" need not be said)
+	printf 'begin\n  trigger start entry ns::Foo::bar(double)\n  filter funclist ns::Foo::bar ns::twice<int> fend\nend\n' >g.conf
+	kft record -c g.conf -o g -- ./cxx
+	tree g >got
+	expect got <<'E'
+ns::Foo::bar
+ns::twice<int>
+E
+	printf 'begin\n  trigger start entry ns::Foo::baz\nend\n' >h.conf
+	refused kft record -c h.conf -o h -- ./cxx 2>err
+	check "an unknown C++ name is named" grep -q "h.conf:2: 'ns::Foo::baz': no function of that name" err
+}
