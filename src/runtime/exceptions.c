@@ -46,25 +46,20 @@ typedef _Unwind_Reason_Code (*raise_fn)(struct _Unwind_Exception *);
 typedef _Unwind_Reason_Code (*forced_fn)(struct _Unwind_Exception *, _Unwind_Stop_Fn, void *);
 typedef void *(*catch_fn)(void *);
 
-KFT_EXPORT KFT_NOTRACE _Unwind_Reason_Code _Unwind_RaiseException(struct _Unwind_Exception *e)
-{
-	static raise_fn real;
+/* A throw, and a rethrow: the return addresses back first. */
+#define RAISE_WRAPPER(name)							\
+	KFT_EXPORT KFT_NOTRACE _Unwind_Reason_Code name(struct _Unwind_Exception *e)	\
+	{									\
+		static raise_fn real;						\
+										\
+		if (!real)							\
+			real = (raise_fn)dlsym(RTLD_NEXT, #name);		\
+		give_back();							\
+		return real(e);							\
+	}
 
-	if (!real)
-		real = (raise_fn)dlsym(RTLD_NEXT, "_Unwind_RaiseException");
-	give_back();
-	return real(e);
-}
-
-KFT_EXPORT KFT_NOTRACE _Unwind_Reason_Code _Unwind_Resume_or_Rethrow(struct _Unwind_Exception *e)
-{
-	static raise_fn real;
-
-	if (!real)
-		real = (raise_fn)dlsym(RTLD_NEXT, "_Unwind_Resume_or_Rethrow");
-	give_back();
-	return real(e);
-}
+RAISE_WRAPPER(_Unwind_RaiseException)
+RAISE_WRAPPER(_Unwind_Resume_or_Rethrow)
 
 KFT_EXPORT KFT_NOTRACE _Unwind_Reason_Code _Unwind_ForcedUnwind(struct _Unwind_Exception *e,
 								_Unwind_Stop_Fn stop, void *arg)

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* C++ names, and the symbols file a trace saves. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "symbols/demangle.h"
+#include "symbols/saved-symbols.h"
+
+static void test_demangle(void **state)
+{
+	char *d = kft_demangle("_ZNK2ns3Foo3barEi");
+
+	(void)state;
+	if (!d)
+		skip();	/* no C++ runtime on this machine */
+	assert_string_equal(d, "ns::Foo::bar(int) const");
+	free(d);
+	assert_null(kft_demangle("main"));
+	assert_null(kft_demangle("_Znot_a_name"));
+}
+
+static void base(const char *demangled, const char *want)
+{
+	char out[256];
+
+	kft_demangle_base(demangled, out, sizeof(out));
+	assert_string_equal(out, want);
+}
+
+static void test_demangle_base(void **state)
+{
+	(void)state;
+	base("ns::Foo::bar(int) const", "ns::Foo::bar");
+	base("int ns::twice<int>(int)", "ns::twice<int>");	/* a template's return type */
+	base("std::pair<int, int> f<std::pair<int, int> >(int)", "f<std::pair<int,int>>");
+	base("ns::Foo::operator()(int)", "ns::Foo::operator()");
+	base("ns::operator<<(std::ostream&, ns::Foo const&)", "ns::operator<<");
+	base("ns::Foo::operator new(unsigned long)", "ns::Foo::operatornew");
+	base("(anonymous namespace)::helper(int)", "(anonymousnamespace)::helper");
+	base("ns::Foo::Foo()", "ns::Foo::Foo");
+}
+
+static void test_demangled_matches(void **state)
+{
+	(void)state;
+	assert_true(kft_demangled_matches("ns::Foo::bar(int) const", "ns::Foo::bar"));
+	assert_true(kft_demangled_matches("ns::Foo::bar(int) const", "ns::Foo::bar(int)"));
+	assert_true(kft_demangled_matches("ns::Foo::bar(int) const", "ns::Foo::bar(int)const"));
+	assert_false(kft_demangled_matches("ns::Foo::bar(int) const", "ns::Foo::bar(double)"));
+	assert_false(kft_demangled_matches("ns::Foo::bar(int) const", "ns::Foo::ba"));
+	assert_true(kft_demangled_matches("ns::Foo::bar(double) const [clone .isra.0]",
+					  "ns::Foo::bar(double)"));
+	assert_true(kft_demangled_matches("int ns::twice<int>(int)", "ns::twice<int>"));
+	assert_true(kft_is_cxx_name("ns::f"));
+	assert_true(kft_is_cxx_name("f(int)"));
+	assert_false(kft_is_cxx_name("main"));
+}
+
+/* A symbols file read back; damage is an error naming the line. */
+static void test_symbols_file(void **state)
+{
+	char dir[] = "/tmp/kft-test-symbols.XXXXXX", path[256];
+	struct kft_saved_symbols ss;
+	struct kft_error err;
+	const struct kft_elf_sym *s;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/symbols", dir);
+	f = fopen(path, "w");
+	fputs("kft-symbols 1\nmodule /bin/prog\nbuild-id 0a0b\ndynamic 1\nload 0 0 1000\n"
+	      "load 1000 1000 2d9\nf 1159 4b l leaf\tcalls.c\nf 125e 71 g main\n", f);
+	fclose(f);
+	assert_int_equal(kft_symbols_load(&ss, dir, &err), 0);
+	assert_int_equal(ss.nmods, 1);
+	assert_string_equal(ss.mods[0].path, "/bin/prog");
+	assert_int_equal(ss.mods[0].elf.build_id_len, 2);
+	assert_int_equal(ss.mods[0].elf.nloads, 2);
+	s = kft_elf_lookup(&ss.mods[0].elf, 0x1160);
+	assert_non_null(s);
+	assert_string_equal(s->name, "leaf");
+	assert_string_equal(s->file, "calls.c");
+	assert_true(s->local);
+	assert_string_equal(kft_elf_lookup(&ss.mods[0].elf, 0x1260)->name, "main");
+	kft_symbols_free(&ss);
+
+	f = fopen(path, "a");
+	fputs("f 1000 zz g bad\n", f);	/* and out of order */
+	fclose(f);
+	assert_int_equal(kft_symbols_load(&ss, dir, &err), -1);
+	assert_non_null(strstr(err.msg, "corrupt near line 9"));
+	unlink(path);
+	assert_int_equal(kft_symbols_load(&ss, dir, &err), 0);	/* none: fine */
+	assert_int_equal(ss.nmods, 0);
+	rmdir(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_demangle),
+		cmocka_unit_test(test_demangle_base),
+		cmocka_unit_test(test_demangled_matches),
+		cmocka_unit_test(test_symbols_file),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
