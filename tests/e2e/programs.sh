@@ -176,3 +176,20 @@ own trap: handled
 E
 	fi
 }
+
+# pthread_exit from depth: the unwinder walks through traced frames (with
+# -pg, kft puts their return addresses back first); the calls left end
+# as unwound, -1.
+test_pthread_exit_from_depth() {
+	build pexit
+	kft record -- ./pexit >out
+	check "the program ran on" grep -q "^joined$" out
+	kft kd -c | sed 1,2d >got
+	expect got <<'E'
+main
+worker
+|  outer
+|  |  inner
+|  |  |  leave
+E
+}
