@@ -250,9 +250,14 @@ static void report_losses(const char *dir)
 	struct kft_trace tr;
 	struct kft_error err;
 
+	struct kft_symbolizer *sz;
+
 	if (kft_trace_open(&tr, dir, &err))
 		return;		/* the views will say why */
 	kft_view_losses(stderr, &tr, "kft: ");
+	sz = kft_symbolizer_new(dir, &err);
+	kft_view_unreached(stderr, &tr, sz, "kft: ");
+	kft_symbolizer_free(sz);
 	kft_trace_close(&tr);
 }
 

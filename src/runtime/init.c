@@ -5,6 +5,7 @@
  * maps the shared control file, loads the config, resolves its function
  * names in its own memory, and saves its memory map for the symbolizer.
  */
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
@@ -143,13 +144,38 @@ KFT_NOTRACE uint64_t kft_config_func_at(uint64_t addr)
 	return addr;
 }
 
+static KFT_NOTRACE int first_object(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	(void)size;
+	*(uint64_t *)arg = info->dlpi_addr;	/* the program comes first */
+	return 1;
+}
+
+/*
+ * A config's hex address, for this process. For a position-independent
+ * program it is the link-time address nm and `kft sym2addr` print: where
+ * nothing is loaded at the address itself, it is the program's own, moved
+ * by where the program was loaded. (An address given as it is at run time,
+ * ASLR off, is inside a loaded object and stays.)
+ */
+static KFT_NOTRACE uint64_t relocate(uint64_t addr)
+{
+	uint64_t base = 0;
+	Dl_info info;
+
+	if (dladdr((void *)(uintptr_t)addr, &info))
+		return addr;
+	dl_iterate_phdr(first_object, &base);
+	return addr + base;
+}
+
 static KFT_NOTRACE void set_trigger(struct rt_trigger *rt, const struct kft_trigger *t)
 {
 	rt->type = t->type;
 	rt->ns = t->usecs * 1000;
 	rt->naddrs = 0;
 	if ((t->type == KFT_TRIGGER_ENTRY || t->type == KFT_TRIGGER_EXIT) && !t->func.name)
-		rt->addrs[rt->naddrs++] = t->func.addr;
+		rt->addrs[rt->naddrs++] = relocate(t->func.addr);
 }
 
 /* (Re)compute the addresses of the config's functions in this image. */
@@ -171,12 +197,12 @@ KFT_NOTRACE void kft_resolve_config(void)
 		return;
 	}
 	if (cfg->start.func.addr)
-		hex[names.nhex++] = cfg->start.func.addr;
+		hex[names.nhex++] = relocate(cfg->start.func.addr);
 	if (cfg->stop.func.addr)
-		hex[names.nhex++] = cfg->stop.func.addr;
+		hex[names.nhex++] = relocate(cfg->stop.func.addr);
 	for (size_t i = 0; i < cfg->nfuncs; i++)
 		if (!cfg->funcs[i].name)
-			hex[names.nhex++] = cfg->funcs[i].addr;
+			hex[names.nhex++] = relocate(cfg->funcs[i].addr);
 
 	set_trigger(&kft_rt.start, &cfg->start);
 	set_trigger(&kft_rt.stop, &cfg->stop);
@@ -196,7 +222,7 @@ KFT_NOTRACE void kft_resolve_config(void)
 		}
 		for (size_t i = 0; i < cfg->nfuncs; i++) {
 			if (!cfg->funcs[i].name) {
-				funcs[nfuncs++] = cfg->funcs[i].addr;
+				funcs[nfuncs++] = relocate(cfg->funcs[i].addr);
 				continue;
 			}
 			ctx[names.n++] = (struct resolve_ctx){ cfg->funcs[i].name, NULL,

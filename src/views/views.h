@@ -31,6 +31,9 @@ int kft_view_ftrace(FILE *out, const struct kft_trace *tr, struct kft_symbolizer
  * too deep), each starting with prefix: how many, why, what to raise.
  * Returns 1 if any were lost. */
 int kft_view_losses(FILE *out, const struct kft_trace *tr, const char *prefix);
+/* What the config asked for and the run never met (unreached.c). */
+void kft_view_unreached(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
+			const char *prefix);
 
 /* "name", "name+0x1c" (with_offset), or "0x..." when unknown; into buf. */
 const char *kft_view_symbol(struct kft_symbolizer *sz, uint32_t session, uint64_t addr,

@@ -85,6 +85,43 @@ middle
 E
 }
 
+# The same with a position-independent program (Debian's default): the
+# addresses are link-time ones, which kft moves to where the program was
+# loaded; from the program itself (ELF) or from nm's map.
+test_sym2addr_pie() {
+	build calls
+	printf 'begin\n  trigger start entry middle\n  filter funclist middle leaf fend\nend\n' >m.conf
+	nm -n calls >System.map
+	for map in ./calls System.map; do
+		kft sym2addr m.conf "$map" >m.addr
+		check "$map: addresses" grep -q "trigger start entry 0x0000000000[0-9a-f]*$" m.addr
+		kft record -c m.addr -o "t-${map#./}" -- ./calls >/dev/null 2>err
+		check "$map: nothing said" test ! -s err
+		kft kd -c "t-${map#./}" | sed 1,2d >out
+		expect out <<'E'
+middle
+|  leaf
+|  leaf
+leaf
+middle
+|  leaf
+E
+	done
+}
+
+# A config whose functions the run never meets says so when it ends.
+test_unreached_said() {
+	build calls
+	printf 'begin\n  trigger start entry main_loop\nend\n' >a.conf
+	kft record --no-check -c a.conf -o a -- ./calls >/dev/null 2>err
+	check "start never fired" grep -q "^kft: the run never started: main_loop was never entered (not called, not traced, or not the function meant); nothing was recorded$" err
+	printf 'begin\n  filter funclist middle _fini leaf fend\nend\n' >b.conf
+	kft record -c b.conf -o b -- ./calls >/dev/null 2>err
+	check "funclist" grep -q "^kft: funclist: _fini: never ran while the run was on" err
+	kft record -o c -- ./calls >/dev/null 2>err
+	check "a plain run: nothing said" test ! -s err
+}
+
 once_kd_text_log() {
 	kft kd -c -l -i "$DATA/do_fork.lst" >out
 	expect out <<'E'

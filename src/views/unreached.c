@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * What a config asked for that the run never met: a start trigger that
+ * never fired (nothing was recorded), functions of the funclist that
+ * never ran. Said by `kft record` when the program ends.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../symbols/demangle.h"
+#include "views.h"
+
+static void func_text(const struct kft_func_ref *f, char *buf, size_t size)
+{
+	if (f->name)
+		snprintf(buf, size, "%s", f->name);
+	else
+		snprintf(buf, size, "0x%" PRIx64, f->addr);
+}
+
+/* Whether a function the funclist names was logged: by name as views
+ * show it (C++: "ns::f(int)" as "ns::f"), or by address. */
+static bool logged(const struct kft_trace *tr, struct kft_symbolizer *sz,
+		   const struct kft_func_ref *f)
+{
+	char base[512];
+
+	if (f->name) {
+		snprintf(base, sizeof(base), "%s", f->name);
+		base[strcspn(base, "(")] = '\0';
+	}
+	for (size_t i = 0; i < tr->nthreads; i++) {
+		const struct kft_thread_file *th = &tr->threads[i];
+
+		for (uint64_t k = 0; k < th->nsites; k++) {
+			struct kft_symbol sym;
+			bool named = kft_symbolize(sz, th->hdr.session, th->sites[k].func, &sym);
+
+			/* an address: as at run time, or as linked (a PIE's) */
+			if (!f->name && (th->sites[k].func == f->addr ||
+					 (named && sym.sym_addr == f->addr)))
+				return true;
+			if (f->name && named && sym.name &&
+			    (!strcmp(sym.name, f->name) || !strcmp(sym.name, base)))
+				return true;
+		}
+	}
+	return false;
+}
+
+void kft_view_unreached(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
+			const char *prefix)
+{
+	const struct kft_config *cfg = &tr->cfg;
+	const struct kft_trigger *st = &cfg->start;
+	char name[512];
+	size_t missing = 0;
+
+	if (st->type != KFT_TRIGGER_NONE && !kft_trace_triggered(tr)) {
+		if (st->type == KFT_TRIGGER_TIME) {
+			fprintf(out, "%sthe run never started: the program ended before its start "
+				"time, %" PRIu64 " usec; nothing was recorded\n", prefix, st->usecs);
+		} else {
+			func_text(&st->func, name, sizeof(name));
+			fprintf(out, "%sthe run never started: %s was never %s (not called, not "
+				"traced, or not the function meant); nothing was recorded\n", prefix,
+				name, st->type == KFT_TRIGGER_ENTRY ? "entered" : "left");
+		}
+		return;
+	}
+	if (!cfg->has_funclist || !sz || !kft_trace_triggered(tr))
+		return;
+	for (size_t i = 0; i < cfg->nfuncs; i++) {
+		if (logged(tr, sz, &cfg->funcs[i]))
+			continue;
+		func_text(&cfg->funcs[i], name, sizeof(name));
+		if (missing++)
+			fprintf(out, ", %s", name);
+		else
+			fprintf(out, "%sfunclist: %s", prefix, name);
+	}
+	if (missing)
+		fprintf(out, ": never ran while the run was on (not called, inlined, or not "
+			"traced)\n");
+}
