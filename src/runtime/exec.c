@@ -9,10 +9,17 @@
  * SIGPROF ignored, which exec keeps: a -pg image installs its handler as
  * usual, and gmon puts "ignored" back at exit. If exec fails, the action
  * is given back.
+ *
+ * A program may also give a new image an environment of its own (execve,
+ * execle, posix_spawn with envp): kft's variables are added to it, so
+ * that the new image is traced like any other.
  */
 #include <dlfcn.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -42,13 +49,82 @@ static KFT_NOTRACE void *real(const char *name)
 	return dlsym(RTLD_NEXT, name);
 }
 
+/* What a traced image needs from the environment, besides LD_PRELOAD. */
+static const char *const carried[] = { "KFT_DIR", "KFT_CLOCK", "KFT_PREFAULT",
+				       "KFT_COMPRESS_BEHIND" };
+
+static KFT_NOTRACE const char *find(char *const envp[], const char *name)
+{
+	size_t n = strlen(name);
+
+	for (size_t i = 0; envp && envp[i]; i++)
+		if (!strncmp(envp[i], name, n) && envp[i][n] == '=')
+			return envp[i] + n + 1;
+	return NULL;
+}
+
+/*
+ * envp with kft's variables: envp itself if it has them (environ does),
+ * else a copy with them added (LD_PRELOAD: ours first, then the
+ * program's), which the caller frees with free_env.
+ */
+static KFT_NOTRACE char **with_ours(char *const envp[])
+{
+	const char *preload = getenv("LD_PRELOAD"), *theirs, *v;
+	size_t n = 0, k = 0, len;
+	char **out;
+
+	if (!kft_rt.dirfd || kft_rt.ready != 1 || !preload || !envp || find(envp, "KFT_DIR"))
+		return (char **)envp;
+	while (envp[n])
+		n++;
+	out = malloc((n + 2 + sizeof(carried) / sizeof(carried[0])) * sizeof(*out));
+	if (!out)
+		return (char **)envp;
+	theirs = find(envp, "LD_PRELOAD");
+	len = strlen(preload) + (theirs ? strlen(theirs) + 1 : 0) + sizeof("LD_PRELOAD=");
+	if (!(out[k] = malloc(len))) {
+		free(out);
+		return (char **)envp;
+	}
+	snprintf(out[k++], len, "LD_PRELOAD=%s%s%s", preload, theirs ? ":" : "",
+		 theirs ? theirs : "");
+	for (size_t i = 0; i < sizeof(carried) / sizeof(carried[0]); i++)
+		if (!find(envp, carried[i]) && (v = getenv(carried[i])) &&
+		    (out[k] = malloc(strlen(carried[i]) + strlen(v) + 2)))
+			sprintf(out[k++], "%s=%s", carried[i], v);
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(envp[i], "LD_PRELOAD=", 11))
+			out[k++] = envp[i];
+	out[k] = NULL;
+	return out;
+}
+
+static KFT_NOTRACE void free_env(char **env, char *const envp[])
+{
+	if (env == envp)
+		return;
+	/* the strings made here, not the program's */
+	for (size_t i = 0; env[i]; i++) {
+		bool theirs = false;
+
+		for (size_t j = 0; envp[j] && !theirs; j++)
+			theirs = env[i] == envp[j];
+		if (!theirs)
+			free(env[i]);
+	}
+	free(env);
+}
+
 KFT_EXPORT KFT_NOTRACE int execve(const char *path, char *const argv[], char *const envp[])
 {
 	execve_fn fn = (execve_fn)real("execve");
 	struct sigaction old;
 	bool held = ignore_sigprof(&old);
-	int ret = fn(path, argv, envp);
+	char **env = with_ours(envp);
+	int ret = fn(path, argv, env);
 
+	free_env(env, envp);
 	if (held)
 		sigaction(SIGPROF, &old, NULL);
 	return ret;
@@ -59,12 +135,34 @@ KFT_EXPORT KFT_NOTRACE int execvpe(const char *file, char *const argv[], char *c
 	execvpe_fn fn = (execvpe_fn)real("execvpe");
 	struct sigaction old;
 	bool held = ignore_sigprof(&old);
-	int ret = fn(file, argv, envp);
+	char **env = with_ours(envp);
+	int ret = fn(file, argv, env);
 
+	free_env(env, envp);
 	if (held)
 		sigaction(SIGPROF, &old, NULL);
 	return ret;
 }
+
+typedef int (*spawn_fn)(pid_t *, const char *, const posix_spawn_file_actions_t *,
+			const posix_spawnattr_t *, char *const[], char *const[]);
+
+#define SPAWN_WRAPPER(name)							\
+	KFT_EXPORT KFT_NOTRACE int name(pid_t *pid, const char *path,		\
+					const posix_spawn_file_actions_t *actions,	\
+					const posix_spawnattr_t *attr, char *const argv[],	\
+					char *const envp[])			\
+	{									\
+		spawn_fn fn = (spawn_fn)real(#name);				\
+		char **env = with_ours(envp);					\
+		int ret = fn(pid, path, actions, attr, argv, env);		\
+										\
+		free_env(env, envp);						\
+		return ret;							\
+	}
+
+SPAWN_WRAPPER(posix_spawn)
+SPAWN_WRAPPER(posix_spawnp)
 
 KFT_EXPORT KFT_NOTRACE int execv(const char *path, char *const argv[])
 {

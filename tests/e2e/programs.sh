@@ -193,3 +193,14 @@ worker
 |  |  |  leave
 E
 }
+
+# Children started with an environment of their own (posix_spawn with
+# envp, execle) are traced like any other.
+test_spawn_with_own_environment() {
+	build spawn
+	kft record -- ./spawn >out
+	check "both children ran" test "$(grep -c '^child$' out)" = 2
+	kft kd -f Fc >got
+	check "three images' main" grep -q "^main  *3$" got
+	check "both children traced" grep -q "^child_work  *2$" got
+}
