@@ -147,10 +147,11 @@ bad:
 }
 
 /* C names, and C++ names as written in the source: ns::Foo::bar,
- * ns::Foo::bar(int), ns::f<int>, ns::Foo::operator() */
+ * ns::Foo::bar(int), ns::f<int>, ns::Foo::operator() (an operator
+ * such as + goes by its mangled name) */
 static bool is_ident_char(char c)
 {
-	return isalnum((unsigned char)c) || (c && strchr("_.$@:()<>,*&~[]=!+-/%^|", c));
+	return isalnum((unsigned char)c) || (c && strchr("_.$@:()<>,*&~[]", c));
 }
 
 static int parse_func(struct parser *p, const struct token *t, struct kft_func_ref *ref)

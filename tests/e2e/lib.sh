@@ -45,8 +45,12 @@ log_rows() {
 		d = ($2 == "-1" || $2 == "-2") ? $2 " " : "";
 		ctx = ($3 ~ /i$/) ? "i " : "";
 		sub(/\+0x[0-9a-f]+$/, "", $5);
-		print d ctx $4 " <- " $5 }'
+		print d ctx $4 " <- " $5 }' | libc_named
 }
+
+# main's caller is libc's __libc_start_call_main where libc's debug
+# symbols are installed (libc6-dbg), libc.so.6+0x... where not
+libc_named() { sed 's/__libc_start_call_main$/libc.so.6/'; }
 
 # calls_of DIR FUNC: kd's count for FUNC
 calls_of() { kft kd -f Fc "$1" | awk -v f="$2" '$1 == f { print $2 }'; }

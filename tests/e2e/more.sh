@@ -9,7 +9,8 @@ test_shared_libraries() {
 	"$TCC" -g "$TOPT" -fPIE -pie $INSTR -o libs "$PROGS/libs.c" \
 		-L. -lsame -Wl,-rpath,"$PWD" -ldl
 	kft record -- ./libs "$PWD/plugin.so"
-	kft log | awk '/^-----/ { r = 1; next } r { print $4, $5 }' | sed -E 's/\+0x[0-9a-f]+//' >r
+	kft log | awk '/^-----/ { r = 1; next } r { print $4, $5 }' | sed -E 's/\+0x[0-9a-f]+//' |
+		libc_named >r
 	expect r <<'E'
 main libc.so.6
 from_a main
