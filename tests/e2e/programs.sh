@@ -204,3 +204,17 @@ test_spawn_with_own_environment() {
 	check "three images' main" grep -q "^main  *3$" got
 	check "both children traced" grep -q "^child_work  *2$" got
 }
+
+# A program with its own instrumented allocator is traced from its first
+# call (kft's runtime allocates while it starts).
+test_own_allocator() {
+	build ownmalloc
+	kft record -- ./ownmalloc >out
+	check "ran" grep -q "^6$" out
+	kft status >st
+	check "triggered" grep -q "^status: run id 1, primed, triggered, complete$" st
+	kft kd -f Fc >got
+	check "main" grep -q "^main  *1$" got
+	check "work (gcc may clone it: work.constprop.0)" grep -q "^work\(\.constprop\.0\)\?  *1$" got
+	check "the program's mallocs" grep -q "^malloc  *[1-9]" got
+}
