@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <dirent.h>
+#include <pthread.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -81,6 +82,111 @@ static int copy_range(int fd, uint64_t off, uint64_t len, uint64_t to_off)
 	}
 	return 0;
 }
+
+/* ---- packing a file's frames on every CPU ------------------------------ */
+
+#define WORKERS_MAX 4
+#define ROUND_FRAMES 16		/* frames a worker packs per round */
+
+struct worker {
+	pthread_t tid;
+	bool threaded;		/* this round on a thread of its own */
+	struct kft_zpacker p;
+	int raw_fd;
+	uint64_t records_off;
+	uint64_t first, end;	/* its records this round */
+	unsigned char *frames;	/* ROUND_FRAMES frames, p.out_cap bytes each */
+	size_t lens[ROUND_FRAMES];
+	uint32_t nrecs[ROUND_FRAMES];
+	size_t n;
+	bool failed;
+};
+
+static void *pack_round(void *arg)
+{
+	struct worker *wk = arg;
+
+	wk->n = 0;
+	wk->failed = false;
+	for (uint64_t r = wk->first; r < wk->end; r += KFT_ZCHUNK_RECS) {
+		uint32_t n = wk->end - r < KFT_ZCHUNK_RECS ? (uint32_t)(wk->end - r) : KFT_ZCHUNK_RECS;
+		size_t len = kft_zpacker_pack(&wk->p, wk->raw_fd, wk->records_off, r, n);
+
+		if (!len) {
+			wk->failed = true;
+			break;
+		}
+		memcpy(wk->frames + wk->n * wk->p.out_cap, wk->p.out, len);
+		wk->lens[wk->n] = len;
+		wk->nrecs[wk->n++] = n;
+	}
+	return NULL;
+}
+
+/* Records [w->done, head) into frames, packed by up to WORKERS_MAX
+ * threads a round at a time and appended in order. 0 or -1. */
+static int pack_all(struct kft_zwriter *w, uint64_t head)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t nw = cpus < 2 ? 1 : cpus > WORKERS_MAX ? WORKERS_MAX : (size_t)cpus, made = 0;
+	struct worker wk[WORKERS_MAX];
+	int ret = -1;
+
+	if (nw == 1 || head - w->done <= 2 * KFT_ZCHUNK_RECS) {
+		while (w->done < head) {
+			uint64_t n = head - w->done;
+
+			if (kft_zwriter_add(w, n < KFT_ZCHUNK_RECS ? (uint32_t)n : KFT_ZCHUNK_RECS))
+				return -1;
+		}
+		return 0;
+	}
+	memset(wk, 0, sizeof(wk));
+	for (; made < nw; made++) {
+		if (kft_zpacker_init(&wk[made].p))
+			goto out;
+		wk[made].frames = malloc(ROUND_FRAMES * wk[made].p.out_cap);
+		if (!wk[made].frames) {
+			kft_zpacker_free(&wk[made].p);
+			goto out;
+		}
+		wk[made].raw_fd = w->raw_fd;
+		wk[made].records_off = w->records_off;
+	}
+	while (w->done < head) {
+		uint64_t at = w->done, span = (uint64_t)ROUND_FRAMES * KFT_ZCHUNK_RECS;
+		size_t started = 0;
+
+		for (size_t i = 0; i < nw && at < head; i++, at += span) {
+			wk[i].first = at;
+			wk[i].end = head - at < span ? head : at + span;
+			wk[i].threaded = !pthread_create(&wk[i].tid, NULL, pack_round, &wk[i]);
+			if (!wk[i].threaded)
+				pack_round(&wk[i]);	/* no thread: here, then */
+			started++;
+		}
+		for (size_t i = 0; i < started; i++)
+			if (wk[i].threaded)
+				pthread_join(wk[i].tid, NULL);
+		for (size_t i = 0; i < started; i++) {
+			if (wk[i].failed)
+				goto out;
+			for (size_t k = 0; k < wk[i].n; k++)
+				if (kft_zwriter_append(w, wk[i].frames + k * wk[i].p.out_cap,
+						       wk[i].lens[k], wk[i].nrecs[k]))
+					goto out;
+		}
+	}
+	ret = 0;
+out:
+	for (size_t i = 0; i < made; i++) {
+		kft_zpacker_free(&wk[i].p);
+		free(wk[i].frames);
+	}
+	return ret;
+}
+
+/* ---- cutting thread files down ---------------------------------------- */
 
 /* A thread file to cut down to what it holds, and its header then. */
 struct shrink {
@@ -169,15 +275,17 @@ static int stage_file(int dirfd, const char *name, struct kft_zstats *st, struct
 		if (kft_zwriter_open(&w, dirfd, name))
 			goto out;
 		before = w.done;
-		while (w.done < h.head) {
-			uint64_t n = h.head - w.done;
-
-			if (kft_zwriter_add(&w, n < KFT_ZCHUNK_RECS ? (uint32_t)n : KFT_ZCHUNK_RECS))
-				break;
+		if (pack_all(&w, h.head) || w.done != h.head) {
+			kft_zwriter_close(&w);
+			goto out;
+		}
+		/* on disk first; then the raw copies go, before they are written
+		 * out themselves by the syncs of the steps that follow */
+		if (kft_zwriter_commit(&w)) {
+			kft_zwriter_close(&w);
+			goto out;
 		}
 		kft_zwriter_close(&w);
-		if (w.done != h.head)
-			goto out;
 		st->calls += w.done - before;
 	}
 	st->files++;

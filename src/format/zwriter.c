@@ -4,7 +4,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include "zwriter.h"
@@ -76,7 +75,6 @@ static NOTRACE int resume(struct kft_zwriter *w)
 NOTRACE int kft_zwriter_open(struct kft_zwriter *w, int dirfd, const char *name)
 {
 	struct kft_thread_hdr h;
-	size_t work = kft_zcodec_work_size();
 	char zname[256];
 
 	memset(w, 0, sizeof(*w));
@@ -98,54 +96,93 @@ NOTRACE int kft_zwriter_open(struct kft_zwriter *w, int dirfd, const char *name)
 	if (w->z_fd < 0 || resume(w))
 		goto fail;
 	w->durable = 0;		/* punching again what was punched is harmless */
-	w->out_cap = kft_zcodec_bound(KFT_ZCHUNK_RECS);
-	w->mem_size = (work + 64 + KFT_ZCHUNK_RECS * sizeof(struct kft_rec) +
-		       KFT_ZCODEC_SCRATCH(KFT_ZCHUNK_RECS) + w->out_cap + 4095) & ~(size_t)4095;
-	w->mem = mmap(NULL, w->mem_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
-		      0);
-	if (w->mem == MAP_FAILED) {
-		w->mem = NULL;
+	if (kft_zpacker_init(&w->p))
 		goto fail;
-	}
-	w->buf = (struct kft_rec *)((char *)w->mem + ((work + 63) & ~(size_t)63));
-	w->scratch = (uint8_t *)(w->buf + KFT_ZCHUNK_RECS);
-	w->out = w->scratch + KFT_ZCODEC_SCRATCH(KFT_ZCHUNK_RECS);
-	w->out_cap = w->mem_size - (size_t)((char *)w->out - (char *)w->mem);
-	if (!(w->cctx = kft_zcodec_init(w->mem, work))) {
-		errno = ENOMEM;
-		goto fail;
-	}
 	return 0;
 fail:
 	kft_zwriter_close(w);
 	return -1;
 }
 
-NOTRACE int kft_zwriter_add(struct kft_zwriter *w, uint32_t n)
+NOTRACE int kft_zpacker_init(struct kft_zpacker *p)
 {
-	struct kft_zframe f = { .magic = KFT_ZFRAME_MAGIC, .first = w->done, .nrecs = n };
-	struct iovec iov[2];
+	size_t work = kft_zcodec_work_size();
+
+	memset(p, 0, sizeof(*p));
+	p->out_cap = sizeof(struct kft_zframe) + kft_zcodec_bound(KFT_ZCHUNK_RECS);
+	p->mem_size = (work + 64 + KFT_ZCHUNK_RECS * sizeof(struct kft_rec) +
+		       KFT_ZCODEC_SCRATCH(KFT_ZCHUNK_RECS) + p->out_cap + 4095) & ~(size_t)4095;
+	p->mem = mmap(NULL, p->mem_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+		      0);
+	if (p->mem == MAP_FAILED) {
+		p->mem = NULL;
+		return -1;
+	}
+	p->buf = (struct kft_rec *)((char *)p->mem + ((work + 63) & ~(size_t)63));
+	p->scratch = (uint8_t *)(p->buf + KFT_ZCHUNK_RECS);
+	p->out = p->scratch + KFT_ZCODEC_SCRATCH(KFT_ZCHUNK_RECS);
+	p->out_cap = p->mem_size - (size_t)(p->out - (unsigned char *)p->mem);
+	if (!(p->cctx = kft_zcodec_init(p->mem, work))) {
+		kft_zpacker_free(p);
+		errno = ENOMEM;
+		return -1;
+	}
+	return 0;
+}
+
+NOTRACE size_t kft_zpacker_pack(struct kft_zpacker *p, int raw_fd, uint64_t records_off,
+				uint64_t first, uint32_t n)
+{
+	struct kft_zframe f = { .magic = KFT_ZFRAME_MAGIC, .first = first, .nrecs = n };
 	size_t z;
 
-	if (w->sealed || !n || n > KFT_ZCHUNK_RECS ||
-	    read_all(w->raw_fd, w->buf, n * sizeof(struct kft_rec),
-		     w->records_off + w->done * sizeof(struct kft_rec)))
-		return -1;
-	if (!(z = kft_zcodec_pack(w->cctx, w->out, w->out_cap, w->buf, n, w->scratch)))
-		return -1;
+	if (!n || n > KFT_ZCHUNK_RECS ||
+	    read_all(raw_fd, p->buf, n * sizeof(struct kft_rec),
+		     records_off + first * sizeof(struct kft_rec)))
+		return 0;
+	z = kft_zcodec_pack(p->cctx, p->out + sizeof(f), p->out_cap - sizeof(f), p->buf, n,
+			    p->scratch);
+	if (!z)
+		return 0;
 	f.zsize = (uint32_t)z;
-	iov[0] = (struct iovec){ &f, sizeof(f) };
-	iov[1] = (struct iovec){ w->out, z };
-	if (pwritev(w->z_fd, iov, 2, (off_t)w->zlen) != (ssize_t)(sizeof(f) + z)) {
+	memcpy(p->out, &f, sizeof(f));
+	return sizeof(f) + z;
+}
+
+NOTRACE void kft_zpacker_free(struct kft_zpacker *p)
+{
+	if (p->mem)
+		munmap(p->mem, p->mem_size);
+	memset(p, 0, sizeof(*p));
+}
+
+NOTRACE int kft_zwriter_append(struct kft_zwriter *w, const void *frame, size_t len, uint32_t n)
+{
+	struct kft_zframe f;
+
+	memcpy(&f, frame, sizeof(f));
+	if (w->sealed || f.first != w->done || f.nrecs != n)
+		return -1;
+	if (pwrite(w->z_fd, frame, len, (off_t)w->zlen) != (ssize_t)len) {
 		/* a full disk: the frame is not there, the records stay raw */
 		if (ftruncate(w->z_fd, (off_t)w->zlen))
 			w->sealed = true;	/* and cannot be undone: add no more */
 		return -1;
 	}
-	w->zlen += sizeof(f) + z;
+	w->zlen += len;
 	w->done += n;
 	w->sealed = n < KFT_ZCHUNK_RECS;
 	return 0;
+}
+
+NOTRACE int kft_zwriter_add(struct kft_zwriter *w, uint32_t n)
+{
+	size_t len;
+
+	if (w->sealed)
+		return -1;
+	len = kft_zpacker_pack(&w->p, w->raw_fd, w->records_off, w->done, n);
+	return len ? kft_zwriter_append(w, w->p.out, len, n) : -1;
 }
 
 NOTRACE int kft_zwriter_commit(struct kft_zwriter *w)
@@ -167,12 +204,10 @@ NOTRACE int kft_zwriter_commit(struct kft_zwriter *w)
 
 NOTRACE void kft_zwriter_close(struct kft_zwriter *w)
 {
-	if (w->mem)
-		munmap(w->mem, w->mem_size);
+	kft_zpacker_free(&w->p);
 	if (w->z_fd >= 0)
 		close(w->z_fd);
 	if (w->raw_fd >= 0)
 		close(w->raw_fd);
-	w->mem = NULL;
 	w->z_fd = w->raw_fd = -1;
 }

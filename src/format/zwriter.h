@@ -18,6 +18,25 @@
 #include "trace-format.h"
 #include "zcodec.h"
 
+/* Packs frames: its own work memory (one mapping: no malloc), so that
+ * several can pack a file's frames at once. */
+struct kft_zpacker {
+	ZSTD_CCtx *cctx;
+	void *mem;
+	size_t mem_size;
+	struct kft_rec *buf;
+	uint8_t *scratch;
+	unsigned char *out;		/* the last frame packed: header and data */
+	size_t out_cap;
+};
+
+int kft_zpacker_init(struct kft_zpacker *p);
+/* Records [first, first + n) of a thread file (read from raw_fd), as a
+ * frame in p->out: its length, or 0 on error. */
+size_t kft_zpacker_pack(struct kft_zpacker *p, int raw_fd, uint64_t records_off, uint64_t first,
+			uint32_t n);
+void kft_zpacker_free(struct kft_zpacker *p);
+
 struct kft_zwriter {
 	int raw_fd;			/* the thread file, read-write (to punch) */
 	int z_fd;			/* its .kfz */
@@ -26,13 +45,7 @@ struct kft_zwriter {
 	uint64_t durable;		/* ... [0, durable) synced and given back */
 	uint64_t zlen;			/* where the next frame goes */
 	bool sealed;			/* a short last frame: nothing may follow */
-	ZSTD_CCtx *cctx;
-	void *mem;			/* one mapping: work memory, records, numbers, output */
-	size_t mem_size;
-	struct kft_rec *buf;
-	uint8_t *scratch;
-	void *out;
-	size_t out_cap;
+	struct kft_zpacker p;
 };
 
 /* The .kfz beside thread file `name` of dirfd, created, or continued
@@ -43,6 +56,9 @@ int kft_zwriter_open(struct kft_zwriter *w, int dirfd, const char *name);
 /* Append a frame of records [done, done + n), n <= KFT_ZCHUNK_RECS;
  * a frame of fewer seals the file. 0, or -1 (the file is as before). */
 int kft_zwriter_add(struct kft_zwriter *w, uint32_t n);
+
+/* Append a frame another packer made of records [done, done + n). */
+int kft_zwriter_append(struct kft_zwriter *w, const void *frame, size_t len, uint32_t n);
 
 /* Sync the frames appended, then punch their records out of the thread
  * file. 0, or -1 (the records stay in both). */

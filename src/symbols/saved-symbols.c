@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,7 +131,7 @@ int kft_symbols_save(const char *dir, struct kft_error *err)
 	struct paths p = { 0 };
 	char tmp[4096], path[4096];
 	FILE *f;
-	int ret = -1;
+	int ret = -1, fd;
 
 	if (kft_trace_open(&tr, dir, err))
 		return -1;
@@ -145,7 +146,10 @@ int kft_symbols_save(const char *dir, struct kft_error *err)
 	}
 	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir, KFT_SYMBOLS_FILE);
 	snprintf(path, sizeof(path), "%s/%s", dir, KFT_SYMBOLS_FILE);
-	if (!(f = fopen(tmp, "we"))) {
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		if (fd >= 0)
+			close(fd);
 		kft_error_set(err, "%s: %s", tmp, strerror(errno));
 		goto out;
 	}
