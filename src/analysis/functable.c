@@ -61,7 +61,8 @@ int kft_functable_addr(struct kft_functable *ft, uint32_t session, uint64_t addr
 	if (ft->sz && kft_symbolize(ft->sz, session, addr, &sym) && sym.name) {
 		snprintf(key, sizeof(key), "%s@%" PRIx64, sym.module ? sym.module : "", sym.sym_addr);
 		snprintf(name, sizeof(name), "%s", sym.name);
-		source = sym.source;
+		/* C++ overloads are told apart by their parameters */
+		source = sym.params ? sym.params : sym.source;
 	} else if (sym.module) {
 		snprintf(key, sizeof(key), "%s+%" PRIx64, sym.module, sym.offset);
 		snprintf(name, sizeof(name), "%s+0x%" PRIx64,
@@ -142,7 +143,9 @@ int kft_functable_finish(struct kft_functable *ft)
 		char buf[1024];
 
 		kft_strmap_get(&seen, f->base_name, &k);
-		if (k > 1 && ft->sources[i])
+		if (k > 1 && ft->sources[i] && ft->sources[i][0] == '(')
+			snprintf(buf, sizeof(buf), "%s%s", f->base_name, ft->sources[i]);
+		else if (k > 1 && ft->sources[i])
 			snprintf(buf, sizeof(buf), "%s [%s]", f->base_name, ft->sources[i]);
 		else
 			snprintf(buf, sizeof(buf), "%s", f->base_name);

@@ -94,6 +94,15 @@ void kft_demangle_base(const char *demangled, char *out, size_t size)
 	copy_no_blanks(demangled + name_at, end - name_at, out, size);
 }
 
+void kft_demangle_params(const char *demangled, char *out, size_t size)
+{
+	size_t name_at, at = params_at(demangled, &name_at);
+	const char *clone = strstr(demangled + at, " [clone ");
+
+	copy_no_blanks(demangled + at, clone ? (size_t)(clone - demangled) - at : strlen(demangled + at),
+		       out, size);
+}
+
 bool kft_demangled_matches(const char *demangled, const char *word)
 {
 	char buf[1024], want[1024];

@@ -18,6 +18,10 @@ char *kft_demangle(const char *name);
  * ("ns::Foo::bar", "ns::f<int>", "ns::Foo::operator()"), into out. */
 void kft_demangle_base(const char *demangled, char *out, size_t size);
 
+/* Its parameters and qualifiers, without blanks ("(int)const"), or ""
+ * for a name without. */
+void kft_demangle_params(const char *demangled, char *out, size_t size);
+
 /* Whether the config's word names this symbol: "ns::Foo::bar" every
  * overload, "ns::Foo::bar(int)" one (blanks ignored). */
 bool kft_demangled_matches(const char *demangled, const char *word);

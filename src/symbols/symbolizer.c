@@ -52,8 +52,9 @@ struct kft_symbolizer {
 	char **warnings;
 	size_t nwarnings;
 	bool raw_names;			/* --no-demangle */
-	struct kft_strmap shown;	/* mangled name -> index in names */
+	struct kft_strmap shown;	/* mangled name -> index in names, params */
 	char **names;
+	char **params;
 	size_t nnames;
 };
 
@@ -130,27 +131,39 @@ void kft_symbolizer_set_demangle(struct kft_symbolizer *sz, bool on)
 	sz->raw_names = !on;
 }
 
-/* A C++ name as views show it (each demangled once), or name itself. */
-static const char *shown_name(struct kft_symbolizer *sz, const char *name)
+/* A C++ name as views show it, and its parameters (each demangled
+ * once); or name itself, without. */
+static const char *shown_name(struct kft_symbolizer *sz, const char *name, const char **params)
 {
-	char base[1024], *d, **bigger;
+	char base[1024], args[1024], *d, **more_names, **more_params;
 	uint32_t i;
 
+	*params = NULL;
 	if (sz->raw_names || strncmp(name, "_Z", 2))
 		return name;
-	if (kft_strmap_get(&sz->shown, name, &i))
+	if (kft_strmap_get(&sz->shown, name, &i)) {
+		*params = sz->params[i];
 		return sz->names[i];
+	}
 	if (!(d = kft_demangle(name)))
 		return name;
 	kft_demangle_base(d, base, sizeof(base));
+	kft_demangle_params(d, args, sizeof(args));
 	free(d);
-	bigger = realloc(sz->names, (sz->nnames + 1) * sizeof(*bigger));
-	if (!bigger)
+	more_names = realloc(sz->names, (sz->nnames + 1) * sizeof(*more_names));
+	if (more_names)
+		sz->names = more_names;
+	more_params = realloc(sz->params, (sz->nnames + 1) * sizeof(*more_params));
+	if (more_params)
+		sz->params = more_params;
+	if (!more_names || !more_params || !(sz->names[sz->nnames] = strdup(base)))
 		return name;
-	sz->names = bigger;
-	if (!(sz->names[sz->nnames] = strdup(base)))
+	if (!(sz->params[sz->nnames] = *args ? strdup(args) : NULL) && *args) {
+		free(sz->names[sz->nnames]);
 		return name;
+	}
 	kft_strmap_put(&sz->shown, name, (uint32_t)sz->nnames);	/* or demangled again */
+	*params = sz->params[sz->nnames];
 	return sz->names[sz->nnames++];
 }
 
@@ -175,9 +188,12 @@ void kft_symbolizer_free(struct kft_symbolizer *sz)
 		free(sz->warnings[i]);
 	free(sz->warnings);
 	kft_symbols_free(&sz->saved);
-	for (size_t i = 0; i < sz->nnames; i++)
+	for (size_t i = 0; i < sz->nnames; i++) {
 		free(sz->names[i]);
+		free(sz->params[i]);
+	}
 	free(sz->names);
+	free(sz->params);
 	kft_strmap_free(&sz->shown);
 	free(sz->sessions);
 	free(sz->files);
@@ -359,7 +375,7 @@ static bool lookup(struct kft_symbolizer *sz, uint32_t session, uint64_t addr,
 		es = kft_elf_lookup(elf, vaddr);
 		if (!es)
 			return false;
-		sym->name = shown_name(sz, es->name);
+		sym->name = shown_name(sz, es->name, &sym->params);
 		sym->offset = vaddr - es->addr;
 		sym->sym_addr = es->addr;
 		sym->source = es->file;

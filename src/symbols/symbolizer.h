@@ -21,6 +21,7 @@ struct kft_symbol {
 	const char *module;	/* the file's path, or NULL */
 	uint64_t sym_addr;	/* the symbol's link-time address in module */
 	const char *source;	/* the source file of a static function, or NULL */
+	const char *params;	/* a C++ function's parameters, "(int)const", or NULL */
 };
 
 /* For the trace directory dir: names from the symbols the trace saved
