@@ -63,36 +63,50 @@ static KFT_NOTRACE const char *find(char *const envp[], const char *name)
 	return NULL;
 }
 
-/*
- * envp with kft's variables: envp itself if it has them (environ does),
- * else a copy with them added (LD_PRELOAD: ours first, then the
- * program's), which the caller frees with free_env.
- */
-static KFT_NOTRACE char **with_ours(char *const envp[])
+/* Whether envp lacks kft's variables (environ has them). */
+static KFT_NOTRACE bool lacks_ours(char *const envp[])
 {
-	const char *preload = getenv("LD_PRELOAD"), *theirs, *v;
-	size_t n = 0, k = 0, len;
-	char **out;
+	return kft_rt.ready == 1 && getenv("LD_PRELOAD") && envp && !find(envp, "KFT_DIR");
+}
 
-	if (!kft_rt.dirfd || kft_rt.ready != 1 || !preload || !envp || find(envp, "KFT_DIR"))
-		return (char **)envp;
+/* Bytes for envp with kft's variables added, pointers and strings. */
+static KFT_NOTRACE size_t ours_size(char *const envp[])
+{
+	const char *theirs = find(envp, "LD_PRELOAD"), *v;
+	size_t n = 0, size;
+
 	while (envp[n])
 		n++;
-	out = malloc((n + 2 + sizeof(carried) / sizeof(carried[0])) * sizeof(*out));
-	if (!out)
-		return (char **)envp;
-	theirs = find(envp, "LD_PRELOAD");
-	len = strlen(preload) + (theirs ? strlen(theirs) + 1 : 0) + sizeof("LD_PRELOAD=");
-	if (!(out[k] = malloc(len))) {
-		free(out);
-		return (char **)envp;
-	}
-	snprintf(out[k++], len, "LD_PRELOAD=%s%s%s", preload, theirs ? ":" : "",
-		 theirs ? theirs : "");
+	size = (n + 2 + sizeof(carried) / sizeof(carried[0])) * sizeof(char *);
+	size += sizeof("LD_PRELOAD=") + strlen(getenv("LD_PRELOAD")) + (theirs ? strlen(theirs) + 1 : 0);
 	for (size_t i = 0; i < sizeof(carried) / sizeof(carried[0]); i++)
-		if (!find(envp, carried[i]) && (v = getenv(carried[i])) &&
-		    (out[k] = malloc(strlen(carried[i]) + strlen(v) + 2)))
-			sprintf(out[k++], "%s=%s", carried[i], v);
+		if ((v = getenv(carried[i])))
+			size += strlen(carried[i]) + strlen(v) + 2;
+	return size;
+}
+
+/*
+ * envp with kft's variables added (LD_PRELOAD: ours first, then the
+ * program's), laid out in buf (ours_size bytes, on the caller's stack:
+ * a vfork child may be the caller, and must not call malloc).
+ */
+static KFT_NOTRACE char **with_ours(char *const envp[], char *buf)
+{
+	const char *theirs = find(envp, "LD_PRELOAD"), *v;
+	size_t n = 0, k = 0;
+	char **out = (char **)buf, *p;
+
+	while (envp[n])
+		n++;
+	p = buf + (n + 2 + sizeof(carried) / sizeof(carried[0])) * sizeof(char *);
+	out[k++] = p;
+	p += sprintf(p, "LD_PRELOAD=%s%s%s", getenv("LD_PRELOAD"), theirs ? ":" : "",
+		     theirs ? theirs : "") + 1;
+	for (size_t i = 0; i < sizeof(carried) / sizeof(carried[0]); i++)
+		if (!find(envp, carried[i]) && (v = getenv(carried[i]))) {
+			out[k++] = p;
+			p += sprintf(p, "%s=%s", carried[i], v) + 1;
+		}
 	for (size_t i = 0; i < n; i++)
 		if (strncmp(envp[i], "LD_PRELOAD=", 11))
 			out[k++] = envp[i];
@@ -100,31 +114,20 @@ static KFT_NOTRACE char **with_ours(char *const envp[])
 	return out;
 }
 
-static KFT_NOTRACE void free_env(char **env, char *const envp[])
-{
-	if (env == envp)
-		return;
-	/* the strings made here, not the program's */
-	for (size_t i = 0; env[i]; i++) {
-		bool theirs = false;
-
-		for (size_t j = 0; envp[j] && !theirs; j++)
-			theirs = env[i] == envp[j];
-		if (!theirs)
-			free(env[i]);
-	}
-	free(env);
-}
+/* env: the environment to pass on, envp or a copy on this frame's stack
+ * (alloca kept out of any call's arguments) */
+#define OUR_ENV(env, envp)							\
+	char *env##_buf = lacks_ours(envp) ? __builtin_alloca(ours_size(envp)) : NULL;	\
+	char **env = env##_buf ? with_ours(envp, env##_buf) : (char **)(envp)
 
 KFT_EXPORT KFT_NOTRACE int execve(const char *path, char *const argv[], char *const envp[])
 {
 	execve_fn fn = (execve_fn)real("execve");
 	struct sigaction old;
 	bool held = ignore_sigprof(&old);
-	char **env = with_ours(envp);
+	OUR_ENV(env, envp);
 	int ret = fn(path, argv, env);
 
-	free_env(env, envp);
 	if (held)
 		sigaction(SIGPROF, &old, NULL);
 	return ret;
@@ -135,10 +138,9 @@ KFT_EXPORT KFT_NOTRACE int execvpe(const char *file, char *const argv[], char *c
 	execvpe_fn fn = (execvpe_fn)real("execvpe");
 	struct sigaction old;
 	bool held = ignore_sigprof(&old);
-	char **env = with_ours(envp);
+	OUR_ENV(env, envp);
 	int ret = fn(file, argv, env);
 
-	free_env(env, envp);
 	if (held)
 		sigaction(SIGPROF, &old, NULL);
 	return ret;
@@ -154,11 +156,9 @@ typedef int (*spawn_fn)(pid_t *, const char *, const posix_spawn_file_actions_t 
 					char *const envp[])			\
 	{									\
 		spawn_fn fn = (spawn_fn)real(#name);				\
-		char **env = with_ours(envp);					\
-		int ret = fn(pid, path, actions, attr, argv, env);		\
+		OUR_ENV(env, envp);						\
 										\
-		free_env(env, envp);						\
-		return ret;							\
+		return fn(pid, path, actions, attr, argv, env);			\
 	}
 
 SPAWN_WRAPPER(posix_spawn)
