@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* kft status: the run's state and config, as /proc/kft printed them. */
 #include <stdio.h>
+#include <string.h>
 
 #include "../views/views.h"
 #include "cli.h"
 
 static const char usage[] =
-	"usage: kft status [DIR]\n"
+	"usage: kft status [--no-demangle] [DIR]\n"
 	"\n"
 	"Print the state of the run in DIR (default kft.data), while the program\n"
 	"runs or after: 'status: run id N, [not ]primed, [not ]triggered,\n"
 	"[not ]complete', the config as given, then why and when the run started\n"
-	"and stopped, the entries logged and the deepest stack seen.\n";
+	"and stopped, the entries logged and the deepest stack seen.\n"
+	"\n"
+	"  --no-demangle  C++ names as the symbol table has them\n";
 
 int cmd_status(int argc, char **argv)
 {
@@ -21,8 +24,13 @@ int cmd_status(int argc, char **argv)
 
 	if (wants_help(argc, argv, usage))
 		return 0;
+	if (argc > 1 && !strcmp(argv[1], "--no-demangle")) {
+		cli_no_demangle = true;
+		argv++;
+		argc--;
+	}
 	if (argc > 2 || (argc == 2 && argv[1][0] == '-'))
-		return fail("status: usage: kft status [DIR]");
+		return fail("status: usage: kft status [--no-demangle] [DIR]");
 	dir = argc == 2 ? argv[1] : KFT_DEFAULT_DIR;
 	if (open_trace(dir, true, &tr, &sz))
 		return 1;
