@@ -379,7 +379,7 @@ struct kft_thread_calls {
 	struct source s;
 };
 
-struct kft_thread_calls *kft_thread_calls_open(const struct kft_thread_file *th,
+struct kft_thread_calls *kft_thread_calls_open(const struct kft_thread_file *th, bool locals,
 					       struct kft_error *err)
 {
 	struct kft_thread_calls *tc = calloc(1, sizeof(*tc));
@@ -388,7 +388,7 @@ struct kft_thread_calls *kft_thread_calls_open(const struct kft_thread_file *th,
 		kft_error_set(err, "out of memory");
 		return NULL;
 	}
-	if (source_open(&tc->s, th, true, err)) {
+	if (source_open(&tc->s, th, locals, err)) {
 		kft_thread_calls_close(tc);
 		return NULL;
 	}
@@ -402,7 +402,7 @@ const struct kft_call *kft_thread_calls_peek(const struct kft_thread_calls *tc,
 	if (!tc->s.has_head)
 		return NULL;
 	if (local_ns)
-		*local_ns = tc->s.head.dur_ns == -2 ? -1 : tc->s.head_local;
+		*local_ns = tc->s.head.dur_ns == -2 || !tc->s.local ? -1 : tc->s.head_local;
 	return &tc->s.head;
 }
 

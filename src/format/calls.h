@@ -42,16 +42,18 @@ uint64_t kft_calls_total(const struct kft_calls *cs);
 void kft_calls_close(struct kft_calls *cs);
 
 /*
- * One thread file's calls alone, in entry order, each with kd's Local:
- * its duration less its finished children's, in ns rounded down to a
- * usec (-1: unfinished). 12 bytes per call. A signal handler counts as no
- * child of the call it interrupted. Stack-watch rows come too (dur -2).
+ * One thread file's calls alone, in entry order, each (with locals) with
+ * kd's Local: its duration less its finished children's, in ns rounded
+ * down to a usec (-1: unfinished). 8 bytes per call, 12 with locals. A
+ * signal handler counts as no child of the call it interrupted.
+ * Stack-watch rows come too (dur -2).
  */
 struct kft_thread_calls;
 
-struct kft_thread_calls *kft_thread_calls_open(const struct kft_thread_file *th,
+struct kft_thread_calls *kft_thread_calls_open(const struct kft_thread_file *th, bool locals,
 					       struct kft_error *err);
-/* The next call without taking it (NULL at the end), and its Local. */
+/* The next call without taking it (NULL at the end), and its Local (-1
+ * without locals). */
 const struct kft_call *kft_thread_calls_peek(const struct kft_thread_calls *tc,
 					     int64_t *local_ns);
 void kft_thread_calls_skip(struct kft_thread_calls *tc);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * kd's call trees (-c, with -l, -r, -i) and slowest calls streamed from a
- * trace's thread files, in memory that grows by 12 bytes a call (kd-tree.c
+ * trace's thread files, in memory that grows by 8 bytes a call, 12 with Local (kd-tree.c
  * prints the same rows from a tree in memory).
  */
 #include <stdlib.h>
@@ -14,7 +14,7 @@
 
 /*
  * The same trees as kft_view_kd_tree's, read from each thread file's call
- * stream (kft_thread_calls: 12 bytes a call) instead of a tree in memory.
+ * stream (kft_thread_calls: 8 or 12 bytes a call) instead of a tree in memory.
  * Roots come in entry order; a root's calls come from its thread's stream
  * while the root lasts. Only a signal handler's chain, a root of its own
  * met inside another, is held in memory until its turn.
@@ -256,8 +256,9 @@ static int stream_open(struct stream *s, const struct kft_trace *tr)
 	s->heap = calloc(tr->nthreads ? tr->nthreads : 1, sizeof(*s->heap));
 	if (!s->files || !s->heap)
 		return stream_oom(s);
+	kft_kd_tree_columns(&s->tc);	/* the Local column costs 4 bytes a call */
 	for (size_t i = 0; i < tr->nthreads; i++) {
-		s->files[i] = kft_thread_calls_open(&tr->threads[i], s->err);
+		s->files[i] = kft_thread_calls_open(&tr->threads[i], s->tc.col[2], s->err);
 		if (!s->files[i])
 			return -1;
 		s->nfiles++;
@@ -702,7 +703,7 @@ int kft_view_kd_slowest_stream(FILE *out, const struct kft_trace *tr, struct kft
 
 		/* each thread's stream once, kept for its other hits */
 		if (!s.files[h->file] &&
-		    !(s.files[h->file] = kft_thread_calls_open(&tr->threads[h->file], err)))
+		    !(s.files[h->file] = kft_thread_calls_open(&tr->threads[h->file], true, err)))
 			goto out;
 		if (kft_thread_calls_seek(s.files[h->file], h->rec) ||
 		    !(c = next_call(&s, h->file, NULL))) {
