@@ -82,7 +82,8 @@ struct kft_control {
 	uint64_t ended_ns;		/* when the traced program ended (set by
 					 * `kft record`); 0 while it runs */
 	uint64_t max_size_reached;	/* 1: a log could not grow within max_log_bytes */
-	uint64_t spare[3];
+	uint64_t log_filled;		/* 1: a log was full; set before that stops the run */
+	uint64_t spare[2];
 };
 
 /* Per-thread counters: each thread writes only its own, so no atomics. */

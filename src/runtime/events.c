@@ -133,14 +133,17 @@ HOT_STEP bool reserve(struct kft_tls *t, uint64_t n, uint64_t now, uint64_t fn)
 		return true;
 	}
 	h->counters.log_full++;
+	__atomic_store_n(&kft_rt.ctl->log_filled, 1, __ATOMIC_RELEASE);	/* before the stop */
 	kft_control_stop(kft_rt.ctl, KFT_HOW_LOG_FULL, now, fn, kft_rt.session, 0);
 	return false;
 }
 
-/* After a full log stopped the run, each call is one the log lost. */
+/* After a full log stopped the run, each call is one the log lost. (The
+ * flag, not the stop record: that is written after the run is seen
+ * stopped, and a thread could run many calls in between.) */
 static KFT_NOTRACE void count_lost(struct kft_thread_hdr *h)
 {
-	if (__atomic_load_n(&kft_rt.ctl->stop.how, __ATOMIC_RELAXED) == KFT_HOW_LOG_FULL)
+	if (__atomic_load_n(&kft_rt.ctl->log_filled, __ATOMIC_ACQUIRE))
 		h->counters.log_full++;
 }
 
