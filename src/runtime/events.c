@@ -138,12 +138,10 @@ HOT_STEP bool reserve(struct kft_tls *t, uint64_t n, uint64_t now, uint64_t fn)
 	return false;
 }
 
-/* After a full log stopped the run, each call is one the log lost. (The
- * flag, not the stop record: that is written after the run is seen
- * stopped, and a thread could run many calls in between.) */
+/* After a full log stopped the run, each call is one the log lost. */
 static KFT_NOTRACE void count_lost(struct kft_thread_hdr *h)
 {
-	if (__atomic_load_n(&kft_rt.ctl->log_filled, __ATOMIC_ACQUIRE))
+	if (kft_log_filled())
 		h->counters.log_full++;
 }
 

@@ -319,7 +319,7 @@ KFT_NOTRACE void kft_patch_follow_run(void)
 {
 	uint64_t st = __atomic_load_n(&kft_rt.ctl->state, __ATOMIC_ACQUIRE);
 	bool want = ((st & (KFT_STATE_PRIMED | KFT_STATE_TRIGGERED)) && !(st & KFT_STATE_COMPLETE)) ||
-		    __atomic_load_n(&kft_rt.ctl->stop.how, __ATOMIC_RELAXED) == KFT_HOW_LOG_FULL;
+		    kft_log_filled();
 
 	if (want == __atomic_load_n(&calls_on, __ATOMIC_RELAXED) ||
 	    !__atomic_load_n(&nmodules, __ATOMIC_ACQUIRE))

@@ -88,6 +88,15 @@ struct kft_tls {
 };
 
 extern struct kft_runtime kft_rt KFT_HIDDEN;
+
+/* Whether a full log ended (or is ending) the run. The flag is set before
+ * the stop, so a thread that sees the run stopped sees it too; the stop
+ * record (stop.how) is written after, and a thread could run many calls
+ * in between. */
+static inline KFT_NOTRACE bool kft_log_filled(void)
+{
+	return __atomic_load_n(&kft_rt.ctl->log_filled, __ATOMIC_ACQUIRE);
+}
 extern __thread struct kft_tls kft_tls KFT_HIDDEN __attribute__((tls_model("initial-exec")));
 
 /* clock.c: nanoseconds since the trace's clock base, from the TSC or
