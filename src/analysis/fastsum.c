@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/grow.h"
 #include "../format/thread-walk.h"
 #include "fastsum.h"
 #include "functable.h"
@@ -144,15 +145,8 @@ static int add_child(struct pass *p, uint32_t parent, const struct kft_walk_call
 
 static int keep_duration(struct acc *a, int64_t dur)
 {
-	if (a->ndurs == a->cap) {
-		size_t cap = a->cap ? 2 * a->cap : 64;
-		int64_t *bigger = realloc(a->durs, cap * sizeof(*bigger));
-
-		if (!bigger)
-			return -1;
-		a->durs = bigger;
-		a->cap = cap;
-	}
+	if (kft_grow((void **)&a->durs, a->ndurs, &a->cap, sizeof(*a->durs), 64))
+		return -1;
 	a->durs[a->ndurs++] = dur;
 	return 0;
 }

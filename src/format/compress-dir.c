@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../common/grow.h"
 #include "compress-dir.h"
 #include "trace-format.h"
 #include "zwriter.h"
@@ -290,17 +291,10 @@ static int stage_file(int dirfd, const char *name, struct kft_zstats *st, struct
 	}
 	st->files++;
 	ret = 0;
-	if (pl->n == pl->cap) {
-		size_t cap = pl->cap ? 2 * pl->cap : 64;
-		struct shrink *bigger = realloc(pl->files, cap * sizeof(*bigger));
-
-		if (!bigger) {
-			errno = ENOMEM;
-			ret = -1;
-			goto out;
-		}
-		pl->files = bigger;
-		pl->cap = cap;
+	if (kft_grow((void **)&pl->files, pl->n, &pl->cap, sizeof(*pl->files), 64)) {
+		errno = ENOMEM;
+		ret = -1;
+		goto out;
 	}
 	sh = &pl->files[pl->n];
 	if (compact_layout(&h, raw, &sh->h, &sh->size)) {
@@ -342,12 +336,12 @@ out:
 }
 
 /*
- * Steps, each over every file, so that a trace of many threads costs
- * three syncs, not three a file: the frames, synced; the sites and raw
- * records copied to their new places, synced; the headers pointing
- * there, synced; then each file cut where it now ends. A crash anywhere
- * leaves every thread readable: until its new header is on disk, the
- * old one points to what it always did.
+ * Steps, each over every file, so that a trace of many threads costs two
+ * syncs of the file system, not two a file: the frames (each .kfz synced
+ * by itself, stage_file); the sites and raw records copied to their new
+ * places, synced; the headers pointing there, synced; then each file cut
+ * where it now ends. A crash anywhere leaves every thread readable: until
+ * its new header is on disk, the old one points to what it always did.
  */
 int kft_trace_compress(const char *dir, struct kft_zstats *st, struct kft_error *err)
 {
@@ -365,17 +359,13 @@ int kft_trace_compress(const char *dir, struct kft_zstats *st, struct kft_error 
 			ret = kft_error_set(err, "%s/%s: cannot compress: %s", dir, de->d_name,
 					    strerror(errno));
 	for (int step = 0; step < 2 && !ret && pl.n; step++) {
-		if (syncfs(dfd)) {
-			ret = kft_error_set(err, "%s: cannot sync: %s", dir, strerror(errno));
-			break;
-		}
 		for (size_t i = 0; i < pl.n && !ret; i++)
 			if (move_parts(dfd, &pl.files[i], step == 1))
 				ret = kft_error_set(err, "%s/%s: cannot rewrite: %s", dir,
 						    pl.files[i].name, strerror(errno));
+		if (!ret && syncfs(dfd))
+			ret = kft_error_set(err, "%s: cannot sync: %s", dir, strerror(errno));
 	}
-	if (!ret && pl.n && syncfs(dfd))
-		ret = kft_error_set(err, "%s: cannot sync: %s", dir, strerror(errno));
 	for (size_t i = 0; i < pl.n; i++) {
 		if (!ret && truncateat(dfd, pl.files[i].name, pl.files[i].size))
 			ret = kft_error_set(err, "%s/%s: cannot cut: %s", dir, pl.files[i].name,

@@ -3,9 +3,8 @@
  * Compressing what a trace still holds raw once its program has ended:
  * the records the runtime's helper had not reached (the last part of
  * each log, logs of fork children, or all of a run on one CPU or with
- * --no-compress). A thread file whose records are all compressed is
- * then rewritten without its empty room, so that it is as long as what
- * it holds.
+ * --no-compress). Each finished thread file is then rewritten without
+ * its empty room, so that it is as long as what it holds.
  */
 #ifndef KFT_COMPRESS_DIR_H
 #define KFT_COMPRESS_DIR_H

@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "../common/grow.h"
 #include "zcodec.h"
 #include "zreader.h"
 
@@ -35,7 +36,7 @@ struct kft_zrecs {
 	const unsigned char *map;
 	size_t size;
 	uint64_t *off;			/* each frame's struct kft_zframe */
-	uint64_t nframes;
+	size_t nframes;
 	uint64_t count;
 	unsigned char *bad;		/* per frame: found corrupt */
 	uint64_t damaged;
@@ -71,7 +72,8 @@ static int cache_grow(struct kft_zcache **cachep, struct kft_error *err)
 static int index_frames(struct kft_zrecs *z, const char *path, struct kft_error *err)
 {
 	const struct kft_zhdr *zh = (const void *)z->map;
-	uint64_t off = sizeof(*zh), cap = 0;
+	uint64_t off = sizeof(*zh);
+	size_t cap = 0;
 
 	if (z->size < sizeof(*zh))
 		goto done;	/* made, and the writer stopped before its header: no frames */
@@ -90,13 +92,8 @@ static int index_frames(struct kft_zrecs *z, const char *path, struct kft_error 
 		    f.nrecs > KFT_ZCHUNK_RECS || f.zsize > z->size - off - sizeof(f) ||
 		    (z->nframes && z->count % KFT_ZCHUNK_RECS))
 			break;	/* a frame cut short (its records are still raw) */
-		if (z->nframes == cap) {
-			uint64_t *bigger = realloc(z->off, (cap = cap ? 2 * cap : 64) * sizeof(*bigger));
-
-			if (!bigger)
-				return kft_error_set(err, "out of memory");
-			z->off = bigger;
-		}
+		if (kft_grow((void **)&z->off, z->nframes, &cap, sizeof(*z->off), 64))
+			return kft_error_set(err, "out of memory");
 		z->off[z->nframes++] = off;
 		z->count += f.nrecs;
 		off += sizeof(f) + f.zsize;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../common/grow.h"
 #include "../format/reader.h"
 #include "saved-symbols.h"
 #include "symbolizer.h"
@@ -30,15 +31,8 @@ static struct used *add_path(struct paths *p, const char *path)
 	for (size_t i = 0; i < p->n; i++)
 		if (!strcmp(p->v[i].path, path))
 			return &p->v[i];
-	if (p->n == p->cap) {
-		size_t cap = p->cap ? 2 * p->cap : 16;
-		struct used *bigger = realloc(p->v, cap * sizeof(*bigger));
-
-		if (!bigger)
-			return NULL;
-		p->v = bigger;
-		p->cap = cap;
-	}
+	if (kft_grow((void **)&p->v, p->n, &p->cap, sizeof(*p->v), 16))
+		return NULL;
 	memset(&p->v[p->n], 0, sizeof(p->v[p->n]));
 	if (!(p->v[p->n].path = strdup(path)))
 		return NULL;
@@ -56,15 +50,8 @@ static int add_addr(struct paths *p, struct kft_symbolizer *sz, uint32_t session
 		return -1;
 	if (u->n && u->addrs[u->n - 1] == sym.sym_addr)
 		return 0;
-	if (u->n == u->cap) {
-		size_t cap = u->cap ? 2 * u->cap : 64;
-		uint64_t *bigger = realloc(u->addrs, cap * sizeof(*bigger));
-
-		if (!bigger)
-			return -1;
-		u->addrs = bigger;
-		u->cap = cap;
-	}
+	if (kft_grow((void **)&u->addrs, u->n, &u->cap, sizeof(*u->addrs), 64))
+		return -1;
 	u->addrs[u->n++] = sym.sym_addr;
 	return 0;
 }
@@ -209,15 +196,8 @@ static int add_sym(struct kft_elf *elf, size_t *cap, char *line)
 	}
 	s.name = name;
 	s.local = kind == 'l';
-	if (elf->nsyms == *cap) {
-		size_t more = *cap ? 2 * *cap : 256;
-		struct kft_elf_sym *bigger = realloc(elf->syms, more * sizeof(*bigger));
-
-		if (!bigger)
-			return -1;
-		elf->syms = bigger;
-		*cap = more;
-	}
+	if (kft_grow((void **)&elf->syms, elf->nsyms, cap, sizeof(*elf->syms), 256))
+		return -1;
 	elf->syms[elf->nsyms++] = s;
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../analysis/functable.h"
+#include "../common/grow.h"
 #include "../common/heap.h"
 #include "../format/calls.h"
 #include "kd-rows.h"
@@ -96,17 +97,7 @@ static int stream_oom(struct stream *s)
 /* Room for one more of n items of size bytes in *items, doubling. */
 static int room_for_one(struct stream *s, void **items, size_t n, size_t *cap, size_t size)
 {
-	size_t more = *cap ? 2 * *cap : 16;
-	void *bigger;
-
-	if (n < *cap)
-		return 0;
-	bigger = realloc(*items, more * size);
-	if (!bigger)
-		return stream_oom(s);
-	*items = bigger;
-	*cap = more;
-	return 0;
+	return kft_grow(items, n, cap, size, 16) ? stream_oom(s) : 0;
 }
 
 /* "1234", or "1234i" in a signal handler (snprintf was a tenth of -c's
