@@ -244,18 +244,26 @@ static int parse_size(const char *arg, uint64_t *out)
 	return 0;
 }
 
-/* The program has ended: say what the trace could not hold. */
-static void report_losses(const char *dir)
+/*
+ * The program has ended; from one reading of the trace: save the names of
+ * the functions it holds (so that it reads the same when the program is
+ * rebuilt, removed or elsewhere), and say what it could not hold and what
+ * the config asked for that never came.
+ */
+static void finish_trace(const char *dir)
 {
+	struct kft_symbolizer *sz;
 	struct kft_trace tr;
 	struct kft_error err;
 
-	struct kft_symbolizer *sz;
-
 	if (kft_trace_open(&tr, dir, &err))
 		return;		/* the views will say why */
+	/* names from the files on disk, not from a symbols file saved before */
+	sz = kft_symbolizer_new_from_disk(dir, &err);
+	if (!sz || kft_symbols_save(dir, &tr, sz, &err))
+		fprintf(stderr, "kft: warning: %s; names will come from the files on disk\n",
+			err.msg);
 	kft_view_losses(stderr, &tr, "kft: ");
-	sz = kft_symbolizer_new(dir, &err);
 	kft_view_unreached(stderr, &tr, sz, "kft: ");
 	kft_symbolizer_free(sz);
 	kft_trace_close(&tr);
@@ -314,17 +322,6 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		return -1;
 	}
 	return 0;
-}
-
-/* The names of the functions the trace holds, so that it reads the same
- * when the program is rebuilt, removed or elsewhere. */
-static void save_symbols(const char *dir)
-{
-	struct kft_error err;
-
-	if (kft_symbols_save(dir, &err))
-		fprintf(stderr, "kft: warning: %s; names will come from the files on disk\n",
-			err.msg);
 }
 
 /* What the runtime's helper had not compressed: the end of each log,
@@ -395,10 +392,9 @@ int cmd_record(int argc, char **argv)
 	}
 	write_info(o.dir, argc - optind, argv + optind, status);
 	mark_ended(o.dir);
-	save_symbols(o.dir);
+	finish_trace(o.dir);
 	if (!o.no_compress)
 		compress_rest(o.dir);
-	report_losses(o.dir);
 out:
 	kft_config_release(&cfg);
 	return ret;

@@ -111,23 +111,15 @@ static void write_module(FILE *f, const struct used *u, const struct kft_elf *el
 	}
 }
 
-int kft_symbols_save(const char *dir, struct kft_error *err)
+int kft_symbols_save(const char *dir, const struct kft_trace *tr, struct kft_symbolizer *sz,
+		     struct kft_error *err)
 {
-	struct kft_trace tr;
-	struct kft_symbolizer *sz;
 	struct paths p = { 0 };
 	char tmp[4096], path[4096];
 	FILE *f;
 	int ret = -1, fd;
 
-	if (kft_trace_open(&tr, dir, err))
-		return -1;
-	/* names from the files on disk, not from a symbols file saved before */
-	if (!(sz = kft_symbolizer_new_from_disk(dir, err))) {
-		kft_trace_close(&tr);
-		return -1;
-	}
-	if (used_files(&tr, sz, &p)) {
+	if (used_files(tr, sz, &p)) {
 		kft_error_set(err, "out of memory");
 		goto out;
 	}
@@ -161,8 +153,6 @@ out:
 		free(p.v[i].addrs);
 	}
 	free(p.v);
-	kft_symbolizer_free(sz);
-	kft_trace_close(&tr);
 	return ret;
 }
 

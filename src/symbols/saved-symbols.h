@@ -25,8 +25,14 @@
 
 #define KFT_SYMBOLS_FILE "symbols"
 
-/* Write dir/symbols for the trace in dir (replacing one there). */
-int kft_symbols_save(const char *dir, struct kft_error *err);
+struct kft_trace;
+struct kft_symbolizer;
+
+/* Write dir/symbols for trace tr, opened from dir, naming through sz (a
+ * symbolizer of the files on disk: kft_symbolizer_new_from_disk);
+ * replaces a symbols file there. */
+int kft_symbols_save(const char *dir, const struct kft_trace *tr, struct kft_symbolizer *sz,
+		     struct kft_error *err);
 
 /* The modules of a symbols file, each as a kft_elf with no file mapped. */
 struct kft_saved_module {
