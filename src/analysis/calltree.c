@@ -93,18 +93,19 @@ static void builder_done(struct builder *b)
 /* ---- kft traces: records carry their depth ---------------------------- */
 
 struct thread_stack {
-	uint32_t session, tid;
+	uint32_t session, tid, coroutine;
 	uint32_t *open;		/* nodes, outermost first */
 	size_t n, cap;
 };
 
 static struct thread_stack *stack_of(struct thread_stack **all, size_t *nall, uint32_t session,
-				     uint32_t tid)
+				     uint32_t tid, uint32_t coroutine)
 {
 	struct thread_stack *bigger;
 
 	for (size_t i = *nall; i-- > 0;)
-		if ((*all)[i].session == session && (*all)[i].tid == tid)
+		if ((*all)[i].session == session && (*all)[i].tid == tid &&
+		    (*all)[i].coroutine == coroutine)
 			return &(*all)[i];
 	bigger = realloc(*all, (*nall + 1) * sizeof(*bigger));
 	if (!bigger)
@@ -113,6 +114,7 @@ static struct thread_stack *stack_of(struct thread_stack **all, size_t *nall, ui
 	memset(&bigger[*nall], 0, sizeof(*bigger));
 	bigger[*nall].session = session;
 	bigger[*nall].tid = tid;
+	bigger[*nall].coroutine = coroutine;
 	return &bigger[(*nall)++];
 }
 
@@ -143,7 +145,7 @@ int kft_calltree_from_trace(struct kft_calltree *t, const struct kft_trace *tr,
 		if (c->dur_ns == -2)
 			continue;	/* stack-watch rows are no calls */
 		n = new_node(&b);
-		st = stack_of(&stacks, &nstacks, c->session, c->tid);
+		st = stack_of(&stacks, &nstacks, c->session, c->tid, c->coroutine);
 		if (!n || !st) {
 			oom(&b);
 			goto out;
@@ -152,9 +154,10 @@ int kft_calltree_from_trace(struct kft_calltree *t, const struct kft_trace *tr,
 		n->entry_ns = (int64_t)(c->entry_ns - (c->entry_ns >= base ? base : c->entry_ns));
 		n->dur_ns = c->dur_ns;
 		n->tid = c->tid;
+		n->coroutine = c->coroutine;
 		n->irq = c->flags & KFT_REC_SIGNAL;
 		n->depth = c->depth;	/* for now: the recorded depth */
-		snprintf(n->pid, sizeof(n->pid), "%u%s", c->tid, n->irq ? "i" : "");
+		kft_pid_label(n->pid, c->tid, c->coroutine, n->irq);
 		if (kft_functable_addr(&b.ft, c->session, c->func, &n->func)) {
 			oom(&b);
 			goto out;
@@ -248,6 +251,7 @@ int kft_calltree_from_text(struct kft_calltree *t, const struct kft_text_log *lo
 		n->entry_ns = r->entry_us * 1000;
 		n->dur_ns = r->delta_us < 0 ? -1 : r->delta_us * 1000;
 		n->tid = r->tid;
+		n->coroutine = r->coroutine;
 		n->irq = r->irq;
 		n->args = r->args;
 		snprintf(n->pid, sizeof(n->pid), "%s", r->pid);
@@ -283,7 +287,8 @@ int kft_calltree_from_text(struct kft_calltree *t, const struct kft_text_log *lo
 
 			if (strcmp(t->funcs[a->func].base_name, n->caller))
 				continue;
-			if (classic || n->irq || (a->tid == n->tid && !a->irq)) {
+			if (classic || n->irq ||
+			    (a->tid == n->tid && a->coroutine == n->coroutine && !a->irq)) {
 				parent = active[j];
 				break;
 			}
@@ -317,6 +322,7 @@ int kft_calltree_to_text(const struct kft_calltree *t, struct kft_text_log *log,
 		r->delta_us = n->dur_ns < 0 ? -1 : n->dur_ns / 1000;
 		snprintf(r->pid, sizeof(r->pid), "%s", n->pid);
 		r->tid = n->tid;
+		r->coroutine = n->coroutine;
 		r->irq = n->irq;
 		r->func = strdup(t->funcs[n->func].base_name);
 		r->caller = strdup(n->caller);

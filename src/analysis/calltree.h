@@ -37,6 +37,7 @@ struct kft_node {
 	uint32_t depth;
 	bool irq;		/* interrupt or signal-handler context */
 	int64_t tid;
+	uint32_t coroutine;	/* the thread's coroutine stack, or 0 */
 	char pid[24];		/* as shown */
 	const char *caller;	/* the caller's name, without offset */
 	const char *args;	/* saved arguments (text logs), or NULL */

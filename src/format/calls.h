@@ -73,6 +73,10 @@ void kft_thread_calls_close(struct kft_thread_calls *tc);
  * process image and thread id. groups[g] is the first index into order[]
  * of group g; groups[ngroups] = tr->nthreads. Free both.
  */
+/* How views name a call's thread: "1234", "1234/2" (coroutine 2), "1234i"
+ * (signal handler); out holds 24 bytes. */
+size_t kft_pid_label(char *out, uint32_t tid, uint32_t coroutine, bool irq);
+
 int kft_calls_thread_groups(const struct kft_trace *tr, size_t **order, size_t **groups,
 			    size_t *ngroups, struct kft_error *err);
 

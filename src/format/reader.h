@@ -26,6 +26,7 @@ struct kft_call {
 	uint32_t tid;
 	uint32_t pid;
 	uint32_t session;
+	uint32_t coroutine;	/* 0, or the thread's coroutine stack it ran on */
 };
 
 struct kft_thread_file {

@@ -18,7 +18,8 @@ static bool parse_int(const char *s, int64_t *out)
 	return *s && !*end && !errno;
 }
 
-/* "33", "-1", "33.1" (cpu), "12i" (interrupt, the printk dump) */
+/* "33", "-1", "33.1" (cpu), "12i" (interrupt, the printk dump), "33/2"
+ * (coroutine stack 2 of thread 33, maybe with an 'i') */
 static bool parse_pid(struct kft_text_row *row, const char *s)
 {
 	char num[24];
@@ -27,6 +28,13 @@ static bool parse_pid(struct kft_text_row *row, const char *s)
 
 	if (n == 0 || n >= sizeof(num) || strlen(s) >= sizeof(row->pid))
 		return false;
+	row->coroutine = 0;
+	if (*rest == '/' && isdigit((unsigned char)rest[1])) {
+		char *end;
+
+		row->coroutine = (uint32_t)strtoul(rest + 1, &end, 10);
+		rest = end;
+	}
 	if (*rest == 'i' && !rest[1])
 		row->irq = true;
 	else if (*rest == '.' && isdigit((unsigned char)rest[1]) && !rest[2])

@@ -20,6 +20,7 @@ struct kft_text_row {
 	int64_t delta_us;	/* -1: exit not seen, -2: stack watch */
 	char pid[24];		/* as printed, e.g. "33", "-1", "33.1", "12i" */
 	int64_t tid;		/* the number in it */
+	uint32_t coroutine;	/* "33/2": the thread's coroutine stack 2 */
 	bool irq;		/* interrupt context: pid -1 or an 'i' suffix */
 	char *func;		/* name, or address text */
 	char *caller;		/* as printed: "name+0x1c" or an address */

@@ -126,7 +126,10 @@ struct kft_thread_hdr {
 	uint64_t sites_off;		/* file offset of sites[sites_cap] */
 	uint64_t sites_cap;
 	uint64_t nsites;		/* sites[0..nsites) are valid */
-	uint64_t spare[5];
+	uint64_t coroutine;		/* 0: the thread's own stack; n: the log of
+					 * its coroutines' stacks numbered n (a
+					 * thread's file per stack, fibers.c) */
+	uint64_t spare[4];
 };
 
 /* frame->flags */

@@ -313,6 +313,7 @@ static KFT_NOTRACE void forked_child(void)
 	kft_helper_stop();
 	kft_patch_forked();
 	t->prefault_slot = 0;
+	kft_fibers_forked();
 	kft_thread_setup_forked(t);
 	t->busy = 0;
 }
@@ -351,6 +352,7 @@ static KFT_NOTRACE void at_exit(void)
 	hold_sigprof(&prof);	/* the process is ending: no need to give it back */
 	kft_save_maps();	/* catches libraries mapped since start */
 	kft_thread_trim(&kft_tls);
+	kft_fibers_thread_exit();
 }
 
 KFT_NOTRACE int kft_runtime_init(void)

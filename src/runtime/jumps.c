@@ -34,10 +34,11 @@ static KFT_NOTRACE uintptr_t target_sp(struct __jmp_buf_tag *env)
 }
 #endif
 
-static KFT_NOTRACE void before_jump(struct __jmp_buf_tag *env)
+/* A jump to stack pointer sp is under way (a longjmp, or a switch to a
+ * context of getcontext's: fibers.c). */
+KFT_NOTRACE void kft_jump_to(uintptr_t sp)
 {
 	struct kft_tls *t = &kft_tls;
-	uintptr_t sp = target_sp(env);
 
 	if (!sp || !t->hdr || t->busy || t->dead)
 		return;
@@ -62,7 +63,7 @@ static KFT_NOTRACE void before_jump(struct __jmp_buf_tag *env)
 										\
 		if (!real)							\
 			real = (longjmp_fn)dlsym(RTLD_NEXT, #name);		\
-		before_jump(env);						\
+		kft_jump_to(target_sp(env));					\
 		real(env, val);							\
 	}
 

@@ -136,12 +136,21 @@ void kft_event_exit(struct kft_tls *t, uint64_t fn, uintptr_t sp) KFT_HIDDEN;
 void kft_unwind_to(struct kft_tls *t, uintptr_t sp) KFT_HIDDEN;
 
 
+/* jumps.c: a jump to stack pointer sp is under way */
+void kft_jump_to(uintptr_t sp) KFT_HIDDEN;
+
+/* fibers.c: coroutines' logs */
+void kft_fibers_thread_exit(void) KFT_HIDDEN;
+void kft_fibers_forked(void) KFT_HIDDEN;
+
 /* thread.c: per-thread buffer files */
 int kft_thread_setup(struct kft_tls *t) KFT_HIDDEN;
 int kft_thread_setup_forked(struct kft_tls *t) KFT_HIDDEN;
 int kft_thread_grow_sites(struct kft_tls *t) KFT_HIDDEN;
 int kft_thread_grow_log(struct kft_tls *t, uint64_t n) KFT_HIDDEN;
 void kft_thread_trim(struct kft_tls *t) KFT_HIDDEN;
+void kft_thread_finish(struct kft_tls *t) KFT_HIDDEN;
+void kft_thread_set_stack(struct kft_tls *t, uintptr_t top) KFT_HIDDEN;
 void kft_thread_file_name(const struct kft_tls *t, char *name, size_t size) KFT_HIDDEN;
 
 /* calibrate.c: measure pair_ns and inside_ns */

@@ -161,12 +161,9 @@ KFT_NOTRACE void kft_thread_trim(struct kft_tls *t)
 	errno = saved;
 }
 
-/* At thread exit: keep the file (its open frames become -1), drop the map. */
-static KFT_NOTRACE void thread_exit(void *arg)
+/* A log is done: keep the file (its open frames become -1), drop the map. */
+KFT_NOTRACE void kft_thread_finish(struct kft_tls *t)
 {
-	struct kft_tls *t = arg;
-
-	t->dead = 1;
 	kft_thread_trim(t);
 	/* with -pg, open frames hold return addresses: keep them readable */
 	if (t->hdr && !(kft_rt.hijacked && t->hdr->depth)) {
@@ -176,6 +173,15 @@ static KFT_NOTRACE void thread_exit(void *arg)
 	}
 	t->hdr = NULL;
 	kft_compress_done(t);
+}
+
+static KFT_NOTRACE void thread_exit(void *arg)
+{
+	struct kft_tls *t = arg;
+
+	t->dead = 1;
+	kft_thread_finish(t);
+	kft_fibers_thread_exit();
 }
 
 #define SITE_SLOTS_FIRST 1024U			/* one page: 512 sites */
@@ -315,11 +321,10 @@ fail:
 	return -1;
 }
 
-static KFT_NOTRACE void set_stack_limits(struct kft_tls *t)
+/* The log's calls run on the stack that ends at top. */
+KFT_NOTRACE void kft_thread_set_stack(struct kft_tls *t, uintptr_t top)
 {
-	uintptr_t low;
-
-	t->hdr->stack_base = stack_top(&low);
+	t->hdr->stack_base = top;
 	t->lowest_sp = UINTPTR_MAX;
 	t->watch_sp = 0;
 	if (kft_rt.cfg.watch != KFT_WATCH_NONE && t->hdr->stack_base > kft_rt.cfg.watch_bytes)
@@ -329,9 +334,11 @@ static KFT_NOTRACE void set_stack_limits(struct kft_tls *t)
 KFT_NOTRACE int kft_thread_setup(struct kft_tls *t)
 {
 	pthread_once(&exit_key_once, make_exit_key);
+	uintptr_t low;
+
 	if (map_new_file(t))
 		return -1;
-	set_stack_limits(t);
+	kft_thread_set_stack(t, stack_top(&low));
 	pthread_setspecific(exit_key, t);
 	kft_prefault_add(t, 0);
 	kft_compress_add(t);

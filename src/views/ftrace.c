@@ -80,7 +80,7 @@ static void close_call(FILE *out, const struct open_call *oc, struct kft_symboli
 
 static bool same_thread(const struct kft_call *a, const struct kft_call *b)
 {
-	return a->tid == b->tid && a->session == b->session;
+	return a->tid == b->tid && a->session == b->session && a->coroutine == b->coroutine;
 }
 
 static int print_graph(FILE *out, struct by_thread *bt, struct kft_symbolizer *sz,

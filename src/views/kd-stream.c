@@ -100,23 +100,6 @@ static int room_for_one(struct stream *s, void **items, size_t n, size_t *cap, s
 	return kft_grow(items, n, cap, size, 16) ? stream_oom(s) : 0;
 }
 
-/* "1234", or "1234i" in a signal handler (snprintf was a tenth of -c's
- * time) */
-static void put_pid(char *out, uint32_t tid, bool irq)
-{
-	char digits[12];
-	int n = 0;
-
-	do
-		digits[n++] = (char)('0' + tid % 10);
-	while (tid /= 10);
-	while (n)
-		*out++ = digits[--n];
-	if (irq)
-		*out++ = 'i';
-	*out = '\0';
-}
-
 /* A call as the tree printer sees it. */
 static int to_node(struct stream *s, const struct kft_call *c, int64_t local, uint32_t depth,
 		   struct kft_node *n)
@@ -128,7 +111,7 @@ static int to_node(struct stream *s, const struct kft_call *c, int64_t local, ui
 	n->depth = depth;
 	n->irq = c->flags & KFT_REC_SIGNAL;
 	n->tid = c->tid;
-	put_pid(n->pid, c->tid, n->irq);
+	kft_pid_label(n->pid, c->tid, c->coroutine, n->irq);
 	if (kft_functable_addr(&s->ft, c->session, c->func, &n->func))
 		return stream_oom(s);
 	/* a function met only now (none should be) has its bare name */

@@ -121,7 +121,16 @@ static void print_row(FILE *out, const struct kft_call *c, uint64_t mark,
 	*p++ = ' ';
 	p = put_int(p, delta, w);
 	*p++ = ' ';
-	p = put_int(p, c->tid, 7);
+	if (c->coroutine) {
+		char pid[24];
+		size_t len = kft_pid_label(pid, c->tid, c->coroutine, false);
+
+		for (size_t pad = len; pad < 7; pad++)
+			*p++ = ' ';
+		p = put_str(p, pid, 0);
+	} else {
+		p = put_int(p, c->tid, 7);
+	}
 	*p++ = (c->flags & KFT_REC_SIGNAL) ? 'i' : ' ';
 	*p++ = ' ';
 	if (opts->raw) {

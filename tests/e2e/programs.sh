@@ -219,3 +219,58 @@ test_own_allocator() {
 	check "work (gcc may clone it: work.constprop.0)" grep -q "^work\(\.constprop\.0\)\?  *1$" got
 	check "the program's mallocs" grep -q "^malloc  *[1-9]" got
 }
+
+# Coroutines (swapcontext): each stack nests apart, as a thread file of
+# its own (kft log's PID 1234/1); a coroutine that ended leaves its log
+# to the next one. Every view shows the same trees.
+test_coroutines() {
+	build coro
+	kft record -- ./coro >out
+	check "ran" grep -q "^done 1$" out
+	check "main's log and two coroutines' logs" test "$(ls kft.data/thread-*.kft | wc -l)" = 3
+	kft kd -c | sed 1,2d >got
+	expect got <<'E'
+main
+|  make
+|  make
+|  resume
+|  resume
+|  resume
+|  resume
+|  resume
+|  resume
+|  after
+|  make
+|  resume
+|  resume
+|  resume
+co_body
+|  leaf
+|  yield_to_main
+|  leaf
+|  yield_to_main
+co_body
+|  leaf
+|  yield_to_main
+|  leaf
+|  yield_to_main
+co_body
+|  leaf
+|  yield_to_main
+|  leaf
+|  yield_to_main
+E
+	kft log | kft kd -c - | sed 1,2d >text
+	expect text <got
+	kft ftrace | norm | grep -c -- "------" >seps
+	check "ftrace: three trees" test "$(cat seps)" = 2
+	kft ftrace | norm | grep -E "co_body|yield" | LC_ALL=C sort | uniq -c >fg
+	expect fg <<'E'
+      3 TID)   |  co_body() {
+      6 TID) DUR |    yield_to_main();
+      3 TID) DUR |  } /* co_body */
+E
+	kft log | awk '$4 == "co_body" { print $3 }' | sed 's/^[0-9]*//' | sort | uniq -c >labels
+	check "coroutines 1 and 2, one reused" test "$(awk '{ print $2 }' labels | tr '\n' ' ')" = "/1 /2 "
+	check "every call ended" test "$(kft log | awk '$2 == -1' | wc -l)" = 0
+}

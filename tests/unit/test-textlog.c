@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "format/calls.h"
 #include "format/text-log.h"
 
 static struct kft_text_row row;
@@ -55,7 +56,32 @@ static void test_named_interrupt_and_cpu(void **state)
 	assert_int_equal(parse("  20300   12   33.1  schedule  do_fork+0x100"), 0);
 	assert_string_equal(row.pid, "33.1");
 	assert_int_equal(row.tid, 33);
+	assert_int_equal(row.coroutine, 0);
 	assert_false(row.irq);
+	release();
+}
+
+/* kft log's PID for a coroutine's stack, as kft_pid_label writes it */
+static void test_coroutine_pid(void **state)
+{
+	char label[24];
+
+	assert_int_equal(kft_pid_label(label, 4321, 2, false), 6);
+	assert_string_equal(label, "4321/2");
+	assert_int_equal(parse("  5  1  4321/2  leaf  co_body+0x34"), 0);
+	assert_int_equal(row.tid, 4321);
+	assert_int_equal(row.coroutine, 2);
+	assert_false(row.irq);
+	release();
+	kft_pid_label(label, 7, 12, true);
+	assert_string_equal(label, "7/12i");
+	assert_int_equal(parse("  5  1  7/12i  h  co_body+0x34"), 0);
+	assert_int_equal(row.coroutine, 12);
+	assert_true(row.irq);
+	release();
+	kft_pid_label(label, 7, 0, false);
+	assert_string_equal(label, "7");
+	assert_int_equal(parse("  5  1  7/  h  g"), -1);
 	release();
 }
 
@@ -136,6 +162,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_raw_row),
 		cmocka_unit_test(test_named_interrupt_and_cpu),
+		cmocka_unit_test(test_coroutine_pid),
 		cmocka_unit_test(test_old_forms),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_load),
