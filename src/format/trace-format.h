@@ -147,7 +147,8 @@ struct kft_frame {
 	uint64_t sp;			/* stack pointer at the hook, for longjmp recovery */
 	uint32_t flags;
 	uint32_t gen;			/* run generation at entry */
-	uint64_t below;			/* calls made under this one so far (compensate) */
+	uint64_t below;			/* --compensate: the hooks' time inside this
+					 * call so far, in 1/256 ns */
 };
 
 /* The most records one thread file holds (readers index them in 32 bits). */

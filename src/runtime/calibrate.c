@@ -4,25 +4,111 @@
  * dummy function through the real hooks, into scratch buffers, with
  * everything logged. pair_ns is what one call's two hooks add to the
  * time of its caller; inside_ns is the part of it that falls between the
- * call's own two clock readings. `kft record --compensate` takes both out
- * of every duration: inside_ns once, pair_ns once for each call made under
- * it (counted on the shadow stack, filtered ones included).
+ * call's own two clock readings (both shown by `kft status`).
+ * `kft record --compensate` makes the hooks time themselves as they run
+ * (events.c), which follows what they really cost in the program, cache
+ * misses and page faults included; what they cannot time of themselves,
+ * the calls into them and their first and last steps, is measured here.
  */
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "runtime.h"
 
 #define WARMUP 256
+#define RAW 512
 #define BATCH 512
 #define BATCHES 8
 #define ROUNDS (BATCH * BATCHES)
+#define NRECS (WARMUP + RAW + 2 * BATCHES * (BATCH + 1))
 
 static KFT_NOTRACE int cmp_u32(const void *a, const void *b)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 
 	return x < y ? -1 : x > y;
+}
+
+static KFT_NOTRACE uint32_t median(uint32_t *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_u32);
+	return v[n / 2];
+}
+
+static KFT_NOTRACE void pairs(void *fn, int n)
+{
+	for (int i = 0; i < n; i++) {
+		__cyg_profile_func_enter(fn, fn);
+		__cyg_profile_func_exit(fn, fn);
+	}
+}
+
+typedef void (*hook_fn)(void *, void *);
+
+/* The C library's hooks, which do nothing: what an instrumented program
+ * pays untraced, which compensation leaves in. */
+static KFT_NOTRACE __attribute__((noinline)) void nothing(void *fn, void *site)
+{
+	__asm__ volatile("" : : "r"(fn), "r"(site) : "memory");
+}
+
+/* A small function's work, for the hooks to run around. */
+static KFT_NOTRACE __attribute__((noinline)) long body(long x)
+{
+	__asm__ volatile("" : "+r"(x));
+	return x * 3 + 1;
+}
+
+/* BATCH calls of a small function through hooks enter and leave, called
+ * as a program calls them; the time they took. */
+static KFT_NOTRACE uint64_t calls(hook_fn enter, hook_fn leave, void *fn)
+{
+	hook_fn volatile e = enter, l = leave;
+	uint64_t t0 = kft_now();
+	long x = 0;
+
+	for (int i = 0; i < BATCH; i++) {
+		e(fn, fn);
+		x = body(x);
+		l(fn, fn);
+	}
+	__asm__ volatile("" : : "r"(x));
+	return kft_now() - t0;
+}
+
+/*
+ * --compensate: what a pair of hooks adds to the program's time and does
+ * not see of itself (in 1/256 ns): the same calls through kft's hooks,
+ * timing themselves under one outer call, and through hooks that do
+ * nothing. The least disturbed batch of each tells it best.
+ */
+static KFT_NOTRACE uint64_t unseen_pair(void *fn, void *outer, const struct kft_frame *top)
+{
+	hook_fn noop_enter = dlsym(RTLD_NEXT, "__cyg_profile_func_enter");
+	hook_fn noop_leave = dlsym(RTLD_NEXT, "__cyg_profile_func_exit");
+	uint64_t best = UINT64_MAX, best_seen = 0, untraced = UINT64_MAX;
+
+	if (!noop_enter || !noop_leave)
+		noop_enter = noop_leave = nothing;
+	for (int b = 0; b < BATCHES; b++) {
+		uint64_t seen, t;
+
+		__cyg_profile_func_enter(outer, outer);
+		seen = top->below;
+		t = calls(__cyg_profile_func_enter, __cyg_profile_func_exit, fn);
+		seen = top->below - seen;
+		__cyg_profile_func_exit(outer, outer);
+		if (t < best) {
+			best = t;
+			best_seen = seen;
+		}
+		t = calls(noop_enter, noop_leave, fn);
+		if (t < untraced)
+			untraced = t;
+	}
+	best = (best > untraced ? best - untraced : 0) << KFT_BELOW_SHIFT;
+	return best > best_seen ? (best - best_seen) / BATCH : 0;
 }
 
 KFT_NOTRACE void kft_calibrate(void)
@@ -32,24 +118,24 @@ KFT_NOTRACE void kft_calibrate(void)
 	struct kft_control ctl;
 	struct kft_thread_hdr hdr;
 	struct kft_frame frames[4];
-	struct kft_rec *recs = calloc(WARMUP + ROUNDS, sizeof(*recs));
-	struct kft_site sites[2];
-	uint32_t site_index[4] = { 0 };
+	struct kft_rec *recs = calloc(NRECS, sizeof(*recs));
+	struct kft_site sites[4];
+	uint32_t site_index[8] = { 0 };
 	uint32_t *durs = calloc(ROUNDS, sizeof(*durs));
-	void *fn = (void *)kft_calibrate;
+	void *fn = (void *)kft_calibrate, *outer = (void *)pairs;
 	uint64_t best = UINT64_MAX;
 
 	if (!recs || !durs)
 		goto out;
 	/* fault the pages in now, not inside the timed loops */
-	memset(recs, 0xff, (WARMUP + ROUNDS) * sizeof(*recs));
+	memset(recs, 0xff, NRECS * sizeof(*recs));
 	memset(&ctl, 0, sizeof(ctl));
 	memset(&hdr, 0, sizeof(hdr));
-	hdr.capacity = WARMUP + ROUNDS;
+	hdr.capacity = NRECS;
 	ctl.state = KFT_STATE_PRIMED | KFT_STATE_TRIGGERED;
 	/* the logging path, whatever the config filters */
 	kft_rt.ctl = &ctl;
-	kft_rt.max_records = WARMUP + ROUNDS;
+	kft_rt.max_records = NRECS;
 	kft_rt.overwrite = false;
 	kft_rt.compensate = false;
 	kft_rt.has_funclist = false;
@@ -66,31 +152,40 @@ KFT_NOTRACE void kft_calibrate(void)
 	kft_tls.sites.sites = sites;
 	kft_tls.sites.index = site_index;
 	kft_tls.sites.nsites = &hdr.nsites;
-	kft_tls.sites.cap = 2;
-	kft_tls.sites.nslots = 4;
-	for (int i = 0; i < WARMUP; i++) {
-		__cyg_profile_func_enter(fn, fn);
-		__cyg_profile_func_exit(fn, fn);
-	}
-	/* the least disturbed batch tells the cost best */
+	kft_tls.sites.cap = 4;
+	kft_tls.sites.nslots = 8;
+	pairs(fn, WARMUP);
+	/* a call's own two clock readings: how much of the pair they hold */
+	pairs(fn, RAW);
+	if (hdr.head != WARMUP + RAW)
+		goto out;
+	for (int i = 0; i < RAW; i++)
+		durs[i] = recs[WARMUP + i].dur;
+	saved_rt.inside_ns = median(durs, RAW);
+	/* the hooks as --compensate runs them, timing themselves, for empty
+	 * calls under one outer call; the least disturbed batch tells best */
+	kft_rt.compensate = true;
+	kft_rt.unseen_pair = kft_rt.unseen_inside_ns = 0;
 	for (int b = 0; b < BATCHES; b++) {
-		uint64_t t0 = kft_now(), t;
+		uint64_t t0, t;
 
-		for (int i = 0; i < BATCH; i++) {
-			__cyg_profile_func_enter(fn, fn);
-			__cyg_profile_func_exit(fn, fn);
-		}
+		__cyg_profile_func_enter(outer, outer);
+		t0 = kft_now();
+		pairs(fn, BATCH);
 		t = kft_now() - t0;
+		__cyg_profile_func_exit(outer, outer);
 		if (t < best)
 			best = t;
 	}
-	if (hdr.head != WARMUP + ROUNDS)
-		goto out;
-	for (int i = 0; i < ROUNDS; i++)
-		durs[i] = recs[WARMUP + i].dur;
-	qsort(durs, ROUNDS, sizeof(*durs), cmp_u32);
+	/* an empty call's time, less what its hooks saw: what they did not */
+	for (int b = 0; b < BATCHES; b++)
+		for (int i = 0; i < BATCH; i++)
+			durs[b * BATCH + i] = recs[WARMUP + RAW + b * (BATCH + 1) + i].dur;
+	saved_rt.unseen_inside_ns = median(durs, ROUNDS);
 	saved_rt.pair_ns = best / BATCH;
-	saved_rt.inside_ns = durs[ROUNDS / 2];
+	saved_rt.unseen_pair = unseen_pair(fn, outer, &frames[0]);
+	if (hdr.head != NRECS)
+		goto out;
 	if (saved_rt.inside_ns > saved_rt.pair_ns)
 		saved_rt.inside_ns = saved_rt.pair_ns;
 out:

@@ -223,10 +223,12 @@ HOT_STEP void finish_frame(struct kft_tls *t, const struct kft_frame *f, uint64_
 	}
 	dur = now - f->entry_ns;
 	if (kft_rt.compensate) {
-		/* what the hooks of this call and of every call under it added */
-		uint64_t cost = kft_rt.inside_ns + f->below * kft_rt.pair_ns;
+		/* what the hooks of this call and of every call under it added,
+		 * as they measured it, and the part they cannot see; a call that
+		 * ran took some time */
+		uint64_t cost = (f->below >> KFT_BELOW_SHIFT) + kft_rt.unseen_inside_ns;
 
-		dur = dur > cost ? dur - cost : 0;
+		dur = dur > cost ? dur - cost : 1;
 	}
 	if ((kft_rt.mintime_ns && dur < kft_rt.mintime_ns) ||
 	    (kft_rt.maxtime_ns && dur > kft_rt.maxtime_ns)) {
@@ -296,6 +298,9 @@ static KFT_NOTRACE __attribute__((noinline)) void entry_general(struct kft_tls *
 	}
 	if (unlikely(sp < t->watch_sp) && depth < KFT_SHADOW_CAP)
 		watch_check(t, sp, depth + 1, now);
+	/* compensation: this hook's time inside the call, as measured */
+	if (kft_rt.compensate && depth < KFT_SHADOW_CAP)
+		t->frames[depth].below = (kft_now() - now) << KFT_BELOW_SHIFT;
 }
 
 /*
@@ -361,8 +366,6 @@ static KFT_NOTRACE __attribute__((noinline)) void exit_general(struct kft_tls *t
 	}
 	frame = t->frames[depth - 1];
 	h->depth = depth - 1;
-	if (kft_rt.compensate && depth > 1)	/* only compensation counts them */
-		t->frames[depth - 2].below += 1 + frame.below;
 	if (t->watch_rearm_depth > depth - 1)
 		t->watch_rearm_depth = 0;
 
@@ -372,6 +375,12 @@ static KFT_NOTRACE __attribute__((noinline)) void exit_general(struct kft_tls *t
 	finish_frame(t, &frame, depth - 1, now, st, 0);
 	if (running(st) && kft_rt.stop.type != KFT_TRIGGER_NONE)
 		test_stop(KFT_TRIGGER_EXIT, fn, now);
+	/* compensation: the caller's time holds this call's hooks, those of
+	 * the calls under it, and what no hook sees of them */
+	if (kft_rt.compensate && depth > 1)
+		t->frames[depth - 2].below += frame.below +
+					      ((kft_now() - now) << KFT_BELOW_SHIFT) +
+					      kft_rt.unseen_pair;
 }
 
 /* The common case: a logged call of a plain, running run ends, and no
@@ -417,7 +426,7 @@ KFT_NOTRACE void kft_unwind_to(struct kft_tls *t, uintptr_t sp)
 		h->depth = --depth;
 		h->counters.unwound++;
 		if (kft_rt.compensate && depth)
-			t->frames[depth - 1].below += 1 + frame.below;
+			t->frames[depth - 1].below += frame.below + kft_rt.unseen_pair;
 		finish_frame(t, &frame, depth, now, st, KFT_REC_UNWOUND);
 	}
 	if (t->watch_rearm_depth > depth)

@@ -25,6 +25,7 @@
 #define KFT_SITES_CAP (1U << 20)	/* call sites per thread */
 #define KFT_MAX_TRIGGER_ADDRS 16
 #define KFT_MAX_SIGNAL_NEST 16
+#define KFT_BELOW_SHIFT 8		/* frame->below counts 1/256 ns */
 
 /* A trigger with its function names resolved in this process image. */
 struct rt_trigger {
@@ -65,6 +66,13 @@ struct kft_runtime {
 					 * take their short path (kft_update_plain) */
 	uint64_t pair_ns;		/* one call's hooks, measured at start */
 	uint64_t inside_ns;		/* the part inside the call's own time */
+	/* --compensate: the hooks time themselves as they run; what they
+	 * cannot see (the calls to them, their first and last steps) is
+	 * measured at start, for a whole pair and for its part inside the
+	 * call. frame->below counts in 1/256 ns: a fraction of a ns a call
+	 * is a millisecond in a few million calls */
+	uint64_t unseen_pair;		/* in 1/256 ns */
+	uint64_t unseen_inside_ns;
 	uint32_t thread_seq;		/* names thread files uniquely */
 };
 

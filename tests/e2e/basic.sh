@@ -95,6 +95,9 @@ once_compensate() {
 	check "compensated" grep -q "taken out of durations$" st
 	kft kd -f Fc -s c >out
 	check "same calls" grep -q "^leaf  *4$" out
+	# a call that ran took some time, however little its hooks left
+	kft log --ns | awk 'NF >= 5 && $1 ~ /^[0-9]+$/ && $2 == 0' >zero
+	check "no call of 0 ns" test ! -s zero
 }
 
 # The clock_gettime clock, for machines without an invariant TSC.
