@@ -65,10 +65,13 @@ void kft_view_status(FILE *out, const struct kft_trace *tr, struct kft_symbolize
 	const struct kft_control *ctl = &tr->ctl;
 	uint64_t entries = tr->nopen;
 	uint64_t at_ns;
+	size_t stacks = 0;	/* coroutines' logs: not threads of their own */
 	char why[512];
 
-	for (size_t i = 0; i < tr->nthreads; i++)
+	for (size_t i = 0; i < tr->nthreads; i++) {
 		entries += tr->threads[i].nrecs;
+		stacks += tr->threads[i].hdr.coroutine != 0;
+	}
 	fprintf(out, "status: run id %u, %sprimed, %striggered, %scomplete\n\n", ctl->run_id,
 		kft_trace_primed(tr) ? "" : "not ", kft_trace_triggered(tr) ? "" : "not ",
 		kft_trace_complete(tr) ? "" : "not ");
@@ -85,7 +88,10 @@ void kft_view_status(FILE *out, const struct kft_trace *tr, struct kft_symbolize
 	if (ctl->ended_ns)
 		fprintf(out, "  program ended at %" PRIu64 " usec\n", ctl->ended_ns / 1000);
 	fprintf(out, "  stops %" PRIu64 "\n", ctl->state >> KFT_STATE_GEN_SHIFT);
-	fprintf(out, "  threads %zu\n", tr->nthreads);
+	fprintf(out, "  threads %zu", tr->nthreads - stacks);
+	if (stacks)
+		fprintf(out, " (and %zu coroutine stack%s)", stacks, stacks == 1 ? "" : "s");
+	fputc('\n', out);
 	fprintf(out, "  entries %" PRIu64 " (%" PRIu64 " still open)\n", entries, tr->nopen);
 	kft_view_losses(out, tr, "  lost: ");
 	fprintf(out, "  deepest stack %" PRIu64 " bytes", tr->max_stack);

@@ -273,4 +273,5 @@ E
 	kft log | awk '$4 == "co_body" { print $3 }' | sed 's/^[0-9]*//' | sort | uniq -c >labels
 	check "coroutines 1 and 2, one reused" test "$(awk '{ print $2 }' labels | tr '\n' ' ')" = "/1 /2 "
 	check "every call ended" test "$(kft log | awk '$2 == -1' | wc -l)" = 0
+	kft status | grep -q "^  threads 1 (and 2 coroutine stacks)$"
 }
