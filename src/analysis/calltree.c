@@ -141,6 +141,7 @@ int kft_calltree_from_trace(struct kft_calltree *t, const struct kft_trace *tr,
 		struct thread_stack *st;
 		struct kft_node *n;
 		uint32_t idx, parent = KFT_NONE;
+		uint64_t image;
 
 		if (c->dur_ns == -2)
 			continue;	/* stack-watch rows are no calls */
@@ -158,11 +159,12 @@ int kft_calltree_from_trace(struct kft_calltree *t, const struct kft_trace *tr,
 		n->irq = c->flags & KFT_REC_SIGNAL;
 		n->depth = c->depth;	/* for now: the recorded depth */
 		kft_pid_label(n->pid, c->tid, c->coroutine, n->irq);
-		if (kft_functable_addr(&b.ft, c->session, c->func, &n->func)) {
+		image = kft_symbolizer_image(sz, c->session, c->entry_ns);
+		if (kft_functable_addr(&b.ft, image, c->func, &n->func)) {
 			oom(&b);
 			goto out;
 		}
-		n->caller = kft_functable_caller(&b.ft, c->session, c->call_site);
+		n->caller = kft_functable_caller(&b.ft, image, c->call_site);
 		if (!n->caller) {
 			oom(&b);
 			goto out;

@@ -53,6 +53,7 @@ struct pass {
 	struct acc **acc;
 	struct kft_functable *ft;
 	uint32_t session;
+	bool reused;		/* a library's addresses reused: name by time */
 	uint64_t *active;	/* finished calls of each function on the walk's stack */
 	size_t nactive;
 	const struct kft_thread_file *th;
@@ -67,8 +68,11 @@ static int met(void *ctx, struct kft_walk_call *c, struct kft_walk_call *parent)
 	struct kft_func_stat *st;
 
 	(void)parent;
-	if (c->func != p->last_func) {
-		if (kft_functable_addr(p->ft, p->session, c->func, &p->last_id) ||
+	if (c->func != p->last_func || p->reused) {
+		uint64_t image = p->reused ? kft_symbolizer_image(p->ft->sz, p->session, c->entry_ns)
+					   : p->session;
+
+		if (kft_functable_addr(p->ft, image, c->func, &p->last_id) ||
 		    grow_stats(p->fs, p->acc, p->ft->t->nfuncs))
 			return -1;
 		p->last_func = c->func;
@@ -183,7 +187,8 @@ static int one_thread(struct kft_funcstats *fs, struct acc **acc, struct kft_fun
 		      const struct kft_thread_file *th, bool durations, struct kft_error *err)
 {
 	struct pass p = { .fs = fs, .acc = acc, .ft = ft, .session = th->hdr.session,
-			  .th = th, .durations = durations, .last_func = UINT64_MAX };
+			  .th = th, .durations = durations, .last_func = UINT64_MAX,
+			  .reused = kft_symbolizer_epochs(ft->sz, th->hdr.session) > 1 };
 	struct kft_walk_ops ops = { .met = met, .left = left, .ctx = &p };
 	int ret = kft_thread_walk(th, &ops);
 

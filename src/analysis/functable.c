@@ -44,9 +44,9 @@ int kft_functable_func(struct kft_functable *ft, const char *key, const char *na
 	return kft_strmap_put(&ft->by_key, key, *id);
 }
 
-int kft_functable_addr(struct kft_functable *ft, uint32_t session, uint64_t addr, uint32_t *id)
+int kft_functable_addr(struct kft_functable *ft, uint64_t image, uint64_t addr, uint32_t *id)
 {
-	uint32_t *slot = kft_addrmap_slot(&ft->funcs_at, session, addr);
+	uint32_t *slot = kft_addrmap_slot(&ft->funcs_at, image, addr);
 	struct kft_symbol sym = { 0 };
 	char key[4200], name[1100];
 	const char *source = NULL;
@@ -58,7 +58,7 @@ int kft_functable_addr(struct kft_functable *ft, uint32_t session, uint64_t addr
 		return 0;
 	}
 	/* identity: file and symbol, the same in a fork child or after exec */
-	if (ft->sz && kft_symbolize(ft->sz, session, addr, &sym) && sym.name) {
+	if (ft->sz && kft_symbolize(ft->sz, image, addr, &sym) && sym.name) {
 		snprintf(key, sizeof(key), "%s@%" PRIx64, sym.module ? sym.module : "", sym.sym_addr);
 		snprintf(name, sizeof(name), "%s", sym.name);
 		/* C++ overloads are told apart by their parameters */
@@ -69,14 +69,14 @@ int kft_functable_addr(struct kft_functable *ft, uint32_t session, uint64_t addr
 			 strrchr(sym.module, '/') ? strrchr(sym.module, '/') + 1 : sym.module,
 			 sym.offset);
 	} else {
-		snprintf(key, sizeof(key), "%u:%" PRIx64, session, addr);
+		snprintf(key, sizeof(key), "%" PRIx64 ":%" PRIx64, image, addr);
 		snprintf(name, sizeof(name), "0x%016" PRIx64, addr);
 	}
 	if (!source && sym.module)
 		source = strrchr(sym.module, '/') ? strrchr(sym.module, '/') + 1 : sym.module;
 	if (kft_functable_func(ft, key, name, source, id))
 		return -1;
-	*kft_addrmap_slot(&ft->funcs_at, session, addr) = *id;	/* the table may have moved */
+	*kft_addrmap_slot(&ft->funcs_at, image, addr) = *id;	/* the table may have moved */
 	return 0;
 }
 
@@ -102,9 +102,9 @@ const char *kft_functable_intern(struct kft_functable *ft, const char *name)
 	return t->strings[t->nstrings++];
 }
 
-const char *kft_functable_caller(struct kft_functable *ft, uint32_t session, uint64_t call_site)
+const char *kft_functable_caller(struct kft_functable *ft, uint64_t image, uint64_t call_site)
 {
-	uint32_t *slot = kft_addrmap_slot(&ft->callers_at, session, call_site);
+	uint32_t *slot = kft_addrmap_slot(&ft->callers_at, image, call_site);
 	struct kft_symbol sym = { 0 };
 	char name[1100];
 	const char *s;
@@ -114,13 +114,13 @@ const char *kft_functable_caller(struct kft_functable *ft, uint32_t session, uin
 		return NULL;
 	if (*slot != KFT_ADDRMAP_NONE)
 		return ft->t->strings[*slot];
-	if (ft->sz && kft_symbolize(ft->sz, session, call_site, &sym) && sym.name)
+	if (ft->sz && kft_symbolize(ft->sz, image, call_site, &sym) && sym.name)
 		snprintf(name, sizeof(name), "%s", sym.name);
 	else
 		snprintf(name, sizeof(name), "0x%" PRIx64, call_site);
 	s = kft_functable_intern(ft, name);
 	if (s && kft_strmap_get(&ft->callers, name, &i))
-		*kft_addrmap_slot(&ft->callers_at, session, call_site) = i;
+		*kft_addrmap_slot(&ft->callers_at, image, call_site) = i;
 	return s;
 }
 

@@ -17,8 +17,8 @@ struct kft_functable {
 	struct kft_symbolizer *sz;
 	struct kft_strmap by_key;	/* identity -> func */
 	struct kft_strmap callers;	/* name -> index in t->strings */
-	struct kft_addrmap funcs_at;	/* (session, addr) -> func */
-	struct kft_addrmap callers_at;	/* (session, call site) -> t->strings index */
+	struct kft_addrmap funcs_at;	/* (image, addr) -> func */
+	struct kft_addrmap callers_at;	/* (image, call site) -> t->strings index */
 	const char **sources;		/* per func: source file or module, or NULL */
 	size_t fcap, scap;
 };
@@ -28,10 +28,11 @@ void kft_functable_init(struct kft_functable *ft, struct kft_calltree *t,
 /* The func of identity key (made with this name and source if new). */
 int kft_functable_func(struct kft_functable *ft, const char *key, const char *name,
 		       const char *source, uint32_t *id);
-/* The func at addr in process image session. */
-int kft_functable_addr(struct kft_functable *ft, uint32_t session, uint64_t addr, uint32_t *id);
+/* The func at addr in image (a process image, maybe with an epoch of its
+ * map: kft_symbolizer_image). */
+int kft_functable_addr(struct kft_functable *ft, uint64_t image, uint64_t addr, uint32_t *id);
 /* The name of the function holding call_site; NULL when out of memory. */
-const char *kft_functable_caller(struct kft_functable *ft, uint32_t session, uint64_t call_site);
+const char *kft_functable_caller(struct kft_functable *ft, uint64_t image, uint64_t call_site);
 /* An interned copy of name; NULL when out of memory. */
 const char *kft_functable_intern(struct kft_functable *ft, const char *name);
 /* Give every func its display name: "name [file.c]" where two share one. */

@@ -297,7 +297,7 @@ static KFT_NOTRACE void new_session(void)
 {
 	kft_rt.session = __atomic_fetch_add(&kft_rt.ctl->next_session, 1, __ATOMIC_RELAXED);
 	kft_rt.thread_seq = 0;
-	kft_save_maps();
+	kft_save_maps(false);
 }
 
 static KFT_NOTRACE void forked_child(void)
@@ -350,7 +350,7 @@ static KFT_NOTRACE void at_exit(void)
 	if (kft_rt.ready != 1)
 		return;
 	hold_sigprof(&prof);	/* the process is ending: no need to give it back */
-	kft_save_maps();	/* catches libraries mapped since start */
+	kft_save_maps(false);	/* catches libraries mapped since start */
 	kft_thread_trim(&kft_tls);
 	kft_fibers_thread_exit();
 }

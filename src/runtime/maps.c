@@ -3,26 +3,33 @@
  * Appends a snapshot of /proc/self/maps to maps-<session>, so that
  * addresses can be turned into names after the process is gone. Every
  * snapshot is kept: a library opened with dlopen and closed again is in
- * the one taken when it was opened. One write with O_APPEND per
- * snapshot, so that processes sharing the file never interleave lines.
+ * the one taken when it was opened. Each starts with a line
+ * "# kft-maps NS" (NS the trace's clock), "# kft-maps NS close" for the
+ * one taken just before a dlclose: a library opened later may take the
+ * closed one's addresses, and the reader names each call by the maps in
+ * force when it ran. One write with O_APPEND per snapshot, so that
+ * processes sharing the file never interleave lines.
  */
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "runtime.h"
 
-KFT_NOTRACE void kft_save_maps(void)
+KFT_NOTRACE void kft_save_maps(bool closing)
 {
-	size_t cap = 65536, len = 0;
+	size_t cap = 65536, len;
 	char name[64], *buf = malloc(cap);
 	ssize_t n;
 	int in, out;
 
 	if (!buf)
 		return;
+	len = (size_t)snprintf(buf, cap, "# kft-maps %" PRIu64 "%s\n", kft_now(),
+			       closing ? " close" : "");
 	in = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
 	if (in < 0)
 		goto out;
@@ -66,10 +73,28 @@ KFT_EXPORT KFT_NOTRACE void *dlopen(const char *file, int mode)
 	handle = real_dlopen(file, mode);
 	if (handle && kft_rt.ready == 1 && !t->busy) {
 		t->busy = 1;
-		kft_save_maps();
+		kft_save_maps(false);
 		kft_resolve_config();
 		kft_patch_all();
 		t->busy = 0;
 	}
 	return handle;
+}
+
+/* A library may go: its map is saved while it is still there. */
+KFT_EXPORT KFT_NOTRACE int dlclose(void *handle)
+{
+	static int (*real_dlclose)(void *);
+	struct kft_tls *t = &kft_tls;
+
+	if (!real_dlclose)
+		real_dlclose = (int (*)(void *))dlsym(RTLD_NEXT, "dlclose");
+	if (!real_dlclose)
+		return -1;
+	if (kft_rt.ready == 1 && !t->busy) {
+		t->busy = 1;
+		kft_save_maps(true);
+		t->busy = 0;
+	}
+	return real_dlclose(handle);
 }

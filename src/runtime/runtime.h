@@ -195,7 +195,7 @@ uint64_t kft_signal_caller(const struct kft_tls *t, uint64_t call_site) KFT_HIDD
 
 /* init.c */
 int kft_runtime_init(void) KFT_HIDDEN;
-void kft_save_maps(void) KFT_HIDDEN;
+void kft_save_maps(bool closing) KFT_HIDDEN;
 void kft_resolve_config(void) KFT_HIDDEN;
 uint64_t kft_config_func_at(uint64_t addr) KFT_HIDDEN;
 void kft_update_plain(void) KFT_HIDDEN;

@@ -39,12 +39,12 @@ static struct used *add_path(struct paths *p, const char *path)
 	return &p->v[p->n++];
 }
 
-static int add_addr(struct paths *p, struct kft_symbolizer *sz, uint32_t session, uint64_t addr)
+static int add_addr_in(struct paths *p, struct kft_symbolizer *sz, uint64_t image, uint64_t addr)
 {
 	struct kft_symbol sym;
 	struct used *u;
 
-	if (!kft_symbolize(sz, session, addr, &sym) || !sym.module || sym.module[0] != '/')
+	if (!kft_symbolize(sz, image, addr, &sym) || !sym.module || sym.module[0] != '/')
 		return 0;
 	if (!(u = add_path(p, sym.module)))
 		return -1;
@@ -53,6 +53,18 @@ static int add_addr(struct paths *p, struct kft_symbolizer *sz, uint32_t session
 	if (kft_grow((void **)&u->addrs, u->n, &u->cap, sizeof(*u->addrs), 64))
 		return -1;
 	u->addrs[u->n++] = sym.sym_addr;
+	return 0;
+}
+
+/* An address of the trace's in every epoch of session's map: where a
+ * library closed and another took its place, it named something in each. */
+static int add_addr(struct paths *p, struct kft_symbolizer *sz, uint32_t session, uint64_t addr)
+{
+	uint32_t epochs = kft_symbolizer_epochs(sz, session);
+
+	for (uint32_t e = 0; e < epochs; e++)
+		if (add_addr_in(p, sz, KFT_IMAGE(session, e), addr))
+			return -1;
 	return 0;
 }
 

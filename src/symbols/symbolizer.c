@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "../common/addrmap.h"
+#include "../common/grow.h"
 #include "../common/strmap.h"
 #include "demangle.h"
 #include "elf-symtab.h"
@@ -20,6 +21,7 @@
 struct mapping {
 	uint64_t start, end, offset;
 	size_t file;		/* index in files[] */
+	uint32_t epoch;		/* closes before its snapshot */
 };
 
 struct session {
@@ -27,6 +29,11 @@ struct session {
 	bool loaded;
 	struct mapping *maps;
 	size_t nmaps;
+	/* when each dlclose came, sorted; used only where a closed library's
+	 * addresses went to another file (reused) */
+	uint64_t *closes;
+	uint32_t ncloses;
+	bool reused;
 };
 
 struct elf_file {
@@ -43,7 +50,7 @@ struct kft_symbolizer {
 	bool *found;
 	size_t nanswers, cap;
 	struct session *sessions;
-	size_t nsessions;
+	size_t nsessions, last;
 	struct elf_file *files;
 	size_t nfiles;
 	struct kft_symmap kallsyms;	/* the trace's kernel symbols, if any */
@@ -177,8 +184,10 @@ void kft_symbolizer_free(struct kft_symbolizer *sz)
 {
 	if (!sz)
 		return;
-	for (size_t i = 0; i < sz->nsessions; i++)
+	for (size_t i = 0; i < sz->nsessions; i++) {
 		free(sz->sessions[i].maps);
+		free(sz->sessions[i].closes);
+	}
 	for (size_t i = 0; i < sz->nfiles; i++) {
 		if (sz->files[i].ok && sz->files[i].saved == SIZE_MAX)
 			kft_elf_close(&sz->files[i].own);
@@ -232,11 +241,61 @@ static size_t file_index(struct kft_symbolizer *sz, const char *path)
 	return sz->nfiles++;
 }
 
-/* Parse maps-<id>, snapshots of "start-end perms offset dev inode path". */
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_mapping(const void *a, const void *b)
+{
+	const struct mapping *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->end != y->end)
+		return x->end < y->end ? -1 : 1;
+	if (x->file != y->file)
+		return x->file < y->file ? -1 : 1;
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+/* Whether some address was mapped to two files, or two places of one
+ * file, in different snapshots: a closed library's range reused. */
+static bool ranges_reused(const struct session *s)
+{
+	struct mapping *m = malloc((s->nmaps ? s->nmaps : 1) * sizeof(*m));
+	size_t n = 0;
+	bool reused = false;
+
+	if (!m)
+		return false;
+	memcpy(m, s->maps, s->nmaps * sizeof(*m));
+	qsort(m, s->nmaps, sizeof(*m), cmp_mapping);
+	/* every snapshot repeats the same mappings: keep each once */
+	for (size_t i = 0; i < s->nmaps; i++)
+		if (!n || cmp_mapping(&m[i], &m[n - 1]))
+			m[n++] = m[i];
+	for (size_t i = 0; i < n && !reused; i++)
+		for (size_t j = i + 1; j < n && m[j].start < m[i].end; j++)
+			if (m[j].file != m[i].file ||
+			    m[j].start - m[j].offset != m[i].start - m[i].offset) {
+				reused = true;
+				break;
+			}
+	free(m);
+	return reused;
+}
+
+/* Parse maps-<id>: snapshots of "start-end perms offset dev inode path",
+ * each after a line "# kft-maps NS" or "# kft-maps NS close" (before a
+ * dlclose); older traces have no such lines. */
 static void load_session(struct kft_symbolizer *sz, struct session *s)
 {
 	char path[4096], line[4352];
-	size_t cap = 0;
+	size_t cap = 0, close_cap = 0;
+	uint32_t epoch = 0;
 	FILE *f;
 
 	s->loaded = true;
@@ -245,10 +304,22 @@ static void load_session(struct kft_symbolizer *sz, struct session *s)
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
-		uint64_t start, end, offset;
-		char perms[8], file[4096];
+		uint64_t start, end, offset, ns;
+		char perms[8], file[4096], word[8];
 		size_t idx;
+		int n;
 
+		n = sscanf(line, "# kft-maps %" SCNu64 " %7s", &ns, word);
+		if (n >= 1) {
+			/* a snapshot taken before a close holds what the close
+			 * ends; the next one is of the epoch after it */
+			epoch = s->ncloses;
+			if (n == 2 && !strcmp(word, "close") &&
+			    !kft_grow((void **)&s->closes, s->ncloses, &close_cap,
+				      sizeof(*s->closes), 16))
+				s->closes[s->ncloses++] = ns;
+			continue;
+		}
 		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %*s %*s %4095s", &start,
 			   &end, perms, &offset, file) != 5 || file[0] != '/' || start >= end)
 			continue;
@@ -263,18 +334,26 @@ static void load_session(struct kft_symbolizer *sz, struct session *s)
 				break;
 			s->maps = bigger;
 		}
-		s->maps[s->nmaps++] = (struct mapping){ start, end, offset, idx };
+		s->maps[s->nmaps++] = (struct mapping){ start, end, offset, idx, epoch };
 	}
 	fclose(f);
+	s->reused = s->ncloses && ranges_reused(s);
+	if (s->reused)
+		qsort(s->closes, s->ncloses, sizeof(*s->closes), cmp_u64);
 }
 
 static struct session *get_session(struct kft_symbolizer *sz, uint32_t id)
 {
 	struct session *bigger;
 
+	/* the views ask per call, mostly of the same image as the last */
+	if (sz->last < sz->nsessions && sz->sessions[sz->last].id == id)
+		return &sz->sessions[sz->last];
 	for (size_t i = 0; i < sz->nsessions; i++)
-		if (sz->sessions[i].id == id)
+		if (sz->sessions[i].id == id) {
+			sz->last = i;
 			return &sz->sessions[i];
+		}
 	bigger = realloc(sz->sessions, (sz->nsessions + 1) * sizeof(*bigger));
 	if (!bigger)
 		return NULL;
@@ -285,21 +364,48 @@ static struct session *get_session(struct kft_symbolizer *sz, uint32_t id)
 	return &sz->sessions[sz->nsessions++];
 }
 
-static bool lookup(struct kft_symbolizer *sz, uint32_t session, uint64_t addr,
+uint64_t kft_symbolizer_image(struct kft_symbolizer *sz, uint32_t session, uint64_t ns)
+{
+	const struct session *s;
+	uint32_t lo = 0, hi;
+
+	if (!sz || !(s = get_session(sz, session)) || !s->reused)
+		return session;
+	/* the epoch: how many closes came before ns */
+	hi = s->ncloses;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (s->closes[mid] < ns)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return KFT_IMAGE(session, lo);
+}
+
+uint32_t kft_symbolizer_epochs(struct kft_symbolizer *sz, uint32_t session)
+{
+	const struct session *s = sz ? get_session(sz, session) : NULL;
+
+	return s && s->reused ? s->ncloses + 1 : 1;
+}
+
+static bool lookup(struct kft_symbolizer *sz, uint64_t image, uint64_t addr,
 		   struct kft_symbol *sym);
 
 /* Each address is looked up once; the answer is kept. */
-bool kft_symbolize(struct kft_symbolizer *sz, uint32_t session, uint64_t addr,
+bool kft_symbolize(struct kft_symbolizer *sz, uint64_t image, uint64_t addr,
 		   struct kft_symbol *sym)
 {
-	uint32_t *slot = kft_addrmap_slot(&sz->seen, session, addr);
+	uint32_t *slot = kft_addrmap_slot(&sz->seen, image, addr);
 	bool found;
 
 	if (slot && *slot != KFT_ADDRMAP_NONE) {
 		*sym = sz->answers[*slot];
 		return sz->found[*slot];
 	}
-	found = lookup(sz, session, addr, sym);
+	found = lookup(sz, image, addr, sym);
 	if (!slot)
 		return found;
 	if (sz->nanswers == sz->cap) {
@@ -318,7 +424,7 @@ bool kft_symbolize(struct kft_symbolizer *sz, uint32_t session, uint64_t addr,
 	}
 	sz->answers[sz->nanswers] = *sym;
 	sz->found[sz->nanswers] = found;
-	*kft_addrmap_slot(&sz->seen, session, addr) = (uint32_t)sz->nanswers++;
+	*kft_addrmap_slot(&sz->seen, image, addr) = (uint32_t)sz->nanswers++;
 	return found;
 }
 
@@ -345,41 +451,54 @@ static bool lookup_kernel(struct kft_symbolizer *sz, uint64_t addr, struct kft_s
 	return true;
 }
 
-static bool lookup(struct kft_symbolizer *sz, uint32_t session, uint64_t addr,
+/* The mapping of addr in session s: of the epoch asked for if it is
+ * there, else the newest. */
+static const struct mapping *mapping_of(const struct session *s, uint32_t epoch, uint64_t addr)
+{
+	const struct mapping *newest = NULL;
+
+	for (size_t i = s->nmaps; i-- > 0;) {
+		const struct mapping *m = &s->maps[i];
+
+		if (addr < m->start || addr >= m->end)
+			continue;
+		if (!s->reused || m->epoch == epoch)
+			return m;
+		if (!newest)
+			newest = m;
+	}
+	return newest;
+}
+
+static bool lookup(struct kft_symbolizer *sz, uint64_t image, uint64_t addr,
 		   struct kft_symbol *sym)
 {
+	const struct mapping *m;
+	const struct kft_elf_sym *es;
+	const struct kft_elf *elf;
+	struct elf_file *f;
 	struct session *s;
+	uint64_t vaddr;
 
 	memset(sym, 0, sizeof(*sym));
 	if (addr >= KERNEL_HALF)
 		return lookup_kernel(sz, addr, sym);
-	s = get_session(sz, session);
-	if (!s)
+	s = get_session(sz, (uint32_t)image);
+	m = s ? mapping_of(s, (uint32_t)(image >> 32), addr) : NULL;
+	if (!m)
 		return false;
-	/* the newest snapshot first: a range may have been reused */
-	for (size_t i = s->nmaps; i-- > 0;) {
-		const struct mapping *m = &s->maps[i];
-		struct elf_file *f;
-		const struct kft_elf *elf;
-		const struct kft_elf_sym *es;
-		uint64_t vaddr;
-
-		if (addr < m->start || addr >= m->end)
-			continue;
-		f = &sz->files[m->file];
-		sym->module = f->path;
-		sym->offset = addr - m->start + m->offset;	/* file offset, until a symbol is found */
-		elf = f->saved == SIZE_MAX ? &f->own : &sz->saved.mods[f->saved].elf;
-		if (!f->ok || !kft_elf_offset_to_vaddr(elf, addr - m->start + m->offset, &vaddr))
-			return false;
-		es = kft_elf_lookup(elf, vaddr);
-		if (!es)
-			return false;
-		sym->name = shown_name(sz, es->name, &sym->params);
-		sym->offset = vaddr - es->addr;
-		sym->sym_addr = es->addr;
-		sym->source = es->file;
-		return true;
-	}
-	return false;
+	f = &sz->files[m->file];
+	sym->module = f->path;
+	sym->offset = addr - m->start + m->offset;	/* file offset, until a symbol is found */
+	elf = f->saved == SIZE_MAX ? &f->own : &sz->saved.mods[f->saved].elf;
+	if (!f->ok || !kft_elf_offset_to_vaddr(elf, addr - m->start + m->offset, &vaddr))
+		return false;
+	es = kft_elf_lookup(elf, vaddr);
+	if (!es)
+		return false;
+	sym->name = shown_name(sz, es->name, &sym->params);
+	sym->offset = vaddr - es->addr;
+	sym->sym_addr = es->addr;
+	sym->source = es->file;
+	return true;
 }

@@ -40,9 +40,23 @@ void kft_symbolizer_set_demangle(struct kft_symbolizer *sz, bool on);
 size_t kft_symbolizer_warnings(const struct kft_symbolizer *sz, char *const **list);
 void kft_symbolizer_free(struct kft_symbolizer *sz);
 
-/* Look addr up in the memory of process image `session`. When only the
- * file is known, sym->module is set and sym->offset is the file offset. */
-bool kft_symbolize(struct kft_symbolizer *sz, uint32_t session, uint64_t addr,
+/*
+ * Which memory map names what process image `session` ran at time ns:
+ * an image key for kft_symbolize. It is the session itself, unless the
+ * program closed a library (dlclose) and another took its addresses;
+ * then the epoch of the map (how many closes came before) is in the upper
+ * 32 bits. sz may be NULL.
+ */
+uint64_t kft_symbolizer_image(struct kft_symbolizer *sz, uint32_t session, uint64_t ns);
+/* The epochs of session: 1, or one more than its closes where addresses
+ * were reused. Image of epoch e: KFT_IMAGE(session, e). */
+uint32_t kft_symbolizer_epochs(struct kft_symbolizer *sz, uint32_t session);
+#define KFT_IMAGE(session, epoch) ((uint64_t)(epoch) << 32 | (uint32_t)(session))
+
+/* Look addr up in the memory of an image (a process image's number, or
+ * KFT_IMAGE). When only the file is known, sym->module is set and
+ * sym->offset is the file offset. */
+bool kft_symbolize(struct kft_symbolizer *sz, uint64_t image, uint64_t addr,
 		   struct kft_symbol *sym);
 
 #endif

@@ -6,12 +6,12 @@
 #include "../config/config.h"
 #include "views.h"
 
-const char *kft_view_symbol(struct kft_symbolizer *sz, uint32_t session, uint64_t addr,
+const char *kft_view_symbol(struct kft_symbolizer *sz, uint64_t image, uint64_t addr,
 			    bool with_offset, char *buf, size_t size)
 {
 	struct kft_symbol sym = { 0 };
 
-	if (sz && kft_symbolize(sz, session, addr, &sym) && sym.name) {
+	if (sz && kft_symbolize(sz, image, addr, &sym) && sym.name) {
 		if (with_offset && sym.offset)
 			snprintf(buf, size, "%s+0x%" PRIx64, sym.name, sym.offset);
 		else
@@ -35,11 +35,13 @@ const char *kft_view_fired(const struct kft_fired *f, bool is_stop, struct kft_s
 	switch (f->how) {
 	case KFT_TRIGGER_ENTRY:
 		snprintf(buf, size, "entry to function %s",
-			 kft_view_symbol(sz, f->session, f->func, false, name, sizeof(name)));
+			 kft_view_symbol(sz, kft_symbolizer_image(sz, f->session, f->mark_ns), f->func,
+					 false, name, sizeof(name)));
 		break;
 	case KFT_TRIGGER_EXIT:
 		snprintf(buf, size, "exit from function %s",
-			 kft_view_symbol(sz, f->session, f->func, false, name, sizeof(name)));
+			 kft_view_symbol(sz, kft_symbolizer_image(sz, f->session, f->mark_ns), f->func,
+					 false, name, sizeof(name)));
 		break;
 	case KFT_TRIGGER_TIME:
 		snprintf(buf, size, "time at %" PRIu64 " usec from %s", f->usecs,

@@ -74,7 +74,8 @@ static void close_call(FILE *out, const struct open_call *oc, struct kft_symboli
 
 	fprintf(out, "%7" PRIu32 ") %s |  %*s} /* %s%s */\n", oc->call.tid,
 		graph_duration(oc->call.dur_ns, dur, sizeof(dur)), (int)oc->indent, "",
-		kft_view_symbol(sz, oc->call.session, oc->call.func, false, name, sizeof(name)),
+		kft_view_symbol(sz, kft_symbolizer_image(sz, oc->call.session, oc->call.entry_ns),
+				oc->call.func, false, name, sizeof(name)),
 		oc->call.dur_ns == -1 ? ": unfinished" : "");
 }
 
@@ -109,7 +110,8 @@ static int print_graph(FILE *out, struct by_thread *bt, struct kft_symbolizer *s
 			fprintf(out, "  ------------------------------------------\n");
 		parent = have_next && same_thread(&next, &c) && next.depth > c.depth &&
 			 next.dur_ns != -2;
-		kft_view_symbol(sz, c.session, c.func, false, name, sizeof(name));
+		kft_view_symbol(sz, kft_symbolizer_image(sz, c.session, c.entry_ns), c.func, false,
+				name, sizeof(name));
 		if (!parent) {
 			fprintf(out, "%7" PRIu32 ") %s |  %*s%s();%s\n", c.tid,
 				graph_duration(c.dur_ns, dur, sizeof(dur)), (int)(2 * top), "",
@@ -148,13 +150,14 @@ static void print_function(FILE *out, struct by_thread *bt, struct kft_symbolize
 		     "#   |            |         |\n");
 	while (next_call(bt, &c)) {
 		char name[256], caller[256];
+		uint64_t image = kft_symbolizer_image(sz, c.session, c.entry_ns);
 
 		if (c.dur_ns == -2)
 			continue;
 		fprintf(out, "%7" PRIu32 " %6" PRIu64 ".%06" PRIu64 ": %s <-%s\n", c.tid,
 			c.entry_ns / 1000000000, c.entry_ns / 1000 % 1000000,
-			kft_view_symbol(sz, c.session, c.func, false, name, sizeof(name)),
-			kft_view_symbol(sz, c.session, c.call_site, true, caller,
+			kft_view_symbol(sz, image, c.func, false, name, sizeof(name)),
+			kft_view_symbol(sz, image, c.call_site, true, caller,
 					sizeof(caller)));
 	}
 }

@@ -112,7 +112,8 @@ static int to_node(struct stream *s, const struct kft_call *c, int64_t local, ui
 	n->irq = c->flags & KFT_REC_SIGNAL;
 	n->tid = c->tid;
 	kft_pid_label(n->pid, c->tid, c->coroutine, n->irq);
-	if (kft_functable_addr(&s->ft, c->session, c->func, &n->func))
+	if (kft_functable_addr(&s->ft, kft_symbolizer_image(s->ft.sz, c->session, c->entry_ns),
+			       c->func, &n->func))
 		return stream_oom(s);
 	/* a function met only now (none should be) has its bare name */
 	if (!s->names.funcs[n->func].name)
@@ -212,14 +213,20 @@ static int name_functions(struct stream *s, const struct kft_trace *tr)
 
 	for (size_t i = 0; i < tr->nthreads; i++) {
 		const struct kft_thread_file *th = &tr->threads[i];
+		uint32_t epochs = kft_symbolizer_epochs(s->ft.sz, th->hdr.session);
 
-		for (uint64_t k = 0; k < th->nsites; k++)
-			if (kft_functable_addr(&s->ft, th->hdr.session, th->sites[k].func, &id))
-				return stream_oom(s);
-		for (uint64_t k = 0; k < th->nframes; k++)
-			if ((th->frames[k].flags & KFT_FRAME_LOGGED) &&
-			    kft_functable_addr(&s->ft, th->hdr.session, th->frames[k].func, &id))
-				return stream_oom(s);
+		/* a site's time is not known: in every epoch of the map */
+		for (uint32_t e = 0; e < epochs; e++) {
+			uint64_t image = KFT_IMAGE(th->hdr.session, e);
+
+			for (uint64_t k = 0; k < th->nsites; k++)
+				if (kft_functable_addr(&s->ft, image, th->sites[k].func, &id))
+					return stream_oom(s);
+			for (uint64_t k = 0; k < th->nframes; k++)
+				if ((th->frames[k].flags & KFT_FRAME_LOGGED) &&
+				    kft_functable_addr(&s->ft, image, th->frames[k].func, &id))
+					return stream_oom(s);
+		}
 	}
 	return kft_functable_finish(&s->ft) ? stream_oom(s) : 0;
 }
@@ -630,7 +637,10 @@ static int find_slowest(struct stream *s, const struct kft_trace *tr, const char
 			kft_thread_rec(th, i, &r);
 			h.dur_ns = kft_dur_decode(r.dur);
 			if (h.dur_ns < 0 ||
-			    kft_functable_addr(&s->ft, th->hdr.session, r.func, &id) ||
+			    kft_functable_addr(&s->ft,
+					       kft_symbolizer_image(s->ft.sz, th->hdr.session,
+								    r.entry_ns),
+					       r.func, &id) ||
 			    id >= s->names.nfuncs || !wanted[id])
 				continue;
 			h.key.entry_ns = r.entry_ns;

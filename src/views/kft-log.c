@@ -138,8 +138,10 @@ static void print_row(FILE *out, const struct kft_call *c, uint64_t mark,
 			 c->call_site);
 		p = put_str(p, fn, 0);
 	} else {
-		kft_view_symbol(sz, c->session, c->func, false, fn, sizeof(fn));
-		kft_view_symbol(sz, c->session, c->call_site, true, caller, sizeof(caller));
+		uint64_t image = kft_symbolizer_image(sz, c->session, c->entry_ns);
+
+		kft_view_symbol(sz, image, c->func, false, fn, sizeof(fn));
+		kft_view_symbol(sz, image, c->call_site, true, caller, sizeof(caller));
 		*p++ = ' ';
 		p = put_str(p, fn, 32);
 		*p++ = ' ';

@@ -33,12 +33,14 @@ static bool logged(const struct kft_trace *tr, struct kft_symbolizer *sz,
 	for (size_t i = 0; i < tr->nthreads; i++) {
 		const struct kft_thread_file *th = &tr->threads[i];
 
-		for (uint64_t k = 0; k < th->nsites; k++) {
+		for (uint64_t k = 0; k < th->nsites * kft_symbolizer_epochs(sz, th->hdr.session); k++) {
+			/* each site in every epoch of the map (its time is not known) */
 			struct kft_symbol sym;
-			bool named = kft_symbolize(sz, th->hdr.session, th->sites[k].func, &sym);
+			uint64_t image = KFT_IMAGE(th->hdr.session, k / th->nsites);
+			bool named = kft_symbolize(sz, image, th->sites[k % th->nsites].func, &sym);
 
 			/* an address: as at run time, or as linked (a PIE's) */
-			if (!f->name && (th->sites[k].func == f->addr ||
+			if (!f->name && (th->sites[k % th->nsites].func == f->addr ||
 					 (named && sym.sym_addr == f->addr)))
 				return true;
 			if (f->name && named && sym.name &&

@@ -36,7 +36,7 @@ void kft_view_unreached(FILE *out, const struct kft_trace *tr, struct kft_symbol
 			const char *prefix);
 
 /* "name", "name+0x1c" (with_offset), or "0x..." when unknown; into buf. */
-const char *kft_view_symbol(struct kft_symbolizer *sz, uint32_t session, uint64_t addr,
+const char *kft_view_symbol(struct kft_symbolizer *sz, uint64_t image, uint64_t addr,
 			    bool with_offset, char *buf, size_t size);
 
 /* Whether the run has stopped (by a stop, or, once started, by the end of

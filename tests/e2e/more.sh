@@ -26,6 +26,40 @@ E
 	check "two create_dir" test "$(wc -l <addr)" = 2
 }
 
+# A plugin closed and another opened at its addresses: each call is named
+# by the maps in force when it ran, also once the libraries are gone.
+test_library_reloaded_at_same_address() {
+	for w in work_a work_b; do
+		"$TCC" -g "$TOPT" -fPIC -shared $INSTR -DWORK=$w -o lib$w.so "$PROGS/reload-lib.c"
+	done
+	"$TCC" -g "$TOPT" $INSTR -o reload "$PROGS/reload.c" -ldl
+	kft record -- ./reload "$PWD/libwork_a.so" "$PWD/libwork_b.so"
+	# the premise: the second library took the first one's code pages
+	awk '$2 == "r-xp" && $6 ~ /libwork_/ { print $1 }' kft.data/maps-1 | sort -u >ranges
+	check "one range for both" test "$(wc -l <ranges)" = 1
+	rm libwork_a.so libwork_b.so
+	kft kd -c | sed 1,2d | sed 's/ \[.*\]$//' >tree
+	expect tree <<'E'
+main
+|  run
+|  |  entry
+|  |  |  work_a
+|  run
+|  |  entry
+|  |  |  work_b
+E
+	kft log | kft kd -c - | sed 1,2d >text
+	sed 's/ \[.*\]$//' text >text.tree
+	expect text.tree <tree
+	kft ftrace | norm | grep -o "work_[ab]" | tr '\n' ' ' >graph
+	check "ftrace names both" test "$(cat graph)" = "work_a work_b "
+	kft kd -f Fc | awk '$1 ~ /^work_/ { print $1, $2 }' | sort >counts
+	expect counts <<'E'
+work_a 1
+work_b 1
+E
+}
+
 # run the waiting program in the background; wait until it ticks
 start_waiting() {
 	build waiting

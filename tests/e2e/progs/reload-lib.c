@@ -1,0 +1,12 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Built twice, with WORK a different name each time: two libraries alike
+ * to the byte but for their symbols. */
+__attribute__((noinline)) void WORK(void)
+{
+	__asm__ volatile("");
+}
+
+void entry(void)
+{
+	WORK();
+}
