@@ -20,6 +20,10 @@ have_cmd pkg-config || need="$need pkg-config"
 [ -e /usr/include/traceevent/event-parse.h ] || need="$need libtraceevent-dev"
 # compressed logs
 [ -e /usr/include/zstd.h ] || need="$need libzstd-dev"
+# MiniDebugInfo (xz-compressed symbols in stripped binaries); xz makes
+# such a binary in the tests
+[ -e /usr/include/lzma.h ] || need="$need liblzma-dev"
+have_cmd xz || need="$need xz-utils"
 # the kernel tests: QEMU, a static busybox for the guest, cpio for its
 # initramfs; the kernel image itself is unpacked by tests/kernel/fetch-kernel.sh
 have_cmd qemu-system-x86_64 || need="$need qemu-system-x86"

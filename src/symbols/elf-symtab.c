@@ -11,6 +11,7 @@
 
 #include "demangle.h"
 #include "elf-symtab.h"
+#include "xz.h"
 
 static bool in_file(const struct kft_elf *elf, uint64_t off, uint64_t len)
 {
@@ -234,10 +235,38 @@ static int use_debug_file(struct kft_elf *elf, const char *path)
 	return -1;
 }
 
+static int parse(struct kft_elf *elf, const char *path, bool symbols, struct kft_error *err);
+
+/* MiniDebugInfo: the symbols of a stripped file, as a small ELF file
+ * compressed with xz in its .gnu_debugdata section. */
+static int use_minidebuginfo(struct kft_elf *elf, const Elf64_Shdr *sh)
+{
+	struct kft_elf mini;
+	void *data;
+	size_t size;
+
+	if (!in_file(elf, sh->sh_offset, sh->sh_size) ||
+	    kft_xz_inflate((const char *)elf->map + sh->sh_offset, sh->sh_size, &data, &size))
+		return -1;
+	memset(&mini, 0, sizeof(mini));
+	mini.map = data;
+	mini.map_size = size;
+	if (parse(&mini, "MiniDebugInfo", true, NULL) || !mini.nsyms) {
+		free(mini.syms);
+		munmap(data, size);
+		return -1;
+	}
+	elf->syms = mini.syms;
+	elf->nsyms = mini.nsyms;
+	elf->debug_map = data;	/* the names point into it */
+	elf->debug_size = size;
+	return 0;
+}
+
 static int parse(struct kft_elf *elf, const char *path, bool symbols, struct kft_error *err)
 {
 	const unsigned char *base = elf->map;
-	const Elf64_Shdr *symtab = NULL, *dynsym = NULL, *shdrs;
+	const Elf64_Shdr *symtab = NULL, *dynsym = NULL, *debugdata = NULL, *shdrs;
 	Elf64_Ehdr eh;
 
 	if (elf->map_size < sizeof(eh) || memcmp(base, ELFMAG, SELFMAG))
@@ -282,11 +311,16 @@ static int parse(struct kft_elf *elf, const char *path, bool symbols, struct kft
 		else if (shdrs[i].sh_type == SHT_PROGBITS &&
 			 !strcmp(section_name(elf, &eh, shdrs, i), ".gnu_debuglink"))
 			read_debuglink(elf, &shdrs[i]);
+		else if (shdrs[i].sh_type == SHT_PROGBITS &&
+			 !strcmp(section_name(elf, &eh, shdrs, i), ".gnu_debugdata"))
+			debugdata = &shdrs[i];
 	}
 	if (dynsym && dynsym->sh_link < eh.e_shnum)
 		scan_dynsym_imports(elf, dynsym, &shdrs[dynsym->sh_link]);
 	if (!symtab && symbols && !use_debug_file(elf, path))
 		return 0;	/* the debug file's .symtab it is */
+	if (!symtab && symbols && debugdata && !use_minidebuginfo(elf, debugdata))
+		return 0;
 	if (!symtab)
 		symtab = dynsym;
 	if (!symtab || !symbols)

@@ -44,7 +44,8 @@ struct kft_elf {
 	unsigned char build_id[64];	/* NT_GNU_BUILD_ID, build_id_len bytes */
 	size_t build_id_len;
 	char debuglink[256];	/* .gnu_debuglink's file name, or "" */
-	void *debug_map;	/* the separate debug file the symbols came from */
+	void *debug_map;	/* the separate debug file (or MiniDebugInfo) the
+				 * symbols came from */
 	size_t debug_size;
 };
 
@@ -54,7 +55,8 @@ struct kft_elf {
 
 /* Map path and read its function symbols: its .symtab, else that of its
  * separate debug file (KFT_DEBUG_DIR/.build-id/xx/rest.debug, or as
- * .gnu_debuglink names it), else its .dynsym. */
+ * .gnu_debuglink names it), else that of its MiniDebugInfo (xz.h), else
+ * its .dynsym. */
 int kft_elf_open(struct kft_elf *elf, const char *path, struct kft_error *err);
 /* The same without reading the symbol table (no syms; the patch section,
  * loads and dynamic imports only): for a quick look at every library. */

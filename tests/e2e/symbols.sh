@@ -54,6 +54,32 @@ test_stripped_program_debug_file() {
 	check "the debug file gone: the same" diff tree again
 }
 
+# A program stripped the way some distributions ship them, with its
+# function symbols in MiniDebugInfo (.gnu_debugdata: a small ELF file,
+# xz-compressed): the runtime finds the config's functions there, and the
+# views name every call from it.
+test_stripped_program_minidebuginfo() {
+	build calls
+	nm calls --format=posix --defined-only | awk '$2 ~ /^[Tt]$/ { print $1 }' >keep
+	objcopy --only-keep-debug calls mini.debug
+	objcopy -S --remove-section .comment --keep-symbols=keep mini.debug mini
+	strip --strip-all calls
+	xz mini
+	objcopy --add-section .gnu_debugdata=mini.xz calls
+	printf 'begin\n\ttrigger start entry middle\nend\n' >cfg
+	kft record -c cfg -o t -- ./calls >/dev/null
+	rm t/symbols
+	kft kd -c t | sed 1,2d >tree
+	expect tree <<'E'
+middle
+|  leaf
+|  leaf
+leaf
+middle
+|  leaf
+E
+}
+
 # A damaged symbols file: a warning, names from the files on disk.
 once_damaged_symbols_file() {
 	build calls
