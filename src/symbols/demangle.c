@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1
+#include <ctype.h>
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,13 +77,27 @@ static size_t params_at(const char *d, size_t *name_at)
 	return strlen(d);
 }
 
+static bool is_word_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+/* Blanks dropped, but for one between two words ("operator new",
+ * "unsigned int"): "bar(int) const" and "bar(int)const" are one name. */
 static void copy_no_blanks(const char *s, size_t n, char *out, size_t size)
 {
 	size_t k = 0;
 
-	for (size_t i = 0; i < n && s[i] && k + 1 < size; i++)
-		if (s[i] != ' ')
+	for (size_t i = 0; i < n && s[i] && k + 1 < size; i++) {
+		if (s[i] != ' ') {
 			out[k++] = s[i];
+			continue;
+		}
+		while (i + 1 < n && s[i + 1] == ' ')
+			i++;
+		if (k && is_word_char(out[k - 1]) && i + 1 < n && is_word_char(s[i + 1]))
+			out[k++] = ' ';
+	}
 	if (size)
 		out[k] = '\0';
 }

@@ -42,8 +42,9 @@ static void test_demangle_base(void **state)
 	base("std::pair<int, int> f<std::pair<int, int> >(int)", "f<std::pair<int,int>>");
 	base("ns::Foo::operator()(int)", "ns::Foo::operator()");
 	base("ns::operator<<(std::ostream&, ns::Foo const&)", "ns::operator<<");
-	base("ns::Foo::operator new(unsigned long)", "ns::Foo::operatornew");
-	base("(anonymous namespace)::helper(int)", "(anonymousnamespace)::helper");
+	base("ns::Foo::operator new(unsigned long)", "ns::Foo::operator new");
+	base("(anonymous namespace)::helper(int)", "(anonymous namespace)::helper");
+	base("ns::scale<unsigned int, 2>(unsigned int)", "ns::scale<unsigned int,2>");
 	base("ns::Foo::Foo()", "ns::Foo::Foo");
 }
 
@@ -58,6 +59,13 @@ static void test_demangled_matches(void **state)
 	assert_true(kft_demangled_matches("ns::Foo::bar(double) const [clone .isra.0]",
 					  "ns::Foo::bar(double)"));
 	assert_true(kft_demangled_matches("int ns::twice<int>(int)", "ns::twice<int>"));
+	/* one blank between two words is part of the name */
+	assert_true(kft_demangled_matches("ns::Foo::operator new(unsigned long)",
+					  "ns::Foo::operator new"));
+	assert_true(kft_demangled_matches("ns::Foo::operator new(unsigned long)",
+					  "ns::Foo::operator new(unsigned  long)"));
+	assert_false(kft_demangled_matches("ns::Foo::operator new(unsigned long)",
+					   "ns::Foo::operatornew"));
 	assert_true(kft_is_cxx_name("ns::f"));
 	assert_true(kft_is_cxx_name("f(int)"));
 	assert_false(kft_is_cxx_name("main"));
