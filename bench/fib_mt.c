@@ -4,16 +4,24 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "work-time.h"
+
 __attribute__((noinline)) static long fib(int n)
 {
 	return n < 2 ? n : fib(n - 1) + fib(n - 2);
 }
 
 static int depth;
+static long long work_ns;	/* all threads' fib time */
 
 __attribute__((noinline)) static void *worker(void *arg)
 {
+	long long t0, t1;
+
+	WORK_NOW(t0);
 	*(long *)arg = fib(depth);
+	WORK_NOW(t1);
+	__atomic_add_fetch(&work_ns, t1 - t0, __ATOMIC_RELAXED);
 	return NULL;
 }
 
@@ -30,6 +38,7 @@ int main(int argc, char **argv)
 		pthread_create(&t[i], NULL, worker, &res[i]);
 	for (int i = 0; i < nthreads; i++)
 		pthread_join(t[i], NULL);
+	WORK_REPORT(work_ns);
 	printf("fib(%d) x %d = %ld\n", depth, nthreads, res[0]);
 	return 0;
 }

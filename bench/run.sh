@@ -185,6 +185,26 @@ for kind in procs threads; do
 	echo "  storm $kind: kft $(( S[$kind,kft] / 1000000 )) ms, uftrace $(( S[$kind,uftrace] / 1000000 )) ms" >&2
 done
 
+# --- compensation: the work's time as --compensate gives it, against the
+# instrumented binary's own, untraced (the program times its work:
+# bench/work-time.h); runs alternate so that drift hits both alike
+declare -A WF=([fib]=fib [work]=round_of_work [fib_mt]=fib)
+declare -A CU CK
+for w in fib work fib_mt; do
+	us=() ks=()
+	for i in $(seq "$runs"); do
+		BENCH_WORK_NS=1 "$out/$w-inst" ${args[$w]} 2>"$tmp/work" >/dev/null
+		us+=("$(awk '/^work_ns/ { print $2 }' "$tmp/work")")
+		rm -rf "$tmp/comp"
+		$kft record --compensate -o "$tmp/comp" -- "$out/$w-inst" ${args[$w]} >/dev/null 2>&1
+		ks+=("$($kft kd -f Ft "$tmp/comp" | awk -v f="${WF[$w]}" '$1 == f { printf "%d\n", $2 * 1000 }')")
+	done
+	CU[$w]=$(printf '%s\n' "${us[@]}" | median)
+	CK[$w]=$(printf '%s\n' "${ks[@]}" | median)
+	echo "  compensated $w: $(( CK[$w] / 1000 )) us, untraced $(( CU[$w] / 1000 )) us" >&2
+done
+rm -rf "$tmp/comp"
+
 # --- scale: fib 38, 126 million calls, recorded once and read by each view --
 # (each tool's trace is removed before the other's is written: some 2 GB
 # for kft, 4 GB for uftrace)
@@ -267,6 +287,18 @@ added_cpu() { echo $(( (C[$1,$2] - C[$1,base]) / $(calls_of "$1" "$2") )); }
 				 printf "| %s | %.1f | %.1f | %.1f | %.3f | %.3f | %.2f |\n", n, b / 1e6, k / 1e6,
 					u / 1e6, kc, uc, (uc > 0 ? kc / uc : 0) }'
 	done
+	echo
+	echo "Compensation: the work's time (fib, round_of_work, fib in each thread) by kft record" \
+	     "--compensate and kft kd, against the -finstrument-functions binary run untraced, ms:"
+	echo
+	echo "| | fib | work | mt4 |"
+	echo "|---|---|---|---|"
+	echo "| untraced | $(awk -v a="${CU[fib]}" -v b="${CU[work]}" -v c="${CU[fib_mt]}" \
+		'BEGIN { printf "%.2f | %.2f | %.2f", a / 1e6, b / 1e6, c / 1e6 }') |"
+	echo "| kft --compensate | $(awk -v a="${CK[fib]}" -v b="${CK[work]}" -v c="${CK[fib_mt]}" \
+		'BEGIN { printf "%.2f | %.2f | %.2f", a / 1e6, b / 1e6, c / 1e6 }') |"
+	echo "| error | $(for w in fib work fib_mt; do awk -v k="${CK[$w]}" -v u="${CU[$w]}" \
+		'BEGIN { printf "%+.0f%% | ", (k - u) * 100 / u }'; done | sed 's/ | $//') |"
 	if [ -n "$scale" ]; then
 		echo
 		echo "Scale: fib 38, $SCALE_CALLS calls, one run; seconds and peak RSS (MiB), each view's" \

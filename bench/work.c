@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "work-time.h"
+
 #define N 4096
 
 static unsigned int seed = 12345;
@@ -108,10 +110,16 @@ __attribute__((noinline)) static long round_of_work(void)
 int main(int argc, char **argv)
 {
 	int rounds = argc > 1 ? (int)strtol(argv[1], NULL, 10) : 100;
+	long long t0, t1, ns = 0;
 	long sum = 0;
 
-	for (int r = 0; r < rounds; r++)
+	for (int r = 0; r < rounds; r++) {
+		WORK_NOW(t0);
 		sum += round_of_work();
+		WORK_NOW(t1);
+		ns += t1 - t0;
+	}
+	WORK_REPORT(ns);
 	printf("work: %ld\n", sum);
 	return 0;
 }
