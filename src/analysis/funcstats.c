@@ -3,10 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/strmap.h"
 #include "funcstats.h"
 
-static int add_child(struct kft_func_stat *s, uint32_t func, int64_t dur)
+int kft_funcstats_add_child(struct kft_func_stat *s, uint32_t func, int64_t dur)
 {
 	struct kft_child_stat *c = NULL, *bigger;
 
@@ -43,8 +42,8 @@ static int64_t percentile(const int64_t *v, size_t n, unsigned int p)
 	return n ? v[rank ? rank - 1 : 0] : 0;
 }
 
-static int alloc_stats(struct kft_funcstats *fs, const struct kft_calltree *t,
-		       struct kft_error *err)
+int kft_funcstats_alloc(struct kft_funcstats *fs, const struct kft_calltree *t,
+			struct kft_error *err)
 {
 	memset(fs, 0, sizeof(*fs));
 	fs->funcs = calloc(t->nfuncs ? t->nfuncs : 1, sizeof(*fs->funcs));
@@ -127,7 +126,7 @@ int kft_funcstats_compute(struct kft_funcstats *fs, const struct kft_calltree *t
 	size_t *ndurs = NULL;
 	int ret = -1;
 
-	if (alloc_stats(fs, t, err))
+	if (kft_funcstats_alloc(fs, t, err))
 		return -1;
 	durs = calloc(t->nfuncs ? t->nfuncs : 1, sizeof(*durs));
 	ndurs = calloc(t->nfuncs ? t->nfuncs : 1, sizeof(*ndurs));
@@ -150,7 +149,7 @@ int kft_funcstats_compute(struct kft_funcstats *fs, const struct kft_calltree *t
 
 		s->count++;
 		if (n->parent != KFT_NONE &&
-		    add_child(&fs->funcs[t->nodes[n->parent].func], n->func, n->dur_ns))
+		    kft_funcstats_add_child(&fs->funcs[t->nodes[n->parent].func], n->func, n->dur_ns))
 			goto oom;
 		if (n->dur_ns < 0) {
 			s->unfinished++;
@@ -204,71 +203,6 @@ out:
  * from its first row on; Max-sub is the child with the largest total time
  * anywhere; Range always shows.
  */
-int kft_funcstats_classic(struct kft_funcstats *fs, const struct kft_calltree *t,
-			  struct kft_error *err)
-{
-	struct kft_strmap byname = { 0 };
-	uint32_t *rep = NULL;
-
-	if (alloc_stats(fs, t, err))
-		return -1;
-	fs->classic = true;
-	rep = malloc((t->nfuncs ? t->nfuncs : 1) * sizeof(*rep));
-	if (!rep)
-		goto oom;
-	for (size_t f = 0; f < t->nfuncs; f++) {
-		uint32_t r = (uint32_t)f;
-
-		if (!kft_strmap_get(&byname, t->funcs[f].base_name, &r) &&
-		    kft_strmap_put(&byname, t->funcs[f].base_name, r))
-			goto oom;
-		rep[f] = r;
-	}
-	for (size_t i = 0; i < t->nnodes; i++) {
-		const struct kft_node *n = &t->nodes[i];
-		struct kft_func_stat *s = &fs->funcs[rep[n->func]];
-		int64_t d = n->dur_ns < 0 ? -1000 : n->dur_ns / 1000 * 1000;
-		uint32_t caller;
-
-		if (!s->count || d < s->min_ns)
-			s->min_ns = d;
-		if (!s->count || d > s->max_ns)
-			s->max_ns = d;
-		s->count++;
-		s->unfinished += n->dur_ns < 0;
-		s->time_ns += d;
-		/* only a caller already seen collects sub-time */
-		if (kft_strmap_get(&byname, n->caller, &caller) && fs->funcs[caller].count) {
-			if (d >= 0)
-				fs->funcs[caller].sub_ns += d;
-			if (add_child(&fs->funcs[caller], rep[n->func], 0))
-				goto oom;
-		}
-	}
-	for (size_t f = 0; f < t->nfuncs; f++) {
-		struct kft_func_stat *s = &fs->funcs[f];
-
-		s->local_ns = s->time_ns - s->sub_ns;
-		for (size_t c = 0; c < s->nchildren; c++) {
-			const struct kft_child_stat *ch = &s->children[c];
-
-			if (s->max_sub == KFT_NONE ||
-			    fs->funcs[ch->func].time_ns > fs->funcs[s->max_sub].time_ns) {
-				s->max_sub = ch->func;
-				s->max_sub_count = ch->count;
-			}
-		}
-	}
-	free(rep);
-	kft_strmap_free(&byname);
-	return 0;
-oom:
-	free(rep);
-	kft_strmap_free(&byname);
-	kft_funcstats_free(fs);
-	return kft_error_set(err, "out of memory");
-}
-
 void kft_funcstats_free(struct kft_funcstats *fs)
 {
 	for (size_t f = 0; f < fs->nfuncs; f++)

@@ -47,8 +47,19 @@ struct kft_funcstats {
 
 int kft_funcstats_compute(struct kft_funcstats *fs, const struct kft_calltree *t,
 			  struct kft_error *err);
+/* classic.c: kd 1.1's arithmetic, over a tree's calls or straight from
+ * a trace (t then gets the functions, by bare name) */
 int kft_funcstats_classic(struct kft_funcstats *fs, const struct kft_calltree *t,
 			  struct kft_error *err);
+struct kft_trace;
+struct kft_symbolizer;
+int kft_funcstats_classic_from_trace(struct kft_funcstats *fs, struct kft_calltree *t,
+				     const struct kft_trace *tr, struct kft_symbolizer *sz,
+				     struct kft_error *err);
+int kft_funcstats_alloc(struct kft_funcstats *fs, const struct kft_calltree *t,
+			struct kft_error *err);
+/* One more call of func under s (dur > 0 adds to the child's time). */
+int kft_funcstats_add_child(struct kft_func_stat *s, uint32_t func, int64_t dur);
 void kft_funcstats_free(struct kft_funcstats *fs);
 /* Min, max, median, tails and deviation of s from its n (> 0) finished
  * calls' durations, which it sorts; s->sum_ns must be their sum. */

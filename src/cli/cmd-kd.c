@@ -184,6 +184,15 @@ int cmd_kd(int argc, char **argv)
 			close_trace(&tr, sz);
 			return ret ? fail("%s", err.msg) : 0;
 		}
+		if (!tree && !slowest_func && o.classic && !getenv("KFT_KD_IN_MEMORY")) {
+			/* kd 1.1's sums need the calls in entry order only */
+			ret = kft_funcstats_classic_from_trace(&fs, &t, &tr, sz, &err) ||
+			      kft_view_kd_summary(stdout, &t, &fs, &o, &err);
+			kft_funcstats_free(&fs);
+			kft_calltree_free(&t);
+			close_trace(&tr, sz);
+			return ret ? fail("%s", err.msg) : 0;
+		}
 		if (!o.classic && !kft_trace_mixes_kernel(&tr) && !getenv("KFT_KD_IN_MEMORY") &&
 		    (slowest_func || tree)) {
 			/* trees straight from the thread files' call streams */

@@ -82,14 +82,14 @@ once_views_read_in_bounded_memory() {
 	build many
 	kft record -o t -- ./many 20000000
 	bound=$(( (20000000 * 40) / 1024 + 65536 ))
-	for view in "kd -c" "kd -c -l" "kd -c -r" "log" "ftrace" "kd"; do
+	for view in "kd -c" "kd -c -l" "kd -c -r" "log" "ftrace" "kd" "kd --classic -l"; do
 		kib=$(peak_kib "$KFT" $view t)
 		check "kft $view: $kib KiB, bound $bound" test "$kib" -lt "$bound"
 	done
 	check "every call in the tree" test "$(kft kd -c t | grep -c "^|  |  leaf$")" = 20000000
 }
 
-# Streamed trees, slowest calls and long summaries are the ones built
+# Streamed trees, slowest calls and long summaries (kd 1.1's too) are the ones built
 # from a tree in memory, row for row, on programs with threads, signal handlers, forks, longjmp and
 # recursion.
 test_kd_trees_streamed_as_in_memory() {
@@ -101,7 +101,8 @@ test_kd_trees_streamed_as_in_memory() {
 		build $prog
 		kft record -o "t-$prog" -- "./$prog" "$@" >/dev/null 2>&1 || true
 		for opts in "-c" "-c -l" "-c -f etp" "-c -r" "-c -r -l" "-c -i" "-c -i -l" "--slowest 3 $slow" "--slowest 1 main" "-l" \
-			    "-f Fctalsmnu -s n" "-f FcaNXDMPQU -s P"; do
+			    "-f Fctalsmnu -s n" "-f FcaNXDMPQU -s P" "--classic" "--classic -l -s c" \
+			    "--classic -f FctalrsmnuNXU -s l --ascending"; do
 			kft kd $opts "t-$prog" >stream
 			KFT_KD_IN_MEMORY=1 kft kd $opts "t-$prog" >memory
 			check "$prog, kd $opts: the same rows" diff memory stream

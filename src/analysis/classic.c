@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * kd 1.1's arithmetic, for comparison with old reports (kft kd
+ * --classic): functions by their bare name, every call's time counted
+ * (recursion included), a call's time added to the sub-time of the
+ * function its caller names, if that one was met before. It needs
+ * nothing but the calls in entry order, so a trace is read as a stream.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/grow.h"
+#include "../common/strmap.h"
+#include "../format/calls.h"
+#include "../symbols/symbolizer.h"
+#include "funcstats.h"
+#include "functable.h"
+
+struct classic {
+	struct kft_funcstats *fs;
+	struct kft_strmap byname;	/* bare name -> its first function */
+	size_t cap;
+};
+
+/* fs holds a stat for each of t's functions. */
+static int cover(struct classic *c, const struct kft_calltree *t)
+{
+	struct kft_funcstats *fs = c->fs;
+
+	if (t->nfuncs <= fs->nfuncs)
+		return 0;
+	while (c->cap < t->nfuncs)
+		if (kft_grow((void **)&fs->funcs, c->cap, &c->cap, sizeof(*fs->funcs), 64))
+			return -1;
+	for (size_t f = fs->nfuncs; f < t->nfuncs; f++) {
+		uint32_t first;
+
+		memset(&fs->funcs[f], 0, sizeof(fs->funcs[f]));
+		fs->funcs[f].func = (uint32_t)f;
+		fs->funcs[f].max_sub = KFT_NONE;
+		fs->funcs[f].min_ns = INT64_MAX;
+		if (kft_strmap_get(&c->byname, t->funcs[f].base_name, &first))
+			continue;
+		if (kft_strmap_put(&c->byname, t->funcs[f].base_name, (uint32_t)f))
+			return -1;
+	}
+	fs->nfuncs = t->nfuncs;
+	return 0;
+}
+
+/* One call of function func (by its bare name), made from caller. */
+static int one_call(struct classic *c, const struct kft_calltree *t, uint32_t func,
+		    int64_t dur_ns, const char *caller_name)
+{
+	struct kft_funcstats *fs = c->fs;
+	uint32_t rep = func, caller;
+	struct kft_func_stat *s;
+	int64_t d = dur_ns < 0 ? -1000 : dur_ns / 1000 * 1000;	/* the log's usecs */
+
+	kft_strmap_get(&c->byname, t->funcs[func].base_name, &rep);
+	s = &fs->funcs[rep];
+	if (!s->count || d < s->min_ns)
+		s->min_ns = d;
+	if (!s->count || d > s->max_ns)
+		s->max_ns = d;
+	s->count++;
+	s->unfinished += dur_ns < 0;
+	s->time_ns += d;
+	/* only a caller already seen collects sub-time */
+	if (kft_strmap_get(&c->byname, caller_name, &caller) && fs->funcs[caller].count) {
+		if (d >= 0)
+			fs->funcs[caller].sub_ns += d;
+		if (kft_funcstats_add_child(&fs->funcs[caller], rep, 0))
+			return -1;
+	}
+	return 0;
+}
+
+static void finish(struct kft_funcstats *fs)
+{
+	for (size_t f = 0; f < fs->nfuncs; f++) {
+		struct kft_func_stat *s = &fs->funcs[f];
+
+		s->local_ns = s->time_ns - s->sub_ns;
+		for (size_t i = 0; i < s->nchildren; i++) {
+			const struct kft_child_stat *ch = &s->children[i];
+
+			if (s->max_sub == KFT_NONE ||
+			    fs->funcs[ch->func].time_ns > fs->funcs[s->max_sub].time_ns) {
+				s->max_sub = ch->func;
+				s->max_sub_count = ch->count;
+			}
+		}
+	}
+}
+
+int kft_funcstats_classic(struct kft_funcstats *fs, const struct kft_calltree *t,
+			  struct kft_error *err)
+{
+	struct classic c = { .fs = fs };
+
+	memset(fs, 0, sizeof(*fs));
+	fs->classic = true;
+	if (cover(&c, t))
+		goto oom;
+	for (size_t i = 0; i < t->nnodes; i++) {
+		const struct kft_node *n = &t->nodes[i];
+
+		if (one_call(&c, t, n->func, n->dur_ns, n->caller))
+			goto oom;
+	}
+	finish(fs);
+	kft_strmap_free(&c.byname);
+	return 0;
+oom:
+	kft_strmap_free(&c.byname);
+	kft_funcstats_free(fs);
+	return kft_error_set(err, "out of memory");
+}
+
+int kft_funcstats_classic_from_trace(struct kft_funcstats *fs, struct kft_calltree *t,
+				     const struct kft_trace *tr, struct kft_symbolizer *sz,
+				     struct kft_error *err)
+{
+	struct classic c = { .fs = fs };
+	struct kft_calltree by_addr;	/* names of addresses (funcs only) */
+	struct kft_functable addrs, names;
+	struct kft_calls *cs;
+	struct kft_call call;
+	int ret = -1;
+
+	memset(fs, 0, sizeof(*fs));
+	memset(t, 0, sizeof(*t));
+	memset(&by_addr, 0, sizeof(by_addr));
+	fs->classic = true;
+	kft_functable_init(&addrs, &by_addr, sz);
+	kft_functable_init(&names, t, NULL);
+	cs = kft_calls_open(tr, NULL, 0, err);
+	if (!cs)
+		goto out;
+	while (kft_calls_next(cs, &call)) {
+		uint64_t image;
+		const char *caller;
+		uint32_t at, func;
+
+		if (call.dur_ns == -2)
+			continue;	/* stack-watch rows are no calls */
+		image = kft_symbolizer_image(sz, call.session, call.entry_ns);
+		if (kft_functable_addr(&addrs, image, call.func, &at) ||
+		    !(caller = kft_functable_caller(&addrs, image, call.call_site)) ||
+		    kft_functable_func(&names, by_addr.funcs[at].base_name,
+				       by_addr.funcs[at].base_name, NULL, &func) ||
+		    cover(&c, t) || one_call(&c, t, func, call.dur_ns, caller)) {
+			kft_error_set(err, "out of memory");
+			goto out;
+		}
+	}
+	if (kft_functable_finish(&names)) {
+		kft_error_set(err, "out of memory");
+		goto out;
+	}
+	finish(fs);
+	ret = 0;
+out:
+	kft_calls_close(cs);
+	kft_functable_done(&addrs);
+	kft_functable_done(&names);
+	kft_calltree_free(&by_addr);
+	kft_strmap_free(&c.byname);
+	if (ret) {
+		kft_funcstats_free(fs);
+		kft_calltree_free(t);
+	}
+	return ret;
+}
