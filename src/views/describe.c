@@ -12,10 +12,26 @@ const char *kft_view_symbol(struct kft_symbolizer *sz, uint64_t image, uint64_t 
 	struct kft_symbol sym = { 0 };
 
 	if (sz && kft_symbolize(sz, image, addr, &sym) && sym.name) {
-		if (with_offset && sym.offset)
-			snprintf(buf, size, "%s+0x%" PRIx64, sym.name, sym.offset);
-		else
-			snprintf(buf, size, "%s", sym.name);
+		/* once or twice a call: no printf */
+		size_t n = strlen(sym.name), m;
+		char off[24], *o = off + sizeof(off);
+
+		*--o = '\0';
+		if (with_offset && sym.offset) {
+			for (uint64_t v = sym.offset; v; v >>= 4)
+				*--o = "0123456789abcdef"[v & 15];
+			*--o = 'x';
+			*--o = '0';
+			*--o = '+';
+		}
+		if (!size)
+			return buf;
+		n = n < size ? n : size - 1;
+		memcpy(buf, sym.name, n);
+		m = strlen(o);
+		m = m < size - n ? m : size - n - 1;
+		memcpy(buf + n, o, m);
+		buf[n + m] = '\0';
 	} else if (sym.module && with_offset) {
 		/* a function without a symbol (stripped library): module+offset */
 		const char *base = strrchr(sym.module, '/');

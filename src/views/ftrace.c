@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../format/calls.h"
+#include "put.h"
 #include "views.h"
 
 /* Threads one after another, each in time order. */
@@ -40,13 +41,14 @@ static int next_call(struct by_thread *bt, struct kft_call *c)
 	}
 }
 
-/* ftrace's marks for long calls, then the duration in usec. */
-static const char *graph_duration(int64_t ns, char *buf, size_t size)
+/* ftrace's marks for long calls, then the duration in usec: 14 columns
+ * ("! 12345.678 us"), blank for a call with none. */
+static char *put_duration(char *p, int64_t ns)
 {
 	char mark = ' ';
 
 	if (ns < 0)
-		return "              ";
+		return kft_put_blanks(p, 14);
 	if (ns >= 1000000000LL)
 		mark = '$';
 	else if (ns >= 100000000LL)
@@ -59,8 +61,25 @@ static const char *graph_duration(int64_t ns, char *buf, size_t size)
 		mark = '!';
 	else if (ns >= 10000LL)
 		mark = '+';
-	snprintf(buf, size, "%c %5" PRId64 ".%03" PRId64 " us", mark, ns / 1000, ns % 1000);
-	return buf;
+	*p++ = mark;
+	*p++ = ' ';
+	p = kft_put_int(p, ns / 1000, 5);
+	*p++ = '.';
+	*p++ = (char)('0' + ns % 1000 / 100);
+	*p++ = (char)('0' + ns % 100 / 10);
+	*p++ = (char)('0' + ns % 10);
+	return kft_put_str(p, " us", 0);
+}
+
+/* "TID) DURATION |  " and the indentation of a function_graph line. */
+static char *graph_start(char *p, uint32_t tid, int64_t dur_ns, unsigned int indent)
+{
+	p = kft_put_int(p, tid, 7);
+	*p++ = ')';
+	*p++ = ' ';
+	p = put_duration(p, dur_ns);
+	p = kft_put_str(p, " |  ", 0);
+	return kft_put_blanks(p, (int)indent);
 }
 
 struct open_call {
@@ -68,15 +87,45 @@ struct open_call {
 	unsigned int indent;
 };
 
-static void close_call(FILE *out, const struct open_call *oc, struct kft_symbolizer *sz)
-{
-	char dur[32], name[256];
+/* A line's buffer, as long as its indentation needs (a call 50000 deep is
+ * indented 100000 blanks); NULL when out of memory. */
+struct line {
+	char *buf;
+	size_t cap;
+};
 
-	fprintf(out, "%7" PRIu32 ") %s |  %*s} /* %s%s */\n", oc->call.tid,
-		graph_duration(oc->call.dur_ns, dur, sizeof(dur)), (int)oc->indent, "",
-		kft_view_symbol(sz, kft_symbolizer_image(sz, oc->call.session, oc->call.entry_ns),
-				oc->call.func, false, name, sizeof(name)),
-		oc->call.dur_ns == -1 ? ": unfinished" : "");
+#define NAME_MAX_LEN 256
+
+static char *line_for(struct line *l, unsigned int indent)
+{
+	size_t need = (size_t)indent + NAME_MAX_LEN + 64;
+	char *bigger;
+
+	if (need <= l->cap)
+		return l->buf;
+	bigger = realloc(l->buf, need);
+	if (!bigger)
+		return NULL;
+	l->buf = bigger;
+	l->cap = need;
+	return bigger;
+}
+
+static int close_call(FILE *out, const struct open_call *oc, struct kft_symbolizer *sz,
+		      struct line *l)
+{
+	char name[NAME_MAX_LEN], *line = line_for(l, oc->indent), *p = line;
+
+	if (!line)
+		return -1;
+	kft_view_symbol(sz, kft_symbolizer_image(sz, oc->call.session, oc->call.entry_ns),
+			oc->call.func, false, name, sizeof(name));
+	p = graph_start(p, oc->call.tid, oc->call.dur_ns, oc->indent);
+	p = kft_put_str(p, "} /* ", 0);
+	p = kft_put_str(p, name, 0);
+	p = kft_put_str(p, oc->call.dur_ns == -1 ? ": unfinished */\n" : " */\n", 0);
+	fwrite(line, 1, (size_t)(p - line), out);
+	return 0;
 }
 
 static bool same_thread(const struct kft_call *a, const struct kft_call *b)
@@ -91,13 +140,15 @@ static int print_graph(FILE *out, struct by_thread *bt, struct kft_symbolizer *s
 	size_t top = 0, cap = 0;
 	struct kft_call prev, c, next;
 	bool have_prev = false, have = next_call(bt, &c), have_next;
+	struct line l = { 0 };
+	int ret = 0;
 
 	fprintf(out, "# tracer: function_graph\n#\n"
 		     "#   TID    DURATION         FUNCTION CALLS\n"
 		     "#   |      |   |             |   |   |   |\n");
 	for (; have; prev = c, c = next, have = have_next) {
 		bool first = !have_prev, new_thread, parent;
-		char dur[32], name[256];
+		char name[NAME_MAX_LEN], *line, *p;
 
 		have_next = next_call(bt, &next);
 		have_prev = true;
@@ -105,30 +156,32 @@ static int print_graph(FILE *out, struct by_thread *bt, struct kft_symbolizer *s
 			continue;	/* stack watch chains belong to `kft log` */
 		new_thread = !first && !same_thread(&c, &prev);
 		while (top && (new_thread || stack[top - 1].call.depth >= c.depth))
-			close_call(out, &stack[--top], sz);
+			if (close_call(out, &stack[--top], sz, &l))
+				goto oom;
 		if (new_thread)
 			fprintf(out, "  ------------------------------------------\n");
 		parent = have_next && same_thread(&next, &c) && next.depth > c.depth &&
 			 next.dur_ns != -2;
 		kft_view_symbol(sz, kft_symbolizer_image(sz, c.session, c.entry_ns), c.func, false,
 				name, sizeof(name));
+		if (!(line = line_for(&l, (unsigned int)(2 * top))))
+			goto oom;
+		p = graph_start(line, c.tid, parent ? -1 : c.dur_ns, (unsigned int)(2 * top));
+		p = kft_put_str(p, name, 0);
 		if (!parent) {
-			fprintf(out, "%7" PRIu32 ") %s |  %*s%s();%s\n", c.tid,
-				graph_duration(c.dur_ns, dur, sizeof(dur)), (int)(2 * top), "",
-				name, c.dur_ns == -1 ? " /* unfinished */" : "");
+			p = kft_put_str(p, c.dur_ns == -1 ? "(); /* unfinished */\n" : "();\n", 0);
+			fwrite(line, 1, (size_t)(p - line), out);
 			continue;
 		}
-		fprintf(out, "%7" PRIu32 ") %s |  %*s%s() {\n", c.tid,
-			graph_duration(-1, dur, sizeof(dur)), (int)(2 * top), "", name);
+		p = kft_put_str(p, "() {\n", 0);
+		fwrite(line, 1, (size_t)(p - line), out);
 		if (top == cap) {
 			struct open_call *bigger;
 
 			cap = cap ? 2 * cap : 64;
 			bigger = realloc(stack, cap * sizeof(*stack));
-			if (!bigger) {
-				free(stack);
-				return kft_error_set(err, "out of memory");
-			}
+			if (!bigger)
+				goto oom;
 			stack = bigger;
 		}
 		stack[top].call = c;
@@ -136,9 +189,15 @@ static int print_graph(FILE *out, struct by_thread *bt, struct kft_symbolizer *s
 		top++;
 	}
 	while (top)
-		close_call(out, &stack[--top], sz);
+		if (close_call(out, &stack[--top], sz, &l))
+			goto oom;
+out:
 	free(stack);
-	return 0;
+	free(l.buf);
+	return ret;
+oom:
+	ret = kft_error_set(err, "out of memory");
+	goto out;
 }
 
 static void print_function(FILE *out, struct by_thread *bt, struct kft_symbolizer *sz)
@@ -149,16 +208,28 @@ static void print_function(FILE *out, struct by_thread *bt, struct kft_symbolize
 		     "#   TID      TIMESTAMP  FUNCTION\n"
 		     "#   |            |         |\n");
 	while (next_call(bt, &c)) {
-		char name[256], caller[256];
-		uint64_t image = kft_symbolizer_image(sz, c.session, c.entry_ns);
+		char name[NAME_MAX_LEN], caller[NAME_MAX_LEN], line[2 * NAME_MAX_LEN + 64], *p = line;
+		uint64_t image = kft_symbolizer_image(sz, c.session, c.entry_ns), us;
 
 		if (c.dur_ns == -2)
 			continue;
-		fprintf(out, "%7" PRIu32 " %6" PRIu64 ".%06" PRIu64 ": %s <-%s\n", c.tid,
-			c.entry_ns / 1000000000, c.entry_ns / 1000 % 1000000,
-			kft_view_symbol(sz, image, c.func, false, name, sizeof(name)),
-			kft_view_symbol(sz, image, c.call_site, true, caller,
-					sizeof(caller)));
+		kft_view_symbol(sz, image, c.func, false, name, sizeof(name));
+		kft_view_symbol(sz, image, c.call_site, true, caller, sizeof(caller));
+		/* "TID  SSSSSS.UUUUUU: name <-caller" */
+		p = kft_put_int(p, c.tid, 7);
+		*p++ = ' ';
+		p = kft_put_int(p, (int64_t)(c.entry_ns / 1000000000), 6);
+		*p++ = '.';
+		us = c.entry_ns / 1000 % 1000000;
+		for (uint64_t d = 100000; d; d /= 10)
+			*p++ = (char)('0' + us / d % 10);
+		*p++ = ':';
+		*p++ = ' ';
+		p = kft_put_str(p, name, 0);
+		p = kft_put_str(p, " <-", 0);
+		p = kft_put_str(p, caller, 0);
+		*p++ = '\n';
+		fwrite(line, 1, (size_t)(p - line), out);
 	}
 }
 

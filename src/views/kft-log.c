@@ -12,6 +12,7 @@
 
 #include "../config/config.h"
 #include "../format/calls.h"
+#include "put.h"
 #include "views.h"
 
 static void print_marks(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz)
@@ -72,40 +73,6 @@ static void print_counters(FILE *out, const struct kft_trace *tr)
 		fprintf(out, "Stack watch firings = %" PRIu64 "\n", c->watch_hits);
 }
 
-/* v right-aligned in width w at p; returns the end. (printf is most of
- * the time of a large log.) */
-static char *put_int(char *p, int64_t v, int w)
-{
-	char digits[24];
-	int n = 0;
-	bool neg = v < 0;
-	uint64_t u = neg ? (uint64_t)-(v + 1) + 1 : (uint64_t)v;
-
-	do
-		digits[n++] = (char)('0' + u % 10);
-	while ((u /= 10));
-	if (neg)
-		digits[n++] = '-';
-	for (int pad = w - n; pad > 0; pad--)
-		*p++ = ' ';
-	while (n)
-		*p++ = digits[--n];
-	return p;
-}
-
-static char *put_str(char *p, const char *s, int w)
-{
-	int n = 0;
-
-	while (*s) {
-		*p++ = *s++;
-		n++;
-	}
-	for (; n < w; n++)
-		*p++ = ' ';
-	return p;
-}
-
 static void print_row(FILE *out, const struct kft_call *c, uint64_t mark,
 		      struct kft_symbolizer *sz, const struct kft_log_opts *opts)
 {
@@ -117,9 +84,9 @@ static void print_row(FILE *out, const struct kft_call *c, uint64_t mark,
 
 	if (c->entry_ns < mark)
 		entry = -(int64_t)((mark - c->entry_ns) / unit);
-	p = put_int(p, entry, w);
+	p = kft_put_int(p, entry, w);
 	*p++ = ' ';
-	p = put_int(p, delta, w);
+	p = kft_put_int(p, delta, w);
 	*p++ = ' ';
 	if (c->coroutine) {
 		char pid[24];
@@ -127,25 +94,25 @@ static void print_row(FILE *out, const struct kft_call *c, uint64_t mark,
 
 		for (size_t pad = len; pad < 7; pad++)
 			*p++ = ' ';
-		p = put_str(p, pid, 0);
+		p = kft_put_str(p, pid, 0);
 	} else {
-		p = put_int(p, c->tid, 7);
+		p = kft_put_int(p, c->tid, 7);
 	}
 	*p++ = (c->flags & KFT_REC_SIGNAL) ? 'i' : ' ';
 	*p++ = ' ';
 	if (opts->raw) {
 		snprintf(fn, sizeof(fn), " 0x%016" PRIx64 "               0x%016" PRIx64, c->func,
 			 c->call_site);
-		p = put_str(p, fn, 0);
+		p = kft_put_str(p, fn, 0);
 	} else {
 		uint64_t image = kft_symbolizer_image(sz, c->session, c->entry_ns);
 
 		kft_view_symbol(sz, image, c->func, false, fn, sizeof(fn));
 		kft_view_symbol(sz, image, c->call_site, true, caller, sizeof(caller));
 		*p++ = ' ';
-		p = put_str(p, fn, 32);
+		p = kft_put_str(p, fn, 32);
 		*p++ = ' ';
-		p = put_str(p, caller, 0);
+		p = kft_put_str(p, caller, 0);
 	}
 	*p++ = '\n';
 	fwrite(line, 1, (size_t)(p - line), out);
