@@ -12,6 +12,7 @@
 
 #include "symbols/demangle.h"
 #include "symbols/saved-symbols.h"
+#include "symbols/symbolizer.h"
 
 static void test_demangle(void **state)
 {
@@ -111,6 +112,64 @@ static void test_symbols_file(void **state)
 	rmdir(dir);
 }
 
+/* Write dir/maps-1 from text. */
+static void write_maps(const char *dir, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/maps-1", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* A range that went from one file to another after a dlclose: a call is
+ * named by the map of its epoch; without such a close, one epoch. */
+static void test_map_epochs(void **state)
+{
+	char dir[] = "/tmp/kft-test-maps.XXXXXX", path[256];
+	struct kft_symbolizer *sz;
+	struct kft_symbol sym;
+	struct kft_error err;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	write_maps(dir, "# kft-maps 100\n"
+			"7f0000001000-7f0000002000 r-xp 00001000 fe:00 1 /bin/sh\n"
+			"# kft-maps 500 close\n"
+			"7f0000001000-7f0000002000 r-xp 00001000 fe:00 1 /bin/sh\n"
+			"# kft-maps 600\n"
+			"7f0000001000-7f0000002000 r-xp 00001000 fe:00 2 /bin/ls\n");
+	sz = kft_symbolizer_new_from_disk(dir, &err);
+	assert_non_null(sz);
+	assert_int_equal(kft_symbolizer_epochs(sz, 1), 2);
+	assert_true(kft_symbolizer_image(sz, 1, 400) == KFT_IMAGE(1, 0));
+	assert_true(kft_symbolizer_image(sz, 1, 700) == KFT_IMAGE(1, 1));
+	kft_symbolize(sz, kft_symbolizer_image(sz, 1, 400), 0x7f0000001100, &sym);
+	assert_string_equal(sym.module, "/bin/sh");
+	kft_symbolize(sz, kft_symbolizer_image(sz, 1, 700), 0x7f0000001100, &sym);
+	assert_string_equal(sym.module, "/bin/ls");
+	kft_symbolizer_free(sz);
+
+	/* closed and opened again in the same place: nothing reused */
+	write_maps(dir, "# kft-maps 100\n"
+			"7f0000001000-7f0000002000 r-xp 00001000 fe:00 1 /bin/sh\n"
+			"# kft-maps 500 close\n"
+			"7f0000001000-7f0000002000 r-xp 00001000 fe:00 1 /bin/sh\n"
+			"# kft-maps 600\n"
+			"7f0000001000-7f0000002000 r-xp 00001000 fe:00 1 /bin/sh\n");
+	sz = kft_symbolizer_new_from_disk(dir, &err);
+	assert_non_null(sz);
+	assert_int_equal(kft_symbolizer_epochs(sz, 1), 1);
+	assert_true(kft_symbolizer_image(sz, 1, 700) == 1);
+	kft_symbolizer_free(sz);
+	snprintf(path, sizeof(path), "%s/maps-1", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -118,6 +177,7 @@ int main(void)
 		cmocka_unit_test(test_demangle_base),
 		cmocka_unit_test(test_demangled_matches),
 		cmocka_unit_test(test_symbols_file),
+		cmocka_unit_test(test_map_epochs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
