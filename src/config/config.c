@@ -35,6 +35,36 @@ struct parser {
 	struct kft_error *err;
 };
 
+/* Whether the word so far is a C++ operator's name waiting for its
+ * word ("operator" then "new", "delete", a type). */
+static bool ends_in_operator(const char *w, size_t n)
+{
+	return n >= 8 && !memcmp(w + n - 8, "operator", 8) &&
+	       (n == 8 || w[n - 9] == ':');
+}
+
+/* Whether blanks at text[i] lead to a word on the same line (only that
+ * word, with want). */
+static bool word_follows(const char *text, size_t i, size_t len, const char *want)
+{
+	size_t n = want ? strlen(want) : 0;
+
+	while (i < len && (text[i] == ' ' || text[i] == '\t'))
+		i++;
+	if (want)
+		return i + n <= len && !memcmp(text + i, want, n) &&
+		       (i + n == len || !isalnum((unsigned char)text[i + n]));
+	return i < len && (isalpha((unsigned char)text[i]) || text[i] == '_');
+}
+
+/* Whether the word so far at w[0, n) goes on with the text at i: the word
+ * of an operator, or a method's "const" after its parameters. */
+static bool word_goes_on(const char *w, size_t n, const char *text, size_t i, size_t len)
+{
+	return (ends_in_operator(w, n) && word_follows(text, i, len, NULL)) ||
+	       (n && w[n - 1] == ')' && word_follows(text, i, len, "const"));
+}
+
 static int tokenize(struct parser *p, const char *text, size_t len)
 {
 	size_t cap = 64, i = 0;
@@ -77,9 +107,23 @@ static int tokenize(struct parser *p, const char *text, size_t len)
 			}
 			t = &p->toks[p->ntoks++];
 			t->line = line;
-			while (i < len && !isspace((unsigned char)text[i]) && text[i] != '#' &&
-			       text[i] != ',' && text[i] != '\0') {
-				if (n + 1 >= MAX_TOKEN)
+			for (int parens = 0; i < len && text[i] != '\n' && text[i] != '\0';) {
+				/* a C++ name as the source writes it is one word:
+				 * "f(int, char *)", "ns::Foo::operator new" */
+				if (text[i] == '(')
+					parens++;
+				else if (text[i] == ')' && parens)
+					parens--;
+				if (!parens && (isspace((unsigned char)text[i]) || text[i] == '#' ||
+						text[i] == ',')) {
+					if (!word_goes_on(t->text, n, text, i, len))
+						break;
+					while (text[i] == ' ' || text[i] == '\t')
+						i++;
+					t->text[n++] = ' ';
+					continue;
+				}
+				if (n + 2 >= MAX_TOKEN)
 					return kft_error_set(p->err, "%s:%u: word too long", p->origin,
 							     line);
 				t->text[n++] = text[i++];
@@ -147,11 +191,11 @@ bad:
 }
 
 /* C names, and C++ names as written in the source: ns::Foo::bar,
- * ns::Foo::bar(int), ns::f<int>, ns::Foo::operator() (an operator
- * such as + goes by its mangled name) */
+ * ns::Foo::bar(int, char *), ns::f<int>, ns::Foo::operator(),
+ * ns::Foo::operator new (an operator such as + goes by its mangled name) */
 static bool is_ident_char(char c)
 {
-	return isalnum((unsigned char)c) || (c && strchr("_.$@:()<>,*&~[]", c));
+	return isalnum((unsigned char)c) || (c && strchr("_.$@:()<>,*&~[] ", c));
 }
 
 static int parse_func(struct parser *p, const struct token *t, struct kft_func_ref *ref)

@@ -68,6 +68,11 @@ E
 ns::Foo::bar
 ns::twice<int>
 E
+	# as the source writes it, blanks and "const" included
+	printf 'begin\n  trigger start entry ns::Foo::bar(double) const\n  filter funclist ns::Foo::bar ns::twice<int> fend\nend\n' >k.conf
+	kft record -c k.conf -o k -- ./cxx
+	tree k >got.k
+	expect got.k <got
 	printf 'begin\n  trigger start entry ns::Foo::baz\nend\n' >h.conf
 	refused kft record -c h.conf -o h -- ./cxx 2>err
 	check "an unknown C++ name is named" grep -q "h.conf:2: 'ns::Foo::baz': no function of that name" err

@@ -169,6 +169,26 @@ static void test_funclist_commas(void **state)
 	assert_int_equal(cfg.nfuncs, 2);
 }
 
+/* C++ names as the source writes them: parameters with their commas and
+ * blanks, "operator new", are one word each. */
+static void test_cxx_names(void **state)
+{
+	parses("begin\ntrigger start entry ns::Foo::operator new\n"
+	       "filter funclist ns::f(int, char *) operator delete, main fend\nend");
+	assert_string_equal(cfg.start.func.name, "ns::Foo::operator new");
+	assert_int_equal(cfg.nfuncs, 3);
+	assert_string_equal(cfg.funcs[0].name, "ns::f(int, char *)");
+	assert_string_equal(cfg.funcs[1].name, "operator delete");
+	assert_string_equal(cfg.funcs[2].name, "main");
+	parses("begin\ntrigger start entry ns::Foo::bar(int) const\nend");
+	assert_string_equal(cfg.start.func.name, "ns::Foo::bar(int) const");
+	parses("begin\nfilter funclist f(int) constant fend\nend");
+	assert_int_equal(cfg.nfuncs, 2);
+	/* "operator" at a line's end waits for nothing */
+	rejects("begin\ntrigger start entry ns::operator\nnew\nend",
+		"t.conf:3: 'new': unexpected inside a begin ... end block");
+}
+
 static void test_funclist_errors(void **state)
 {
 	rejects("begin\nfilter funclist a fend\nfilter funclist b fend\nend",
@@ -325,6 +345,7 @@ int main(void)
 		cmocka_unit_test(test_filter_errors),
 		cmocka_unit_test(test_funclist_fend),
 		cmocka_unit_test(test_funclist_commas),
+		cmocka_unit_test(test_cxx_names),
 		cmocka_unit_test(test_funclist_errors),
 		cmocka_unit_test(test_funclist_limit),
 		cmocka_unit_test(test_watch),
