@@ -34,9 +34,12 @@ test_library_reloaded_at_same_address() {
 	done
 	"$TCC" -g "$TOPT" $INSTR -o reload "$PROGS/reload.c" -ldl
 	kft record -- ./reload "$PWD/libwork_a.so" "$PWD/libwork_b.so"
-	# the premise: the second library took the first one's code pages
-	awk '$2 == "r-xp" && $6 ~ /libwork_/ { print $1 }' kft.data/maps-1 | sort -u >ranges
-	check "one range for both" test "$(wc -l <ranges)" = 1
+	# the premise: the second library took the first one's code pages (or
+	# some of them: it may land a page off)
+	awk '$6 ~ /libwork_a/ && $2 == "r-xp" { split($1, r, "-"); a0 = r[1]; a1 = r[2] }
+	     $6 ~ /libwork_b/ { split($1, r, "-"); if (r[1] < a1 && a0 < r[2]) hit = 1 }
+	     END { exit !hit }' kft.data/maps-1 ||
+		{ echo "check failed: libwork_b.so was not mapped over libwork_a.so's code"; return 1; }
 	rm libwork_a.so libwork_b.so
 	kft kd -c | sed 1,2d | sed 's/ \[.*\]$//' >tree
 	expect tree <<'E'
