@@ -17,11 +17,9 @@
 #include "runtime.h"
 
 #define WARMUP 256
-#define RAW 512
 #define BATCH 512
 #define BATCHES 8
 #define ROUNDS (BATCH * BATCHES)
-#define NRECS (WARMUP + RAW + 2 * BATCHES * (BATCH + 1))
 
 static KFT_NOTRACE int cmp_u32(const void *a, const void *b)
 {
@@ -111,31 +109,67 @@ static KFT_NOTRACE uint64_t unseen_pair(void *fn, void *outer, const struct kft_
 	return best > best_seen ? (best - best_seen) / BATCH : 0;
 }
 
-KFT_NOTRACE void kft_calibrate(void)
+/* The least disturbed of BATCHES batches of BATCH empty calls, each
+ * batch under one call of outer if there is one: its time. */
+static KFT_NOTRACE uint64_t best_batch(void *fn, void *outer)
 {
+	uint64_t best = UINT64_MAX;
+
+	for (int b = 0; b < BATCHES; b++) {
+		uint64_t t0, t;
+
+		if (outer)
+			__cyg_profile_func_enter(outer, outer);
+		t0 = kft_now();
+		pairs(fn, BATCH);
+		t = kft_now() - t0;
+		if (outer)
+			__cyg_profile_func_exit(outer, outer);
+		if (t < best)
+			best = t;
+	}
+	return best;
+}
+
+/* The median duration of the empty calls of BATCHES batches logged from
+ * record first on, stride records from one batch to the next. */
+static KFT_NOTRACE uint32_t batch_median(const struct kft_rec *recs, size_t first,
+					 size_t stride, uint32_t *durs)
+{
+	for (int b = 0; b < BATCHES; b++)
+		for (int i = 0; i < BATCH; i++)
+			durs[b * BATCH + i] = recs[first + (size_t)b * stride + (size_t)i].dur;
+	return median(durs, ROUNDS);
+}
+
+KFT_NOTRACE void kft_calibrate(bool compensate)
+{
+	/* --compensate's own measures log two more rounds, each batch under
+	 * an outer call */
+	size_t nrecs = WARMUP + ROUNDS + (compensate ? 2 * BATCHES * (BATCH + 1) : 0);
 	struct kft_runtime saved_rt = kft_rt;
 	struct kft_tls saved_tls = kft_tls;
 	struct kft_control ctl;
 	struct kft_thread_hdr hdr;
 	struct kft_frame frames[4];
-	struct kft_rec *recs = calloc(NRECS, sizeof(*recs));
+	struct kft_rec *recs = calloc(nrecs, sizeof(*recs));
 	struct kft_site sites[4];
 	uint32_t site_index[8] = { 0 };
 	uint32_t *durs = calloc(ROUNDS, sizeof(*durs));
 	void *fn = (void *)kft_calibrate, *outer = (void *)pairs;
-	uint64_t best = UINT64_MAX;
+	uint64_t best, unseen;
 
 	if (!recs || !durs)
 		goto out;
 	/* fault the pages in now, not inside the timed loops */
-	memset(recs, 0xff, NRECS * sizeof(*recs));
+	memset(recs, 0xff, nrecs * sizeof(*recs));
 	memset(&ctl, 0, sizeof(ctl));
 	memset(&hdr, 0, sizeof(hdr));
-	hdr.capacity = NRECS;
+	hdr.capacity = nrecs;
 	ctl.state = KFT_STATE_PRIMED | KFT_STATE_TRIGGERED;
 	/* the logging path, whatever the config filters */
 	kft_rt.ctl = &ctl;
-	kft_rt.max_records = NRECS;
+	kft_rt.max_records = nrecs;
 	kft_rt.overwrite = false;
 	kft_rt.compensate = false;
 	kft_rt.has_funclist = false;
@@ -155,39 +189,25 @@ KFT_NOTRACE void kft_calibrate(void)
 	kft_tls.sites.cap = 4;
 	kft_tls.sites.nslots = 8;
 	pairs(fn, WARMUP);
-	/* a call's own two clock readings: how much of the pair they hold */
-	pairs(fn, RAW);
-	if (hdr.head != WARMUP + RAW)
+	best = best_batch(fn, NULL);
+	if (hdr.head != WARMUP + ROUNDS)
 		goto out;
-	for (int i = 0; i < RAW; i++)
-		durs[i] = recs[WARMUP + i].dur;
-	saved_rt.inside_ns = median(durs, RAW);
-	/* the hooks as --compensate runs them, timing themselves, for empty
-	 * calls under one outer call; the least disturbed batch tells best */
-	kft_rt.compensate = true;
-	kft_rt.unseen_pair = kft_rt.unseen_inside_ns = 0;
-	for (int b = 0; b < BATCHES; b++) {
-		uint64_t t0, t;
-
-		__cyg_profile_func_enter(outer, outer);
-		t0 = kft_now();
-		pairs(fn, BATCH);
-		t = kft_now() - t0;
-		__cyg_profile_func_exit(outer, outer);
-		if (t < best)
-			best = t;
-	}
-	/* an empty call's time, less what its hooks saw: what they did not */
-	for (int b = 0; b < BATCHES; b++)
-		for (int i = 0; i < BATCH; i++)
-			durs[b * BATCH + i] = recs[WARMUP + RAW + b * (BATCH + 1) + i].dur;
-	saved_rt.unseen_inside_ns = median(durs, ROUNDS);
 	saved_rt.pair_ns = best / BATCH;
-	saved_rt.unseen_pair = unseen_pair(fn, outer, &frames[0]);
-	if (hdr.head != NRECS)
-		goto out;
+	saved_rt.inside_ns = batch_median(recs, WARMUP, BATCH, durs);
 	if (saved_rt.inside_ns > saved_rt.pair_ns)
 		saved_rt.inside_ns = saved_rt.pair_ns;
+	if (!compensate)
+		goto out;
+	/* the hooks as --compensate runs them, timing themselves: an empty
+	 * call's time, less what its hooks saw, is what they did not */
+	kft_rt.compensate = true;
+	kft_rt.unseen_pair = kft_rt.unseen_inside_ns = 0;
+	(void)best_batch(fn, outer);	/* for its calls' records */
+	unseen = unseen_pair(fn, outer, &frames[0]);
+	if (hdr.head != nrecs)
+		goto out;
+	saved_rt.unseen_inside_ns = batch_median(recs, WARMUP + ROUNDS, BATCH + 1, durs);
+	saved_rt.unseen_pair = unseen;
 out:
 	kft_rt = saved_rt;
 	kft_tls = saved_tls;

@@ -384,7 +384,7 @@ static KFT_NOTRACE int kft_runtime_init_held(void)
 		goto disable;
 	load_config();
 	new_session();
-	kft_calibrate();
+	kft_calibrate(kft_rt.ctl->mode & KFT_MODE_COMPENSATE);
 	kft_helper_start();
 	kft_patch_all();
 	kft_rt.compensate = kft_rt.ctl->mode & KFT_MODE_COMPENSATE;

@@ -158,11 +158,13 @@ int kft_thread_grow_sites(struct kft_tls *t) KFT_HIDDEN;
 int kft_thread_grow_log(struct kft_tls *t, uint64_t n) KFT_HIDDEN;
 void kft_thread_trim(struct kft_tls *t) KFT_HIDDEN;
 void kft_thread_finish(struct kft_tls *t) KFT_HIDDEN;
+void kft_thread_unmap(struct kft_tls *t) KFT_HIDDEN;
 void kft_thread_set_stack(struct kft_tls *t, uintptr_t top) KFT_HIDDEN;
 void kft_thread_file_name(const struct kft_tls *t, char *name, size_t size) KFT_HIDDEN;
 
-/* calibrate.c: measure pair_ns and inside_ns */
-void kft_calibrate(void) KFT_HIDDEN;
+/* calibrate.c: measure pair_ns and inside_ns, and with --compensate what
+ * the hooks cannot time of themselves */
+void kft_calibrate(bool compensate) KFT_HIDDEN;
 
 /* helper.c: the runtime's own thread, for prefault.c and patch.c */
 void kft_helper_start(void) KFT_HIDDEN;
