@@ -53,6 +53,9 @@ struct idle_log {
 static __thread struct idle_log *idle_logs __attribute__((tls_model("initial-exec")));
 static __thread uint32_t coroutines __attribute__((tls_model("initial-exec")));
 
+/* A stack's state before its log is made */
+static const struct kft_tls blank;
+
 /* libkft's code: a context that resumes there is one of ours */
 static uintptr_t text_lo, text_hi;
 
@@ -104,7 +107,6 @@ static KFT_NOTRACE void install(struct kft_tls *t, const struct kft_tls *s)
  * program's is called from here). */
 static KFT_NOTRACE void retire(struct kft_tls *t)
 {
-	static const struct kft_tls blank;
 	struct idle_log *l;
 
 	if (!t->hdr)
@@ -124,7 +126,6 @@ static KFT_NOTRACE void retire(struct kft_tls *t)
 /* A coroutine starts on a new stack, which ends at top. */
 static KFT_NOTRACE void take_log(struct kft_tls *t, uintptr_t top)
 {
-	static const struct kft_tls blank;
 	struct idle_log *l = idle_logs;
 
 	if (l) {
@@ -249,8 +250,7 @@ KFT_NOTRACE void kft_fibers_forked(void)
 
 	while ((l = idle_logs)) {
 		idle_logs = l->next;
-		munmap(l->log.hdr, l->log.map_size);
-		munmap(l->log.sites.index, l->log.sites.nslots * sizeof(uint32_t));
+		kft_thread_unmap(&l->log);
 		munmap(l, sizeof(*l));
 	}
 }

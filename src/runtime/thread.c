@@ -161,16 +161,22 @@ KFT_NOTRACE void kft_thread_trim(struct kft_tls *t)
 	errno = saved;
 }
 
+/* Drop the log's mapping and its sites' index; the file stays. */
+KFT_NOTRACE void kft_thread_unmap(struct kft_tls *t)
+{
+	munmap(t->hdr, t->map_size);
+	munmap(t->sites.index, t->sites.nslots * sizeof(uint32_t));
+	t->sites.index = NULL;
+	t->hdr = NULL;
+}
+
 /* A log is done: keep the file (its open frames become -1), drop the map. */
 KFT_NOTRACE void kft_thread_finish(struct kft_tls *t)
 {
 	kft_thread_trim(t);
 	/* with -pg, open frames hold return addresses: keep them readable */
-	if (t->hdr && !(kft_rt.hijacked && t->hdr->depth)) {
-		munmap(t->hdr, t->map_size);
-		munmap(t->sites.index, t->sites.nslots * sizeof(uint32_t));
-		t->sites.index = NULL;
-	}
+	if (t->hdr && !(kft_rt.hijacked && t->hdr->depth))
+		kft_thread_unmap(t);
 	t->hdr = NULL;
 	kft_compress_done(t);
 }
@@ -333,9 +339,9 @@ KFT_NOTRACE void kft_thread_set_stack(struct kft_tls *t, uintptr_t top)
 
 KFT_NOTRACE int kft_thread_setup(struct kft_tls *t)
 {
-	pthread_once(&exit_key_once, make_exit_key);
 	uintptr_t low;
 
+	pthread_once(&exit_key_once, make_exit_key);
 	if (map_new_file(t))
 		return -1;
 	kft_thread_set_stack(t, stack_top(&low));

@@ -193,6 +193,15 @@ static int open_elf(struct kft_elf *elf, const char *path, bool symbols, struct 
 /* A stripped file's symbols from its separate debug file: by build-id,
  * then by .gnu_debuglink beside it, in .debug/ and under KFT_DEBUG_DIR.
  * 0 if found (elf->syms are its, names in elf->debug_map). */
+/* elf's symbols are other's, whose file stays mapped for their names. */
+static void take_symbols(struct kft_elf *elf, const struct kft_elf *other)
+{
+	elf->syms = other->syms;
+	elf->nsyms = other->nsyms;
+	elf->debug_map = other->map;
+	elf->debug_size = other->map_size;
+}
+
 static int use_debug_file(struct kft_elf *elf, const char *path)
 {
 	char cand[4][4608], dir[4096];
@@ -226,10 +235,7 @@ static int use_debug_file(struct kft_elf *elf, const char *path)
 			kft_elf_close(&dbg);
 			continue;
 		}
-		elf->syms = dbg.syms;
-		elf->nsyms = dbg.nsyms;
-		elf->debug_map = dbg.map;
-		elf->debug_size = dbg.map_size;
+		take_symbols(elf, &dbg);
 		return 0;
 	}
 	return -1;
@@ -251,15 +257,12 @@ static int use_minidebuginfo(struct kft_elf *elf, const Elf64_Shdr *sh)
 	memset(&mini, 0, sizeof(mini));
 	mini.map = data;
 	mini.map_size = size;
-	if (parse(&mini, "MiniDebugInfo", true, NULL) || !mini.nsyms) {
-		free(mini.syms);
-		munmap(data, size);
+	/* with a symbol table of its own, as for a debug file */
+	if (parse(&mini, "MiniDebugInfo", true, NULL) || !mini.nsyms || mini.debug_map) {
+		kft_elf_close(&mini);
 		return -1;
 	}
-	elf->syms = mini.syms;
-	elf->nsyms = mini.nsyms;
-	elf->debug_map = data;	/* the names point into it */
-	elf->debug_size = size;
+	take_symbols(elf, &mini);
 	return 0;
 }
 
