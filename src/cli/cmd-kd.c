@@ -173,20 +173,14 @@ int cmd_kd(int argc, char **argv)
 
 		if (open_trace(input, true, &tr, &sz))
 			return 1;
-		if (!tree && !slowest_func && !o.classic && fast_columns(&o) &&
-		    !kft_trace_mixes_kernel(&tr) && !getenv("KFT_KD_IN_MEMORY")) {
+		if (!tree && !slowest_func && !getenv("KFT_KD_IN_MEMORY") &&
+		    (o.classic || (fast_columns(&o) && !kft_trace_mixes_kernel(&tr)))) {
 			/* totals need no tree: one pass over the records (each
-			 * thread file alone: not when kernel calls nest in) */
-			ret = kft_funcstats_from_trace(&fs, &t, &tr, sz, wants_durations(&o), &err) ||
-			      kft_view_kd_summary(stdout, &t, &fs, &o, &err);
-			kft_funcstats_free(&fs);
-			kft_calltree_free(&t);
-			close_trace(&tr, sz);
-			return ret ? fail("%s", err.msg) : 0;
-		}
-		if (!tree && !slowest_func && o.classic && !getenv("KFT_KD_IN_MEMORY")) {
-			/* kd 1.1's sums need the calls in entry order only */
-			ret = kft_funcstats_classic_from_trace(&fs, &t, &tr, sz, &err) ||
+			 * thread file alone: not when kernel calls nest in);
+			 * kd 1.1's sums need the calls in entry order only */
+			ret = (o.classic ? kft_funcstats_classic_from_trace(&fs, &t, &tr, sz, &err)
+					 : kft_funcstats_from_trace(&fs, &t, &tr, sz,
+								    wants_durations(&o), &err)) ||
 			      kft_view_kd_summary(stdout, &t, &fs, &o, &err);
 			kft_funcstats_free(&fs);
 			kft_calltree_free(&t);

@@ -452,24 +452,27 @@ void kft_thread_calls_close(struct kft_thread_calls *tc)
 /* "1234", "1234/2" on the thread's coroutine stack 2, "1234i" in a
  * signal handler, into out (24 bytes); returns its length. (snprintf was
  * a tenth of kd -c's time.) */
-size_t kft_pid_label(char *out, uint32_t tid, uint32_t coroutine, bool irq)
+static size_t put_decimal(char *out, uint32_t v)
 {
 	char digits[12];
 	size_t len = 0;
 	int n = 0;
 
 	do
-		digits[n++] = (char)('0' + tid % 10);
-	while (tid /= 10);
+		digits[n++] = (char)('0' + v % 10);
+	while (v /= 10);
 	while (n)
 		out[len++] = digits[--n];
+	return len;
+}
+
+size_t kft_pid_label(char *out, uint32_t tid, uint32_t coroutine, bool irq)
+{
+	size_t len = put_decimal(out, tid);
+
 	if (coroutine) {
 		out[len++] = '/';
-		do
-			digits[n++] = (char)('0' + coroutine % 10);
-		while (coroutine /= 10);
-		while (n)
-			out[len++] = digits[--n];
+		len += put_decimal(out + len, coroutine);
 	}
 	if (irq)
 		out[len++] = 'i';

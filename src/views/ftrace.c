@@ -65,9 +65,7 @@ static char *put_duration(char *p, int64_t ns)
 	*p++ = ' ';
 	p = kft_put_int(p, ns / 1000, 5);
 	*p++ = '.';
-	*p++ = (char)('0' + ns % 1000 / 100);
-	*p++ = (char)('0' + ns % 100 / 10);
-	*p++ = (char)('0' + ns % 10);
+	p = kft_put_zero_padded(p, (uint64_t)(ns % 1000), 3);
 	return kft_put_str(p, " us", 0);
 }
 
@@ -209,7 +207,7 @@ static void print_function(FILE *out, struct by_thread *bt, struct kft_symbolize
 		     "#   |            |         |\n");
 	while (next_call(bt, &c)) {
 		char name[NAME_MAX_LEN], caller[NAME_MAX_LEN], line[2 * NAME_MAX_LEN + 64], *p = line;
-		uint64_t image = kft_symbolizer_image(sz, c.session, c.entry_ns), us;
+		uint64_t image = kft_symbolizer_image(sz, c.session, c.entry_ns);
 
 		if (c.dur_ns == -2)
 			continue;
@@ -220,9 +218,7 @@ static void print_function(FILE *out, struct by_thread *bt, struct kft_symbolize
 		*p++ = ' ';
 		p = kft_put_int(p, (int64_t)(c.entry_ns / 1000000000), 6);
 		*p++ = '.';
-		us = c.entry_ns / 1000 % 1000000;
-		for (uint64_t d = 100000; d; d /= 10)
-			*p++ = (char)('0' + us / d % 10);
+		p = kft_put_zero_padded(p, c.entry_ns / 1000 % 1000000, 6);
 		*p++ = ':';
 		*p++ = ' ';
 		p = kft_put_str(p, name, 0);

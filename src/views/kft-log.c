@@ -80,7 +80,7 @@ static void print_row(FILE *out, const struct kft_call *c, uint64_t mark,
 	int64_t entry = (int64_t)(c->entry_ns - mark) / (int64_t)unit;
 	int64_t delta = c->dur_ns < 0 ? c->dur_ns : c->dur_ns / (int64_t)unit;
 	int w = opts->ns ? 12 : 8;
-	char fn[512], caller[512], line[1200], *p = line;
+	char fn[512], caller[512], line[1200], pid[24], *p = line;
 
 	if (c->entry_ns < mark)
 		entry = -(int64_t)((mark - c->entry_ns) / unit);
@@ -88,16 +88,8 @@ static void print_row(FILE *out, const struct kft_call *c, uint64_t mark,
 	*p++ = ' ';
 	p = kft_put_int(p, delta, w);
 	*p++ = ' ';
-	if (c->coroutine) {
-		char pid[24];
-		size_t len = kft_pid_label(pid, c->tid, c->coroutine, false);
-
-		for (size_t pad = len; pad < 7; pad++)
-			*p++ = ' ';
-		p = kft_put_str(p, pid, 0);
-	} else {
-		p = kft_put_int(p, c->tid, 7);
-	}
+	p = kft_put_blanks(p, 7 - (int)kft_pid_label(pid, c->tid, c->coroutine, false));
+	p = kft_put_str(p, pid, 0);
 	*p++ = (c->flags & KFT_REC_SIGNAL) ? 'i' : ' ';
 	*p++ = ' ';
 	if (opts->raw) {

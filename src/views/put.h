@@ -30,6 +30,14 @@ static inline char *kft_put_int(char *p, int64_t v, int w)
 	return p;
 }
 
+/* v's last digits digits, zeros in front ("007"). */
+static inline char *kft_put_zero_padded(char *p, uint64_t v, int digits)
+{
+	for (int i = digits - 1; i >= 0; i--, v /= 10)
+		p[i] = (char)('0' + v % 10);
+	return p + digits;
+}
+
 /* s, then blanks up to width w. */
 static inline char *kft_put_str(char *p, const char *s, int w)
 {

@@ -32,21 +32,24 @@ static bool logged(const struct kft_trace *tr, struct kft_symbolizer *sz,
 	}
 	for (size_t i = 0; i < tr->nthreads; i++) {
 		const struct kft_thread_file *th = &tr->threads[i];
+		uint32_t epochs = kft_symbolizer_epochs(sz, th->hdr.session);
 
-		for (uint64_t k = 0; k < th->nsites * kft_symbolizer_epochs(sz, th->hdr.session); k++) {
-			/* each site in every epoch of the map (its time is not known) */
-			struct kft_symbol sym;
-			uint64_t image = KFT_IMAGE(th->hdr.session, k / th->nsites);
-			bool named = kft_symbolize(sz, image, th->sites[k % th->nsites].func, &sym);
+		/* each site in every epoch of the map (its time is not known) */
+		for (uint32_t e = 0; e < epochs; e++)
+			for (uint64_t k = 0; k < th->nsites; k++) {
+				uint64_t func = th->sites[k].func;
+				struct kft_symbol sym;
+				bool named = kft_symbolize(sz, KFT_IMAGE(th->hdr.session, e), func,
+							   &sym);
 
-			/* an address: as at run time, or as linked (a PIE's) */
-			if (!f->name && (th->sites[k % th->nsites].func == f->addr ||
-					 (named && sym.sym_addr == f->addr)))
-				return true;
-			if (f->name && named && sym.name &&
-			    (!strcmp(sym.name, f->name) || !strcmp(sym.name, base)))
-				return true;
-		}
+				/* an address: as at run time, or as linked (a PIE's) */
+				if (!f->name && (func == f->addr ||
+						 (named && sym.sym_addr == f->addr)))
+					return true;
+				if (f->name && named && sym.name &&
+				    (!strcmp(sym.name, f->name) || !strcmp(sym.name, base)))
+					return true;
+			}
 	}
 	return false;
 }
