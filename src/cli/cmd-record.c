@@ -20,6 +20,7 @@
 #include "../config/config.h"
 #include "../format/control.h"
 #include "../format/compress-dir.h"
+#include "spares.h"
 #include "../format/reader.h"
 #include "../symbols/elf-symtab.h"
 #include "../symbols/saved-symbols.h"
@@ -342,6 +343,7 @@ int cmd_record(int argc, char **argv)
 	struct kft_error err;
 	char prog[PATH_MAX], runtime[PATH_MAX], status[128];
 	struct sigaction ign = { .sa_handler = SIG_IGN };
+	struct kft_spares *spares;
 	int ret = 1, wstatus;
 	pid_t pid;
 
@@ -373,8 +375,10 @@ int cmd_record(int argc, char **argv)
 	sigaction(SIGQUIT, &ign, &caller_signals.quit);
 	caller_signals.saved = true;
 	pid = launch(prog, argv + optind, runtime, o.dir, NULL);
+	spares = pid > 0 ? kft_spares_start(o.dir) : NULL;
 	while (pid > 0 && waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
 		;
+	kft_spares_stop(spares);
 	sigaction(SIGINT, &caller_signals.intr, NULL);
 	sigaction(SIGQUIT, &caller_signals.quit, NULL);
 	caller_signals.saved = false;

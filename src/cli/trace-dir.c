@@ -55,6 +55,9 @@ static bool trace_file_name(const char *n)
 		return true;
 	if (!strncmp(n, "maps-", 5))
 		return (p = digits(n + 5)) && !*p;
+	/* a new thread file made ahead (spares.c), left by a crash */
+	if (!strncmp(n, "spare-", 6))
+		return (p = digits(n + 6)) && !*p;
 	/* thread-SESSION-TID[-SEQ].kft, and its records compressed: .kfz */
 	if (strncmp(n, "thread-", 7) || !(p = digits(n + 7)) || *p != '-' || !(p = digits(p + 1)))
 		return false;

@@ -11,22 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../common/grow.h"
 #include "compress-dir.h"
 #include "trace-format.h"
 #include "zwriter.h"
-
-/* truncate(2) for a name in dirfd. */
-static int truncateat(int dirfd, const char *name, uint64_t size)
-{
-	int fd = openat(dirfd, name, O_WRONLY | O_CLOEXEC | O_NOFOLLOW), ret;
-
-	if (fd < 0)
-		return -1;
-	ret = ftruncate(fd, (off_t)size);
-	close(fd);
-	return ret;
-}
 
 /* Whether process pid has ended (a zombie has: it runs no more code). */
 static bool gone(pid_t pid)
@@ -189,18 +176,6 @@ out:
 
 /* ---- cutting thread files down ---------------------------------------- */
 
-/* A thread file to cut down to what it holds, and its header then. */
-struct shrink {
-	char *name;
-	struct kft_thread_hdr h;
-	uint64_t size;
-};
-
-struct plan {
-	struct shrink *files;
-	size_t n, cap;
-};
-
 /*
  * The file as header, open frames, sites and (raw = true) its records,
  * in that order, without the room the stacks and the log had. The new
@@ -228,18 +203,40 @@ static bool compact_layout(const struct kft_thread_hdr *old, bool raw, struct kf
 }
 
 /*
- * Step 1 for one thread file: its records into its .kfz (not synced
- * yet), unless they are few and it has none: those stay raw, and move
- * with the file. Then plan the file's new layout.
+ * Cut the file down to what it holds: its sites (and raw records) copied
+ * to their new places, then the header that points there, then the end
+ * cut off. Each step through the page cache, in that order, so that a
+ * kft killed at any point leaves the thread readable: until the new
+ * header is written, the old one points to what it always did. (Nothing
+ * here is synced, as nothing the program wrote was: a machine that loses
+ * power can lose what was not yet written out, this as the rest.)
  */
-static int stage_file(int dirfd, const char *name, struct kft_zstats *st, struct plan *pl)
+static int compact(int fd, const struct kft_thread_hdr *old, bool raw)
+{
+	struct kft_thread_hdr h;
+	uint64_t size;
+
+	if (!compact_layout(old, raw, &h, &size))
+		return 0;
+	if (copy_range(fd, old->sites_off, old->nsites * sizeof(struct kft_site), h.sites_off) ||
+	    copy_range(fd, old->records_off, h.capacity * sizeof(struct kft_rec), h.records_off) ||
+	    pwrite(fd, &h, sizeof(h), 0) != sizeof(h) || ftruncate(fd, (off_t)size))
+		return -1;
+	return 0;
+}
+
+/*
+ * One thread file: its records into its .kfz, unless they are few and it
+ * has none: those stay raw, and move with the file. Then cut the file
+ * down. The .kfz is on disk before the raw copies go.
+ */
+static int compress_file(int dirfd, const char *name, struct kft_zstats *st)
 {
 	struct kft_thread_hdr h;
 	struct kft_zwriter w;
 	char zname[256];
 	int fd = openat(dirfd, name, O_RDWR | O_CLOEXEC | O_NOFOLLOW), ret = -1;
 	bool raw;
-	struct shrink *sh;
 
 	if (fd < 0)
 		return -1;
@@ -276,13 +273,7 @@ static int stage_file(int dirfd, const char *name, struct kft_zstats *st, struct
 		if (kft_zwriter_open(&w, dirfd, name))
 			goto out;
 		before = w.done;
-		if (pack_all(&w, h.head) || w.done != h.head) {
-			kft_zwriter_close(&w);
-			goto out;
-		}
-		/* on disk first; then the raw copies go, before they are written
-		 * out themselves by the syncs of the steps that follow */
-		if (kft_zwriter_commit(&w)) {
+		if (pack_all(&w, h.head) || w.done != h.head || kft_zwriter_commit(&w)) {
 			kft_zwriter_close(&w);
 			goto out;
 		}
@@ -290,89 +281,26 @@ static int stage_file(int dirfd, const char *name, struct kft_zstats *st, struct
 		st->calls += w.done - before;
 	}
 	st->files++;
-	ret = 0;
-	if (kft_grow((void **)&pl->files, pl->n, &pl->cap, sizeof(*pl->files), 64)) {
-		errno = ENOMEM;
-		ret = -1;
-		goto out;
-	}
-	sh = &pl->files[pl->n];
-	if (compact_layout(&h, raw, &sh->h, &sh->size)) {
-		if (!(sh->name = strdup(name))) {
-			errno = ENOMEM;
-			ret = -1;
-			goto out;
-		}
-		pl->n++;
-	}
+	ret = compact(fd, &h, raw);
 out:
 	close(fd);
 	return ret;
 }
 
-/* Steps 2 and 3 for one file: copy its sites (and raw records) to their
- * new places; write the header that points there. */
-static int move_parts(int dirfd, const struct shrink *sh, bool header)
-{
-	struct kft_thread_hdr old;
-	int fd = openat(dirfd, sh->name, O_RDWR | O_CLOEXEC | O_NOFOLLOW), ret = -1;
-
-	if (fd < 0)
-		return -1;
-	if (pread(fd, &old, sizeof(old), 0) != sizeof(old))
-		goto out;
-	if (header) {
-		if (pwrite(fd, &sh->h, sizeof(sh->h), 0) == sizeof(sh->h))
-			ret = 0;
-	} else if (!copy_range(fd, old.sites_off, old.nsites * sizeof(struct kft_site),
-			       sh->h.sites_off) &&
-		   !copy_range(fd, old.records_off, sh->h.capacity * sizeof(struct kft_rec),
-			       sh->h.records_off)) {
-		ret = 0;
-	}
-out:
-	close(fd);
-	return ret;
-}
-
-/*
- * Steps, each over every file, so that a trace of many threads costs two
- * syncs of the file system, not two a file: the frames (each .kfz synced
- * by itself, stage_file); the sites and raw records copied to their new
- * places, synced; the headers pointing there, synced; then each file cut
- * where it now ends. A crash anywhere leaves every thread readable: until
- * its new header is on disk, the old one points to what it always did.
- */
 int kft_trace_compress(const char *dir, struct kft_zstats *st, struct kft_error *err)
 {
 	DIR *d = opendir(dir);
-	struct plan pl = { 0 };
 	struct dirent *de;
-	int ret = 0, dfd;
+	int ret = 0;
 
 	memset(st, 0, sizeof(*st));
 	if (!d)
 		return kft_error_set(err, "%s: %s", dir, strerror(errno));
-	dfd = dirfd(d);
 	while ((de = readdir(d)) && !ret)
-		if (kft_is_thread_file_name(de->d_name) && stage_file(dfd, de->d_name, st, &pl))
+		if (kft_is_thread_file_name(de->d_name) &&
+		    compress_file(dirfd(d), de->d_name, st))
 			ret = kft_error_set(err, "%s/%s: cannot compress: %s", dir, de->d_name,
 					    strerror(errno));
-	for (int step = 0; step < 2 && !ret && pl.n; step++) {
-		for (size_t i = 0; i < pl.n && !ret; i++)
-			if (move_parts(dfd, &pl.files[i], step == 1))
-				ret = kft_error_set(err, "%s/%s: cannot rewrite: %s", dir,
-						    pl.files[i].name, strerror(errno));
-		if (!ret && syncfs(dfd))
-			ret = kft_error_set(err, "%s: cannot sync: %s", dir, strerror(errno));
-	}
-	for (size_t i = 0; i < pl.n; i++) {
-		if (!ret && truncateat(dfd, pl.files[i].name, pl.files[i].size))
-			ret = kft_error_set(err, "%s/%s: cannot cut: %s", dir, pl.files[i].name,
-					    strerror(errno));
-		free(pl.files[i].name);
-	}
-	free(pl.files);
 	closedir(d);
 	return ret;
 }

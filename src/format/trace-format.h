@@ -83,7 +83,10 @@ struct kft_control {
 					 * `kft record`); 0 while it runs */
 	uint64_t max_size_reached;	/* 1: a log could not grow within max_log_bytes */
 	uint64_t log_filled;		/* 1: a log was full; set before that stops the run */
-	uint64_t spare[2];
+	uint32_t spares_made;		/* `kft record` made spare-0 .. spare-(made-1),
+					 * new thread files for the threads to take */
+	uint32_t spares_taken;		/* atomic: spare-0 .. spare-(taken-1) are taken */
+	uint64_t spare;
 };
 
 /* Per-thread counters: each thread writes only its own, so no atomics. */
@@ -129,7 +132,11 @@ struct kft_thread_hdr {
 	uint64_t coroutine;		/* 0: the thread's own stack; n: the log of
 					 * its coroutines' stacks numbered n (a
 					 * thread's file per stack, fibers.c) */
-	uint64_t spare[4];
+	uint64_t parent_session;	/* a fork child's: the image it was forked
+					 * from, whose memory map it started with;
+					 * 0: none */
+	uint64_t forked_ns;		/* and when */
+	uint64_t spare[2];
 };
 
 /* frame->flags */
@@ -186,6 +193,21 @@ struct kft_rec {
 	uint32_t dur;
 	uint32_t site_flags;
 };
+
+/*
+ * A new thread file: header, shadow stack, sites, then the records from a
+ * page boundary, with room for KFT_FIRST_RECORDS to begin with. The
+ * runtime makes each so, or takes one of the spare files `kft record`
+ * made ahead of it (KFT_SPARE_SIZE bytes).
+ */
+#define KFT_SHADOW_CAP		(1U << 17)	/* frames per thread: 131072 */
+#define KFT_SITES_CAP		(1U << 20)	/* call sites per thread */
+#define KFT_FIRST_RECORDS	(1U << 16)	/* 1 MiB of records */
+#define KFT_SITES_OFF		(sizeof(struct kft_thread_hdr) + \
+				 KFT_SHADOW_CAP * sizeof(struct kft_frame))
+#define KFT_RECORDS_OFF		((KFT_SITES_OFF + KFT_SITES_CAP * sizeof(struct kft_site) + \
+				  4095) & ~(uint64_t)4095)
+#define KFT_SPARE_SIZE		(KFT_RECORDS_OFF + KFT_FIRST_RECORDS * sizeof(struct kft_rec))
 
 #define KFT_REC_DEPTH_MAX	0x3ffffU
 #define KFT_SITE_BITS		20

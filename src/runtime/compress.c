@@ -45,6 +45,7 @@ struct zslot {
 };
 
 static struct zslot zslots[ZSLOTS];
+static int zslots_used;		/* as prefault.c's slots_used */
 
 static KFT_NOTRACE void release(struct zslot *s)
 {
@@ -105,9 +106,10 @@ static KFT_NOTRACE bool follow(struct zslot *s)
 /* The helper's round; whether it compressed anything. */
 KFT_NOTRACE bool kft_compress_step(void)
 {
+	int used = __atomic_load_n(&zslots_used, __ATOMIC_ACQUIRE);
 	bool busy = false;
 
-	for (int i = 0; i < ZSLOTS; i++) {
+	for (int i = 0; i < used; i++) {
 		struct zslot *s = &zslots[i];
 
 		switch (__atomic_load_n(&s->state, __ATOMIC_ACQUIRE)) {
@@ -140,6 +142,7 @@ KFT_NOTRACE void kft_compress_add(struct kft_tls *t)
 			continue;
 		kft_thread_file_name(t, zslots[i].name, sizeof(zslots[i].name));
 		zslots[i].owner_done = 0;
+		kft_raise_to(&zslots_used, i + 1);
 		__atomic_store_n(&zslots[i].state, ADDED, __ATOMIC_RELEASE);
 		t->compress_slot = i + 1;
 		return;
@@ -177,8 +180,9 @@ static KFT_NOTRACE uint64_t parse_behind(const char *s)
 KFT_NOTRACE void kft_compress_reset(void)
 {
 	behind = parse_behind(getenv("KFT_COMPRESS_BEHIND"));
-	for (int i = 0; i < ZSLOTS; i++)
+	for (int i = 0; i < zslots_used; i++)
 		if (zslots[i].state == OPEN)
 			release(&zslots[i]);
-	memset(zslots, 0, sizeof(zslots));
+	memset(zslots, 0, (size_t)zslots_used * sizeof(zslots[0]));
+	zslots_used = 0;
 }

@@ -297,7 +297,6 @@ static KFT_NOTRACE void new_session(void)
 {
 	kft_rt.session = __atomic_fetch_add(&kft_rt.ctl->next_session, 1, __ATOMIC_RELAXED);
 	kft_rt.thread_seq = 0;
-	kft_save_maps(false);
 }
 
 static KFT_NOTRACE void forked_child(void)
@@ -307,6 +306,10 @@ static KFT_NOTRACE void forked_child(void)
 	if (kft_rt.ready != 1)
 		return;
 	t->busy = 1;
+	/* the child's memory map is its parent's: its thread files say whose,
+	 * and it saves one of its own only once that changes (maps.c) */
+	kft_rt.parent_session = kft_rt.session;
+	kft_rt.forked_ns = kft_now();
 	new_session();
 	/* the helper thread did not survive fork; a child stays single-threaded
 	 * (it may exec, or need to be alone), so it does without one */
@@ -384,6 +387,7 @@ static KFT_NOTRACE int kft_runtime_init_held(void)
 		goto disable;
 	load_config();
 	new_session();
+	kft_save_maps(false);
 	kft_calibrate(kft_rt.ctl->mode & KFT_MODE_COMPENSATE);
 	kft_helper_start();
 	kft_patch_all();

@@ -8,21 +8,66 @@
  * one taken just before a dlclose: a library opened later may take the
  * closed one's addresses, and the reader names each call by the maps in
  * force when it ran. One write with O_APPEND per snapshot, so that
- * processes sharing the file never interleave lines.
+ * processes sharing the file never interleave lines. A snapshot whose
+ * code mappings are those of the last one is not written: a fork child,
+ * whose map is its parent's (its thread files say so), writes none until
+ * its map changes.
  */
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "runtime.h"
+
+/* The last snapshot this image wrote, or in a fork child its parent's */
+static char *last;
+static size_t last_len;
+static pthread_mutex_t last_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The next line of buf[*at, len) that maps code, and its length n. */
+static KFT_NOTRACE const char *next_code_line(const char *buf, size_t len, size_t *at, size_t *n)
+{
+	while (*at < len) {
+		const char *line = buf + *at, *nl = memchr(line, '\n', len - *at);
+		size_t l = nl ? (size_t)(nl - line) + 1 : len - *at;
+		const char *perms = memchr(line, ' ', l);
+
+		*at += l;
+		/* "start-end r-xp ..." */
+		if (line[0] != '#' && perms && (size_t)(perms - line) + 4 < l && perms[3] == 'x') {
+			*n = l;
+			return line;
+		}
+	}
+	return NULL;
+}
+
+/* Whether two snapshots map the same code at the same places. */
+static KFT_NOTRACE bool same_code(const char *a, size_t alen, const char *b, size_t blen)
+{
+	size_t i = 0, j = 0, n = 0, m = 0;
+
+	for (;;) {
+		const char *x = next_code_line(a, alen, &i, &n);
+		const char *y = next_code_line(b, blen, &j, &m);
+
+		if (!x || !y)
+			return !x && !y;
+		if (n != m || memcmp(x, y, n))
+			return false;
+	}
+}
 
 KFT_NOTRACE void kft_save_maps(bool closing)
 {
 	size_t cap = 65536, len;
 	char name[64], *buf = malloc(cap);
+	bool locked = false;
 	ssize_t n;
 	int in, out;
 
@@ -47,6 +92,11 @@ KFT_NOTRACE void kft_save_maps(bool closing)
 		len += (size_t)n;
 	}
 	close(in);
+	/* another thread saving now (or, in a fork child, at the fork): save
+	 * without comparing */
+	locked = !pthread_mutex_trylock(&last_lock);
+	if (locked && !closing && last && same_code(last, last_len, buf, len))
+		goto out;
 	snprintf(name, sizeof(name), "maps-%u", kft_rt.session);
 	out = openat(kft_rt.dirfd, name, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
 	if (out >= 0) {
@@ -55,7 +105,17 @@ KFT_NOTRACE void kft_save_maps(bool closing)
 		}
 		close(out);
 	}
+	if (locked) {
+		char *kept = realloc(buf, len);
+
+		free(last);
+		last = kept ? kept : buf;
+		last_len = len;
+		buf = NULL;
+	}
 out:
+	if (locked)
+		pthread_mutex_unlock(&last_lock);
 	free(buf);
 }
 

@@ -35,6 +35,8 @@ struct log_slot {
 };
 
 static struct log_slot slots[SLOTS];
+static int slots_used;		/* slots[slots_used..] were never taken: a fork
+				 * child clears no more, nor faults in the rest */
 static bool populate = true;		/* false: MADV_POPULATE_WRITE is not here */
 static uintptr_t page_mask;
 #define CLAIMED ((struct kft_thread_hdr *)1)	/* being filled in */
@@ -44,7 +46,9 @@ KFT_NOTRACE bool kft_prefault_step(void)
 {
 	bool busy = false;
 
-	for (int i = 0; i < SLOTS && populate; i++) {
+	int used_slots = __atomic_load_n(&slots_used, __ATOMIC_ACQUIRE);
+
+	for (int i = 0; i < used_slots && populate; i++) {
 		struct kft_thread_hdr *h = __atomic_load_n(&slots[i].hdr, __ATOMIC_ACQUIRE);
 		struct log_slot *s = &slots[i];
 		size_t used, ahead, len;
@@ -71,7 +75,8 @@ KFT_NOTRACE bool kft_prefault_step(void)
  * no logs yet. */
 KFT_NOTRACE void kft_prefault_reset(void)
 {
-	memset(slots, 0, sizeof(slots));
+	memset(slots, 0, (size_t)slots_used * sizeof(slots[0]));
+	slots_used = 0;
 	page_mask = (uintptr_t)sysconf(_SC_PAGESIZE) - 1;
 }
 
@@ -92,6 +97,7 @@ KFT_NOTRACE void kft_prefault_add(struct kft_tls *t, size_t done)
 		slots[i].size = t->hdr->capacity * sizeof(struct kft_rec) +
 				(size_t)((char *)t->recs - slots[i].recs);
 		slots[i].done = done;
+		kft_raise_to(&slots_used, i + 1);
 		__atomic_store_n(&slots[i].hdr, t->hdr, __ATOMIC_RELEASE);
 		t->prefault_slot = i + 1;
 		return;

@@ -21,8 +21,6 @@
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 
-#define KFT_SHADOW_CAP (1U << 17)	/* frames per thread: 131072 */
-#define KFT_SITES_CAP (1U << 20)	/* call sites per thread */
 #define KFT_MAX_TRIGGER_ADDRS 16
 #define KFT_MAX_SIGNAL_NEST 16
 #define KFT_BELOW_SHIFT 8		/* frame->below counts 1/256 ns */
@@ -74,6 +72,8 @@ struct kft_runtime {
 	uint64_t unseen_pair;		/* in 1/256 ns */
 	uint64_t unseen_inside_ns;
 	uint32_t thread_seq;		/* names thread files uniquely */
+	uint32_t parent_session;	/* a fork child's: the image it came from */
+	uint64_t forked_ns;		/* and when; its map is that image's then */
 };
 
 struct kft_tls {
@@ -105,6 +105,16 @@ static inline KFT_NOTRACE bool kft_log_filled(void)
 {
 	return __atomic_load_n(&kft_rt.ctl->log_filled, __ATOMIC_ACQUIRE);
 }
+/* *hwm = n if n is more: the slot tables' marks of the slots ever taken */
+static inline KFT_NOTRACE void kft_raise_to(int *hwm, int n)
+{
+	int now = __atomic_load_n(hwm, __ATOMIC_RELAXED);
+
+	while (now < n && !__atomic_compare_exchange_n(hwm, &now, n, true, __ATOMIC_RELEASE,
+							__ATOMIC_RELAXED))
+		;
+}
+
 extern __thread struct kft_tls kft_tls KFT_HIDDEN __attribute__((tls_model("initial-exec")));
 
 /* clock.c: nanoseconds since the trace's clock base, from the TSC or

@@ -16,14 +16,15 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+#include <linux/futex.h>
 
 #include "runtime.h"
 
 static pthread_key_t exit_key;
 static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 
-#define FIRST_RECORDS (1U << 16)	/* a new log's room: 1 MiB of records */
 #define GROW_STEP (1U << 26)		/* the log doubles up to 1 GiB, then grows
 					 * by 1 GiB at a time */
 #define RECS_PER_PAGE (4096 / sizeof(struct kft_rec))
@@ -96,7 +97,7 @@ KFT_NOTRACE int kft_thread_grow_log(struct kft_tls *t, uint64_t n)
 	if (kft_rt.overwrite || need > kft_rt.max_records)
 		return -1;
 	room = h->capacity < GROW_STEP ? 2 * h->capacity : h->capacity + GROW_STEP;
-	room = round_recs(room < need ? need : room < FIRST_RECORDS ? FIRST_RECORDS : room);
+	room = round_recs(room < need ? need : room < KFT_FIRST_RECORDS ? KFT_FIRST_RECORDS : room);
 	if (room > kft_rt.max_records)
 		room = kft_rt.max_records;
 	/* within --max-size, the room asked for, or at least what is needed */
@@ -243,7 +244,7 @@ static KFT_NOTRACE uintptr_t stack_top(uintptr_t *low)
  * a small --max-size, which the first threads should not take whole. */
 static KFT_NOTRACE uint64_t first_room(void)
 {
-	uint64_t room = FIRST_RECORDS, share = kft_rt.ctl->max_log_bytes / sizeof(struct kft_rec) / 64;
+	uint64_t room = KFT_FIRST_RECORDS, share = kft_rt.ctl->max_log_bytes / sizeof(struct kft_rec) / 64;
 
 	if (kft_rt.overwrite)
 		return kft_rt.max_records;
@@ -252,12 +253,54 @@ static KFT_NOTRACE uint64_t first_room(void)
 	return room < kft_rt.max_records ? room : kft_rt.max_records;
 }
 
+/*
+ * A new file, named name: one of the spares `kft record` makes ahead of
+ * the threads if one is ready (a file system such as ext4 takes a few
+ * hundred microseconds to create a file and give it its first pages,
+ * which a storm of short processes or threads pays for each), else made
+ * here. An open descriptor, or -1.
+ */
+static KFT_NOTRACE int new_file(const char *name, size_t size)
+{
+	struct kft_control *ctl = kft_rt.ctl;
+	uint32_t taken = __atomic_load_n(&ctl->spares_taken, __ATOMIC_RELAXED);
+	char spare[32];
+	int fd;
+
+	while (taken < __atomic_load_n(&ctl->spares_made, __ATOMIC_ACQUIRE)) {
+		if (!__atomic_compare_exchange_n(&ctl->spares_taken, &taken, taken + 1, true,
+						 __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+			continue;
+		/* kft record waits for a spare to be taken, to make the next */
+		syscall(SYS_futex, &ctl->spares_taken, FUTEX_WAKE, 1, NULL, NULL, 0);
+		snprintf(spare, sizeof(spare), "spare-%u", taken);
+		/* never over a file of that name; a spare gone (kft record
+		 * clears them once the program ends) is no error */
+		if (renameat2(kft_rt.dirfd, spare, kft_rt.dirfd, name, RENAME_NOREPLACE))
+			break;
+		fd = openat(kft_rt.dirfd, name, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+		if (fd >= 0 && size != KFT_SPARE_SIZE && ftruncate(fd, (off_t)size)) {
+			close(fd);
+			fd = -1;
+		}
+		if (fd >= 0)
+			return fd;
+		unlinkat(kft_rt.dirfd, name, 0);
+		break;
+	}
+	fd = openat(kft_rt.dirfd, name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd >= 0 && ftruncate(fd, (off_t)size)) {
+		close(fd);
+		unlinkat(kft_rt.dirfd, name, 0);
+		fd = -1;
+	}
+	return fd;
+}
+
 /* Create and map this thread's file; the header is complete on return. */
 static KFT_NOTRACE int map_new_file(struct kft_tls *t)
 {
 	uint32_t seq = __atomic_fetch_add(&kft_rt.thread_seq, 1, __ATOMIC_RELAXED);
-	uint64_t sites_off = sizeof(struct kft_thread_hdr) + KFT_SHADOW_CAP * sizeof(struct kft_frame);
-	uint64_t records_off = (sites_off + KFT_SITES_CAP * sizeof(struct kft_site) + 4095) & ~4095ULL;
 	uint64_t room = first_room();
 	struct kft_thread_hdr *h;
 	size_t size;
@@ -269,15 +312,11 @@ static KFT_NOTRACE int map_new_file(struct kft_tls *t)
 		room = 0;	/* --max-size is spent: a log that stays full */
 		__atomic_store_n(&kft_rt.ctl->max_size_reached, 1, __ATOMIC_RELAXED);
 	}
-	size = records_off + room * sizeof(struct kft_rec);
+	size = KFT_RECORDS_OFF + room * sizeof(struct kft_rec);
 	snprintf(name, sizeof(name), "thread-%u-%d-%u.kft", kft_rt.session, gettid(), seq);
-	fd = openat(kft_rt.dirfd, name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	fd = new_file(name, size);
 	if (fd < 0)
 		goto fail;
-	if (ftruncate(fd, (off_t)size)) {
-		close(fd);
-		goto fail;
-	}
 	map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	close(fd);
 	if (map == MAP_FAILED)
@@ -297,10 +336,12 @@ static KFT_NOTRACE int map_new_file(struct kft_tls *t)
 	h->overwrite = kft_rt.overwrite;
 	h->shadow_off = sizeof(*h);
 	h->shadow_cap = KFT_SHADOW_CAP;
-	h->sites_off = sites_off;
+	h->sites_off = KFT_SITES_OFF;
 	h->sites_cap = KFT_SITES_CAP;
-	h->records_off = records_off;
+	h->records_off = KFT_RECORDS_OFF;
 	h->capacity = room;
+	h->parent_session = kft_rt.parent_session;
+	h->forked_ns = kft_rt.forked_ns;
 	prctl(PR_GET_NAME, h->comm, 0, 0, 0);
 	__atomic_thread_fence(__ATOMIC_RELEASE);
 	memcpy(h->magic, KFT_THREAD_MAGIC, sizeof(KFT_THREAD_MAGIC));

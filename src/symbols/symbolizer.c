@@ -9,6 +9,7 @@
 #include "../common/addrmap.h"
 #include "../common/grow.h"
 #include "../common/strmap.h"
+#include "../format/forks.h"
 #include "demangle.h"
 #include "elf-symtab.h"
 #include "saved-symbols.h"
@@ -56,6 +57,8 @@ struct kft_symbolizer {
 	struct kft_symmap kallsyms;	/* the trace's kernel symbols, if any */
 	bool kallsyms_tried;
 	struct kft_saved_symbols saved;	/* what the trace saved, if anything */
+	struct kft_forks forks;		/* which image each fork child came from */
+	bool forks_loaded;
 	char **warnings;
 	size_t nwarnings;
 	bool raw_names;			/* --no-demangle */
@@ -197,6 +200,7 @@ void kft_symbolizer_free(struct kft_symbolizer *sz)
 		free(sz->warnings[i]);
 	free(sz->warnings);
 	kft_symbols_free(&sz->saved);
+	kft_forks_free(&sz->forks);
 	for (size_t i = 0; i < sz->nnames; i++) {
 		free(sz->names[i]);
 		free(sz->params[i]);
@@ -288,21 +292,22 @@ static bool ranges_reused(const struct session *s)
 	return reused;
 }
 
-/* Parse maps-<id>: snapshots of "start-end perms offset dev inode path",
- * each after a line "# kft-maps NS" or "# kft-maps NS close" (before a
- * dlclose); older traces have no such lines. */
-static void load_session(struct kft_symbolizer *sz, struct session *s)
+/* Parse maps-<id>'s snapshots taken up to until: "start-end perms offset
+ * dev inode path" lines, each snapshot after a line "# kft-maps NS" or
+ * "# kft-maps NS close" (before a dlclose); older traces have no such
+ * lines. 0, or -1 if memory ran out. */
+static int parse_maps(struct kft_symbolizer *sz, struct session *s, uint32_t id, uint64_t until,
+		      size_t *cap, size_t *close_cap)
 {
 	char path[4096], line[4352];
-	size_t cap = 0, close_cap = 0;
-	uint32_t epoch = 0;
+	uint32_t epoch = s->ncloses;
+	int ret = 0;
 	FILE *f;
 
-	s->loaded = true;
-	snprintf(path, sizeof(path), "%s/maps-%u", sz->dir, s->id);
+	snprintf(path, sizeof(path), "%s/maps-%u", sz->dir, id);
 	f = fopen(path, "re");
 	if (!f)
-		return;
+		return 0;
 	while (fgets(line, sizeof(line), f)) {
 		uint64_t start, end, offset, ns;
 		char perms[8], file[4096], word[8];
@@ -311,11 +316,13 @@ static void load_session(struct kft_symbolizer *sz, struct session *s)
 
 		n = sscanf(line, "# kft-maps %" SCNu64 " %7s", &ns, word);
 		if (n >= 1) {
+			if (ns > until)
+				break;
 			/* a snapshot taken before a close holds what the close
 			 * ends; the next one is of the epoch after it */
 			epoch = s->ncloses;
 			if (n == 2 && !strcmp(word, "close") &&
-			    !kft_grow((void **)&s->closes, s->ncloses, &close_cap,
+			    !kft_grow((void **)&s->closes, s->ncloses, close_cap,
 				      sizeof(*s->closes), 16))
 				s->closes[s->ncloses++] = ns;
 			continue;
@@ -324,19 +331,41 @@ static void load_session(struct kft_symbolizer *sz, struct session *s)
 			   &end, perms, &offset, file) != 5 || file[0] != '/' || start >= end)
 			continue;
 		idx = file_index(sz, file);
-		if (idx == SIZE_MAX)
+		if (idx == SIZE_MAX ||
+		    kft_grow((void **)&s->maps, s->nmaps, cap, sizeof(*s->maps), 32)) {
+			ret = -1;
 			break;
-		if (s->nmaps == cap) {
-			struct mapping *bigger = realloc(s->maps, (cap = cap ? 2 * cap : 32) *
-							 sizeof(*bigger));
-
-			if (!bigger)
-				break;
-			s->maps = bigger;
 		}
 		s->maps[s->nmaps++] = (struct mapping){ start, end, offset, idx, epoch };
 	}
 	fclose(f);
+	return ret;
+}
+
+/* The snapshots of image id and, first, of the images it was forked from,
+ * each as it stood when the next one down the line was forked. */
+static int parse_lineage(struct kft_symbolizer *sz, struct session *s, uint32_t id,
+			 uint64_t until, size_t *cap, size_t *close_cap, int depth)
+{
+	const struct kft_fork *fork = kft_forks_find(&sz->forks, id);
+
+	if (fork && depth < 1024 &&
+	    parse_lineage(sz, s, fork->parent, fork->forked_ns < until ? fork->forked_ns : until,
+			  cap, close_cap, depth + 1))
+		return -1;
+	return parse_maps(sz, s, id, until, cap, close_cap);
+}
+
+static void load_session(struct kft_symbolizer *sz, struct session *s)
+{
+	size_t cap = 0, close_cap = 0;
+
+	s->loaded = true;
+	if (!sz->forks_loaded) {
+		kft_forks_load(&sz->forks, sz->dir);
+		sz->forks_loaded = true;
+	}
+	parse_lineage(sz, s, s->id, UINT64_MAX, &cap, &close_cap, 0);
 	s->reused = s->ncloses && ranges_reused(s);
 	if (s->reused)
 		qsort(s->closes, s->ncloses, sizeof(*s->closes), cmp_u64);

@@ -29,6 +29,18 @@ once_output_replaces_only_its_own_trace() {
 	kft log t >/dev/null
 }
 
+# A kft record killed while the program ran leaves the spare thread
+# files it made ahead: the trace still reads, and is still kft's to replace.
+once_output_spares_left_by_a_killed_recorder() {
+	build calls
+	kft record -o t -- ./calls >/dev/null
+	: >t/spare-7
+	kft log t | log_rows >rows
+	check "reads" grep -q "^leaf <- middle" rows
+	kft record -o t -- ./calls >/dev/null
+	check "replaced" test ! -e t/spare-7
+}
+
 once_output_refuses_a_symlink() {
 	build calls
 	mkdir elsewhere

@@ -38,6 +38,28 @@ spawn 1
 E
 }
 
+# A fork child starts with its parent's map and saves none of its own
+# until it changes; its calls are named through its parent's map as it
+# stood at the fork, then its own. The thread files came from the spares
+# kft record made ahead, none of which is left behind.
+test_fork_children_maps() {
+	"$TCC" -g "$TOPT" -fPIC -shared $INSTR -o plugin.so "$PROGS/plugin.c"
+	build forkmaps -ldl
+	kft record -- ./forkmaps "$PWD/plugin.so"
+	rows >r
+	check "first child" test "$(count '^own_code <- main$' r)" = 1
+	check "plugin, twice" test "$(count '^plugin_entry <- call_plugin$' r)" = 2
+	check "plugin helper, twice" test "$(count '^plugin_helper <- plugin_entry$' r)" = 2
+	check "parent" test "$(count '^after_forks <- main$' r)" = 1
+	# the parent's map, and the second child's once it opened the plugin
+	check "two maps" test "$(ls kft.data | grep -c '^maps-')" = 2
+	check "no spare left" test "$(ls kft.data | grep -c '^spare-')" = 0
+	# control's spares_made and spares_taken (docs/kft-data.5): some taken
+	read -r made taken < <(od -An -tu4 -j176 -N8 kft.data/control)
+	check "spares taken" test "$taken" -ge 1 -a "$taken" -le "$made"
+	check "no unnamed call" test "$(grep -c '0x' r)" = 0
+}
+
 test_longjmp() {
 	build jumps
 	kft record -- ./jumps

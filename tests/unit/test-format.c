@@ -232,9 +232,22 @@ static void test_zcodec_round_trip(void **state)
 	free(dst);
 }
 
+/* Where the trace's files hold what docs/kft-data.5 describes and the
+ * tests read with od (programs.sh: the spare files' counters). */
+static void test_control_layout(void **state)
+{
+	(void)state;
+	assert_int_equal(offsetof(struct kft_control, spares_made), 176);
+	assert_int_equal(offsetof(struct kft_control, spares_taken), 180);
+	assert_int_equal(sizeof(struct kft_control), 192);
+	assert_true(KFT_SPARE_SIZE % 4096 == 0);
+	assert_true(KFT_RECORDS_OFF >= KFT_SITES_OFF + KFT_SITES_CAP * sizeof(struct kft_site));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_control_layout),
 		cmocka_unit_test(test_dur_exact_below_2s),
 		cmocka_unit_test(test_dur_long_is_close),
 		cmocka_unit_test(test_dur_never_collides_with_markers),
