@@ -20,6 +20,7 @@
 #define BATCH 512
 #define BATCHES 8
 #define ROUNDS (BATCH * BATCHES)
+#define UNSEEN_TRIES 5		/* --compensate's measure, taken this often */
 
 static KFT_NOTRACE int cmp_u32(const void *a, const void *b)
 {
@@ -144,9 +145,10 @@ static KFT_NOTRACE uint32_t batch_median(const struct kft_rec *recs, size_t firs
 
 KFT_NOTRACE void kft_calibrate(bool compensate)
 {
-	/* --compensate's own measures log two more rounds, each batch under
-	 * an outer call */
-	size_t nrecs = WARMUP + ROUNDS + (compensate ? 2 * BATCHES * (BATCH + 1) : 0);
+	/* --compensate's own measures log more rounds, each batch under an
+	 * outer call */
+	size_t nrecs = WARMUP + ROUNDS +
+		       (compensate ? (1 + UNSEEN_TRIES) * BATCHES * (BATCH + 1) : 0);
 	struct kft_runtime saved_rt = kft_rt;
 	struct kft_tls saved_tls = kft_tls;
 	struct kft_control ctl;
@@ -157,6 +159,7 @@ KFT_NOTRACE void kft_calibrate(bool compensate)
 	uint32_t site_index[8] = { 0 };
 	uint32_t *durs = calloc(ROUNDS, sizeof(*durs));
 	void *fn = (void *)kft_calibrate, *outer = (void *)pairs;
+	uint32_t tries[UNSEEN_TRIES];
 	uint64_t best, unseen;
 
 	if (!recs || !durs)
@@ -203,7 +206,11 @@ KFT_NOTRACE void kft_calibrate(bool compensate)
 	kft_rt.compensate = true;
 	kft_rt.unseen_pair = kft_rt.unseen_inside_ns = 0;
 	(void)best_batch(fn, outer);	/* for its calls' records */
-	unseen = unseen_pair(fn, outer, &frames[0]);
+	/* a few times, the median: another thread busy for a moment (kft
+	 * record's, making files at the start) can disturb a whole try */
+	for (int i = 0; i < UNSEEN_TRIES; i++)
+		tries[i] = (uint32_t)unseen_pair(fn, outer, &frames[0]);
+	unseen = median(tries, UNSEEN_TRIES);
 	if (hdr.head != nrecs)
 		goto out;
 	saved_rt.unseen_inside_ns = batch_median(recs, WARMUP + ROUNDS, BATCH + 1, durs);

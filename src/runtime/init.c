@@ -392,7 +392,10 @@ static KFT_NOTRACE int kft_runtime_init_held(void)
 	kft_helper_start();
 	kft_patch_all();
 	kft_rt.compensate = kft_rt.ctl->mode & KFT_MODE_COMPENSATE;
-	kft_rt.compress = !(kft_rt.ctl->mode & KFT_MODE_NO_COMPRESS);
+	/* compressing on another CPU slows the traced threads (on some
+	 * machines by a third), which no compensation can know of: with
+	 * --compensate, the records are compressed once the program ends */
+	kft_rt.compress = !(kft_rt.ctl->mode & (KFT_MODE_NO_COMPRESS | KFT_MODE_COMPENSATE));
 	kft_update_plain();
 	/* the first process image tells what it measured */
 	if (!__atomic_load_n(&kft_rt.ctl->hook_cost_ns, __ATOMIC_RELAXED)) {
