@@ -13,7 +13,8 @@
 #include "../format/trace-format.h"
 #include "spares.h"
 
-#define READY 4			/* spares kept ready */
+#define READY 4			/* spares kept ready, at most: one until a
+				 * second is taken, then as many as taken */
 #define FIRST_RECORD_BYTES (32 << 10)	/* of the records, written ahead */
 
 struct kft_spares {
@@ -59,8 +60,9 @@ static void *maker(void *arg)
 		uint32_t taken = __atomic_load_n(&ctl->spares_taken, __ATOMIC_ACQUIRE);
 		uint32_t made = __atomic_load_n(&ctl->spares_made, __ATOMIC_RELAXED);
 		struct timespec nap = { 0, 50 * 1000 * 1000 };
+		uint32_t ready = taken < 2 ? 1 : taken < READY ? taken : READY;
 
-		if (made - taken < READY && made < UINT32_MAX) {
+		if (made - taken < ready && made < UINT32_MAX) {
 			if (make_spare(s->dirfd, made))
 				break;	/* no room, say: the threads make their own */
 			__atomic_store_n(&ctl->spares_made, made + 1, __ATOMIC_RELEASE);
