@@ -5,13 +5,17 @@
  * which finds each call's logged parent in memory bounded by the depth.
  * A call's finished children give its Local time; a signal handler's
  * calls are never a child's time. Time counts a function's outermost
- * finished call only, so recursion is not counted twice.
+ * finished call only, so recursion is not counted twice. Where a thread
+ * was traced in the kernel too, the kernel calls a program call made are
+ * its children (kernel-parents.h): they are found first, and their time
+ * taken out of their parent's Local as the walk leaves it.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../common/grow.h"
+#include "../format/kernel-parents.h"
 #include "../format/thread-walk.h"
 #include "fastsum.h"
 #include "functable.h"
@@ -48,6 +52,18 @@ static int grow_stats(struct kft_funcstats *fs, struct acc **acc, size_t nfuncs)
 	return 0;
 }
 
+/* A program call's kernel children's time, found before the walks. */
+struct kernel_time {
+	uint32_t tid, session;
+	uint64_t entry_ns, depth;
+	int64_t ns;
+};
+
+struct kernel_times {
+	struct kernel_time *v;
+	size_t n, cap;
+};
+
 struct pass {
 	struct kft_funcstats *fs;
 	struct acc **acc;
@@ -60,6 +76,7 @@ struct pass {
 	bool durations;
 	uint64_t last_func;	/* runs of one function are common: skip the cache then */
 	uint32_t last_id;
+	const struct kernel_times *kernel;	/* NULL: none in this thread */
 };
 
 static int met(void *ctx, struct kft_walk_call *c, struct kft_walk_call *parent)
@@ -101,27 +118,32 @@ static int met(void *ctx, struct kft_walk_call *c, struct kft_walk_call *parent)
 	return 0;
 }
 
-/* Whether call c of thread th came before the child's first call seen. */
-static bool earlier(const struct kft_walk_call *c, const struct kft_thread_file *th,
-		    const struct kft_child_stat *ch)
+/* A call's place in the stream, to find a function's first child call. */
+struct first_key {
+	uint64_t entry_ns, pre;
+	uint32_t tid, session;
+};
+
+static bool earlier(const struct first_key *k, const struct kft_child_stat *ch)
 {
-	if (c->entry_ns != ch->first.entry_ns)
-		return c->entry_ns < ch->first.entry_ns;
-	if (th->hdr.tid != ch->first.tid)
-		return th->hdr.tid < ch->first.tid;
-	if (th->hdr.session != ch->first.session)
-		return th->hdr.session < ch->first.session;
-	return c->pre < ch->first.pre;
+	if (k->entry_ns != ch->first.entry_ns)
+		return k->entry_ns < ch->first.entry_ns;
+	if (k->tid != ch->first.tid)
+		return k->tid < ch->first.tid;
+	if (k->session != ch->first.session)
+		return k->session < ch->first.session;
+	return k->pre < ch->first.pre;
 }
 
-/* One more call c of a function under a call of function parent. */
-static int add_child(struct pass *p, uint32_t parent, const struct kft_walk_call *c)
+/* One more call (function func, duration dur) under a call of parent. */
+static int add_child(struct kft_funcstats *fs, uint32_t parent, uint32_t func, int64_t dur,
+		     const struct first_key *k)
 {
-	struct kft_func_stat *s = &p->fs->funcs[parent];
+	struct kft_func_stat *s = &fs->funcs[parent];
 	struct kft_child_stat *ch = NULL;
 
 	for (size_t i = 0; i < s->nchildren && !ch; i++)
-		if (s->children[i].func == c->tag)
+		if (s->children[i].func == func)
 			ch = &s->children[i];
 	if (!ch) {
 		struct kft_child_stat *bigger = realloc(s->children,
@@ -132,19 +154,42 @@ static int add_child(struct pass *p, uint32_t parent, const struct kft_walk_call
 		s->children = bigger;
 		ch = &s->children[s->nchildren++];
 		memset(ch, 0, sizeof(*ch));
-		ch->func = c->tag;
+		ch->func = func;
 		ch->first.entry_ns = UINT64_MAX;
 	}
 	ch->count++;
-	if (c->dur_ns > 0)
-		ch->time_ns += c->dur_ns;
-	if (earlier(c, p->th, ch)) {
-		ch->first.entry_ns = c->entry_ns;
-		ch->first.pre = c->pre;
-		ch->first.tid = p->th->hdr.tid;
-		ch->first.session = p->th->hdr.session;
+	if (dur > 0)
+		ch->time_ns += dur;
+	if (earlier(k, ch)) {
+		ch->first.entry_ns = k->entry_ns;
+		ch->first.pre = k->pre;
+		ch->first.tid = k->tid;
+		ch->first.session = k->session;
 	}
 	return 0;
+}
+
+static int cmp_kernel_time(const void *a, const void *b)
+{
+	const struct kernel_time *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->session != y->session)
+		return x->session < y->session ? -1 : 1;
+	if (x->entry_ns != y->entry_ns)
+		return x->entry_ns < y->entry_ns ? -1 : 1;
+	return x->depth < y->depth ? -1 : x->depth > y->depth;
+}
+
+/* The kernel children's time of call c of thread th. */
+static int64_t kernel_ns(const struct kernel_times *kt, const struct kft_thread_file *th,
+			 const struct kft_walk_call *c)
+{
+	struct kernel_time key = { th->hdr.tid, th->hdr.session, c->entry_ns, c->depth, 0 };
+	const struct kernel_time *k = bsearch(&key, kt->v, kt->n, sizeof(*kt->v), cmp_kernel_time);
+
+	return k ? k->ns : 0;
 }
 
 static int keep_duration(struct acc *a, int64_t dur)
@@ -161,11 +206,14 @@ static int left(void *ctx, struct kft_walk_call *c, struct kft_walk_call *parent
 	struct kft_func_stat *st = &p->fs->funcs[c->tag];
 	int64_t dur = c->dur_ns;
 	bool child = kft_walk_is_child(c, parent);
+	struct first_key k = { c->entry_ns, c->pre, p->th->hdr.tid, p->th->hdr.session };
 
-	if (child && add_child(p, parent->tag, c))
+	if (child && add_child(p->fs, parent->tag, c->tag, dur, &k))
 		return -1;
 	if (dur < 0)
 		return 0;
+	if (p->kernel)
+		c->acc += kernel_ns(p->kernel, p->th, c);
 	p->active[c->tag]--;
 	if (c->mark)
 		st->time_ns += dur;
@@ -184,11 +232,14 @@ static int left(void *ctx, struct kft_walk_call *c, struct kft_walk_call *parent
 }
 
 static int one_thread(struct kft_funcstats *fs, struct acc **acc, struct kft_functable *ft,
-		      const struct kft_thread_file *th, bool durations, struct kft_error *err)
+		      const struct kft_thread_file *th, bool durations,
+		      const struct kernel_times *kernel, struct kft_error *err)
 {
 	struct pass p = { .fs = fs, .acc = acc, .ft = ft, .session = th->hdr.session,
 			  .th = th, .durations = durations, .last_func = UINT64_MAX,
-			  .reused = kft_symbolizer_epochs(ft->sz, th->hdr.session) > 1 };
+			  .reused = kft_symbolizer_epochs(ft->sz, th->hdr.session) > 1,
+			  .kernel = kernel && kernel->n && !kft_thread_is_kernel(th) ? kernel
+										: NULL };
 	struct kft_walk_ops ops = { .met = met, .left = left, .ctx = &p };
 	int ret = kft_thread_walk(th, &ops);
 
@@ -197,6 +248,75 @@ static int one_thread(struct kft_funcstats *fs, struct acc **acc, struct kft_fun
 		return kft_error_set(err, "%s: corrupt: stack-watch rows the header does not count",
 				     th->name);
 	return ret ? kft_error_set(err, "out of memory") : 0;
+}
+
+struct kernel_pass {
+	struct kft_funcstats *fs;
+	struct acc **acc;
+	struct kft_functable *ft;
+	struct kernel_times kt;
+};
+
+/* The function of call c, as the walks will tag it. */
+static int tag_of(struct kernel_pass *kp, const struct kft_call *c, uint32_t *tag)
+{
+	struct kft_symbolizer *sz = kp->ft->sz;
+	uint64_t image = kft_symbolizer_epochs(sz, c->session) > 1
+				 ? kft_symbolizer_image(sz, c->session, c->entry_ns)
+				 : c->session;
+
+	if (kft_functable_addr(kp->ft, image, c->func, tag))
+		return -1;
+	return grow_stats(kp->fs, kp->acc, kp->ft->t->nfuncs);
+}
+
+static int kernel_child(void *ctx, const struct kft_call *parent, const struct kft_call *child)
+{
+	struct kernel_pass *kp = ctx;
+	struct first_key k = { child->entry_ns, 0, child->tid, child->session };
+	struct kernel_times *kt = &kp->kt;
+	uint32_t ptag, ctag;
+
+	if (tag_of(kp, parent, &ptag) || tag_of(kp, child, &ctag) ||
+	    add_child(kp->fs, ptag, ctag, child->dur_ns, &k))
+		return -1;
+	if (child->dur_ns <= 0)
+		return 0;
+	/* a call's kernel children come one after another */
+	if (kt->n && kt->v[kt->n - 1].tid == parent->tid &&
+	    kt->v[kt->n - 1].session == parent->session &&
+	    kt->v[kt->n - 1].entry_ns == parent->entry_ns && kt->v[kt->n - 1].depth == parent->depth) {
+		kt->v[kt->n - 1].ns += child->dur_ns;
+		return 0;
+	}
+	if (kft_grow((void **)&kt->v, kt->n, &kt->cap, sizeof(*kt->v), 64))
+		return -1;
+	kt->v[kt->n++] = (struct kernel_time){ parent->tid, parent->session, parent->entry_ns,
+					       parent->depth, child->dur_ns };
+	return 0;
+}
+
+/* The kernel children of every program call that has some: a table of
+ * their time, sorted for the walks, and each child in its parent's list. */
+static int kernel_children(struct kernel_pass *kp, const struct kft_trace *tr,
+			   struct kft_error *err)
+{
+	size_t n = 0;
+
+	if (kft_kernel_parents(tr, kernel_child, kp, err))
+		return -1;
+	if (kp->kt.n)
+		qsort(kp->kt.v, kp->kt.n, sizeof(*kp->kt.v), cmp_kernel_time);
+	/* the same call met again (it cannot be, but a table with twins
+	 * would give one of them): keep one, with both times */
+	for (size_t i = 0; i < kp->kt.n; i++) {
+		if (n && !cmp_kernel_time(&kp->kt.v[n - 1], &kp->kt.v[i]))
+			kp->kt.v[n - 1].ns += kp->kt.v[i].ns;
+		else
+			kp->kt.v[n++] = kp->kt.v[i];
+	}
+	kp->kt.n = n;
+	return 0;
 }
 
 static int cmp_first_call(const void *a, const void *b)
@@ -233,13 +353,16 @@ int kft_funcstats_from_trace(struct kft_funcstats *fs, struct kft_calltree *t,
 {
 	struct kft_functable ft;
 	struct acc *acc = NULL;
+	struct kernel_pass kp = { .fs = fs, .acc = &acc, .ft = &ft };
 	int ret = -1;
 
 	memset(fs, 0, sizeof(*fs));
 	memset(t, 0, sizeof(*t));
 	kft_functable_init(&ft, t, sz);
+	if (kft_trace_mixes_kernel(tr) && kernel_children(&kp, tr, err))
+		goto out;
 	for (size_t i = 0; i < tr->nthreads; i++)
-		if (one_thread(fs, &acc, &ft, &tr->threads[i], durations, err))
+		if (one_thread(fs, &acc, &ft, &tr->threads[i], durations, &kp.kt, err))
 			goto out;
 	if (kft_functable_finish(&ft)) {
 		kft_error_set(err, "out of memory");
@@ -271,6 +394,7 @@ out:
 	for (size_t f = 0; acc && f < fs->nfuncs; f++)
 		free(acc[f].durs);
 	free(acc);
+	free(kp.kt.v);
 	kft_functable_done(&ft);
 	if (ret) {
 		kft_funcstats_free(fs);

@@ -174,10 +174,11 @@ int cmd_kd(int argc, char **argv)
 		if (open_trace(input, true, &tr, &sz))
 			return 1;
 		if (!tree && !slowest_func && !getenv("KFT_KD_IN_MEMORY") &&
-		    (o.classic || (fast_columns(&o) && !kft_trace_mixes_kernel(&tr)))) {
+		    (o.classic || fast_columns(&o))) {
 			/* totals need no tree: one pass over the records (each
-			 * thread file alone: not when kernel calls nest in);
-			 * kd 1.1's sums need the calls in entry order only */
+			 * thread file alone, the kernel calls a program call
+			 * made found first); kd 1.1's sums need the calls in
+			 * entry order only */
 			ret = (o.classic ? kft_funcstats_classic_from_trace(&fs, &t, &tr, sz, &err)
 					 : kft_funcstats_from_trace(&fs, &t, &tr, sz,
 								    wants_durations(&o), &err)) ||

@@ -68,6 +68,14 @@ kft kd -f Fl /tmp/t1 | grep "^read_file " > /tmp/local1
 kft kd -f Flm /tmp/t1 | grep "^read_file " | awk '{ print $1, $2 }' > /tmp/local2
 check "kd: Local without the kernel calls, on both paths" sh -c \
 	'test -s /tmp/local1 && diff -w /tmp/local1 /tmp/local2'
+# the one-pass summary (the kernel calls each program call made found
+# first) against the tree built in memory, every column
+for cols in Fctalsm FcMPQnu; do
+	kft kd -f $cols /tmp/t1 > /tmp/sum1
+	KFT_KD_IN_MEMORY=1 kft kd -f $cols /tmp/t1 > /tmp/sum2
+	check "kd -f $cols: one pass and in memory agree" sh -c \
+		'test -s /tmp/sum1 && cmp -s /tmp/sum1 /tmp/sum2'
+done
 
 # the kickstart workflow: system calls as triggers
 cat > /tmp/bad.conf <<'CONF'

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * In a trace where a thread was traced in the program and in the kernel
+ * (kft record --kernel with an instrumented program), each kernel call
+ * the kernel logged with no parent of its own runs under the innermost
+ * program call open when it began: that call made it (a system call).
+ * The views that read each thread file alone learn those pairs here,
+ * found as kft_calls nests them, in one pass over the merged stream that
+ * holds only the program calls open.
+ */
+#ifndef KFT_KERNEL_PARENTS_H
+#define KFT_KERNEL_PARENTS_H
+
+#include "calls.h"
+
+/* parent: the program call, as its thread file has it (its depth, its
+ * process image); child: the kernel call. 0 to go on, -1 to stop. */
+typedef int (*kft_kernel_parent_fn)(void *ctx, const struct kft_call *parent,
+				    const struct kft_call *child);
+
+/* Every such pair of tr, in entry order of the children. 0, or -1 with
+ * err set (or the callback's -1: "out of memory"). */
+int kft_kernel_parents(const struct kft_trace *tr, kft_kernel_parent_fn fn, void *ctx,
+		       struct kft_error *err);
+
+#endif
