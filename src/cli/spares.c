@@ -15,7 +15,6 @@
 
 #define READY 4			/* spares kept ready, at most: one until a
 				 * second is taken, then as many as taken */
-#define FIRST_RECORD_BYTES (32 << 10)	/* of the records, written ahead */
 
 struct kft_spares {
 	pthread_t tid;
@@ -24,13 +23,23 @@ struct kft_spares {
 	int stop;
 };
 
-static const char zeros[4096];
+static const char zeros[64 << 10];
 
-/* spare-n: a new thread file's size, and the pages a thread writes first
- * (its header and first frames, its first sites, its first records)
- * written, so that they are there when it maps them. */
+/*
+ * spare-n: a new thread file's size, with the room the runtime takes for
+ * a new log written with zeros (its header and first frames, its first
+ * sites, its first records: thread.c), which reserves their blocks and
+ * puts their pages in the cache for the thread that takes it.
+ */
 static int make_spare(int dirfd, uint32_t n)
 {
+	const struct {
+		uint64_t off, len;
+	} parts[] = {
+		{ 0, sizeof(struct kft_thread_hdr) + KFT_FIRST_FRAMES * sizeof(struct kft_frame) },
+		{ KFT_SITES_OFF, KFT_FIRST_SITES * sizeof(struct kft_site) },
+		{ KFT_RECORDS_OFF, KFT_FIRST_RECORDS * sizeof(struct kft_rec) },
+	};
 	char name[32];
 	int fd, ret = 0;
 
@@ -38,13 +47,16 @@ static int make_spare(int dirfd, uint32_t n)
 	fd = openat(dirfd, name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		return -1;
-	if (ftruncate(fd, (off_t)KFT_SPARE_SIZE) ||
-	    pwrite(fd, zeros, sizeof(zeros), 0) != sizeof(zeros) ||
-	    pwrite(fd, zeros, sizeof(zeros), (off_t)(KFT_SITES_OFF & ~4095ULL)) != sizeof(zeros))
+	if (ftruncate(fd, (off_t)KFT_SPARE_SIZE))
 		ret = -1;
-	for (off_t at = 0; !ret && at < FIRST_RECORD_BYTES; at += sizeof(zeros))
-		if (pwrite(fd, zeros, sizeof(zeros), (off_t)KFT_RECORDS_OFF + at) != sizeof(zeros))
-			ret = -1;
+	for (size_t i = 0; !ret && i < sizeof(parts) / sizeof(parts[0]); i++)
+		for (uint64_t at = 0; !ret && at < parts[i].len; at += sizeof(zeros)) {
+			size_t len = parts[i].len - at < sizeof(zeros) ? parts[i].len - at
+								      : sizeof(zeros);
+
+			if (pwrite(fd, zeros, len, (off_t)(parts[i].off + at)) != (ssize_t)len)
+				ret = -1;
+		}
 	close(fd);
 	if (ret)
 		unlinkat(dirfd, name, 0);

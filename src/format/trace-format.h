@@ -86,7 +86,8 @@ struct kft_control {
 	uint32_t spares_made;		/* `kft record` made spare-0 .. spare-(made-1),
 					 * new thread files for the threads to take */
 	uint32_t spares_taken;		/* atomic: spare-0 .. spare-(taken-1) are taken */
-	uint64_t spare;
+	uint32_t disk_full;		/* 1: a log found no room on its file system */
+	uint32_t threads_lost;		/* atomic: threads no log could be made for */
 };
 
 /* Per-thread counters: each thread writes only its own, so no atomics. */
@@ -202,7 +203,9 @@ struct kft_rec {
  */
 #define KFT_SHADOW_CAP		(1U << 17)	/* frames per thread: 131072 */
 #define KFT_SITES_CAP		(1U << 20)	/* call sites per thread */
-#define KFT_FIRST_RECORDS	(1U << 16)	/* 1 MiB of records */
+#define KFT_FIRST_RECORDS	(1U << 12)	/* 64 KiB of records */
+#define KFT_FIRST_FRAMES	(1U << 6)	/* room taken on the file system */
+#define KFT_FIRST_SITES		(1U << 8)	/* ... for these to begin with */
 #define KFT_SITES_OFF		(sizeof(struct kft_thread_hdr) + \
 				 KFT_SHADOW_CAP * sizeof(struct kft_frame))
 #define KFT_RECORDS_OFF		((KFT_SITES_OFF + KFT_SITES_CAP * sizeof(struct kft_site) + \

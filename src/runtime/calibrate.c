@@ -185,6 +185,7 @@ KFT_NOTRACE void kft_calibrate(bool compensate)
 	memset(&kft_tls, 0, sizeof(kft_tls));
 	kft_tls.hdr = &hdr;
 	kft_tls.frames = frames;
+	kft_tls.frames_cap = sizeof(frames) / sizeof(frames[0]);
 	kft_tls.recs = recs;
 	kft_tls.sites.sites = sites;
 	kft_tls.sites.index = site_index;

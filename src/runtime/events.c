@@ -181,7 +181,7 @@ HOT_STEP void put_record(struct kft_tls *t, const struct kft_frame *f, uint64_t 
 static KFT_NOTRACE void watch_fire(struct kft_tls *t, uint64_t depth, uint64_t now)
 {
 	struct kft_thread_hdr *h = t->hdr;
-	uint64_t n = depth < KFT_SHADOW_CAP ? depth : KFT_SHADOW_CAP;
+	uint64_t n = depth < t->frames_cap ? depth : t->frames_cap;
 
 	h->counters.watch_hits++;
 	if (!reserve(t, n, now, t->frames[n - 1].func))
@@ -254,7 +254,7 @@ static KFT_NOTRACE __attribute__((noinline)) void entry_general(struct kft_tls *
 
 	/* a longjmp left frames behind: the new call's sp is above them (an
 	 * inlined function's hooks run at its caller's sp: equal is no sign) */
-	if (unlikely(depth && depth <= KFT_SHADOW_CAP && t->frames[depth - 1].sp < sp &&
+	if (unlikely(depth && depth <= t->frames_cap && t->frames[depth - 1].sp < sp &&
 		     !in_signal)) {
 		kft_unwind_to(t, sp);
 		depth = h->depth;
@@ -273,7 +273,8 @@ static KFT_NOTRACE __attribute__((noinline)) void entry_general(struct kft_tls *
 	} else if (st & KFT_STATE_COMPLETE) {
 		count_lost(h);
 	}
-	if (likely(depth < KFT_SHADOW_CAP)) {
+	if (likely(depth < t->frames_cap ||
+		   (depth == t->frames_cap && kft_thread_more_frames(t)))) {
 		struct kft_frame *f = &t->frames[depth];
 
 		f->func = fn;
@@ -296,10 +297,10 @@ static KFT_NOTRACE __attribute__((noinline)) void entry_general(struct kft_tls *
 		if (h->stack_base > sp)
 			h->max_stack = h->stack_base - sp;
 	}
-	if (unlikely(sp < t->watch_sp) && depth < KFT_SHADOW_CAP)
+	if (unlikely(sp < t->watch_sp) && depth < t->frames_cap)
 		watch_check(t, sp, depth + 1, now);
 	/* compensation: this hook's time inside the call, as measured */
-	if (kft_rt.compensate && depth < KFT_SHADOW_CAP)
+	if (kft_rt.compensate && depth < t->frames_cap)
 		t->frames[depth].below = (kft_now() - now) << KFT_BELOW_SHIFT;
 }
 
@@ -318,7 +319,7 @@ KFT_NOTRACE void kft_event_entry(struct kft_tls *t, uint64_t fn, uint64_t call_s
 	struct kft_frame *f;
 
 	if (unlikely(!kft_rt.plain || !running(st) || t->in_signal ||
-		     depth - 1 >= KFT_SHADOW_CAP - 1 || t->frames[depth - 1].sp < sp ||
+		     depth - 1 >= t->frames_cap - 1 || t->frames[depth - 1].sp < sp ||
 		     sp < t->lowest_sp || sp < t->watch_sp || h->reserved >= h->capacity)) {
 		entry_general(t, fn, call_site, sp, now);
 		return;
@@ -350,7 +351,7 @@ static KFT_NOTRACE __attribute__((noinline)) void exit_general(struct kft_tls *t
 			h->counters.not_found++;
 		return;
 	}
-	if (unlikely(depth > KFT_SHADOW_CAP)) {
+	if (unlikely(depth > t->frames_cap)) {
 		h->depth = depth - 1;
 		return;
 	}
@@ -394,7 +395,7 @@ KFT_NOTRACE void kft_event_exit(struct kft_tls *t, uint64_t fn, uintptr_t sp)
 	const struct kft_frame *f = &t->frames[depth - 1];
 	uint64_t dur;
 
-	if (unlikely(!kft_rt.plain || !running(st) || depth - 1 >= KFT_SHADOW_CAP ||
+	if (unlikely(!kft_rt.plain || !running(st) || depth - 1 >= t->frames_cap ||
 		     t->watch_rearm_depth || f->func != fn || f->flags != KFT_FRAME_LOGGED ||
 		     f->gen != gen_of(st))) {
 		exit_general(t, fn, sp, now);
@@ -418,7 +419,7 @@ KFT_NOTRACE void kft_unwind_to(struct kft_tls *t, uintptr_t sp)
 	uint64_t st = load_state();
 	uint64_t depth = h->depth;
 
-	if (depth > KFT_SHADOW_CAP)
+	if (depth > t->frames_cap)
 		return;
 	while (depth && t->frames[depth - 1].sp < sp) {
 		struct kft_frame frame = t->frames[depth - 1];

@@ -24,7 +24,7 @@ static KFT_NOTRACE uint64_t open_frames(const struct kft_tls *t)
 {
 	uint64_t depth = t->hdr->depth;
 
-	return depth < KFT_SHADOW_CAP ? depth : KFT_SHADOW_CAP;
+	return depth < t->frames_cap ? depth : t->frames_cap;
 }
 
 static KFT_NOTRACE void give_back(void)

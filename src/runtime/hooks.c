@@ -122,7 +122,7 @@ KFT_HIDDEN KFT_NOTRACE void kft_pg_entry(uintptr_t ip, uintptr_t *ret_loc, int f
 		 * here; it ends now and this one returns in its place */
 		const struct kft_frame *f;
 
-		if (!depth || depth > KFT_SHADOW_CAP ||
+		if (!depth || depth > t->frames_cap ||
 		    (f = &t->frames[depth - 1])->sp != PG_SP(ret_loc)) {
 			t->busy = 0;
 			return;
@@ -133,14 +133,14 @@ KFT_HIDDEN KFT_NOTRACE void kft_pg_entry(uintptr_t ip, uintptr_t *ret_loc, int f
 	}
 	/* with -pg no two open calls share a return address slot: one at
 	 * this slot or below it was left by a longjmp */
-	if (depth && depth <= KFT_SHADOW_CAP && t->frames[depth - 1].sp <= PG_SP(ret_loc) &&
+	if (depth && depth <= t->frames_cap && t->frames[depth - 1].sp <= PG_SP(ret_loc) &&
 	    !t->in_signal) {
 		kft_unwind_to(t, PG_SP(ret_loc) + 1);
 		depth = t->hdr->depth;
 	}
 	/* the return address is kept on the shadow stack: no room, no trace
 	 * (a sibling call above leaves its frame's address in place) */
-	if (depth >= KFT_SHADOW_CAP) {
+	if (depth > t->frames_cap || (depth == t->frames_cap && !kft_thread_more_frames(t))) {
 		if (call_site != *ret_loc)
 			*ret_loc = call_site;
 		t->busy = 0;
@@ -149,7 +149,7 @@ KFT_HIDDEN KFT_NOTRACE void kft_pg_entry(uintptr_t ip, uintptr_t *ret_loc, int f
 	kft_event_entry(t, kft_config_func_at(pg_function_start(ip, fentry)), call_site,
 			PG_SP(ret_loc));
 	depth = t->hdr->depth;
-	if (depth && depth <= KFT_SHADOW_CAP)
+	if (depth && depth <= t->frames_cap)
 		t->frames[depth - 1].flags |= KFT_FRAME_HIJACKED;	/* exceptions.c */
 	*ret_loc = (uintptr_t)kft_return_trampoline;
 	kft_rt.hijacked = true;

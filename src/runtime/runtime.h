@@ -72,6 +72,7 @@ struct kft_runtime {
 	uint64_t unseen_pair;		/* in 1/256 ns */
 	uint64_t unseen_inside_ns;
 	uint32_t thread_seq;		/* names thread files uniquely */
+	bool no_fallocate;		/* the file system takes no reservations */
 	uint32_t parent_session;	/* a fork child's: the image it came from */
 	uint64_t forked_ns;		/* and when; its map is that image's then */
 };
@@ -79,6 +80,7 @@ struct kft_runtime {
 struct kft_tls {
 	struct kft_thread_hdr *hdr;	/* NULL until the thread's first event */
 	struct kft_frame *frames;
+	uint64_t frames_cap;		/* frames[0..frames_cap) have room in the file */
 	struct kft_rec *recs;
 	struct kft_site_table sites;
 	size_t map_size;
@@ -165,6 +167,8 @@ void kft_fibers_forked(void) KFT_HIDDEN;
 int kft_thread_setup(struct kft_tls *t) KFT_HIDDEN;
 int kft_thread_setup_forked(struct kft_tls *t) KFT_HIDDEN;
 int kft_thread_grow_sites(struct kft_tls *t) KFT_HIDDEN;
+/* frames[frames_cap] is wanted: take room for more; false if none. */
+bool kft_thread_more_frames(struct kft_tls *t) KFT_HIDDEN;
 int kft_thread_grow_log(struct kft_tls *t, uint64_t n) KFT_HIDDEN;
 void kft_thread_trim(struct kft_tls *t) KFT_HIDDEN;
 void kft_thread_finish(struct kft_tls *t) KFT_HIDDEN;

@@ -7,6 +7,12 @@
  * file starts small and grows with the log (kft_thread_grow_log), and
  * ends where the log does once the thread is done (kft_thread_trim). The
  * sites' hash index is private memory beside it.
+ *
+ * A store into a shared file mapping that the file system cannot back (a
+ * full disk) is a SIGBUS, which would kill the program: so the blocks
+ * for each part are taken (take_room) before the hooks may store there,
+ * a chunk at a time, and a part that finds no room ends the log as a
+ * full log does, with the run told the disk is full.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,6 +22,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/futex.h>
@@ -39,19 +46,88 @@ KFT_NOTRACE void kft_thread_file_name(const struct kft_tls *t, char *name, size_
 	snprintf(name, size, "thread-%u-%u-%u.kft", t->hdr->session, t->hdr->tid, t->file_seq);
 }
 
-/* Change the file's length (the records end there); 0 or -1. */
-static KFT_NOTRACE int resize_file(const struct kft_tls *t, size_t size)
+#define ZEROS (64 << 10)
+static const char zeros[ZEROS];
+
+/*
+ * Blocks for [off, off + len) of the file, taken now (the file grows to
+ * hold them if need be). 0, or -1 when the file system is full (the run
+ * is told). A small part is written with zeros: that reserves its blocks
+ * on any file system (ext4 gives delayed ones, which cost nothing to cut
+ * off again), and puts its pages in the cache for the stores to come; a
+ * larger one is reserved (fallocate), or where the file system cannot,
+ * gets its blocks as the stores come, as on any file.
+ */
+static KFT_NOTRACE int take_room(int fd, uint64_t off, uint64_t len)
+{
+	if (!len)
+		return 0;
+	if (len <= ZEROS) {
+		if (pwrite(fd, zeros, len, (off_t)off) == (ssize_t)len)
+			return 0;
+	} else if (kft_rt.no_fallocate || !fallocate(fd, 0, (off_t)off, (off_t)len)) {
+		return 0;
+	} else if (errno == EOPNOTSUPP || errno == ENOSYS || errno == EINVAL) {
+		kft_rt.no_fallocate = true;
+		return 0;
+	}
+	__atomic_store_n(&kft_rt.ctl->disk_full, 1, __ATOMIC_RELAXED);
+	return -1;
+}
+
+static KFT_NOTRACE int open_own(const struct kft_tls *t)
 {
 	char name[96];
-	int fd, ret;
 
 	kft_thread_file_name(t, name, sizeof(name));
-	fd = openat(kft_rt.dirfd, name, O_RDWR | O_CLOEXEC);
+	return openat(kft_rt.dirfd, name, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+}
+
+/* Change the file's length (the records end there); 0 or -1. A longer
+ * file has its new part's blocks taken. */
+static KFT_NOTRACE int resize_file(const struct kft_tls *t, size_t size)
+{
+	struct stat st;
+	int fd = open_own(t), ret;
+
 	if (fd < 0)
 		return -1;
-	ret = ftruncate(fd, (off_t)size);
+	ret = fstat(fd, &st);
+	if (!ret && (uint64_t)st.st_size < size)
+		ret = take_room(fd, (uint64_t)st.st_size, size - (uint64_t)st.st_size);
+	if (!ret)
+		ret = ftruncate(fd, (off_t)size);
 	close(fd);
 	return ret;
+}
+
+/* Room in the file for frames [from, to) of the shadow stack; 0 or -1. */
+static KFT_NOTRACE int take_frames(int fd, const struct kft_thread_hdr *h, uint64_t from,
+				   uint64_t to)
+{
+	return take_room(fd, h->shadow_off + from * sizeof(struct kft_frame),
+			 (to - from) * sizeof(struct kft_frame));
+}
+
+KFT_NOTRACE bool kft_thread_more_frames(struct kft_tls *t)
+{
+	struct kft_thread_hdr *h = t->hdr;
+	uint64_t cap = t->frames_cap, more = 2 * cap < h->shadow_cap ? 2 * cap : h->shadow_cap;
+	int saved = errno, fd;
+	bool ok;
+
+	if (cap >= h->shadow_cap)
+		return false;
+	fd = open_own(t);
+	ok = fd >= 0 && !take_frames(fd, h, cap, more);
+	if (fd >= 0)
+		close(fd);
+	if (ok)
+		t->frames_cap = more;
+	else
+		h->shadow_cap = cap;	/* the frames a reader may look at */
+	errno = saved;
+	return ok;
 }
 
 /* Account n more bytes of records to --max-size (n may be negative);
@@ -109,8 +185,18 @@ KFT_NOTRACE int kft_thread_grow_log(struct kft_tls *t, uint64_t n)
 		}
 	}
 	size = h->records_off + room * sizeof(struct kft_rec);
-	if (resize_file(t, size))
-		goto give_back;
+	if (resize_file(t, size)) {
+		/* no room for that much (a full disk): for what is needed */
+		uint64_t least = round_recs(need);
+
+		if (least >= room)
+			goto give_back;
+		take_log_bytes(-(int64_t)((room - least) * sizeof(struct kft_rec)));
+		room = least;
+		size = h->records_off + room * sizeof(struct kft_rec);
+		if (resize_file(t, size))
+			goto give_back;
+	}
 	done = kft_prefault_remove(t);
 	map = mremap(h, t->map_size, size, MREMAP_MAYMOVE);
 	if (map == MAP_FAILED) {
@@ -203,13 +289,39 @@ static KFT_NOTRACE uint32_t *new_site_index(uint32_t n)
 	return p == MAP_FAILED ? NULL : p;
 }
 
-/* The site index is half full: double it (rare: log2 of the sites). */
+/* The site table is full: room in the file for twice as many sites. */
+static KFT_NOTRACE int more_sites(struct kft_tls *t)
+{
+	struct kft_thread_hdr *h = t->hdr;
+	uint64_t cap = t->sites.cap, more = 2 * cap < h->sites_cap ? 2 * cap : h->sites_cap;
+	int fd, ret;
+
+	if (cap >= h->sites_cap)
+		return -1;
+	fd = open_own(t);
+	ret = fd < 0 ? -1 : take_room(fd, h->sites_off + cap * sizeof(struct kft_site),
+				       (more - cap) * sizeof(struct kft_site));
+	if (fd >= 0)
+		close(fd);
+	if (!ret)
+		t->sites.cap = (uint32_t)more;
+	return ret;
+}
+
+/* The site table or its index is full: make room (rare: log2 of the
+ * sites). */
 KFT_NOTRACE int kft_thread_grow_sites(struct kft_tls *t)
 {
 	uint32_t *old = t->sites.index, *index;
 	uint32_t old_n = t->sites.nslots;
 	int saved = errno;
 
+	if (*t->sites.nsites >= t->sites.cap) {
+		int ret = more_sites(t);
+
+		errno = saved;
+		return ret;
+	}
 	if (old_n >= SITE_SLOTS_MAX || !(index = new_site_index(2 * old_n))) {
 		errno = saved;
 		return -1;
@@ -260,7 +372,7 @@ static KFT_NOTRACE uint64_t first_room(void)
  * which a storm of short processes or threads pays for each), else made
  * here. An open descriptor, or -1.
  */
-static KFT_NOTRACE int new_file(const char *name, size_t size)
+static KFT_NOTRACE int new_file(const char *name, size_t size, bool *spare_taken)
 {
 	struct kft_control *ctl = kft_rt.ctl;
 	uint32_t taken = __atomic_load_n(&ctl->spares_taken, __ATOMIC_RELAXED);
@@ -283,11 +395,13 @@ static KFT_NOTRACE int new_file(const char *name, size_t size)
 			close(fd);
 			fd = -1;
 		}
+		*spare_taken = fd >= 0;
 		if (fd >= 0)
 			return fd;
 		unlinkat(kft_rt.dirfd, name, 0);
 		break;
 	}
+	*spare_taken = false;
 	fd = openat(kft_rt.dirfd, name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd >= 0 && ftruncate(fd, (off_t)size)) {
 		close(fd);
@@ -303,6 +417,7 @@ static KFT_NOTRACE int map_new_file(struct kft_tls *t)
 	uint32_t seq = __atomic_fetch_add(&kft_rt.thread_seq, 1, __ATOMIC_RELAXED);
 	uint64_t room = first_room();
 	struct kft_thread_hdr *h;
+	bool spare;
 	size_t size;
 	char name[96];
 	void *map;
@@ -314,9 +429,20 @@ static KFT_NOTRACE int map_new_file(struct kft_tls *t)
 	}
 	size = KFT_RECORDS_OFF + room * sizeof(struct kft_rec);
 	snprintf(name, sizeof(name), "thread-%u-%d-%u.kft", kft_rt.session, gettid(), seq);
-	fd = new_file(name, size);
+	fd = new_file(name, size, &spare);
 	if (fd < 0)
 		goto fail;
+	/* room for what the hooks store first (a spare has it for the first
+	 * log's room) */
+	if ((!spare && (take_room(fd, 0, sizeof(struct kft_thread_hdr) +
+					      KFT_FIRST_FRAMES * sizeof(struct kft_frame)) ||
+			take_room(fd, KFT_SITES_OFF, KFT_FIRST_SITES * sizeof(struct kft_site)))) ||
+	    ((!spare || room > KFT_FIRST_RECORDS) &&
+	     take_room(fd, KFT_RECORDS_OFF, room * sizeof(struct kft_rec)))) {
+		close(fd);
+		unlinkat(kft_rt.dirfd, name, 0);
+		goto fail;
+	}
 	map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	close(fd);
 	if (map == MAP_FAILED)
@@ -348,7 +474,8 @@ static KFT_NOTRACE int map_new_file(struct kft_tls *t)
 
 	point_into(t, map, size);
 	t->file_seq = seq;
-	t->sites.cap = KFT_SITES_CAP;
+	t->frames_cap = KFT_FIRST_FRAMES;
+	t->sites.cap = KFT_FIRST_SITES;
 	t->sites.index = new_site_index(SITE_SLOTS_FIRST);
 	t->sites.nslots = SITE_SLOTS_FIRST;
 	if (!t->sites.index) {
@@ -383,8 +510,10 @@ KFT_NOTRACE int kft_thread_setup(struct kft_tls *t)
 	uintptr_t low;
 
 	pthread_once(&exit_key_once, make_exit_key);
-	if (map_new_file(t))
+	if (map_new_file(t)) {
+		__atomic_add_fetch(&kft_rt.ctl->threads_lost, 1, __ATOMIC_RELAXED);
 		return -1;
+	}
 	kft_thread_set_stack(t, stack_top(&low));
 	pthread_setspecific(exit_key, t);
 	kft_prefault_add(t, 0);
@@ -403,6 +532,7 @@ KFT_NOTRACE int kft_thread_setup_forked(struct kft_tls *t)
 	struct kft_thread_hdr *old = t->hdr;
 	struct kft_frame *old_frames = t->frames;
 	size_t old_size = t->map_size;
+	uint64_t old_cap = t->frames_cap;
 	uint32_t *old_index = t->sites.index;
 	size_t old_index_size = t->sites.nslots * sizeof(uint32_t);
 	uint64_t depth, n;
@@ -414,12 +544,18 @@ KFT_NOTRACE int kft_thread_setup_forked(struct kft_tls *t)
 	munmap(old_index, old_index_size);
 	t->sites.index = NULL;
 	if (map_new_file(t)) {
+		__atomic_add_fetch(&kft_rt.ctl->threads_lost, 1, __ATOMIC_RELAXED);
 		munmap(old, old_size);
 		t->dead = 1;
 		return -1;
 	}
 	depth = old->depth;
-	n = depth < KFT_SHADOW_CAP ? depth : KFT_SHADOW_CAP;
+	n = depth < old_cap ? depth : old_cap;
+	/* room for them: those that find none are as past the shadow stack */
+	while (t->frames_cap < n && kft_thread_more_frames(t))
+		;
+	if (n > t->frames_cap)
+		n = t->frames_cap;
 	memcpy(t->frames, old_frames, n * sizeof(*old_frames));
 	for (uint64_t i = 0; i < n; i++)
 		if (t->frames[i].flags & KFT_FRAME_LOGGED)

@@ -22,9 +22,18 @@ static const char *full_why(const struct kft_trace *tr, const struct kft_thread_
 	else if (tr->cfg.logentries_set || tr->cfg.overwrite)
 		snprintf(buf, size, "the log was full at logentries %" PRIu64 "; raise it in the "
 			 "config", tr->cfg.logentries);
+	else if (tr->ctl.disk_full)
+		snprintf(buf, size, "no space left on the trace's file system");
 	else
 		snprintf(buf, size, "the log file could not grow (no space left on the device?)");
 	return buf;
+}
+
+/* Why a part of the file stopped short of its layout's room. */
+static const char *short_why(const struct kft_trace *tr, uint64_t cap, uint64_t layout)
+{
+	return tr->ctl.disk_full && cap < layout ? " (no space left on the trace's file system)"
+						 : "";
 }
 
 static void thread_losses(FILE *out, const char *prefix, const struct kft_trace *tr,
@@ -39,12 +48,14 @@ static void thread_losses(FILE *out, const char *prefix, const struct kft_trace 
 			full_why(tr, th, why, sizeof(why)));
 	if (c->sites_full)
 		fprintf(out, "%sthread %u (%s): %" PRIu64 " call%s not recorded: more than %" PRIu64
-			" distinct call sites\n", prefix, th->hdr.tid, th->hdr.comm, c->sites_full,
-			c->sites_full == 1 ? "" : "s", th->hdr.sites_cap);
+			" distinct call sites%s\n", prefix, th->hdr.tid, th->hdr.comm, c->sites_full,
+			c->sites_full == 1 ? "" : "s", th->hdr.nsites,
+			short_why(tr, th->hdr.nsites, KFT_SITES_CAP));
 	if (c->depth_overflow)
 		fprintf(out, "%sthread %u (%s): %" PRIu64 " call%s not recorded: deeper than %" PRIu64
-			" calls\n", prefix, th->hdr.tid, th->hdr.comm, c->depth_overflow,
-			c->depth_overflow == 1 ? "" : "s", th->hdr.shadow_cap);
+			" calls%s\n", prefix, th->hdr.tid, th->hdr.comm, c->depth_overflow,
+			c->depth_overflow == 1 ? "" : "s", th->hdr.shadow_cap,
+			short_why(tr, th->hdr.shadow_cap, KFT_SHADOW_CAP));
 }
 
 static bool lost_any(const struct kft_counters *c)
@@ -72,5 +83,10 @@ int kft_view_losses(FILE *out, const struct kft_trace *tr, const char *prefix)
 	if (more)
 		fprintf(out, "%s%zu more threads: %" PRIu64 " calls not recorded\n", prefix, more,
 			more_calls);
-	return listed ? 1 : 0;
+	if (tr->ctl.threads_lost)
+		fprintf(out, "%s%u thread%s not traced: no log file could be made for %s%s\n",
+			prefix, tr->ctl.threads_lost, tr->ctl.threads_lost == 1 ? "" : "s",
+			tr->ctl.threads_lost == 1 ? "it" : "them",
+			tr->ctl.disk_full ? " (no space left on the trace's file system)" : "");
+	return listed || tr->ctl.threads_lost ? 1 : 0;
 }

@@ -41,6 +41,28 @@ once_output_spares_left_by_a_killed_recorder() {
 	check "replaced" test ! -e t/spare-7
 }
 
+# A full disk stops the log, never the program (a store into the mapped
+# log that the file system could not back killed it with SIGBUS).
+once_full_disk_stops_the_log_not_the_program() {
+	build fill
+	mkdir small
+	if ! mount -t tmpfs -o size=2m tmpfs small 2>/dev/null; then
+		echo "SKIPPED: mounting a 2 MiB tmpfs needs root"
+		return 0
+	fi
+	trap 'umount small' EXIT
+	rc=0
+	kft record -o small/t -- ./fill >out 2>err || rc=$?
+	check "the program ran to its end" test "$rc" = 3
+	check "and wrote its output" grep -qx done out
+	check "said why calls are missing" grep -q "not recorded: no space left on the trace's file system" err
+	kft status small/t >st
+	check "status says it" grep -q "lost: .*no space left on the trace's file system" st
+	kft log small/t | log_rows >rows
+	check "what was written reads" grep -q "^leaf <- work" rows
+	kft kd -c small/t >/dev/null
+}
+
 once_output_refuses_a_symlink() {
 	build calls
 	mkdir elsewhere
