@@ -25,6 +25,21 @@ struct mapping {
 	uint32_t epoch;		/* closes before its snapshot */
 };
 
+/* A maps file as read once (many fork children read their parent's): its
+ * snapshots in order, each a run of its mappings. */
+struct maps_snap {
+	uint64_t ns;		/* 0: lines before any "# kft-maps" (older traces) */
+	bool close;
+	size_t first, n;	/* in maps_file.maps; their epoch is unset */
+};
+
+struct maps_file {
+	struct maps_snap *snaps;
+	size_t nsnaps;
+	struct mapping *maps;
+	size_t nmaps;
+};
+
 struct session {
 	uint32_t id;
 	bool loaded;
@@ -59,6 +74,9 @@ struct kft_symbolizer {
 	struct kft_saved_symbols saved;	/* what the trace saved, if anything */
 	struct kft_forks forks;		/* which image each fork child came from */
 	bool forks_loaded;
+	struct kft_addrmap maps_at;	/* (0, image) -> index in mfiles */
+	struct maps_file *mfiles;
+	size_t nmfiles, mfcap;
 	char **warnings;
 	size_t nwarnings;
 	bool raw_names;			/* --no-demangle */
@@ -201,6 +219,12 @@ void kft_symbolizer_free(struct kft_symbolizer *sz)
 	free(sz->warnings);
 	kft_symbols_free(&sz->saved);
 	kft_forks_free(&sz->forks);
+	for (size_t i = 0; i < sz->nmfiles; i++) {
+		free(sz->mfiles[i].snaps);
+		free(sz->mfiles[i].maps);
+	}
+	free(sz->mfiles);
+	kft_addrmap_free(&sz->maps_at);
 	for (size_t i = 0; i < sz->nnames; i++) {
 		free(sz->names[i]);
 		free(sz->params[i]);
@@ -292,18 +316,17 @@ static bool ranges_reused(const struct session *s)
 	return reused;
 }
 
-/* Parse maps-<id>'s snapshots taken up to until: "start-end perms offset
- * dev inode path" lines, each snapshot after a line "# kft-maps NS" or
- * "# kft-maps NS close" (before a dlclose); older traces have no such
- * lines. 0, or -1 if memory ran out. */
-static int parse_maps(struct kft_symbolizer *sz, struct session *s, uint32_t id, uint64_t until,
-		      size_t *cap, size_t *close_cap)
+/* Read maps-<id>: snapshots of "start-end perms offset dev inode path",
+ * each after a line "# kft-maps NS" or "# kft-maps NS close" (before a
+ * dlclose); older traces have no such lines. 0, or -1 if memory ran out. */
+static int read_maps(struct kft_symbolizer *sz, uint32_t id, struct maps_file *mf)
 {
 	char path[4096], line[4352];
-	uint32_t epoch = s->ncloses;
+	size_t snap_cap = 0, map_cap = 0;
 	int ret = 0;
 	FILE *f;
 
+	memset(mf, 0, sizeof(*mf));
 	snprintf(path, sizeof(path), "%s/maps-%u", sz->dir, id);
 	f = fopen(path, "re");
 	if (!f)
@@ -315,31 +338,81 @@ static int parse_maps(struct kft_symbolizer *sz, struct session *s, uint32_t id,
 		int n;
 
 		n = sscanf(line, "# kft-maps %" SCNu64 " %7s", &ns, word);
-		if (n >= 1) {
-			if (ns > until)
+		if (n >= 1 || !mf->nsnaps) {
+			if (kft_grow((void **)&mf->snaps, mf->nsnaps, &snap_cap, sizeof(*mf->snaps),
+				     8)) {
+				ret = -1;
 				break;
-			/* a snapshot taken before a close holds what the close
-			 * ends; the next one is of the epoch after it */
-			epoch = s->ncloses;
-			if (n == 2 && !strcmp(word, "close") &&
-			    !kft_grow((void **)&s->closes, s->ncloses, close_cap,
-				      sizeof(*s->closes), 16))
-				s->closes[s->ncloses++] = ns;
-			continue;
+			}
+			mf->snaps[mf->nsnaps++] = (struct maps_snap){
+				n >= 1 ? ns : 0, n == 2 && !strcmp(word, "close"), mf->nmaps, 0
+			};
+			if (n >= 1)
+				continue;
 		}
 		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %*s %*s %4095s", &start,
 			   &end, perms, &offset, file) != 5 || file[0] != '/' || start >= end)
 			continue;
 		idx = file_index(sz, file);
 		if (idx == SIZE_MAX ||
-		    kft_grow((void **)&s->maps, s->nmaps, cap, sizeof(*s->maps), 32)) {
+		    kft_grow((void **)&mf->maps, mf->nmaps, &map_cap, sizeof(*mf->maps), 32)) {
 			ret = -1;
 			break;
 		}
-		s->maps[s->nmaps++] = (struct mapping){ start, end, offset, idx, epoch };
+		mf->maps[mf->nmaps++] = (struct mapping){ start, end, offset, idx, 0 };
+		mf->snaps[mf->nsnaps - 1].n++;
 	}
 	fclose(f);
 	return ret;
+}
+
+/* maps-<id> as read once; NULL if memory ran out. */
+static const struct maps_file *maps_file(struct kft_symbolizer *sz, uint32_t id)
+{
+	uint32_t *slot = kft_addrmap_slot(&sz->maps_at, 0, id);
+	struct maps_file mf;
+
+	if (!slot)
+		return NULL;
+	if (*slot != KFT_ADDRMAP_NONE)
+		return &sz->mfiles[*slot];
+	if (read_maps(sz, id, &mf) ||
+	    kft_grow((void **)&sz->mfiles, sz->nmfiles, &sz->mfcap, sizeof(*sz->mfiles), 16)) {
+		free(mf.snaps);
+		free(mf.maps);
+		return NULL;
+	}
+	sz->mfiles[sz->nmfiles] = mf;
+	*kft_addrmap_slot(&sz->maps_at, 0, id) = (uint32_t)sz->nmfiles;
+	return &sz->mfiles[sz->nmfiles++];
+}
+
+/* Image s gets maps-<id>'s snapshots taken up to until. 0, or -1 if
+ * memory ran out. */
+static int parse_maps(struct kft_symbolizer *sz, struct session *s, uint32_t id, uint64_t until,
+		      size_t *cap, size_t *close_cap)
+{
+	const struct maps_file *mf = maps_file(sz, id);
+
+	if (!mf)
+		return -1;
+	for (size_t i = 0; i < mf->nsnaps && mf->snaps[i].ns <= until; i++) {
+		const struct maps_snap *sn = &mf->snaps[i];
+		/* a snapshot taken before a close holds what the close ends;
+		 * the next one is of the epoch after it */
+		uint32_t epoch = s->ncloses;
+
+		if (sn->close && !kft_grow((void **)&s->closes, s->ncloses, close_cap,
+					   sizeof(*s->closes), 16))
+			s->closes[s->ncloses++] = sn->ns;
+		for (size_t k = 0; k < sn->n; k++) {
+			if (kft_grow((void **)&s->maps, s->nmaps, cap, sizeof(*s->maps), 32))
+				return -1;
+			s->maps[s->nmaps] = mf->maps[sn->first + k];
+			s->maps[s->nmaps++].epoch = epoch;
+		}
+	}
+	return 0;
 }
 
 /* The snapshots of image id and, first, of the images it was forked from,
