@@ -91,7 +91,7 @@ int kft_thread_write(const char *dir, const struct kft_thread_out *t, struct kft
 	h.sites_cap = h.nsites;
 
 	snprintf(path, sizeof(path), "%s/thread-%u-%u-0.kft", dir, t->session, t->tid);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0) {
 		ret = kft_error_set(err, "%s: %s", path, strerror(errno));
 		goto out;

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <event-parse.h>
 #include <tracefs.h>
@@ -336,13 +338,17 @@ static int save_kallsyms(const char *dir, struct kft_error *err)
 	char path[4096], *line = NULL;
 	size_t cap = 0;
 	FILE *in = fopen("/proc/kallsyms", "re"), *out;
-	int ret = 0;
+	int ret = 0, fd;
 
 	if (!in)
 		return kft_error_set(err, "/proc/kallsyms: %s", strerror(errno));
 	snprintf(path, sizeof(path), "%s/kallsyms", dir);
-	out = fopen(path, "we");
+	/* never through a link planted in the trace directory */
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+	out = fd < 0 ? NULL : fdopen(fd, "w");
 	if (!out) {
+		if (fd >= 0)
+			close(fd);
 		fclose(in);
 		return kft_error_set(err, "%s: %s", path, strerror(errno));
 	}

@@ -146,7 +146,7 @@ int kft_journal_begin(struct kft_journal *j, const char *path, pid_t owner_pid,
 	char head[64];
 	int n;
 
-	j->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0600);
+	j->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (j->fd < 0)
 		return kft_error_set(err, "%s: %s", path, strerror(errno));
 	j->path = strdup(path);

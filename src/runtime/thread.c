@@ -402,7 +402,7 @@ static KFT_NOTRACE int new_file(const char *name, size_t size, bool *spare_taken
 		break;
 	}
 	*spare_taken = false;
-	fd = openat(kft_rt.dirfd, name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	fd = openat(kft_rt.dirfd, name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd >= 0 && ftruncate(fd, (off_t)size)) {
 		close(fd);
 		unlinkat(kft_rt.dirfd, name, 0);

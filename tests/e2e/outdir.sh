@@ -63,6 +63,17 @@ once_full_disk_stops_the_log_not_the_program() {
 	kft kd -c small/t >/dev/null
 }
 
+# A link planted in the trace directory where kft will write a file is
+# never written through.
+once_no_file_written_through_a_planted_link() {
+	"$TCC" -g -O0 -fPIC -shared -finstrument-functions -o plugin.so "$PROGS/plugin.c"
+	build plant -ldl
+	echo mine >victim
+	kft record -o t -- ./plant "$PWD/plugin.so" "$PWD/victim" >/dev/null 2>&1
+	check "the victim untouched" test "$(cat victim)" = mine
+	check "the link left as it was" test -L t/maps-2
+}
+
 once_output_refuses_a_symlink() {
 	build calls
 	mkdir elsewhere
