@@ -8,6 +8,7 @@
 #include "../analysis/calltree.h"
 #include "../analysis/fastsum.h"
 #include "../analysis/funcstats.h"
+#include "../format/calls.h"
 #include "../format/text-log.h"
 #include "../views/kd.h"
 #include "cli.h"
@@ -188,7 +189,7 @@ int cmd_kd(int argc, char **argv)
 			close_trace(&tr, sz);
 			return ret ? fail("%s", err.msg) : 0;
 		}
-		if (!o.classic && !kft_trace_mixes_kernel(&tr) && !getenv("KFT_KD_IN_MEMORY") &&
+		if (!o.classic && kft_thread_calls_joins(&tr, NULL) && !getenv("KFT_KD_IN_MEMORY") &&
 		    (slowest_func || tree)) {
 			/* trees straight from the thread files' call streams */
 			ret = slowest_func ? kft_view_kd_slowest_stream(stdout, &tr, sz, &o,

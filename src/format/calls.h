@@ -46,24 +46,39 @@ void kft_calls_close(struct kft_calls *cs);
  * kd's Local: its duration less its finished children's, in ns rounded
  * down to a usec (-1: unfinished). 8 bytes per call, 12 with locals. A
  * signal handler counts as no child of the call it interrupted.
- * Stack-watch rows come too (dur -2).
+ * Stack-watch rows come too (dur -2). With kernel, that thread's kernel
+ * file's calls come too, each under the program call that made it (as
+ * kft_calls nests them; their time is no part of that call's Local).
  */
 struct kft_thread_calls;
 
-struct kft_thread_calls *kft_thread_calls_open(const struct kft_thread_file *th, bool locals,
+struct kft_thread_calls *kft_thread_calls_open(const struct kft_thread_file *th,
+					       const struct kft_thread_file *kernel, bool locals,
 					       struct kft_error *err);
+/*
+ * Which files join so, for views that read each program thread alone:
+ * kernel_of[i] (tr->nthreads of them) is the kernel file joined to program
+ * file i, i itself for a kernel file joined to another, else SIZE_MAX
+ * (kernel_of may be NULL: only the answer).
+ * false when some thread cannot be read so (it exec'd or ran coroutines
+ * while traced in the kernel too).
+ */
+bool kft_thread_calls_joins(const struct kft_trace *tr, size_t *kernel_of);
 /* The next call without taking it (NULL at the end), and its Local (-1
  * without locals). */
 const struct kft_call *kft_thread_calls_peek(const struct kft_thread_calls *tc,
 					     int64_t *local_ns);
 void kft_thread_calls_skip(struct kft_thread_calls *tc);
-/* Go back or on to the call of record rec (its index in the file's
- * records, as kft_thread_rec counts them); the stream then holds that
- * call and what follows it, without stack-watch rows. -1: no such call. */
+/* Go back or on to the call of record rec (its index in the program
+ * file's records, as kft_thread_rec counts them); the stream then holds
+ * that call and what follows it, without stack-watch rows. -1: no such
+ * call. */
 int kft_thread_calls_seek(struct kft_thread_calls *tc, uint64_t rec);
 /* The next call's place in the stream (when it is a call, not a
- * stack-watch row), and going back or on to a place told. */
+ * stack-watch row), the place of the call after it, and going back or on
+ * to a place told. */
 uint64_t kft_thread_calls_tell(const struct kft_thread_calls *tc);
+uint64_t kft_thread_calls_tell_next(const struct kft_thread_calls *tc);
 void kft_thread_calls_seek_to(struct kft_thread_calls *tc, uint64_t place);
 void kft_thread_calls_close(struct kft_thread_calls *tc);
 

@@ -15,8 +15,10 @@
 
 /*
  * The same trees as kft_view_kd_tree's, read from each thread file's call
- * stream (kft_thread_calls: 8 or 12 bytes a call) instead of a tree in memory.
- * Roots come in entry order; a root's calls come from its thread's stream
+ * stream (kft_thread_calls: 8 or 12 bytes a call) instead of a tree in memory;
+ * a thread traced in the kernel too reads its kernel file's calls in the
+ * same stream, under the program calls that made them. Roots come in entry
+ * order; a root's calls come from its thread's stream
  * while the root lasts. Only a signal handler's chain, a root of its own
  * met inside another, is held in memory until its turn.
  */
@@ -39,6 +41,7 @@ struct stream {
 	struct kft_functable ft;
 	struct kft_thread_calls **files;
 	size_t nfiles;
+	size_t *kernel_of;		/* kft_thread_calls_joins */
 	size_t *heap;			/* files with calls left, earliest first */
 	size_t nheap;
 	struct held_root *held;
@@ -116,8 +119,9 @@ static int to_node(struct stream *s, const struct kft_call *c, int64_t local, ui
 			       c->func, &n->func))
 		return stream_oom(s);
 	/* a function met only now (none should be) has its bare name */
-	if (!s->names.funcs[n->func].name)
-		s->names.funcs[n->func].name = s->names.funcs[n->func].base_name;
+	if (!s->names.funcs[n->func].name &&
+	    !(s->names.funcs[n->func].name = strdup(s->names.funcs[n->func].base_name)))
+		return stream_oom(s);
 	return 0;
 }
 
@@ -205,44 +209,84 @@ static int print_calls(struct stream *s, size_t f, bool hold_handlers)
 	return 0;
 }
 
-/* Every function of the trace, so that names are settled before the
- * first row ("name [file]" where two share a name). */
-static int name_functions(struct stream *s, const struct kft_trace *tr)
+/* The functions th's calls may name, read as calls of process image
+ * session. */
+static int name_sites(struct stream *s, const struct kft_thread_file *th, uint32_t session)
 {
+	uint32_t epochs = kft_symbolizer_epochs(s->ft.sz, session);
 	uint32_t id;
 
+	/* a site's time is not known: in every epoch of the map */
+	for (uint32_t e = 0; e < epochs; e++) {
+		uint64_t image = KFT_IMAGE(session, e);
+
+		for (uint64_t k = 0; k < th->nsites; k++)
+			if (kft_functable_addr(&s->ft, image, th->sites[k].func, &id))
+				return stream_oom(s);
+		for (uint64_t k = 0; k < th->nframes; k++)
+			if ((th->frames[k].flags & KFT_FRAME_LOGGED) &&
+			    kft_functable_addr(&s->ft, image, th->frames[k].func, &id))
+				return stream_oom(s);
+	}
+	return 0;
+}
+
+/* Every function of the trace, so that names are settled before the
+ * first row ("name [file]" where two share a name). After stream_files. */
+static int name_functions(struct stream *s, const struct kft_trace *tr)
+{
 	for (size_t i = 0; i < tr->nthreads; i++) {
 		const struct kft_thread_file *th = &tr->threads[i];
-		uint32_t epochs = kft_symbolizer_epochs(s->ft.sz, th->hdr.session);
 
-		/* a site's time is not known: in every epoch of the map */
-		for (uint32_t e = 0; e < epochs; e++) {
-			uint64_t image = KFT_IMAGE(th->hdr.session, e);
-
-			for (uint64_t k = 0; k < th->nsites; k++)
-				if (kft_functable_addr(&s->ft, image, th->sites[k].func, &id))
-					return stream_oom(s);
-			for (uint64_t k = 0; k < th->nframes; k++)
-				if ((th->frames[k].flags & KFT_FRAME_LOGGED) &&
-				    kft_functable_addr(&s->ft, image, th->frames[k].func, &id))
-					return stream_oom(s);
-		}
+		if (name_sites(s, th, th->hdr.session))
+			return -1;
+		/* a joined kernel file's calls after the program's first are
+		 * of the program's process image */
+		for (size_t j = 0; s->kernel_of[i] == i && j < tr->nthreads; j++)
+			if (j != i && s->kernel_of[j] == i &&
+			    name_sites(s, th, tr->threads[j].hdr.session))
+				return -1;
 	}
 	return kft_functable_finish(&s->ft) ? stream_oom(s) : 0;
 }
 
-static int stream_open(struct stream *s, const struct kft_trace *tr)
+/* Room for every file's stream, and which kernel files join which. */
+static int stream_files(struct stream *s, const struct kft_trace *tr)
 {
 	s->files = calloc(tr->nthreads ? tr->nthreads : 1, sizeof(*s->files));
+	s->kernel_of = calloc(tr->nthreads ? tr->nthreads : 1, sizeof(*s->kernel_of));
+	if (!s->files || !s->kernel_of)
+		return stream_oom(s);
+	s->nfiles = tr->nthreads;
+	if (!kft_thread_calls_joins(tr, s->kernel_of))
+		return kft_error_set(s->err, "this trace's trees are not read file by file");
+	return 0;
+}
+
+/* File i's stream: with the kernel file joined to it, if any. */
+static struct kft_thread_calls *open_file(struct stream *s, const struct kft_trace *tr, size_t i,
+					  bool locals)
+{
+	size_t k = s->kernel_of[i];
+
+	return kft_thread_calls_open(&tr->threads[i],
+				     k == SIZE_MAX || k == i ? NULL : &tr->threads[k], locals,
+				     s->err);
+}
+
+/* After stream_files: every file's stream, and the heap of them. */
+static int stream_open(struct stream *s, const struct kft_trace *tr)
+{
 	s->heap = calloc(tr->nthreads ? tr->nthreads : 1, sizeof(*s->heap));
-	if (!s->files || !s->heap)
+	if (!s->heap)
 		return stream_oom(s);
 	kft_kd_tree_columns(&s->tc);	/* the Local column costs 4 bytes a call */
 	for (size_t i = 0; i < tr->nthreads; i++) {
-		s->files[i] = kft_thread_calls_open(&tr->threads[i], s->tc.col[2], s->err);
+		if (s->kernel_of[i] == i)
+			continue;	/* its calls come with its program's */
+		s->files[i] = open_file(s, tr, i, s->tc.col[2]);
 		if (!s->files[i])
 			return -1;
-		s->nfiles++;
 		if (next_call(s, i, NULL))
 			s->heap[s->nheap++] = i;
 	}
@@ -257,6 +301,7 @@ static void stream_close(struct stream *s)
 	for (size_t i = 0; i < s->nheld; i++)
 		free(s->held[i].rows);
 	free(s->files);
+	free(s->kernel_of);
 	free(s->heap);
 	free(s->held);
 	free(s->open);
@@ -294,7 +339,7 @@ int kft_view_kd_tree_stream(FILE *out, const struct kft_trace *tr, struct kft_sy
 	int ret = -1;
 
 	stream_init(&s, out, tr, sz, o);
-	if (name_functions(&s, tr) || stream_open(&s, tr))
+	if (stream_files(&s, tr) || name_functions(&s, tr) || stream_open(&s, tr))
 		goto out;
 	kft_kd_tree_columns(&s.tc);
 	kft_kd_tree_header(&s.tc);
@@ -362,7 +407,7 @@ int kft_view_kd_rows_stream(FILE *out, const struct kft_trace *tr, struct kft_sy
 		stream_oom(&s);
 		goto out;
 	}
-	if (name_functions(&s, tr) || stream_open(&s, tr))
+	if (stream_files(&s, tr) || name_functions(&s, tr) || stream_open(&s, tr))
 		goto out;
 	kft_kd_tree_columns(&s.tc);
 	kft_kd_tree_header(&s.tc);
@@ -392,8 +437,8 @@ out:
 
 /* A chain of its own: where it starts in its file's stream. */
 struct root {
-	uint32_t file;
-	uint32_t place;
+	size_t file;
+	uint64_t place;
 };
 
 struct interlace {
@@ -410,7 +455,7 @@ static int64_t rel_entry(const struct stream *s, const struct kft_call *c)
 	return (int64_t)(c->entry_ns - (c->entry_ns >= s->base ? s->base : c->entry_ns));
 }
 
-/* Every chain's start, in the order of the call stream: 8 bytes a chain. */
+/* Every chain's start, in the order of the call stream: 16 bytes a chain. */
 static int find_roots(struct interlace *il, const struct kft_trace *tr)
 {
 	struct stream *s = il->s;
@@ -431,7 +476,7 @@ static int find_roots(struct interlace *il, const struct kft_trace *tr)
 			if (room_for_one(s, (void **)&il->roots, il->nroots, &cap, sizeof(*il->roots)))
 				goto out;
 			il->roots[il->nroots++] = (struct root){
-				(uint32_t)f, (uint32_t)kft_thread_calls_tell(s->files[f]) };
+				f, kft_thread_calls_tell(s->files[f]) };
 		}
 		kft_thread_calls_skip(s->files[f]);
 		if (!next_call(s, f, NULL))
@@ -505,7 +550,7 @@ static int print_chain(struct interlace *il, const struct root *r, char mark)
 		c = next_call(s, r->file, &local);
 		if (!c || (!first_row && c->depth <= top))
 			break;
-		place = kft_thread_calls_tell(tc) + 1;
+		place = kft_thread_calls_tell_next(tc);
 		irq = c->flags & KFT_REC_SIGNAL;
 		if (first_row) {
 			top = c->depth;
@@ -545,7 +590,8 @@ int kft_view_kd_interlaced_stream(FILE *out, const struct kft_trace *tr,
 	int ret = -1;
 
 	stream_init(&s, out, tr, sz, o);
-	if (name_functions(&s, tr) || stream_open(&s, tr) || find_roots(&il, tr))
+	if (stream_files(&s, tr) || name_functions(&s, tr) || stream_open(&s, tr) ||
+	    find_roots(&il, tr))
 		goto out;
 	kft_kd_tree_columns(&s.tc);
 	kft_kd_tree_header(&s.tc);
@@ -666,14 +712,12 @@ int kft_view_kd_slowest_stream(FILE *out, const struct kft_trace *tr, struct kft
 
 	all.columns = KFT_KD_TREE_COLUMNS;
 	stream_init(&s, out, tr, sz, &all);
-	s.files = calloc(tr->nthreads ? tr->nthreads : 1, sizeof(*s.files));
 	top.h = malloc((size_t)n * sizeof(*top.h));
-	if (!s.files || !top.h) {
+	if (!top.h) {
 		stream_oom(&s);
 		goto out;
 	}
-	s.nfiles = tr->nthreads;
-	if (name_functions(&s, tr) || find_slowest(&s, tr, func, &top))
+	if (stream_files(&s, tr) || name_functions(&s, tr) || find_slowest(&s, tr, func, &top))
 		goto out;
 	if (!top.n) {
 		kft_error_set(err, "no finished call of '%s' in the trace", func);
@@ -687,7 +731,7 @@ int kft_view_kd_slowest_stream(FILE *out, const struct kft_trace *tr, struct kft
 
 		/* each thread's stream once, kept for its other hits */
 		if (!s.files[h->file] &&
-		    !(s.files[h->file] = kft_thread_calls_open(&tr->threads[h->file], true, err)))
+		    !(s.files[h->file] = open_file(&s, tr, h->file, true)))
 			goto out;
 		if (kft_thread_calls_seek(s.files[h->file], h->rec) ||
 		    !(c = next_call(&s, h->file, NULL))) {

@@ -76,6 +76,14 @@ for cols in Fctalsm FcMPQnu; do
 	check "kd -f $cols: one pass and in memory agree" sh -c \
 		'test -s /tmp/sum1 && cmp -s /tmp/sum1 /tmp/sum2'
 done
+# the trees, streamed with each thread's kernel calls joined to its own
+for opts in "-c" "-c -l" "-c -r -l" "-c -i -l" "--slowest 2 read_file" \
+	    "--slowest 1 do_sys_openat2"; do
+	kft kd $opts /tmp/t1 > /tmp/tree1
+	KFT_KD_IN_MEMORY=1 kft kd $opts /tmp/t1 > /tmp/tree2
+	check "kd $opts: streamed and in memory agree" sh -c \
+		'grep -q do_sys_openat2 /tmp/tree1 && cmp -s /tmp/tree1 /tmp/tree2'
+done
 
 # the kickstart workflow: system calls as triggers
 cat > /tmp/bad.conf <<'CONF'

@@ -15,11 +15,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/calltree.h"
 #include "format/calls.h"
 #include "format/control.h"
 #include "format/reader.h"
 #include "format/thread-writer.h"
 #include "kernel/journal.h"
+#include "symbols/symbolizer.h"
+#include "views/kd.h"
 
 static char *make_dir(void)
 {
@@ -234,6 +237,129 @@ static void test_kernel_only_trace_reads_back(void **state)
 	free(dir);
 }
 
+/* What a kd tree view prints, streamed or from the tree in memory. */
+static char *kd_view(const struct kft_trace *tr, struct kft_symbolizer *sz,
+		     const struct kft_kd_opts *o, const char *slowest, bool in_memory)
+{
+	struct kft_calltree t;
+	struct kft_error err;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	int ret;
+
+	assert_non_null(out);
+	if (in_memory) {
+		assert_int_equal(kft_calltree_from_trace(&t, tr, sz, &err), 0);
+		ret = slowest ? kft_view_kd_slowest(out, &t, o, slowest, 2, &err)
+			      : kft_view_kd_tree(out, &t, o, &err);
+		kft_calltree_free(&t);
+	} else {
+		ret = slowest ? kft_view_kd_slowest_stream(out, tr, sz, o, slowest, 2, &err)
+		      : o->raw_order ? kft_view_kd_rows_stream(out, tr, sz, o, &err)
+		      : o->interlace ? kft_view_kd_interlaced_stream(out, tr, sz, o, &err)
+				     : kft_view_kd_tree_stream(out, tr, sz, o, &err);
+	}
+	if (ret)
+		fail_msg("%s", err.msg);
+	fclose(out);
+	return text;
+}
+
+#define K(a) (0xffffffff81000000ULL + (a))
+
+/*
+ * Two threads traced in the program and the kernel, one in the kernel
+ * only: the streamed trees (kernel calls joined to each program thread's
+ * stream) print what the tree in memory prints, Locals too.
+ *   100: main { f { openat { do_open } g read } h { g read } write }, and
+ *        kernel calls before and after main
+ *   101: t1 { t2 { kread } } and t3 open at the end, with a kernel call
+ *   102: the kernel only
+ */
+static void test_kernel_trees_stream_as_in_memory(void **state)
+{
+	char *dir = make_dir();
+	const struct kft_rec_data user[] = {
+		rec(1500, 300, 0x1003, 2, 0),		/* g */
+		rec(1100, 4900, 0x1002, 1, 0),		/* f */
+		rec(8000, 100, 0x1003, 2, 0),		/* g */
+		rec(7000, 8000, 0x1004, 1, 0),		/* h */
+		rec(1000, 19000, 0x1001, 0, 0),		/* main */
+	};
+	const struct kft_rec_data kernel[] = {
+		rec(200, 100, K(0x10), 0, KFT_REC_KERNEL),	/* before main */
+		rec(1210, 50, K(0x20), 1, KFT_REC_KERNEL),	/* do_open */
+		rec(1200, 200, K(0x30), 0, KFT_REC_KERNEL),	/* openat */
+		rec(1900, 3300, K(0x40), 0, KFT_REC_KERNEL),	/* read */
+		rec(8200, 5500, K(0x40), 0, KFT_REC_KERNEL),	/* read */
+		rec(16000, 1000, K(0x50), 0, KFT_REC_KERNEL),	/* write */
+		rec(25000, 10, K(0x60), 0, KFT_REC_KERNEL),	/* after main */
+	};
+	const struct kft_rec_data user2[] = {
+		rec(3100, 200, 0x1012, 1, 0),		/* t2 */
+		rec(3000, 1000, 0x1011, 0, 0),		/* t1 */
+	};
+	const struct kft_frame open2[] = {
+		{ .func = 0x1013, .entry_ns = 9000, .flags = KFT_FRAME_LOGGED },
+	};
+	const struct kft_rec_data kernel2[] = {
+		rec(3200, 50, K(0x40), 0, KFT_REC_KERNEL),	/* under t2 */
+		rec(9500, 700, K(0x50), 0, KFT_REC_KERNEL),	/* under t3 */
+	};
+	const struct kft_rec_data kernel3[] = {
+		rec(5000, 100, K(0x70), 0, KFT_REC_KERNEL),
+	};
+	const struct kft_thread_out files[] = {
+		{ .session = 1, .pid = 100, .tid = 100, .recs = user, .nrecs = 5 },
+		{ .session = 2, .pid = 100, .tid = 100, .recs = kernel, .nrecs = 7 },
+		{ .session = 1, .pid = 100, .tid = 101, .recs = user2, .nrecs = 2,
+		  .frames = open2, .nframes = 1 },
+		{ .session = 2, .pid = 100, .tid = 101, .recs = kernel2, .nrecs = 2 },
+		{ .session = 2, .pid = 102, .tid = 102, .recs = kernel3, .nrecs = 1 },
+	};
+	static const char *const slowest[] = { NULL, "0x0000000000001001", "0x0000000000001004",
+						"0xffffffff81000040" };
+	struct kft_trace tr;
+	struct kft_symbolizer *sz;
+	struct kft_error err;
+
+	put_control(dir);
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		assert_int_equal(kft_thread_write(dir, &files[i], &err), 0);
+	if (kft_trace_open(&tr, dir, &err))
+		fail_msg("%s", err.msg);
+	assert_true(kft_thread_calls_joins(&tr, NULL));
+	sz = kft_symbolizer_new(dir, &err);
+	if (!sz)
+		fail_msg("%s", err.msg);
+	for (int how = 0; how < 3; how++) {
+		for (int local = 0; local < 2; local++) {
+			for (size_t k = 0; k < sizeof(slowest) / sizeof(slowest[0]); k++) {
+				struct kft_kd_opts o = { .sort = 't', .limit = -1, .max_depth = 20,
+							 .max_funclen = 40, .raw_order = how == 1,
+							 .interlace = how == 2 };
+				char *want, *got;
+
+				if (slowest[k] && (how || local))
+					continue;
+				if (local)
+					o.columns = KFT_KD_TREE_COLUMNS;
+				want = kd_view(&tr, sz, &o, slowest[k], true);
+				got = kd_view(&tr, sz, &o, slowest[k], false);
+				if (getenv("KFT_SHOW_TREES"))
+					printf("%s\n", got);
+				assert_string_equal(got, want);
+				free(want);
+				free(got);
+			}
+		}
+	}
+	kft_symbolizer_free(sz);
+	kft_trace_close(&tr);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -241,6 +367,7 @@ int main(void)
 		cmocka_unit_test(test_journal_skips_a_line_cut_short),
 		cmocka_unit_test(test_kernel_calls_nest_under_the_program),
 		cmocka_unit_test(test_kernel_only_trace_reads_back),
+		cmocka_unit_test(test_kernel_trees_stream_as_in_memory),
 	};
 
 	return cmocka_run_group_tests_name("kernel", tests, NULL, NULL);

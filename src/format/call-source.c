@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <stdlib.h>
+#include <string.h>
+
+#include "call-source.h"
+#include "thread-walk.h"
+
+static void fill_call(struct kft_call *c, const struct kft_thread_file *th, uint64_t i,
+		      uint32_t depth)
+{
+	if (i < th->nrecs) {
+		struct kft_rec_data r;
+
+		kft_thread_rec(th, i, &r);
+		c->entry_ns = r.entry_ns;
+		c->dur_ns = kft_dur_decode(r.dur);
+		c->func = r.func;
+		c->call_site = r.call_site;
+		c->flags = r.flags;
+	} else {
+		const struct kft_frame *fr = &th->frames[i - th->nrecs];
+
+		c->entry_ns = fr->entry_ns;
+		c->dur_ns = -1;
+		c->func = fr->func;
+		c->call_site = fr->call_site;
+		c->flags = kft_frame_rec_flags(fr);
+	}
+	c->depth = depth;
+	c->tid = th->hdr.tid;
+	c->pid = th->hdr.pid;
+	c->session = th->hdr.session;
+	c->coroutine = (uint32_t)th->hdr.coroutine;
+}
+
+/*
+ * Local: the duration less the finished children's, at least 0. Kept in
+ * usec, which is what kd prints, in 32 bits: 71 minutes.
+ */
+#define LOCAL_UNFINISHED UINT32_MAX
+#define LOCAL_MAX_US (UINT32_MAX - 1)
+
+static int cmp_pos(const void *a, const void *b)
+{
+	const struct kft_pos_ns *x = a, *y = b;
+
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/* The time of call pos's kernel children, if it made any. */
+static int64_t kernel_ns(const struct kft_source *s, uint64_t pos)
+{
+	struct kft_pos_ns key = { pos, 0 };
+	const struct kft_pos_ns *k = bsearch(&key, s->kernel, s->nkernel, sizeof(key), cmp_pos);
+
+	return k ? k->ns : 0;
+}
+
+static void note_local(struct kft_source *s, struct kft_walk_call *c, struct kft_walk_call *parent)
+{
+	int64_t local = c->dur_ns - c->acc - (s->nkernel ? kernel_ns(s, c->pre) : 0);
+
+	if (c->dur_ns < 0)
+		s->local[c->pre] = LOCAL_UNFINISHED;
+	else if (local <= 0)
+		s->local[c->pre] = 0;
+	else
+		s->local[c->pre] = local / 1000 > LOCAL_MAX_US ? LOCAL_MAX_US : (uint32_t)(local / 1000);
+	if (c->dur_ns > 0 && kft_walk_is_child(c, parent))
+		parent->acc += c->dur_ns;
+}
+
+static int place(void *ctx, struct kft_walk_call *c, struct kft_walk_call *parent)
+{
+	struct kft_source *s = ctx;
+
+	if (c->pre >= s->n)
+		return KFT_WALK_CORRUPT;
+	s->idx[c->pre] = (uint32_t)c->idx;
+	s->depth[c->pre] = (uint32_t)c->depth;
+	if (s->local)
+		note_local(s, c, parent);
+	return 0;
+}
+
+/* The stack-watch rows, each chain (outermost frame first) at its time. */
+static int find_watch_rows(struct kft_source *s)
+{
+	const struct kft_thread_file *th = s->th;
+	uint64_t chain = UINT64_MAX, cap = 0;
+
+	for (uint64_t i = 0; i < th->nrecs; i++) {
+		struct kft_rec_data r;
+		bool watch;
+
+		kft_thread_rec(th, i, &r);
+		watch = r.dur == KFT_DUR_WATCH;
+		if (chain != UINT64_MAX && (!watch || r.depth == 0)) {
+			for (uint64_t k = chain; k < s->nwatch; k++)
+				s->watch[k].order_ns = s->watch[s->nwatch - 1].order_ns;
+			chain = UINT64_MAX;
+		}
+		if (!watch)
+			continue;
+		if (s->nwatch == cap) {
+			struct kft_watch_row *bigger;
+
+			cap = cap ? 2 * cap : 64;
+			bigger = realloc(s->watch, cap * sizeof(*bigger));
+			if (!bigger)
+				return -1;
+			s->watch = bigger;
+		}
+		if (chain == UINT64_MAX)
+			chain = s->nwatch;
+		s->watch[s->nwatch].rec = i;
+		s->watch[s->nwatch++].order_ns = r.entry_ns;
+	}
+	if (chain != UINT64_MAX)
+		for (uint64_t k = chain; k < s->nwatch; k++)
+			s->watch[k].order_ns = s->watch[s->nwatch - 1].order_ns;
+	return 0;
+}
+
+int kft_source_open(struct kft_source *s, const struct kft_thread_file *th, bool locals,
+		    const struct kft_pos_ns *kernel, size_t nkernel, struct kft_error *err)
+{
+	struct kft_walk_ops ops = { .left = place, .ctx = s };
+	int ret;
+
+	s->th = th;
+	s->kernel = kernel;
+	s->nkernel = nkernel;
+	s->n = kft_walk_count(th);
+	if (s->n >= UINT32_MAX)
+		return kft_error_set(err, "%s: %llu calls in one thread: more than this kft reads",
+				     th->name, (unsigned long long)s->n);
+	s->idx = malloc((s->n ? s->n : 1) * sizeof(*s->idx));
+	s->depth = malloc((s->n ? s->n : 1) * sizeof(*s->depth));
+	if (locals)
+		s->local = malloc((s->n ? s->n : 1) * sizeof(*s->local));
+	if (!s->idx || !s->depth || (locals && !s->local))
+		return kft_error_set(err, "out of memory for %llu calls",
+				     (unsigned long long)s->n);
+	ret = kft_thread_walk(th, &ops);
+	s->kernel = NULL;
+	s->nkernel = 0;
+	if (ret == KFT_WALK_CORRUPT)
+		return kft_error_set(err, "%s: corrupt: stack-watch rows the header does not count",
+				     th->name);
+	if (ret || (th->hdr.counters.watch_hits && find_watch_rows(s)))
+		return kft_error_set(err, "out of memory");
+	return 0;
+}
+
+/* Take the thread's next call (or watch row) as its head. */
+void kft_source_advance(struct kft_source *s)
+{
+	bool call = s->pos < s->n, watch = s->wpos < s->nwatch;
+
+	if (call)
+		fill_call(&s->head, s->th, s->idx[s->pos], s->depth[s->pos]);
+	if (watch) {
+		const struct kft_watch_row *w = &s->watch[s->wpos];
+		struct kft_rec_data r;
+
+		kft_thread_rec(s->th, w->rec, &r);
+		if (!call || w->order_ns < s->head.entry_ns ||
+		    (w->order_ns == s->head.entry_ns && r.depth <= s->head.depth)) {
+			fill_call(&s->head, s->th, w->rec, r.depth);
+			s->head_key = w->order_ns;
+			s->wpos++;
+			s->has_head = true;
+			return;
+		}
+	}
+	s->has_head = call;
+	if (call) {
+		s->head_key = s->head.entry_ns;
+		if (s->local)
+			s->head_local = s->local[s->pos] == LOCAL_UNFINISHED ?
+						-1 : (int64_t)s->local[s->pos] * 1000;
+		s->pos++;
+	}
+}
+
+void kft_source_call(const struct kft_source *s, uint64_t pos, struct kft_call *c)
+{
+	fill_call(c, s->th, s->idx[pos], s->depth[pos]);
+}
+
+void kft_source_close(struct kft_source *s)
+{
+	free(s->idx);
+	free(s->depth);
+	free(s->local);
+	free(s->watch);
+}

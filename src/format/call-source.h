@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * One thread file's calls in entry order, as the call streams read them
+ * (calls.c merges many, thread-calls.c reads one alone): where each call's
+ * record is and how deep it is logged, 8 bytes a call, 4 more with kd's
+ * Local. Internal to src/format/.
+ */
+#ifndef KFT_CALL_SOURCE_H
+#define KFT_CALL_SOURCE_H
+
+#include "calls.h"
+
+/* A stack-watch row: shown at the moment its chain was taken. */
+struct kft_watch_row {
+	uint64_t rec;
+	uint64_t order_ns;	/* entry of the chain's deepest frame */
+};
+
+/* One thread file's calls in entry order. */
+struct kft_source {
+	const struct kft_thread_file *th;
+	uint32_t *idx;		/* record, or nrecs + open frame */
+	uint32_t *depth;	/* logged ancestors */
+	uint32_t *local;	/* kd's Local in usec (KFT_LOCAL_*), if asked for */
+	uint64_t n, pos;
+	struct kft_watch_row *watch;
+	uint64_t nwatch, wpos;
+	struct kft_call head;	/* the next call, if has_head */
+	int64_t head_local;	/* its Local in ns (-1: unfinished), if local */
+	uint64_t head_key;	/* its time in the merge */
+	bool has_head;
+	const struct kft_pos_ns *kernel;	/* while opening only */
+	size_t nkernel;
+};
+
+/* The time of a call's kernel children (the call at pos in entry order). */
+struct kft_pos_ns {
+	uint64_t pos;
+	int64_t ns;
+};
+
+/*
+ * Open th's calls: each call's record, logged depth and (locals) Local.
+ * kernel (sorted by pos, nkernel of them) gives the calls that made kernel
+ * calls their time, which their Local leaves out; NULL for none.
+ */
+int kft_source_open(struct kft_source *s, const struct kft_thread_file *th, bool locals,
+		    const struct kft_pos_ns *kernel, size_t nkernel, struct kft_error *err);
+/* Take the thread's next call (or stack-watch row) as its head. */
+void kft_source_advance(struct kft_source *s);
+/* Call pos (in entry order) into *c, without moving the head. */
+void kft_source_call(const struct kft_source *s, uint64_t pos, struct kft_call *c);
+void kft_source_close(struct kft_source *s);
+
+#endif
