@@ -26,11 +26,16 @@ TOOL_SRCS    := $(SHARED_SRCS) $(wildcard src/cli/*.c) $(wildcard src/views/*.c)
                 src/symbols/symmap.c src/symbols/saved-symbols.c src/symbols/rewrite.c src/format/thread-writer.c \
                 $(wildcard src/kernel/*.c)
 UNIT_SRCS    := $(wildcard tests/unit/test-*.c)
+FUZZ_SRCS    := $(wildcard tests/fuzz/fuzz-*.c)
 
 RUNTIME_OBJS := $(patsubst %.S,$(O)/pic/%.o,$(patsubst %.c,$(O)/pic/%.o,$(RUNTIME_SRCS)))
 TOOL_OBJS    := $(patsubst %.c,$(O)/obj/%.o,$(TOOL_SRCS))
 LIB_OBJS     := $(filter-out $(O)/obj/src/cli/%,$(TOOL_OBJS))
 UNIT_BINS    := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRCS))
+FUZZ_BINS    := $(patsubst tests/fuzz/%.c,$(O)/fuzz/%,$(filter-out %/fuzz-util.c,$(FUZZ_SRCS)))
+# libFuzzer (clang): the library's code built for coverage, each target linked with its main
+FUZZ_SAN     := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_TIME    ?= 60
 
 all: $(O)/bin/kft $(O)/lib/libkft.so $(O)/include/kft.h
 
@@ -66,6 +71,18 @@ $(O)/tests/%: tests/unit/%.c $(LIB_OBJS)
 	$(CC) $(BASE) $(CFLAGS) $(SANITIZE) -Isrc -o $@ $< $(LIB_OBJS) -lcmocka $(TRACEFS_LIBS) -lzstd -ldl -lm
 
 unit: $(UNIT_BINS)
+
+$(O)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz-util.c tests/fuzz/fuzz.h $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE) $(CFLAGS) $(SANITIZE) -fsanitize=fuzzer -Isrc -o $@ $< tests/fuzz/fuzz-util.c \
+		$(LIB_OBJS) $(TRACEFS_LIBS) -lzstd -ldl -lm
+
+fuzz-targets: $(FUZZ_BINS)
+
+# each fuzz target for FUZZ_TIME seconds, from the committed corpus (clang)
+fuzz: deps
+	$(MAKE) -s O=build-fuzz CC=clang SANITIZE="$(FUZZ_SAN)" fuzz-targets
+	tests/fuzz/run.sh build-fuzz $(FUZZ_TIME)
 
 # `make check` runs every test; it installs what it needs first.
 check: deps
@@ -106,8 +123,9 @@ help:
 	@echo "make check      install missing packages, build, run every test"
 	@echo "make check-kernel  the kernel tests alone (QEMU, Debian's kernel)"
 	@echo "make bench      kft against uftrace and LTTng-UST, same workloads, one run"
+	@echo "make fuzz       each libFuzzer target for FUZZ_TIME seconds (default 60)"
 	@echo "make install PREFIX=DIR"
 
-.PHONY: all unit check check-fast check-kernel deps demo bench install clean help
+.PHONY: all unit check check-fast check-kernel deps demo bench fuzz fuzz-targets install clean help
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -9,6 +9,9 @@ need=""
 have_cmd() { command -v "$1" >/dev/null 2>&1; }
 have_cmd gcc   || need="$need gcc libc6-dev"
 have_cmd clang || need="$need clang"
+# clang's runtimes: its sanitizers and libFuzzer (tests/fuzz/)
+[ -n "$(ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a 2>/dev/null)" ] ||
+	need="$need libclang-rt-dev"
 have_cmd g++   || need="$need g++"	# C++ programs in the tests (clang++ uses its library)
 have_cmd make  || need="$need make"
 # The sanitizer runtimes ship with gcc's libraries on Debian.

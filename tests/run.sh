@@ -3,8 +3,9 @@
 #
 # Every test of kft: builds with gcc and clang (warnings are errors), the
 # unit tests (cmocka), the end-to-end tests of tests/e2e/ run against
-# tools built with AddressSanitizer and UndefinedBehaviorSanitizer, and
-# the kernel tests of tests/kernel/ in QEMU.
+# tools built with AddressSanitizer and UndefinedBehaviorSanitizer,
+# libFuzzer targets over their committed corpus (tests/fuzz/), and the
+# kernel tests of tests/kernel/ in QEMU.
 # Ends with the line "N passed, N failed"; exits non-zero on any failure.
 #
 #   tests/run.sh [PATTERN]   only e2e tests whose name contains PATTERN
@@ -59,6 +60,25 @@ if [ -z "$only" ]; then
 			fi
 		done
 	done
+fi
+
+# --- fuzzing: the committed corpus and a short pass (tests/fuzz/) -----------
+if [ -z "$only" ]; then
+	if make -s -j"$(nproc)" O=build-fuzz CC=clang \
+		SANITIZE="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+		fuzz-targets >"$root/build-fuzz.log" 2>&1; then
+		pass
+		while read -r line; do
+			echo "$line"
+			case $line in
+			"fuzz "*": "*" executions, no crash") pass ;;
+			"fuzz "*) fail "$line" ;;
+			esac
+		done < <(tests/fuzz/run.sh build-fuzz check 2>&1)
+	else
+		fail "build fuzz targets (see build-fuzz.log)"
+		tail -20 "$root/build-fuzz.log"
+	fi
 fi
 
 # --- end-to-end tests ---------------------------------------------------

@@ -76,6 +76,7 @@ struct pass {
 	bool durations;
 	uint64_t last_func;	/* runs of one function are common: skip the cache then */
 	uint32_t last_id;
+	bool have_last;		/* any address may be met, UINT64_MAX too */
 	const struct kernel_times *kernel;	/* NULL: none in this thread */
 };
 
@@ -85,7 +86,7 @@ static int met(void *ctx, struct kft_walk_call *c, struct kft_walk_call *parent)
 	struct kft_func_stat *st;
 
 	(void)parent;
-	if (c->func != p->last_func || p->reused) {
+	if (c->func != p->last_func || !p->have_last || p->reused) {
 		uint64_t image = p->reused ? kft_symbolizer_image(p->ft->sz, p->session, c->entry_ns)
 					   : p->session;
 
@@ -93,6 +94,7 @@ static int met(void *ctx, struct kft_walk_call *c, struct kft_walk_call *parent)
 		    grow_stats(p->fs, p->acc, p->ft->t->nfuncs))
 			return -1;
 		p->last_func = c->func;
+		p->have_last = true;
 	}
 	c->tag = p->last_id;
 	st = &p->fs->funcs[c->tag];
@@ -236,7 +238,7 @@ static int one_thread(struct kft_funcstats *fs, struct acc **acc, struct kft_fun
 		      const struct kernel_times *kernel, struct kft_error *err)
 {
 	struct pass p = { .fs = fs, .acc = acc, .ft = ft, .session = th->hdr.session,
-			  .th = th, .durations = durations, .last_func = UINT64_MAX,
+			  .th = th, .durations = durations,
 			  .reused = kft_symbolizer_epochs(ft->sz, th->hdr.session) > 1,
 			  .kernel = kernel && kernel->n && !kft_thread_is_kernel(th) ? kernel
 										: NULL };

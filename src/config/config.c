@@ -95,6 +95,7 @@ static int tokenize(struct parser *p, const char *text, size_t len)
 		} else {
 			struct token *t;
 			size_t n = 0;
+			int parens = 0;
 
 			if (p->ntoks == cap) {
 				struct token *bigger = realloc(p->toks, 2 * cap * sizeof(*bigger));
@@ -107,7 +108,7 @@ static int tokenize(struct parser *p, const char *text, size_t len)
 			}
 			t = &p->toks[p->ntoks++];
 			t->line = line;
-			for (int parens = 0; i < len && text[i] != '\n' && text[i] != '\0';) {
+			while (i < len && text[i] != '\n' && text[i] != '\0') {
 				/* a C++ name as the source writes it is one word:
 				 * "f(int, char *)", "ns::Foo::operator new" */
 				if (text[i] == '(')
@@ -129,6 +130,10 @@ static int tokenize(struct parser *p, const char *text, size_t len)
 				t->text[n++] = text[i++];
 			}
 			t->text[n] = '\0';
+			/* the rest of the line went into it: say so, not later */
+			if (parens)
+				return kft_error_set(p->err, "%s:%u: '%s': a '(' without its ')'",
+						     p->origin, line, t->text);
 		}
 	}
 	if (p->ntoks)

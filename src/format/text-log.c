@@ -51,6 +51,10 @@ static bool parse_pid(struct kft_text_row *row, const char *s)
 	return true;
 }
 
+/* Times beyond this (126 years in usec, 46 days in the ns of `kft log
+ * --ns`) are no times: in ns, entry plus delta must still fit 64 bits. */
+#define MAX_TIME 4000000000000000LL
+
 int kft_text_log_parse_row(struct kft_text_row *row, char *line, const char *origin,
 			   unsigned int lineno, struct kft_error *err)
 {
@@ -68,7 +72,7 @@ int kft_text_log_parse_row(struct kft_text_row *row, char *line, const char *ori
 	if (n < 5)
 		return kft_error_set(err, "%s:%u: expected 'Entry Delta PID Function Caller', "
 				     "found %zu word%s", origin, lineno, n, n == 1 ? "" : "s");
-	if (!parse_int(w[i], &row->entry_us) || row->entry_us < 0)
+	if (!parse_int(w[i], &row->entry_us) || row->entry_us < 0 || row->entry_us > MAX_TIME)
 		return kft_error_set(err, "%s:%u: '%s': Entry is not a time in usec", origin,
 				     lineno, w[i]);
 	i++;
@@ -76,7 +80,8 @@ int kft_text_log_parse_row(struct kft_text_row *row, char *line, const char *ori
 		row->delta_us = -1;	/* KFI's words for an exit not seen */
 		i += 2;
 	} else {
-		if (!parse_int(w[i], &row->delta_us) || row->delta_us < -2)
+		if (!parse_int(w[i], &row->delta_us) || row->delta_us < -2 ||
+		    row->delta_us > MAX_TIME)
 			return kft_error_set(err, "%s:%u: '%s': Delta is not a duration in usec",
 					     origin, lineno, w[i]);
 		if (row->delta_us == 4294967295LL)

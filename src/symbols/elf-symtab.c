@@ -135,10 +135,11 @@ static void note_patch_section(struct kft_elf *elf, const Elf64_Shdr *sh)
 /* The GNU build-id in a note area, if there is one. */
 static void read_build_id(struct kft_elf *elf, uint64_t off, uint64_t size)
 {
-	const unsigned char *p = (const unsigned char *)elf->map + off;
+	const unsigned char *p;
 
 	if (!in_file(elf, off, size))
 		return;
+	p = (const unsigned char *)elf->map + off;
 	while (size >= 12) {
 		uint32_t namesz, descsz, type;
 		uint64_t len;
@@ -178,11 +179,12 @@ static const char *section_name(const struct kft_elf *elf, const Elf64_Ehdr *eh,
 
 static void read_debuglink(struct kft_elf *elf, const Elf64_Shdr *sh)
 {
-	const char *s = (const char *)elf->map + sh->sh_offset;
+	const char *s;
 	size_t n;
 
 	if (!in_file(elf, sh->sh_offset, sh->sh_size))
 		return;
+	s = (const char *)elf->map + sh->sh_offset;
 	n = strnlen(s, sh->sh_size);
 	if (n && n < sh->sh_size && n < sizeof(elf->debuglink))
 		memcpy(elf->debuglink, s, n + 1);

@@ -665,11 +665,12 @@ static int cmp_rank(const void *a, const void *b)
 static int find_slowest(struct stream *s, const struct kft_trace *tr, const char *func,
 			struct top *top)
 {
-	bool *wanted = calloc(s->names.nfuncs ? s->names.nfuncs : 1, sizeof(*wanted));
+	size_t named = s->names.nfuncs;	/* a damaged record may name more */
+	bool *wanted = calloc(named ? named : 1, sizeof(*wanted));
 
 	if (!wanted)
 		return stream_oom(s);
-	for (size_t i = 0; i < s->names.nfuncs; i++)
+	for (size_t i = 0; i < named; i++)
 		wanted[i] = !strcmp(s->names.funcs[i].name, func) ||
 			    !strcmp(s->names.funcs[i].base_name, func);
 	for (size_t f = 0; f < tr->nthreads; f++) {
@@ -687,7 +688,7 @@ static int find_slowest(struct stream *s, const struct kft_trace *tr, const char
 					       kft_symbolizer_image(s->ft.sz, th->hdr.session,
 								    r.entry_ns),
 					       r.func, &id) ||
-			    id >= s->names.nfuncs || !wanted[id])
+			    id >= named || !wanted[id])
 				continue;
 			h.key.entry_ns = r.entry_ns;
 			h.key.tid = th->hdr.tid;

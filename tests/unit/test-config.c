@@ -198,6 +198,9 @@ static void test_funclist_errors(void **state)
 		"t.conf:2: 'end': function list needs 'fend' before 'end'");
 	rejects("begin\nfilter funclist a, 7\nend",
 		"t.conf:2: '7': expected a function name or a hex address (0x...)");
+	/* found by fuzzing: the name took fend and the rest of the line */
+	rejects("begin\nfilter funclist f( g fend\nend",
+		"t.conf:2: 'f( g fend': a '(' without its ')'");
 }
 
 static void test_funclist_limit(void **state)

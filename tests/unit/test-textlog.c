@@ -118,6 +118,11 @@ static void test_errors(void **state)
 {
 	assert_int_equal(parse("  1 2 3 f"), -1);
 	assert_string_equal(err.msg, "t.log:7: expected 'Entry Delta PID Function Caller', found 4 words");
+	/* found by fuzzing: times whose ns do not fit 64 bits */
+	assert_int_equal(parse("  11111111111111111 2 3 f g"), -1);
+	assert_string_equal(err.msg, "t.log:7: '11111111111111111': Entry is not a time in usec");
+	assert_int_equal(parse("  1 11111111111111111 3 f g"), -1);
+	assert_string_equal(err.msg, "t.log:7: '11111111111111111': Delta is not a duration in usec");
 	assert_int_equal(parse("  x 2 3 f g"), -1);
 	assert_string_equal(err.msg, "t.log:7: 'x': Entry is not a time in usec");
 	assert_int_equal(parse("  1 -3 3 f g"), -1);
