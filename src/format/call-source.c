@@ -40,32 +40,18 @@ static void fill_call(struct kft_call *c, const struct kft_thread_file *th, uint
 #define LOCAL_UNFINISHED UINT32_MAX
 #define LOCAL_MAX_US (UINT32_MAX - 1)
 
-static int cmp_pos(const void *a, const void *b)
+uint32_t kft_source_local(int64_t local_ns)
 {
-	const struct kft_pos_ns *x = a, *y = b;
-
-	return x->pos < y->pos ? -1 : x->pos > y->pos;
-}
-
-/* The time of call pos's kernel children, if it made any. */
-static int64_t kernel_ns(const struct kft_source *s, uint64_t pos)
-{
-	struct kft_pos_ns key = { pos, 0 };
-	const struct kft_pos_ns *k = bsearch(&key, s->kernel, s->nkernel, sizeof(key), cmp_pos);
-
-	return k ? k->ns : 0;
+	if (local_ns < 0)
+		return LOCAL_UNFINISHED;
+	return local_ns / 1000 > LOCAL_MAX_US ? LOCAL_MAX_US : (uint32_t)(local_ns / 1000);
 }
 
 static void note_local(struct kft_source *s, struct kft_walk_call *c, struct kft_walk_call *parent)
 {
-	int64_t local = c->dur_ns - c->acc - (s->nkernel ? kernel_ns(s, c->pre) : 0);
+	int64_t local = c->dur_ns - c->acc;
 
-	if (c->dur_ns < 0)
-		s->local[c->pre] = LOCAL_UNFINISHED;
-	else if (local <= 0)
-		s->local[c->pre] = 0;
-	else
-		s->local[c->pre] = local / 1000 > LOCAL_MAX_US ? LOCAL_MAX_US : (uint32_t)(local / 1000);
+	s->local[c->pre] = kft_source_local(c->dur_ns < 0 ? -1 : local < 0 ? 0 : local);
 	if (c->dur_ns > 0 && kft_walk_is_child(c, parent))
 		parent->acc += c->dur_ns;
 }
@@ -123,14 +109,12 @@ static int find_watch_rows(struct kft_source *s)
 }
 
 int kft_source_open(struct kft_source *s, const struct kft_thread_file *th, bool locals,
-		    const struct kft_pos_ns *kernel, size_t nkernel, struct kft_error *err)
+		    struct kft_error *err)
 {
 	struct kft_walk_ops ops = { .left = place, .ctx = s };
 	int ret;
 
 	s->th = th;
-	s->kernel = kernel;
-	s->nkernel = nkernel;
 	s->n = kft_walk_count(th);
 	if (s->n >= UINT32_MAX)
 		return kft_error_set(err, "%s: %llu calls in one thread: more than this kft reads",
@@ -143,8 +127,6 @@ int kft_source_open(struct kft_source *s, const struct kft_thread_file *th, bool
 		return kft_error_set(err, "out of memory for %llu calls",
 				     (unsigned long long)s->n);
 	ret = kft_thread_walk(th, &ops);
-	s->kernel = NULL;
-	s->nkernel = 0;
 	if (ret == KFT_WALK_CORRUPT)
 		return kft_error_set(err, "%s: corrupt: stack-watch rows the header does not count",
 				     th->name);

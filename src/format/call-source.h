@@ -29,23 +29,13 @@ struct kft_source {
 	int64_t head_local;	/* its Local in ns (-1: unfinished), if local */
 	uint64_t head_key;	/* its time in the merge */
 	bool has_head;
-	const struct kft_pos_ns *kernel;	/* while opening only */
-	size_t nkernel;
 };
 
-/* The time of a call's kernel children (the call at pos in entry order). */
-struct kft_pos_ns {
-	uint64_t pos;
-	int64_t ns;
-};
-
-/*
- * Open th's calls: each call's record, logged depth and (locals) Local.
- * kernel (sorted by pos, nkernel of them) gives the calls that made kernel
- * calls their time, which their Local leaves out; NULL for none.
- */
+/* Open th's calls: each call's record, logged depth and (locals) Local. */
 int kft_source_open(struct kft_source *s, const struct kft_thread_file *th, bool locals,
-		    const struct kft_pos_ns *kernel, size_t nkernel, struct kft_error *err);
+		    struct kft_error *err);
+/* Local in usec as the source keeps it, from ns (-1: unfinished). */
+uint32_t kft_source_local(int64_t local_ns);
 /* Take the thread's next call (or stack-watch row) as its head. */
 void kft_source_advance(struct kft_source *s);
 /* Call pos (in entry order) into *c, without moving the head. */

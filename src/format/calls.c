@@ -132,7 +132,7 @@ struct kft_calls *kft_calls_open(const struct kft_trace *tr, const size_t *threa
 	for (size_t i = 0; i < n; i++) {
 		struct kft_source *s = &cs->src[i];
 
-		if (kft_source_open(s, &tr->threads[threads ? threads[i] : i], false, NULL, 0, err))
+		if (kft_source_open(s, &tr->threads[threads ? threads[i] : i], false, err))
 			goto fail;
 		cs->total += s->n + s->nwatch;
 		kft_source_advance(s);

@@ -62,135 +62,102 @@ static void rewind_to(struct kft_source *s, uint64_t pos, bool watch_rows)
 
 /* ---- joining a kernel file -------------------------------------------- */
 
-/* A call open at this point of the joining pass. */
-struct open_at {
-	uint32_t depth;		/* in the program's tree */
-	bool kernel, irq;
-	uint64_t pos;		/* a program call's, in its file's order */
+/* A program call open at this point of the joining pass. */
+struct user_open {
+	uint32_t depth;
 	uint64_t end;
 };
 
-struct stack {
-	struct open_at *v;
-	size_t n, cap;
+/* A call open in the tree the joining pass builds. */
+struct tree_open {
+	uint32_t depth;		/* in the tree */
+	bool irq;
+	struct kft_source *from;
+	uint64_t pos;
+	int64_t dur, acc;	/* acc: its children's time */
 };
 
-static int push(struct stack *st, struct open_at o)
+/* A call leaves the tree: its Local is known. */
+static void settle(const struct tree_open *o)
 {
-	if (kft_grow((void **)&st->v, st->n, &st->cap, sizeof(*st->v), 64))
-		return -1;
-	st->v[st->n++] = o;
-	return 0;
-}
-
-static int cmp_pos_ns(const void *a, const void *b)
-{
-	const struct kft_pos_ns *x = a, *y = b;
-
-	return x->pos < y->pos ? -1 : x->pos > y->pos;
+	if (o->from->local)
+		o->from->local[o->pos] =
+			kft_source_local(o->dur < 0 ? -1 : o->dur > o->acc ? o->dur - o->acc : 0);
 }
 
 /*
- * One pass over both files in stream order: each kernel call goes one
+ * One pass over both files in the whole trace's order, nesting as the
+ * tree in memory does (kft_calls, then calltree.c): a kernel call goes one
  * deeper than the innermost program call not yet ended when it began (the
- * one that made the system call: its depth is written into k's), and a
- * kernel call whose parent in the tree is a program call adds its time to
- * that call's kernel time (*kt, sorted by position, for its Local).
+ * one that made the system call); each call's parent is the innermost
+ * call open in the tree not as deep. Each call's depth in the tree and its
+ * Local (its time less its children's) are written into its source.
  */
-static int join_pass(struct kft_source *s, struct kft_source *k, struct kft_pos_ns **kt,
-		     size_t *nkt)
+static int join_pass(struct kft_source *s, struct kft_source *k)
 {
-	struct stack user = { 0 }, tree = { 0 };
-	size_t cap = 0, n = 0;
+	struct user_open *user = NULL;
+	struct tree_open *tree = NULL;
+	size_t nuser = 0, ucap = 0, ntree = 0, tcap = 0;
 	int ret = -1;
 
-	*kt = NULL;
 	while (s->has_head || k->has_head) {
 		bool kernel = kernel_first(s, k);
 		struct kft_source *from = kernel ? k : s;
 		struct kft_call c = from->head;
 		uint64_t pos = next_pos(from);
 		bool irq = c.flags & KFT_REC_SIGNAL;
-		uint64_t end = c.dur_ns < 0 ? UINT64_MAX : c.entry_ns + (uint64_t)c.dur_ns;
+		struct tree_open *parent;
 
 		kft_source_advance(from);
 		if (c.dur_ns == -2)
 			continue;	/* a stack-watch row */
 		if (kernel) {
-			while (user.n && user.v[user.n - 1].end <= c.entry_ns)
-				user.n--;
-			if (user.n)
-				c.depth += user.v[user.n - 1].depth + 1;
-			k->depth[pos] = c.depth;
+			while (nuser && user[nuser - 1].end <= c.entry_ns)
+				nuser--;
+			if (nuser)
+				c.depth += user[nuser - 1].depth + 1;
 		} else {
-			while (user.n && user.v[user.n - 1].depth >= c.depth)
-				user.n--;
-			if (push(&user, (struct open_at){ c.depth, false, irq, pos, end }))
+			while (nuser && user[nuser - 1].depth >= c.depth)
+				nuser--;
+			if (kft_grow((void **)&user, nuser, &ucap, sizeof(*user), 64))
 				goto out;
+			user[nuser++] = (struct user_open){
+				c.depth, c.dur_ns < 0 ? UINT64_MAX : c.entry_ns + (uint64_t)c.dur_ns };
 		}
-		/* its parent in the tree, as the tree in memory finds it */
-		while (tree.n && tree.v[tree.n - 1].depth >= c.depth)
-			tree.n--;
-		if (kernel && c.dur_ns > 0 && tree.n && !tree.v[tree.n - 1].kernel &&
-		    !(irq && !tree.v[tree.n - 1].irq)) {
-			uint64_t parent = tree.v[tree.n - 1].pos;
-
-			if (n && (*kt)[n - 1].pos == parent) {
-				(*kt)[n - 1].ns += c.dur_ns;
-			} else {
-				if (kft_grow((void **)kt, n, &cap, sizeof(**kt), 64))
-					goto out;
-				(*kt)[n++] = (struct kft_pos_ns){ parent, c.dur_ns };
-			}
-		}
-		if (push(&tree, (struct open_at){ c.depth, kernel, irq, pos, end }))
+		while (ntree && tree[ntree - 1].depth >= c.depth)
+			settle(&tree[--ntree]);
+		/* a signal handler's chain is a root of its own */
+		parent = ntree && !(irq && !tree[ntree - 1].irq) ? &tree[ntree - 1] : NULL;
+		if (parent && c.dur_ns > 0)
+			parent->acc += c.dur_ns;
+		if (kft_grow((void **)&tree, ntree, &tcap, sizeof(*tree), 64))
 			goto out;
+		tree[ntree++] = (struct tree_open){ parent ? parent->depth + 1 : c.depth, irq, from,
+						    pos, c.dur_ns, 0 };
+		from->depth[pos] = tree[ntree - 1].depth;
 	}
-	/* a call's kernel children may come apart (between its program
-	 * children): one entry a call */
-	if (n)
-		qsort(*kt, n, sizeof(**kt), cmp_pos_ns);
-	*nkt = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (*nkt && (*kt)[*nkt - 1].pos == (*kt)[i].pos)
-			(*kt)[*nkt - 1].ns += (*kt)[i].ns;
-		else
-			(*kt)[(*nkt)++] = (*kt)[i];
-	}
+	while (ntree)
+		settle(&tree[--ntree]);
 	ret = 0;
 out:
-	free(user.v);
-	free(tree.v);
+	free(user);
+	free(tree);
 	return ret;
 }
 
 static int join_kernel(struct kft_thread_calls *tc, const struct kft_thread_file *prog,
 		       const struct kft_thread_file *kern, bool locals, struct kft_error *err)
 {
-	struct kft_pos_ns *kt = NULL;
-	size_t nkt = 0;
-
 	tc->joined = true;
-	if (kft_source_open(&tc->s, prog, false, NULL, 0, err) ||
-	    kft_source_open(&tc->k, kern, locals, NULL, 0, err))
+	if (kft_source_open(&tc->s, prog, locals, err) ||
+	    kft_source_open(&tc->k, kern, locals, err))
 		return -1;
 	kft_source_advance(&tc->s);
 	kft_source_advance(&tc->k);
-	if (join_pass(&tc->s, &tc->k, &kt, &nkt)) {
-		free(kt);
+	if (join_pass(&tc->s, &tc->k)) {
 		tc_oom(err);
 		return -1;
 	}
-	if (locals) {
-		/* the program's Locals, less their kernel children */
-		kft_source_close(&tc->s);
-		memset(&tc->s, 0, sizeof(tc->s));
-		if (kft_source_open(&tc->s, prog, true, kt, nkt, err)) {
-			free(kt);
-			return -1;
-		}
-	}
-	free(kt);
 	rewind_to(&tc->s, 0, true);
 	rewind_to(&tc->k, 0, true);
 	choose(tc);
@@ -216,7 +183,7 @@ struct kft_thread_calls *kft_thread_calls_open(const struct kft_thread_file *th,
 		}
 		return tc;
 	}
-	if (kft_source_open(&tc->s, th, locals, NULL, 0, err)) {
+	if (kft_source_open(&tc->s, th, locals, err)) {
 		kft_thread_calls_close(tc);
 		return NULL;
 	}

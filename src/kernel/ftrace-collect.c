@@ -12,22 +12,8 @@
 
 #include "../format/thread-writer.h"
 #include "ftrace-collect.h"
+#include "pairing.h"
 #include "journal.h"
-
-#define MAX_DEPTH 256
-
-enum { EV_ENTRY, EV_EXIT, EV_FUNCTION };
-
-struct kev {
-	uint64_t ts;		/* CLOCK_MONOTONIC ns */
-	uint64_t func;
-	uint64_t extra;		/* EXIT: duration; FUNCTION: the caller */
-	uint32_t seq;
-	int32_t pid;
-	int32_t depth;
-	uint8_t type;
-	uint8_t irq;
-};
 
 struct fields {
 	int entry_id, exit_id, function_id;
@@ -39,7 +25,7 @@ struct fields {
 struct gather {
 	struct tep_handle *tep;
 	struct fields f;
-	struct kev *ev;
+	struct kft_kev *ev;
 	size_t n, cap;
 	bool oom;
 };
@@ -56,7 +42,7 @@ static uint64_t field(struct tep_format_field *f, struct tep_record *rec)
 static int on_event(struct tep_event *event, struct tep_record *rec, int cpu, void *arg)
 {
 	struct gather *g = arg;
-	struct kev *e;
+	struct kft_kev *e;
 	int flags;
 
 	if (event->id != g->f.entry_id && event->id != g->f.exit_id &&
@@ -64,7 +50,7 @@ static int on_event(struct tep_event *event, struct tep_record *rec, int cpu, vo
 		return 0;
 	if (g->n == g->cap) {
 		size_t cap = g->cap ? 2 * g->cap : 4096;
-		struct kev *bigger = realloc(g->ev, cap * sizeof(*bigger));
+		struct kft_kev *bigger = realloc(g->ev, cap * sizeof(*bigger));
 
 		if (!bigger) {
 			g->oom = true;
@@ -81,18 +67,18 @@ static int on_event(struct tep_event *event, struct tep_record *rec, int cpu, vo
 	flags = tep_data_flags(g->tep, rec);
 	e->irq = flags > 0 && (flags & (TRACE_FLAG_HARDIRQ | TRACE_FLAG_SOFTIRQ));
 	if (event->id == g->f.entry_id) {
-		e->type = EV_ENTRY;
+		e->type = KFT_KEV_ENTRY;
 		e->func = field(g->f.entry_func, rec);
 		e->depth = (int32_t)field(g->f.entry_depth, rec);
 	} else if (event->id == g->f.exit_id) {
 		uint64_t t0 = field(g->f.calltime, rec), t1 = field(g->f.rettime, rec);
 
-		e->type = EV_EXIT;
+		e->type = KFT_KEV_EXIT;
 		e->func = field(g->f.exit_func, rec);
 		e->depth = (int32_t)field(g->f.exit_depth, rec);
 		e->extra = t1 > t0 ? t1 - t0 : 0;
 	} else {
-		e->type = EV_FUNCTION;
+		e->type = KFT_KEV_FUNCTION;
 		e->func = field(g->f.ip, rec);
 		e->extra = field(g->f.parent_ip, rec);
 	}
@@ -132,7 +118,7 @@ static int find_fields(struct tep_handle *tep, struct fields *f, struct kft_erro
 
 static int cmp_kev(const void *a, const void *b)
 {
-	const struct kev *x = a, *y = b;
+	const struct kft_kev *x = a, *y = b;
 
 	if (x->pid != y->pid)
 		return x->pid < y->pid ? -1 : 1;
@@ -192,114 +178,6 @@ static uint32_t tgid_of(const struct tgids *t, uint32_t pid)
 	const uint32_t *hit = t->n ? bsearch(key, t->pairs, t->n, sizeof(*t->pairs), cmp_pair) : NULL;
 
 	return hit && hit[1] ? hit[1] : pid;
-}
-
-struct task_out {
-	struct kft_rec_data *recs;
-	size_t n, cap;
-	struct kft_frame frames[MAX_DEPTH];
-	size_t top;
-	struct kft_counters c;
-};
-
-static int emit(struct task_out *t, const struct kft_config *cfg, uint64_t entry, uint64_t dur,
-		bool unfinished, uint64_t func, uint64_t site, int32_t depth, bool irq)
-{
-	struct kft_rec_data *r;
-
-	if (!unfinished) {
-		if ((cfg->mintime && dur < cfg->mintime * 1000) ||
-		    (cfg->maxtime && dur > cfg->maxtime * 1000)) {
-			t->c.time_filtered++;
-			return 0;
-		}
-	}
-	if (cfg->noints && irq) {
-		t->c.noints_filtered++;
-		return 0;
-	}
-	if (cfg->onlyints && !irq) {
-		t->c.onlyints_filtered++;
-		return 0;
-	}
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 1024;
-		struct kft_rec_data *bigger = realloc(t->recs, cap * sizeof(*bigger));
-
-		if (!bigger)
-			return -1;
-		t->recs = bigger;
-		t->cap = cap;
-	}
-	r = &t->recs[t->n++];
-	r->entry_ns = entry;
-	r->func = func;
-	r->call_site = site;
-	r->dur = unfinished ? KFT_DUR_UNFINISHED : kft_dur_encode(dur);
-	r->depth = (uint32_t)depth;
-	r->flags = KFT_REC_KERNEL | (irq ? KFT_REC_SIGNAL : 0);
-	return 0;
-}
-
-/* A task's events (in time order) into records and open frames. */
-static int pair_task(const struct kev *ev, size_t n, const struct kft_config *cfg, uint64_t base,
-		     struct task_out *t)
-{
-	/* frames[d] is an open call when it is marked logged */
-	memset(t->frames, 0, sizeof(t->frames));
-	t->top = 0;
-	for (size_t i = 0; i < n; i++) {
-		const struct kev *e = &ev[i];
-		uint64_t rel = e->ts > base ? e->ts - base : 0;
-		int32_t d = e->depth < 0 ? 0 : e->depth;
-
-		if (e->type == EV_FUNCTION) {
-			if (emit(t, cfg, rel, 0, true, e->func, e->extra, 0, e->irq))
-				return -1;
-		} else if (e->type == EV_ENTRY && d < MAX_DEPTH) {
-			/* open ones this deep or deeper lost their exits: never
-			 * closed (above top all frames are clear) */
-			if (t->top > (size_t)d)
-				memset(&t->frames[d], 0, (t->top - (size_t)d) * sizeof(t->frames[d]));
-			t->frames[d].func = e->func;
-			t->frames[d].entry_ns = rel;
-			t->frames[d].flags = KFT_FRAME_LOGGED | KFT_FRAME_KERNEL |
-					     (e->irq ? KFT_FRAME_SIGNAL : 0);
-			t->top = (size_t)d + 1;
-		} else if (e->type == EV_EXIT) {
-			bool paired = d < MAX_DEPTH && (t->frames[d].flags & KFT_FRAME_LOGGED) &&
-				      t->frames[d].func == e->func;
-			uint64_t entry = paired ? t->frames[d].entry_ns :
-						  (rel > e->extra ? rel - e->extra : 0);
-
-			if (t->top > (size_t)d) {
-				memset(&t->frames[d], 0, (t->top - (size_t)d) * sizeof(t->frames[d]));
-				t->top = (size_t)d;
-			}
-			if (emit(t, cfg, entry, e->extra, false, e->func, 0, d, e->irq))
-				return -1;
-		}
-	}
-	while (t->top && !(t->frames[t->top - 1].flags & KFT_FRAME_LOGGED))
-		t->top--;
-	return 0;
-}
-
-/* logentries is per thread, as for programs: the first N, or with
- * overwrite the last N. */
-static void cut(struct task_out *t, const struct kft_config *cfg)
-{
-	size_t cap = cfg->logentries_set ? (size_t)cfg->logentries : SIZE_MAX;
-
-	if (t->n <= cap)
-		return;
-	if (cfg->overwrite) {
-		memmove(t->recs, t->recs + (t->n - cap), cap * sizeof(*t->recs));
-		t->c.overwritten += t->n - cap;
-	} else {
-		t->c.log_full += t->n - cap;
-	}
-	t->n = cap;
 }
 
 uint64_t kft_kernel_cpu_stat(const char *tracing, const char *const *fields)
@@ -384,7 +262,7 @@ static int write_tasks(const char *tracing, const char *dir, const struct kft_co
 		       struct kft_kernel_result *res, struct kft_error *err)
 {
 	struct tgids tg = { 0 };
-	struct task_out *t = calloc(1, sizeof(*t));
+	struct kft_task_out *t = calloc(1, sizeof(*t));
 	struct kft_counters global = { 0 };
 	int ret = 0;
 
@@ -405,11 +283,11 @@ static int write_tasks(const char *tracing, const char *dir, const struct kft_co
 			;
 		t->n = 0;
 		memset(&t->c, 0, sizeof(t->c));
-		if (pair_task(g->ev + i, j - i, cfg, base, t)) {
+		if (kft_kernel_pair(g->ev + i, j - i, cfg, base, t)) {
 			ret = kft_error_set(err, "out of memory");
 			break;
 		}
-		cut(t, cfg);
+		kft_kernel_cut(t, cfg);
 		if (!t->n && !t->top)
 			continue;
 		comm = tep_data_comm_from_pid(g->tep, g->ev[i].pid);

@@ -28,6 +28,7 @@ struct held_root {
 	size_t n, cap;
 	struct kft_call key;	/* the chain's first call, for the order */
 	size_t file;
+	uint64_t seq;		/* held in this order: the stream's, on a tie */
 };
 
 struct open_call {
@@ -46,6 +47,7 @@ struct stream {
 	size_t nheap;
 	struct held_root *held;
 	size_t nheld, heldcap;
+	uint64_t nheld_ever;
 	struct open_call *open;
 	size_t nopen, opencap;
 	uint64_t base;
@@ -147,6 +149,7 @@ static int hold(struct stream *s, size_t f, const struct kft_call *c, int64_t lo
 	memset(h, 0, sizeof(*h));
 	h->key = *c;
 	h->file = f;
+	h->seq = s->nheld_ever++;
 	do {
 		if (room_for_one(s, (void **)&h->rows, h->n, &h->cap, sizeof(*h->rows)))
 			return -1;
@@ -315,10 +318,13 @@ static size_t first_held(struct stream *s)
 {
 	size_t best = s->nheld;
 
-	for (size_t i = 0; i < s->nheld; i++)
-		if (best == s->nheld ||
-		    first(&s->held[i].key, s->held[i].file, &s->held[best].key, s->held[best].file))
+	for (size_t i = 0; i < s->nheld; i++) {
+		const struct held_root *h = &s->held[i], *b = &s->held[best];
+
+		if (best == s->nheld || first(&h->key, h->file, &b->key, b->file) ||
+		    (!first(&b->key, b->file, &h->key, h->file) && h->seq < b->seq))
 			best = i;
+	}
 	return best;
 }
 

@@ -1,9 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include <dirent.h>
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "analysis/calltree.h"
+#include "analysis/fastsum.h"
+#include "analysis/funcstats.h"
+#include "format/reader.h"
 #include "fuzz.h"
+#include "symbols/symbolizer.h"
+#include "views/kd.h"
+#include "views/views.h"
 
 const char *fuzz_file(const uint8_t *data, size_t size)
 {
@@ -28,4 +38,133 @@ FILE *fuzz_sink(void)
 	if (!sink && !(sink = fopen("/dev/null", "w")))
 		abort();
 	return sink;
+}
+
+const char *fuzz_dir(void)
+{
+	static char dir[64];
+	DIR *d;
+	struct dirent *e;
+
+	if (!dir[0]) {
+		snprintf(dir, sizeof(dir), "%s/kft-fuzz-XXXXXX",
+			 access("/dev/shm", W_OK) ? "/tmp" : "/dev/shm");
+		if (!mkdtemp(dir))
+			abort();
+	}
+	if (!(d = opendir(dir)))
+		abort();
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			unlinkat(dirfd(d), e->d_name, 0);
+	closedir(d);
+	return dir;
+}
+
+static char *tree_text(const struct kft_trace *tr, struct kft_symbolizer *sz,
+		       const struct kft_kd_opts *o, bool in_memory)
+{
+	struct kft_calltree t;
+	struct kft_error err;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	int ret;
+
+	if (!out)
+		abort();
+	if (in_memory) {
+		ret = kft_calltree_from_trace(&t, tr, sz, &err);
+		if (!ret) {
+			ret = kft_view_kd_tree(out, &t, o, &err);
+			kft_calltree_free(&t);
+		}
+	} else {
+		ret = o->interlace ? kft_view_kd_interlaced_stream(out, tr, sz, o, &err)
+		      : o->raw_order ? kft_view_kd_rows_stream(out, tr, sz, o, &err)
+				     : kft_view_kd_tree_stream(out, tr, sz, o, &err);
+	}
+	fclose(out);
+	if (ret) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+static void trees(const struct kft_trace *tr, struct kft_symbolizer *sz)
+{
+	for (int how = 0; how < 3; how++) {
+		struct kft_kd_opts o = { .sort = 't', .limit = -1, .max_depth = 20,
+					 .max_funclen = 40, .columns = KFT_KD_TREE_COLUMNS,
+					 .raw_order = how == 1, .interlace = how == 2 };
+		char *mem = tree_text(tr, sz, &o, true), *stream = tree_text(tr, sz, &o, false);
+
+		/* the two ways agree wherever both can read the trace */
+		if (mem && stream && strcmp(mem, stream) && getenv("KFT_FUZZ_AGREE")) {
+			fprintf(stderr, "in memory:\n%s\nstreamed:\n%s\n", mem, stream);
+			abort();
+		}
+		free(mem);
+		free(stream);
+	}
+}
+
+static void summaries(const struct kft_trace *tr, struct kft_symbolizer *sz)
+{
+	struct kft_kd_opts o = { .sort = 'P', .limit = -1, .min_time_us = -1000000000LL,
+				 .max_depth = 20, .max_funclen = 40,
+				 .columns = KFT_KD_SUMMARY_COLUMNS };
+	struct kft_funcstats fs;
+	struct kft_calltree t;
+	struct kft_error err;
+
+	if (!kft_funcstats_from_trace(&fs, &t, tr, sz, true, &err)) {
+		kft_view_kd_summary(fuzz_sink(), &t, &fs, &o, &err);
+		if (t.nfuncs)
+			kft_view_kd_slowest_stream(fuzz_sink(), tr, sz, &o, t.funcs[0].base_name, 2,
+						   &err);
+		kft_funcstats_free(&fs);
+		kft_calltree_free(&t);
+	}
+	o.classic = true;
+	o.sort = 't';
+	if (!kft_funcstats_classic_from_trace(&fs, &t, tr, sz, &err)) {
+		kft_view_kd_summary(fuzz_sink(), &t, &fs, &o, &err);
+		kft_funcstats_free(&fs);
+		kft_calltree_free(&t);
+	}
+}
+
+void fuzz_read_trace(const char *dir)
+{
+	struct kft_log_opts raw = { .raw = true }, names = { .ns = true };
+	struct kft_symbolizer *sz;
+	struct kft_trace tr;
+	struct kft_error err;
+	FILE *out = fuzz_sink();
+
+	if (kft_trace_open(&tr, dir, &err)) {
+		if (getenv("KFT_FUZZ_SHOW"))
+			fprintf(stderr, "%s\n", err.msg);
+		return;
+	}
+	sz = kft_symbolizer_new(dir, &err);
+	if (!sz && getenv("KFT_FUZZ_SHOW"))
+		fprintf(stderr, "%s\n", err.msg);
+	if (sz) {
+		if (getenv("KFT_FUZZ_SHOW"))
+			kft_view_log(stderr, &tr, sz, &names, &err);
+		kft_view_status(out, &tr, sz);
+		kft_view_log(out, &tr, sz, &raw, &err);
+		kft_view_log(out, &tr, sz, &names, &err);
+		kft_view_ftrace(out, &tr, sz, KFT_FTRACE_GRAPH, &err);
+		kft_view_ftrace(out, &tr, sz, KFT_FTRACE_FUNCTION, &err);
+		kft_view_losses(out, &tr, "kft: ");
+		kft_view_unreached(out, &tr, sz, "kft: ");
+		summaries(&tr, sz);
+		trees(&tr, sz);
+		kft_symbolizer_free(sz);
+	}
+	kft_trace_close(&tr);
 }
