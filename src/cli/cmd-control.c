@@ -25,7 +25,7 @@ static const char usage[] =
 
 int cmd_control(int argc, char **argv)
 {
-	const char *verb = argv[0];
+	const char *verb = argv[0] + strlen("kft ");	/* "kft prime" */
 	const char *dir;
 	struct kft_control *ctl;
 	char path[4096];

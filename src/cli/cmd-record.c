@@ -336,6 +336,52 @@ static void compress_rest(const char *dir)
 		fprintf(stderr, "kft: warning: %s; those records stay uncompressed\n", err.msg);
 }
 
+/* A variable the runtime or the kernel backend reads: what it may hold. */
+struct env_rule {
+	const char *name;
+	const char *values;	/* "a|b": one of them; NULL: a size (digits, K, M, G) */
+};
+
+static const struct env_rule env_rules[] = {
+	{ "KFT_CLOCK", "monotonic|tsc" },
+	{ "KFT_PREFAULT", "0|1" },
+	{ "KFT_COMPRESS_BEHIND", NULL },
+	{ "KFT_KERNEL_TRACER", "function|function_graph" },
+};
+
+static bool one_of(const char *v, const char *values)
+{
+	size_t n = strlen(v);
+
+	for (const char *p = values; p; p = strchr(p, '|') ? strchr(p, '|') + 1 : NULL)
+		if (!strncmp(p, v, n) && (p[n] == '|' || !p[n]))
+			return true;
+	return false;
+}
+
+static bool is_size(const char *v)
+{
+	size_t digits = strspn(v, "0123456789");
+
+	return digits && (!v[digits] || (strchr("KkMmGg", v[digits]) && !v[digits + 1]));
+}
+
+/* The runtime cannot say that it ignored a value: kft record does. */
+static int check_environment(void)
+{
+	for (size_t i = 0; i < sizeof(env_rules) / sizeof(env_rules[0]); i++) {
+		const struct env_rule *r = &env_rules[i];
+		const char *v = getenv(r->name);
+
+		if (!v || (r->values ? one_of(v, r->values) : is_size(v)))
+			continue;
+		if (r->values)
+			return fail("%s='%s': expected one of %s", r->name, v, r->values);
+		return fail("%s='%s': expected a size in bytes (suffix K, M or G)", r->name, v);
+	}
+	return 0;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct record_opts o = { 0 };
@@ -351,6 +397,8 @@ int cmd_record(int argc, char **argv)
 		return 0;
 	if (parse_opts(argc, argv, &o))
 		return 2;
+	if (check_environment())
+		return 1;
 	if (o.kernel)
 		return record_kernel(o.config, o.dir, o.compensate, argc - optind, argv + optind);
 	kft_config_init(&cfg);

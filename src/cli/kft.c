@@ -78,8 +78,14 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		if (!strcmp(argv[1], cmds[i].name))
+		if (!strcmp(argv[1], cmds[i].name)) {
+			char name[64];
+
+			/* getopt's messages name the command as "kft log" */
+			snprintf(name, sizeof(name), "kft %s", cmds[i].name);
+			argv[1] = name;
 			return cmds[i].run(argc - 1, argv + 1);
+		}
 	fprintf(stderr, "kft: '%s' is not a kft command\n\n%s", argv[1], usage);
 	return 2;
 }
