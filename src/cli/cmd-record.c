@@ -336,6 +336,14 @@ static void compress_rest(const char *dir)
 		fprintf(stderr, "kft: warning: %s; those records stay uncompressed\n", err.msg);
 }
 
+/* Whether dir is no longer the directory the run began in (st). */
+static bool dir_gone(const char *dir, const struct stat *st)
+{
+	struct stat now;
+
+	return stat(dir, &now) || now.st_dev != st->st_dev || now.st_ino != st->st_ino;
+}
+
 /* A variable the runtime or the kernel backend reads: what it may hold. */
 struct env_rule {
 	const char *name;
@@ -390,6 +398,8 @@ int cmd_record(int argc, char **argv)
 	char prog[PATH_MAX], runtime[PATH_MAX], status[128];
 	struct sigaction ign = { .sa_handler = SIG_IGN };
 	struct kft_spares *spares;
+	struct stat dir_st;
+	bool gone;
 	int ret = 1, wstatus;
 	pid_t pid;
 
@@ -415,7 +425,8 @@ int cmd_record(int argc, char **argv)
 			      (o.compensate ? KFT_MODE_COMPENSATE : 0) |
 				      (o.no_compress ? KFT_MODE_NO_COMPRESS : 0),
 			      o.max_size) ||
-	    write_info(o.dir, argc - optind, argv + optind, "status = running\n"))
+	    write_info(o.dir, argc - optind, argv + optind, "status = running\n") ||
+	    stat(o.dir, &dir_st))
 		goto out;
 
 	/* like system(): Ctrl-C is for the program, we wait for it to end */
@@ -432,15 +443,23 @@ int cmd_record(int argc, char **argv)
 	caller_signals.saved = false;
 	if (pid < 0)
 		goto out;
+	gone = dir_gone(o.dir, &dir_st);
 	if (WIFSIGNALED(wstatus)) {
-		fprintf(stderr, "kft: %s killed by signal %d (%s); the trace in %s is kept\n",
-			argv[optind], WTERMSIG(wstatus), strsignal(WTERMSIG(wstatus)), o.dir);
+		fprintf(stderr, "kft: %s killed by signal %d (%s)%s%s\n", argv[optind],
+			WTERMSIG(wstatus), strsignal(WTERMSIG(wstatus)),
+			gone ? "" : "; the trace is kept in ", gone ? "" : o.dir);
 		snprintf(status, sizeof(status), "status = killed by signal %d\n",
 			 WTERMSIG(wstatus));
 		ret = 128 + WTERMSIG(wstatus);
 	} else {
 		snprintf(status, sizeof(status), "status = exited %d\n", WEXITSTATUS(wstatus));
 		ret = WEXITSTATUS(wstatus);
+	}
+	if (gone) {
+		/* nothing to finish, and nothing to write into another's */
+		fprintf(stderr, "kft: %s: the trace directory was removed or replaced while %s "
+			"ran; its trace is lost\n", o.dir, argv[optind]);
+		goto out;
 	}
 	write_info(o.dir, argc - optind, argv + optind, status);
 	mark_ended(o.dir);

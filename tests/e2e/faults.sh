@@ -74,6 +74,22 @@ once_trace_directory_not_writable() {
 	check "says why" grep -qE "ro/t: (Read-only file system|Permission denied)" err
 }
 
+# the trace directory removed while the program runs: the program runs on
+# to its own end, and kft says the trace is lost (writing nothing more)
+once_trace_directory_removed_during_the_run() {
+	build steered
+	kft record -o t -- ./steered >out 2>err &
+	local rec=$! rc=0
+	until [ -s t/control ]; do sleep 0.01; done
+	sleep 0.2
+	rm -rf t
+	touch stop
+	wait "$rec" || rc=$?
+	check "the program's own exit status (got $rc)" test "$rc" = 0
+	check "says so" grep -q "t: the trace directory was removed or replaced while ./steered ran; its trace is lost" err
+	check "nothing written again" test ! -e t
+}
+
 # 8 threads each making a million calls: no record lost or torn
 once_eight_threads_a_million_calls_each() {
 	build eight
