@@ -32,6 +32,8 @@ have_cmd xz || need="$need xz-utils"
 have_cmd qemu-system-x86_64 || need="$need qemu-system-x86"
 [ -x /bin/busybox ] && ! ldd /bin/busybox >/dev/null 2>&1 || need="$need busybox-static"
 have_cmd cpio || need="$need cpio"
+# the tests read kft export's JSON with jq
+have_cmd jq || need="$need jq"
 # peak memory of the views, in the scale tests
 [ -x /usr/bin/time ] || need="$need time"
 

@@ -168,3 +168,44 @@ void kft_functable_done(struct kft_functable *ft)
 	free(ft->sources);
 	ft->sources = NULL;
 }
+
+/* The functions th's calls may name, read as calls of process image session. */
+static int name_sites(struct kft_functable *ft, const struct kft_thread_file *th,
+		      uint32_t session)
+{
+	uint32_t epochs = kft_symbolizer_epochs(ft->sz, session);
+	uint32_t id;
+
+	/* a site's time is not known: in every epoch of the map */
+	for (uint32_t e = 0; e < epochs; e++) {
+		uint64_t image = KFT_IMAGE(session, e);
+
+		for (uint64_t k = 0; k < th->nsites; k++)
+			if (kft_functable_addr(ft, image, th->sites[k].func, &id))
+				return -1;
+		for (uint64_t k = 0; k < th->nframes; k++)
+			if ((th->frames[k].flags & KFT_FRAME_LOGGED) &&
+			    kft_functable_addr(ft, image, th->frames[k].func, &id))
+				return -1;
+	}
+	return 0;
+}
+
+int kft_functable_name_trace(struct kft_functable *ft, const struct kft_trace *tr)
+{
+	for (size_t i = 0; i < tr->nthreads; i++) {
+		const struct kft_thread_file *th = &tr->threads[i];
+
+		if (name_sites(ft, th, th->hdr.session))
+			return -1;
+		if (!kft_thread_is_kernel(th))
+			continue;
+		/* kernel calls made by a program thread belong to its image */
+		for (size_t j = 0; j < tr->nthreads; j++)
+			if (tr->threads[j].hdr.tid == th->hdr.tid &&
+			    !kft_thread_is_kernel(&tr->threads[j]) &&
+			    name_sites(ft, th, tr->threads[j].hdr.session))
+				return -1;
+	}
+	return kft_functable_finish(ft);
+}

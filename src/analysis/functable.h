@@ -10,6 +10,7 @@
 
 #include "../common/addrmap.h"
 #include "../common/strmap.h"
+#include "../format/reader.h"
 #include "calltree.h"
 
 struct kft_functable {
@@ -35,6 +36,13 @@ int kft_functable_addr(struct kft_functable *ft, uint64_t image, uint64_t addr, 
 const char *kft_functable_caller(struct kft_functable *ft, uint64_t image, uint64_t call_site);
 /* An interned copy of name; NULL when out of memory. */
 const char *kft_functable_intern(struct kft_functable *ft, const char *name);
+/*
+ * Meet every function the trace's calls may name (every thread's call
+ * sites and open frames, in every epoch of its map; a kernel file's also
+ * as calls of the program thread it joins), then finish: for views that
+ * print as they read, so that names are settled before the first row.
+ */
+int kft_functable_name_trace(struct kft_functable *ft, const struct kft_trace *tr);
 /* Give every func its display name: "name [file.c]" where two share one. */
 int kft_functable_finish(struct kft_functable *ft);
 void kft_functable_done(struct kft_functable *ft);

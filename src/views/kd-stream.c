@@ -212,45 +212,11 @@ static int print_calls(struct stream *s, size_t f, bool hold_handlers)
 	return 0;
 }
 
-/* The functions th's calls may name, read as calls of process image
- * session. */
-static int name_sites(struct stream *s, const struct kft_thread_file *th, uint32_t session)
-{
-	uint32_t epochs = kft_symbolizer_epochs(s->ft.sz, session);
-	uint32_t id;
-
-	/* a site's time is not known: in every epoch of the map */
-	for (uint32_t e = 0; e < epochs; e++) {
-		uint64_t image = KFT_IMAGE(session, e);
-
-		for (uint64_t k = 0; k < th->nsites; k++)
-			if (kft_functable_addr(&s->ft, image, th->sites[k].func, &id))
-				return stream_oom(s);
-		for (uint64_t k = 0; k < th->nframes; k++)
-			if ((th->frames[k].flags & KFT_FRAME_LOGGED) &&
-			    kft_functable_addr(&s->ft, image, th->frames[k].func, &id))
-				return stream_oom(s);
-	}
-	return 0;
-}
-
 /* Every function of the trace, so that names are settled before the
- * first row ("name [file]" where two share a name). After stream_files. */
+ * first row ("name [file]" where two share a name). */
 static int name_functions(struct stream *s, const struct kft_trace *tr)
 {
-	for (size_t i = 0; i < tr->nthreads; i++) {
-		const struct kft_thread_file *th = &tr->threads[i];
-
-		if (name_sites(s, th, th->hdr.session))
-			return -1;
-		/* a joined kernel file's calls after the program's first are
-		 * of the program's process image */
-		for (size_t j = 0; s->kernel_of[i] == i && j < tr->nthreads; j++)
-			if (j != i && s->kernel_of[j] == i &&
-			    name_sites(s, th, tr->threads[j].hdr.session))
-				return -1;
-	}
-	return kft_functable_finish(&s->ft) ? stream_oom(s) : 0;
+	return kft_functable_name_trace(&s->ft, tr) ? stream_oom(s) : 0;
 }
 
 /* Room for every file's stream, and which kernel files join which. */

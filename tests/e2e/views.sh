@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Every view gives the same calls and the same nesting, whatever config
 # chose them: kft log, kft kd -c, kft kd (both ways of summing), kft
-# ftrace and kft log | kft kd -, on progs/nest.c, whose kept calls often
+# ftrace, kft log | kft kd -, and the exports (Chrome JSON, folded
+# stacks), on progs/nest.c, whose kept calls often
 # have parents that were not kept.
 
 # The calls of a signal handler (nest.c's on_usr1 and h): kd shows them as
@@ -49,6 +50,38 @@ ftrace_tree() {
 		for (i = 1; i <= n; i++) if (!issig[i]) print line[i]
 		for (i = 1; i <= n; i++) if (issig[i]) print "i " line[i]
 	}'
+}
+
+# kft export --chrome's complete events, nested by their times, as the
+# same lines (the JSON must parse: jq reads it).
+chrome_tree() {
+	kft export --chrome trace.json 2>/dev/null
+	jq -r '.traceEvents[] | select(.ph == "X") |
+		"\(.ts) \(.dur) \(.name) \(if .args.unfinished then "-1" else "" end)"' trace.json |
+	sort -s -k1,1g -k2,2gr | awk -v sigre="$SIG_FUNCS" '
+	BEGIN { base = -1; d = 0 }
+	{
+		while (d > 0 && end[d - 1] <= $1 + 0) { d--; if (base == d) base = -1 }
+		if (base < 0 && $3 ~ sigre) base = d
+		n++
+		if (base >= 0 && d >= base) { line[n] = "i " (d - base) " " $3; sig[n] = 1 }
+		else line[n] = d " " $3
+		if ($4 == "-1") line[n] = line[n] " -1"
+		end[d++] = $1 + $2
+	}
+	END {
+		for (i = 1; i <= n; i++) if (!sig[i]) print line[i]
+		for (i = 1; i <= n; i++) if (sig[i]) print line[i]
+	}'
+}
+
+# kft export --folded's stacks, and the expected tree's as stacks.
+folded_stacks() {
+	kft export --folded - --weight total | sed 's/ [0-9]*$//' | sort -u
+}
+tree_stacks() {
+	awk '{ sig = ($1 == "i"); d = sig ? $2 : $1; at[d] = sig ? $3 : $2
+	       s = at[0]; for (i = 1; i <= d; i++) s = s ";" at[i]; print s }' "$1" | sort -u
 }
 
 # The log's rows as "[i ]NAME[ -1]" in their order, signal calls last.
@@ -117,6 +150,11 @@ views_agree() {
 	log_names >log.names
 	tree_names want >want.names
 	expect log.names <want.names
+	chrome_tree >chrome.tree
+	expect chrome.tree <want
+	folded_stacks >folded.stacks
+	tree_stacks want >want.stacks
+	expect folded.stacks <want.stacks
 	check_summary want
 }
 

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Chrome's Trace Event Format (JSON), as chrome://tracing, Perfetto's UI
+ * and speedscope read it: every call a complete event, written as the
+ * call stream comes, threads and processes named by metadata events.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export-common.h"
+
+/* s as a JSON string's contents. */
+static void put_json(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(out, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(out, "\\u%04x", ch);
+		else
+			putc(ch, out);
+	}
+}
+
+/* ns as microseconds with three decimals. */
+static void put_us(FILE *out, uint64_t ns)
+{
+	fprintf(out, "%" PRIu64 ".%03u", ns / 1000, (unsigned int)(ns % 1000));
+}
+
+static void put_name_event(FILE *out, const char *what, uint32_t pid, uint32_t tid,
+			   const char *name, bool *first)
+{
+	fprintf(out, "%s\n{\"ph\":\"M\",\"name\":\"%s\",\"pid\":%" PRIu32 ",\"tid\":%" PRIu32
+		     ",\"args\":{\"name\":\"", *first ? "" : ",", what, pid, tid);
+	put_json(out, name);
+	fputs("\"}}", out);
+	*first = false;
+}
+
+/* Each process and thread by the name its thread file gives (the first
+ * file of a process names it). */
+static void put_names(FILE *out, const struct kft_trace *tr, bool *first)
+{
+	for (size_t i = 0; i < tr->nthreads; i++) {
+		const struct kft_thread_file *th = &tr->threads[i];
+		char comm[sizeof(th->hdr.comm) + 1];
+		bool named = false;
+
+		memcpy(comm, th->hdr.comm, sizeof(th->hdr.comm));
+		comm[sizeof(th->hdr.comm)] = '\0';
+		if (!comm[0])
+			snprintf(comm, sizeof(comm), "%" PRIu32, th->hdr.tid);
+		for (size_t j = 0; j < i; j++)
+			named |= tr->threads[j].hdr.pid == th->hdr.pid;
+		if (!named)
+			put_name_event(out, "process_name", th->hdr.pid, th->hdr.pid, comm, first);
+		put_name_event(out, "thread_name", th->hdr.pid, th->hdr.tid, comm, first);
+	}
+}
+
+int kft_export_chrome(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
+		      const struct kft_export_opts *o, struct kft_export_result *res,
+		      struct kft_error *err)
+{
+	struct export_ctx x;
+	struct kft_calls *cs;
+	struct kft_call c;
+	bool first = true;
+	int ret = -1;
+
+	memset(res, 0, sizeof(*res));
+	if (export_begin(&x, tr, sz, o, err))
+		return -1;
+	if (!(cs = kft_calls_open(tr, NULL, 0, err)))
+		goto out;
+	x.total = kft_calls_total(cs);
+	fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", out);
+	put_names(out, tr, &first);
+	while (kft_calls_next(cs, &c) > 0) {
+		uint32_t f;
+
+		export_progress(&x);
+		if (c.dur_ns == -2)
+			continue;	/* a stack-watch row */
+		res->calls++;
+		if (export_func(&x, &c, &f)) {
+			kft_error_set(err, "out of memory");
+			goto out;
+		}
+		if (!export_kept(&x, &c, f))
+			continue;
+		fputs(first ? "\n{\"ph\":\"X\",\"name\":\"" : ",\n{\"ph\":\"X\",\"name\":\"", out);
+		put_json(out, x.names.funcs[f].name);
+		fprintf(out, "\",\"cat\":\"%s\",\"pid\":%" PRIu32 ",\"tid\":%" PRIu32 ",\"ts\":",
+			(c.flags & KFT_REC_KERNEL) ? "kernel" : "user", c.pid, c.tid);
+		put_us(out, export_entry(&x, &c));
+		fputs(",\"dur\":", out);
+		put_us(out, export_duration(&x, &c));
+		fputs(c.dur_ns < 0 ? ",\"args\":{\"unfinished\":true}}" : "}", out);
+		first = false;
+		res->written++;
+	}
+	fputs("\n]}\n", out);
+	ret = ferror(out) ? kft_error_set(err, "write error") : 0;
+out:
+	kft_calls_close(cs);
+	export_end(&x);
+	return ret;
+}

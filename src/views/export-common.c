@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "export-common.h"
+#include "views.h"
+
+static bool matches(const char *name, const char *const *globs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!fnmatch(globs[i], name, 0))
+			return true;
+	return false;
+}
+
+/* Which functions the globs leave out, once each. */
+static int set_dropped(struct export_ctx *x)
+{
+	const struct kft_export_opts *o = x->o;
+
+	x->ndropped = x->names.nfuncs;
+	x->dropped = calloc(x->ndropped ? x->ndropped : 1, sizeof(*x->dropped));
+	if (!x->dropped)
+		return -1;
+	for (size_t f = 0; f < x->ndropped; f++) {
+		const char *name = x->names.funcs[f].base_name;
+
+		x->dropped[f] = (o->nonly && !matches(name, o->only, o->nonly)) ||
+				matches(name, o->notrace, o->nnotrace);
+	}
+	return 0;
+}
+
+int export_begin(struct export_ctx *x, const struct kft_trace *tr, struct kft_symbolizer *sz,
+		 const struct kft_export_opts *o, struct kft_error *err)
+{
+	char why[256];
+	uint64_t at;
+
+	memset(x, 0, sizeof(*x));
+	x->tr = tr;
+	x->o = o;
+	x->base = tr->ctl.first_start_ns == UINT64_MAX ? 0 : tr->ctl.first_start_ns;
+	x->end = kft_view_stopped(&tr->ctl, sz, &at, why, sizeof(why)) ? at : tr->ctl.ended_ns;
+	x->shown = -1;
+	kft_functable_init(&x->ft, &x->names, sz);
+	if (kft_functable_name_trace(&x->ft, tr) || set_dropped(x)) {
+		export_end(x);
+		return kft_error_set(err, "out of memory");
+	}
+	return 0;
+}
+
+void export_end(struct export_ctx *x)
+{
+	if (x->shown >= 0)
+		fputs("\r\033[K", stderr);
+	free(x->dropped);
+	kft_functable_done(&x->ft);
+	kft_calltree_free(&x->names);
+}
+
+int export_func(struct export_ctx *x, const struct kft_call *c, uint32_t *func)
+{
+	if (kft_functable_addr(&x->ft, kft_symbolizer_image(x->ft.sz, c->session, c->entry_ns),
+			       c->func, func))
+		return -1;
+	/* a function no site names (a damaged record): its bare name */
+	if (!x->names.funcs[*func].name &&
+	    !(x->names.funcs[*func].name = strdup(x->names.funcs[*func].base_name)))
+		return -1;
+	return 0;
+}
+
+bool export_kept(const struct export_ctx *x, const struct kft_call *c, uint32_t func)
+{
+	if (func < x->ndropped && x->dropped[func])
+		return false;
+	return !x->o->min_ns || (int64_t)export_duration(x, c) >= x->o->min_ns;
+}
+
+uint64_t export_entry(const struct export_ctx *x, const struct kft_call *c)
+{
+	return c->entry_ns > x->base ? c->entry_ns - x->base : 0;
+}
+
+uint64_t export_duration(const struct export_ctx *x, const struct kft_call *c)
+{
+	if (c->dur_ns >= 0)
+		return (uint64_t)c->dur_ns;
+	return x->end > c->entry_ns ? x->end - c->entry_ns : 0;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+void export_progress(struct export_ctx *x)
+{
+	int pct;
+
+	x->seen++;
+	if (!x->o->progress || !x->total || (x->seen & 0xffff))
+		return;
+	if (!x->started_ns)
+		x->started_ns = now_ns();
+	if (now_ns() - x->started_ns < 1000000000ULL)
+		return;
+	pct = (int)(x->seen * 100 / x->total);
+	if (pct != x->shown) {
+		fprintf(stderr, "\rkft: export: %d%%", pct);
+		x->shown = pct;
+	}
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* What the exports share: names, the filters, times, progress. */
+#ifndef KFT_EXPORT_COMMON_H
+#define KFT_EXPORT_COMMON_H
+
+#include "../analysis/functable.h"
+#include "../format/calls.h"
+#include "export.h"
+
+struct export_ctx {
+	const struct kft_trace *tr;
+	const struct kft_export_opts *o;
+	struct kft_calltree names;	/* funcs only: kd's names */
+	struct kft_functable ft;
+	bool *dropped;			/* per func: a glob leaves it out */
+	size_t ndropped;
+	uint64_t base;			/* times are ns since the first start */
+	uint64_t end;			/* where calls still open end */
+	uint64_t total, seen;		/* calls in the stream, read so far */
+	int shown;			/* the percentage on stderr */
+	uint64_t started_ns;		/* progress shows after a second */
+};
+
+/* Names and filters set, every function met. */
+int export_begin(struct export_ctx *x, const struct kft_trace *tr, struct kft_symbolizer *sz,
+		 const struct kft_export_opts *o, struct kft_error *err);
+void export_end(struct export_ctx *x);
+
+/* c's function; -1 when out of memory. */
+int export_func(struct export_ctx *x, const struct kft_call *c, uint32_t *func);
+
+/* Whether call c of function func is exported (its duration, the globs). */
+bool export_kept(const struct export_ctx *x, const struct kft_call *c, uint32_t func);
+
+/* c's entry and its duration (to the end of the run if still open), in
+ * ns since the first start. */
+uint64_t export_entry(const struct export_ctx *x, const struct kft_call *c);
+uint64_t export_duration(const struct export_ctx *x, const struct kft_call *c);
+
+/* One more call read: the percentage on stderr, when asked. */
+void export_progress(struct export_ctx *x);
+
+#endif

@@ -1,0 +1,66 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# kft export: Chrome JSON and folded stacks. (Every config of views.sh
+# checks their nesting against the other views.)
+
+# "name entry_ns dur_ns" for each finished call, from the JSON and from
+# kft log --ns
+chrome_calls() {
+	jq -r '.traceEvents[] | select(.ph == "X" and (.args.unfinished | not)) |
+		"\(.name) \(.ts * 1000 | round) \(.dur * 1000 | round)"' "$1" | sort
+}
+log_calls() {
+	kft log --ns | awk '/^--------/ { rows = 1; next } rows && NF >= 4 && $2 >= 0 { print $4, $1, $2 }' |
+		sort
+}
+
+# The events are the calls: names, entries and durations to the ns, and
+# as many open ones as the log has.
+test_export_chrome_round_trips() {
+	build nest
+	kft record -- ./nest
+	kft export --chrome trace.json 2>wrote
+	chrome_calls trace.json >chrome
+	log_calls >log
+	check "some calls" test "$(wc -l <log)" -ge 9
+	expect chrome <log
+	check "no open call" test "$(jq '[.traceEvents[] | select(.args.unfinished)] | length' trace.json)" = 0
+	check "the thread named" test "$(jq -r '.traceEvents[] | select(.name == "thread_name") | .args.name' trace.json)" = nest
+	check "says what it wrote" grep -qE "^kft: wrote trace.json: 10 events of 10 calls, [0-9]+ bytes$" wrote
+}
+
+once_export_filters() {
+	build nest
+	kft record -- ./nest
+	kft export --chrome - --min-duration 20ms >long.json
+	check "calls of 20 ms or more: main and c" \
+		test "$(jq -r '.traceEvents[] | select(.ph == "X") | .name' long.json | sort | tr '\n' ' ')" = "c main "
+	kft export --chrome - --filter 'b' --filter 'x' >bx.json
+	check "--filter" test "$(jq -r '.traceEvents[] | select(.ph == "X") | .name' bx.json | sort | tr '\n' ' ')" = "b b x "
+	kft export --chrome - --filter '*' --notrace 'b*' --notrace '?' >nob.json
+	check "--notrace wins" test "$(jq -r '.traceEvents[] | select(.ph == "X") | .name' nob.json | sort | tr '\n' ' ')" = "main on_usr1 "
+	# folded: a call left out is as if not logged
+	kft export --folded - --filter main --filter b --weight total | sed 's/ [0-9]*$//' >stacks
+	expect stacks <<'E'
+main
+main;b
+E
+	# self times add up to main's own time plus its children's: its total
+	check "self times add up to the total" test \
+		"$(kft export --folded - --filter main --filter b | awk '{ s += $2 } END { print s }')" = \
+		"$(kft export --folded - --filter main --filter b --weight total | awk '$1 == "main" { print $2 }')"
+}
+
+once_export_errors() {
+	build nest
+	kft record -- ./nest
+	refused kft export 2>err
+	check "asks which format" grep -q "export: which format" err
+	refused kft export --chrome a --folded b 2>err
+	check "one format" grep -q "one format at a time" err
+	refused kft export --folded - --weight most 2>err
+	check "weight" grep -q "'most': self or total" err
+	refused kft export --chrome - --min-duration 3h 2>err
+	check "time" grep -q "'3h' is not a time" err
+	refused kft export --chrome /nonexistent/dir/x.json 2>err
+	check "names the file" grep -q "/nonexistent/dir/x.json: No such file or directory" err
+}
