@@ -58,10 +58,12 @@ static bool word_follows(const char *text, size_t i, size_t len, const char *wan
 }
 
 /* Whether the word so far at w[0, n) goes on with the text at i: the word
- * of an operator, or a method's "const" after its parameters. */
+ * of an operator, or a method's "const" after its parameters ("fend" ends
+ * a list: a C function may be called operator). */
 static bool word_goes_on(const char *w, size_t n, const char *text, size_t i, size_t len)
 {
-	return (ends_in_operator(w, n) && word_follows(text, i, len, NULL)) ||
+	return (ends_in_operator(w, n) && word_follows(text, i, len, NULL) &&
+		!word_follows(text, i, len, "fend")) ||
 	       (n && w[n - 1] == ')' && word_follows(text, i, len, "const"));
 }
 

@@ -198,6 +198,10 @@ static void test_funclist_errors(void **state)
 		"t.conf:2: 'end': function list needs 'fend' before 'end'");
 	rejects("begin\nfilter funclist a, 7\nend",
 		"t.conf:2: '7': expected a function name or a hex address (0x...)");
+	/* found by fuzzing: a C function called operator, then fend */
+	parses("begin\nfilter funclist operator fend\nend");
+	assert_int_equal(cfg.nfuncs, 1);
+	assert_string_equal(cfg.funcs[0].name, "operator");
 	/* found by fuzzing: the name took fend and the rest of the line */
 	rejects("begin\nfilter funclist f( g fend\nend",
 		"t.conf:2: 'f( g fend': a '(' without its ')'");
