@@ -32,8 +32,9 @@ have_cmd xz || need="$need xz-utils"
 have_cmd qemu-system-x86_64 || need="$need qemu-system-x86"
 [ -x /bin/busybox ] && ! ldd /bin/busybox >/dev/null 2>&1 || need="$need busybox-static"
 have_cmd cpio || need="$need cpio"
-# the tests read kft export's JSON with jq
+# the tests read kft export's JSON with jq, kft flame's SVG with xmllint
 have_cmd jq || need="$need jq"
+have_cmd xmllint || need="$need libxml2-utils"
 # peak memory of the views, in the scale tests
 [ -x /usr/bin/time ] || need="$need time"
 

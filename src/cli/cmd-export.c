@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "../views/export.h"
+#include "../views/flame.h"
 #include "cli.h"
 
 static const char usage[] =
@@ -56,6 +57,36 @@ static int parse_time(const char *s, int64_t *ns)
 	return -1;
 }
 
+/* The options export and flame share: 0 taken, 1 not one of them, -1
+ * refused (said). only and notrace hold 64 globs each. */
+static int filter_option(int c, struct kft_export_opts *o, const char **only,
+			 const char **notrace, const char *cmd)
+{
+	switch (c) {
+	case 'm':
+		if (!parse_time(optarg, &o->min_ns))
+			return 0;
+		fail("%s: --min-duration: '%s' is not a time (20, 500ns, 20us, 3ms, 1s)", cmd,
+		     optarg);
+		return -1;
+	case 'F':
+	case 'N':
+		if ((c == 'F' ? o->nonly : o->nnotrace) == 64) {
+			fail("%s: 64 globs at most for --filter and for --notrace", cmd);
+			return -1;
+		}
+		if (c == 'F')
+			only[o->nonly++] = optarg;
+		else
+			notrace[o->nnotrace++] = optarg;
+		return 0;
+	case 'D':
+		cli_no_demangle = true;
+		return 0;
+	}
+	return 1;
+}
+
 static void human_size(char *buf, size_t size, long long bytes)
 {
 	if (bytes >= 10LL << 20)
@@ -64,6 +95,46 @@ static void human_size(char *buf, size_t size, long long bytes)
 		snprintf(buf, size, "%lld KiB", bytes >> 10);
 	else
 		snprintf(buf, size, "%lld bytes", bytes);
+}
+
+/* Open dir, write file in format ('c' chrome, 'f' folded, 's' flame SVG),
+ * say what was written. */
+static int write_out(const char *file, const char *dir, char format,
+		     struct kft_export_opts *o, const char *title)
+{
+	struct kft_export_result res;
+	struct kft_symbolizer *sz;
+	struct kft_error err;
+	struct kft_trace tr;
+	char size[32];
+	struct stat st;
+	FILE *out;
+	int ret;
+
+	if (open_trace(dir, true, &tr, &sz))
+		return 1;
+	out = strcmp(file, "-") ? fopen(file, "we") : stdout;
+	if (!out) {
+		close_trace(&tr, sz);
+		return fail("%s: %m", file);
+	}
+	o->progress = out != stdout && isatty(STDERR_FILENO);
+	ret = format == 'c'   ? kft_export_chrome(out, &tr, sz, o, &res, &err)
+	      : format == 'f' ? kft_export_folded(out, &tr, sz, o, &res, &err)
+			      : kft_view_flame(out, &tr, sz, o, title, &res, &err);
+	if (out != stdout && fclose(out) && !ret)
+		ret = kft_error_set(&err, "%s: %m", file);
+	close_trace(&tr, sz);
+	if (ret)
+		return fail("%s", err.msg);
+	if (out != stdout && !stat(file, &st)) {
+		human_size(size, sizeof(size), (long long)st.st_size);
+		fprintf(stderr, "kft: wrote %s: %llu %s of %llu calls, %s\n", file,
+			(unsigned long long)res.written,
+			format == 'c' ? "events" : format == 'f' ? "stacks" : "boxes",
+			(unsigned long long)res.calls, size);
+	}
+	return 0;
 }
 
 int cmd_export(int argc, char **argv)
@@ -80,14 +151,8 @@ int cmd_export(int argc, char **argv)
 	};
 	const char *only[64], *notrace[64], *file = NULL;
 	struct kft_export_opts o = { .only = only, .notrace = notrace, .self = true };
-	struct kft_export_result res;
-	struct kft_symbolizer *sz;
-	struct kft_error err;
-	struct kft_trace tr;
-	char format = 0, size[32];
-	struct stat st;
-	FILE *out;
-	int c, ret;
+	char format = 0;
+	int c;
 
 	if (wants_help(argc, argv, usage))
 		return 0;
@@ -105,52 +170,71 @@ int cmd_export(int argc, char **argv)
 				return fail("export: --weight: '%s': self or total", optarg);
 			o.self = !strcmp(optarg, "self");
 			break;
-		case 'm':
-			if (parse_time(optarg, &o.min_ns))
-				return fail("export: --min-duration: '%s' is not a time (20, 500ns, "
-					    "20us, 3ms, 1s)", optarg);
-			break;
-		case 'F':
-		case 'N':
-			if ((c == 'F' ? o.nonly : o.nnotrace) == 64)
-				return fail("export: 64 globs at most for --filter and for --notrace");
-			if (c == 'F')
-				only[o.nonly++] = optarg;
-			else
-				notrace[o.nnotrace++] = optarg;
-			break;
-		case 'D':
-			cli_no_demangle = true;
-			break;
 		default:
-			fputs(usage, stderr);
-			return 2;
+			if ((c = filter_option(c, &o, only, notrace, "export")) < 0)
+				return 1;
+			if (c) {
+				fputs(usage, stderr);
+				return 2;
+			}
 		}
 	}
 	if (!format)
 		return fail("export: which format? --chrome FILE or --folded FILE (see kft export -h)");
 	if (argc - optind > 1)
 		return fail("export: one trace directory at most");
-	if (open_trace(optind < argc ? argv[optind] : KFT_DEFAULT_DIR, true, &tr, &sz))
-		return 1;
-	out = strcmp(file, "-") ? fopen(file, "we") : stdout;
-	if (!out) {
-		close_trace(&tr, sz);
-		return fail("%s: %m", file);
+	return write_out(file, optind < argc ? argv[optind] : KFT_DEFAULT_DIR, format, &o, NULL);
+}
+
+static const char flame_usage[] =
+	"usage: kft flame [-o FILE.svg] [--title TEXT] [options] [DIR]\n"
+	"\n"
+	"Draw a flame graph of the trace in DIR (default kft.data) as one SVG file\n"
+	"(default flame.svg) that any browser opens: each distinct call stack a box\n"
+	"as wide as its calls' real time (no sampling: no call goes missing),\n"
+	"callers below. Click a box to zoom on it, 'Reset zoom' to go back,\n"
+	"'Search' to mark the functions a regular expression matches; a box's\n"
+	"name, time and share show when the pointer rests on it.\n"
+	"\n"
+	"  -o, --output FILE     where to write it (- for standard output)\n"
+	"  --title TEXT          the title (default: the trace directory)\n"
+	"  --min-duration TIME   leave out calls shorter than TIME (usec, or 500ns,\n"
+	"                        20us, 3ms, 1s)\n"
+	"  --filter GLOB         only calls of functions matching GLOB; again for more\n"
+	"  --notrace GLOB        leave out calls of functions matching GLOB\n"
+	"  --no-demangle         C++ names as the symbol table has them\n";
+
+int cmd_flame(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "title", required_argument, NULL, 't' },
+		{ "min-duration", required_argument, NULL, 'm' },
+		{ "filter", required_argument, NULL, 'F' },
+		{ "notrace", required_argument, NULL, 'N' },
+		{ "no-demangle", no_argument, NULL, 'D' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *only[64], *notrace[64], *file = "flame.svg", *title = NULL, *dir;
+	struct kft_export_opts o = { .only = only, .notrace = notrace };
+	int c;
+
+	if (wants_help(argc, argv, flame_usage))
+		return 0;
+	while ((c = getopt_long(argc, argv, "o:", longopts, NULL)) != -1) {
+		if (c == 'o') {
+			file = optarg;
+		} else if (c == 't') {
+			title = optarg;
+		} else if ((c = filter_option(c, &o, only, notrace, "flame")) < 0) {
+			return 1;
+		} else if (c) {
+			fputs(flame_usage, stderr);
+			return 2;
+		}
 	}
-	o.progress = out != stdout && isatty(STDERR_FILENO);
-	ret = format == 'c' ? kft_export_chrome(out, &tr, sz, &o, &res, &err)
-			    : kft_export_folded(out, &tr, sz, &o, &res, &err);
-	if (out != stdout && fclose(out) && !ret)
-		ret = kft_error_set(&err, "%s: %m", file);
-	close_trace(&tr, sz);
-	if (ret)
-		return fail("%s", err.msg);
-	if (out != stdout && !stat(file, &st)) {
-		human_size(size, sizeof(size), (long long)st.st_size);
-		fprintf(stderr, "kft: wrote %s: %llu %s of %llu calls, %s\n", file,
-			(unsigned long long)res.written, format == 'c' ? "events" : "stacks",
-			(unsigned long long)res.calls, size);
-	}
-	return 0;
+	if (argc - optind > 1)
+		return fail("flame: one trace directory at most");
+	dir = optind < argc ? argv[optind] : KFT_DEFAULT_DIR;
+	return write_out(file, dir, 's', &o, title ? title : dir);
 }

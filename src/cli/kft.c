@@ -20,6 +20,7 @@ static const char usage[] =
 	"  sym2addr turn function names in a config into addresses\n"
 	"  ftrace   print a trace as ftrace's function_graph or function tracer\n"
 	"  export   write a trace for other tools: Chrome JSON, folded stacks\n"
+	"  flame    draw a trace's flame graph as an SVG file a browser opens\n"
 	"  status   print the run state and config, as /proc/kft did\n"
 	"  compress compress what a trace still holds raw (kft record does it itself)\n"
 	"  prime    arm the start trigger of a running trace\n"
@@ -64,6 +65,7 @@ int main(int argc, char **argv)
 	} cmds[] = {
 		{ "record", cmd_record }, { "log", cmd_log },	  { "status", cmd_status },
 		{ "ftrace", cmd_ftrace }, { "kd", cmd_kd }, { "export", cmd_export },
+		{ "flame", cmd_flame },
 		{ "addr2sym", cmd_addr2sym }, { "sym2addr", cmd_sym2addr },
 		{ "prime", cmd_control }, { "start", cmd_control }, { "stop", cmd_control },
 		{ "kernel", cmd_kernel }, { "compress", cmd_compress },

@@ -67,15 +67,13 @@ int kft_export_chrome(FILE *out, const struct kft_trace *tr, struct kft_symboliz
 		      struct kft_error *err)
 {
 	struct export_ctx x;
-	struct kft_calls *cs;
+	struct kft_calls *cs = NULL;
 	struct kft_call c;
 	bool first = true;
 	int ret = -1;
 
 	memset(res, 0, sizeof(*res));
-	if (export_begin(&x, tr, sz, o, err))
-		return -1;
-	if (!(cs = kft_calls_open(tr, NULL, 0, err)))
+	if (export_begin(&x, tr, sz, o, err) || !(cs = kft_calls_open(tr, NULL, 0, err)))
 		goto out;
 	x.total = kft_calls_total(cs);
 	fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", out);

@@ -56,10 +56,12 @@ int export_begin(struct export_ctx *x, const struct kft_trace *tr, struct kft_sy
 void export_end(struct export_ctx *x)
 {
 	if (x->shown >= 0)
-		fputs("\r\033[K", stderr);
+		fputs("\r\033[K", stderr);	/* the progress line goes */
 	free(x->dropped);
 	kft_functable_done(&x->ft);
 	kft_calltree_free(&x->names);
+	memset(x, 0, sizeof(*x));
+	x->shown = -1;		/* done: ending again does nothing */
 }
 
 int export_func(struct export_ctx *x, const struct kft_call *c, uint32_t *func)

@@ -21,7 +21,8 @@ struct export_ctx {
 	uint64_t started_ns;		/* progress shows after a second */
 };
 
-/* Names and filters set, every function met. */
+/* Names and filters set, every function met. export_end() after it, also
+ * when it fails (ending twice is harmless). */
 int export_begin(struct export_ctx *x, const struct kft_trace *tr, struct kft_symbolizer *sz,
 		 const struct kft_export_opts *o, struct kft_error *err);
 void export_end(struct export_ctx *x);

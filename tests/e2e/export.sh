@@ -64,3 +64,24 @@ once_export_errors() {
 	refused kft export --chrome /nonexistent/dir/x.json 2>err
 	check "names the file" grep -q "/nonexistent/dir/x.json: No such file or directory" err
 }
+
+# kft flame: a well-formed SVG, a box per stack, widths as the times
+test_flame_svg() {
+	build nest
+	kft record -- ./nest
+	kft flame -o f.svg 2>wrote
+	check "says what it wrote" grep -qE "^kft: wrote f.svg: [0-9]+ boxes of 10 calls" wrote
+	check "well-formed" xmllint --noout f.svg
+	# "name width" for each box
+	sed -nE 's/.*data-w="([0-9.]+)"><title>([^ ]+) .*/\2 \1/p' f.svg >boxes
+	check "a box for each stack of main" test \
+		"$(awk '{ print $1 }' boxes | grep -E '^(main|a|b|x|y|c)$' | sort | tr '\n' ' ')" = "a b b c main x y "
+	check "main spans the graph" awk '$1 == "main" && $2 >= 1179 { ok = 1 } END { exit !ok }' boxes
+	local c main
+	c=$(kft kd -f Ft | awk '$1 == "c" { print $2 }')
+	main=$(kft kd -f Ft | awk '$1 == "main" { print $2 }')
+	check "c's width is its share of main's time" awk -v c="$c" -v m="$main" '
+		$1 == "c" { w = $2 } $1 == "main" { mw = $2 }
+		END { r = w / mw - c / m; exit !(r < 0.01 && r > -0.01) }' boxes
+	check "the script to zoom and search" grep -q "function zoom" f.svg
+}
