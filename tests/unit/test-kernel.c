@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "analysis/calltree.h"
+#include "analysis/fastsum.h"
 #include "format/calls.h"
 #include "format/control.h"
 #include "format/reader.h"
@@ -360,6 +361,32 @@ static void test_kernel_trees_stream_as_in_memory(void **state)
 	free(dir);
 }
 
+/* Found by fuzzing: a record whose function is UINT64_MAX (the one-pass
+ * summary took it for "the same function as the last" before any, and
+ * indexed a table not made yet). */
+static void test_summary_of_a_damaged_function(void **state)
+{
+	char *dir = make_dir();
+	const struct kft_rec_data recs[] = { rec(10, 5, UINT64_MAX, 0, 0) };
+	struct kft_thread_out t = { .session = 1, .pid = 9, .tid = 9, .recs = recs, .nrecs = 1 };
+	struct kft_funcstats fs;
+	struct kft_calltree names;
+	struct kft_trace tr;
+	struct kft_error err;
+
+	put_control(dir);
+	assert_int_equal(kft_thread_write(dir, &t, &err), 0);
+	if (kft_trace_open(&tr, dir, &err))
+		fail_msg("%s", err.msg);
+	assert_int_equal(kft_funcstats_from_trace(&fs, &names, &tr, NULL, true, &err), 0);
+	assert_int_equal(fs.nfuncs, 1);
+	assert_int_equal(fs.funcs[0].count, 1);
+	kft_funcstats_free(&fs);
+	kft_calltree_free(&names);
+	kft_trace_close(&tr);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -368,6 +395,7 @@ int main(void)
 		cmocka_unit_test(test_kernel_calls_nest_under_the_program),
 		cmocka_unit_test(test_kernel_only_trace_reads_back),
 		cmocka_unit_test(test_kernel_trees_stream_as_in_memory),
+		cmocka_unit_test(test_summary_of_a_damaged_function),
 	};
 
 	return cmocka_run_group_tests_name("kernel", tests, NULL, NULL);
