@@ -71,6 +71,12 @@ static void print_counters(FILE *out, const struct kft_trace *tr)
 			c->sites_full);
 	if (c->watch_hits)
 		fprintf(out, "Stack watch firings = %" PRIu64 "\n", c->watch_hits);
+	/* why those logs ended early, which no counter says */
+	if (tr->ctl.disk_full)
+		fprintf(out, "Logs ended early: no space left on the trace's file system\n");
+	if (tr->ctl.threads_lost)
+		fprintf(out, "Threads not traced (no log file could be made) = %" PRIu32 "\n",
+			tr->ctl.threads_lost);
 }
 
 static void print_row(FILE *out, const struct kft_call *c, uint64_t mark,

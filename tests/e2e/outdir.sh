@@ -58,7 +58,9 @@ once_full_disk_stops_the_log_not_the_program() {
 	check "said why calls are missing" grep -q "not recorded: no space left on the trace's file system" err
 	kft status small/t >st
 	check "status says it" grep -q "lost: .*no space left on the trace's file system" st
-	kft log small/t | log_rows >rows
+	kft log small/t >log
+	check "the log says it" grep -q "^Logs ended early: no space left on the trace's file system$" log
+	log_rows <log >rows
 	check "what was written reads" grep -q "^leaf <- work" rows
 	kft kd -c small/t >/dev/null
 }
