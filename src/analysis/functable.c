@@ -35,9 +35,11 @@ int kft_functable_func(struct kft_functable *ft, const char *key, const char *na
 		ft->sources = sources;
 		ft->fcap = cap;
 	}
-	t->funcs[t->nfuncs].name = NULL;
+	/* after kft_functable_finish (a damaged record naming a function no
+	 * call site does), the name as it comes */
+	t->funcs[t->nfuncs].name = ft->finished ? strdup(name) : NULL;
 	t->funcs[t->nfuncs].base_name = strdup(name);
-	if (!t->funcs[t->nfuncs].base_name)
+	if (!t->funcs[t->nfuncs].base_name || (ft->finished && !t->funcs[t->nfuncs].name))
 		return -1;
 	ft->sources[t->nfuncs] = source;
 	*id = (uint32_t)t->nfuncs++;
@@ -153,6 +155,7 @@ int kft_functable_finish(struct kft_functable *ft)
 		if (!f->name)
 			goto out;
 	}
+	ft->finished = true;
 	ret = 0;
 out:
 	kft_strmap_free(&seen);

@@ -22,6 +22,7 @@ struct kft_functable {
 	struct kft_addrmap callers_at;	/* (image, call site) -> t->strings index */
 	const char **sources;		/* per func: source file or module, or NULL */
 	size_t fcap, scap;
+	bool finished;			/* names given: a func met later has its bare name */
 };
 
 void kft_functable_init(struct kft_functable *ft, struct kft_calltree *t,

@@ -66,14 +66,8 @@ void export_end(struct export_ctx *x)
 
 int export_func(struct export_ctx *x, const struct kft_call *c, uint32_t *func)
 {
-	if (kft_functable_addr(&x->ft, kft_symbolizer_image(x->ft.sz, c->session, c->entry_ns),
-			       c->func, func))
-		return -1;
-	/* a function no site names (a damaged record): its bare name */
-	if (!x->names.funcs[*func].name &&
-	    !(x->names.funcs[*func].name = strdup(x->names.funcs[*func].base_name)))
-		return -1;
-	return 0;
+	return kft_functable_addr(&x->ft, kft_symbolizer_image(x->ft.sz, c->session, c->entry_ns),
+				  c->func, func);
 }
 
 bool export_kept(const struct export_ctx *x, const struct kft_call *c, uint32_t func)

@@ -120,10 +120,6 @@ static int to_node(struct stream *s, const struct kft_call *c, int64_t local, ui
 	if (kft_functable_addr(&s->ft, kft_symbolizer_image(s->ft.sz, c->session, c->entry_ns),
 			       c->func, &n->func))
 		return stream_oom(s);
-	/* a function met only now (none should be) has its bare name */
-	if (!s->names.funcs[n->func].name &&
-	    !(s->names.funcs[n->func].name = strdup(s->names.funcs[n->func].base_name)))
-		return stream_oom(s);
 	return 0;
 }
 
