@@ -149,9 +149,14 @@ static int join_kernel(struct kft_thread_calls *tc, const struct kft_thread_file
 		       const struct kft_thread_file *kern, bool locals, struct kft_error *err)
 {
 	tc->joined = true;
-	if (kft_source_open(&tc->s, prog, locals, err) ||
-	    kft_source_open(&tc->k, kern, locals, err))
+	if (kft_source_open(&tc->s, prog, false, err) || kft_source_open(&tc->k, kern, false, err))
 		return -1;
+	/* Locals as the joining pass finds them, not each file's alone */
+	if (locals && (!(tc->s.local = malloc((tc->s.n ? tc->s.n : 1) * sizeof(*tc->s.local))) ||
+		       !(tc->k.local = malloc((tc->k.n ? tc->k.n : 1) * sizeof(*tc->k.local))))) {
+		tc_oom(err);
+		return -1;
+	}
 	kft_source_advance(&tc->s);
 	kft_source_advance(&tc->k);
 	if (join_pass(&tc->s, &tc->k)) {
