@@ -21,8 +21,9 @@ have_cmd make  || need="$need make"
 have_cmd pkg-config || need="$need pkg-config"
 [ -e /usr/include/tracefs/tracefs.h ] || need="$need libtracefs-dev"
 [ -e /usr/include/traceevent/event-parse.h ] || need="$need libtraceevent-dev"
-# compressed logs
+# compressed logs; Perfetto's deflated packets
 [ -e /usr/include/zstd.h ] || need="$need libzstd-dev"
+[ -e /usr/include/zlib.h ] || need="$need zlib1g-dev"
 # MiniDebugInfo (xz-compressed symbols in stripped binaries); xz makes
 # such a binary in the tests
 [ -e /usr/include/lzma.h ] || need="$need liblzma-dev"
@@ -32,9 +33,11 @@ have_cmd xz || need="$need xz-utils"
 have_cmd qemu-system-x86_64 || need="$need qemu-system-x86"
 [ -x /bin/busybox ] && ! ldd /bin/busybox >/dev/null 2>&1 || need="$need busybox-static"
 have_cmd cpio || need="$need cpio"
-# the tests read kft export's JSON with jq, kft flame's SVG with xmllint
+# the tests read kft export's JSON with jq, kft flame's SVG with xmllint,
 have_cmd jq || need="$need jq"
 have_cmd xmllint || need="$need libxml2-utils"
+# and kft export --perfetto's protobuf with protoc
+have_cmd protoc || need="$need protobuf-compiler"
 # peak memory of the views, in the scale tests
 [ -x /usr/bin/time ] || need="$need time"
 

@@ -12,11 +12,19 @@
 #include "cli.h"
 
 static const char usage[] =
-	"usage: kft export --chrome FILE|--folded FILE [options] [DIR]\n"
+	"usage: kft export --perfetto FILE|--chrome FILE|--folded FILE [options] [DIR]\n"
 	"\n"
 	"Write the trace in DIR (default kft.data) as FILE (- for standard output),\n"
 	"reading it as a stream: memory does not grow with the calls.\n"
 	"\n"
+	"  --perfetto FILE       Perfetto's own trace format (protobuf, compressed):\n"
+	"                        processes, threads, coroutines and signal handlers\n"
+	"                        as tracks, a slice a call, kernel calls under the\n"
+	"                        program calls that made them; opens in\n"
+	"                        ui.perfetto.dev and trace_processor. Smallest: a\n"
+	"                        few bytes a call\n"
+	"  --no-compress         perfetto: packets as they are, not deflated (for\n"
+	"                        protoc --decode)\n"
 	"  --chrome FILE         Chrome's Trace Event Format (JSON): one complete event\n"
 	"                        a call, threads and processes named; opens in\n"
 	"                        chrome://tracing, ui.perfetto.dev and speedscope\n"
@@ -97,8 +105,8 @@ static void human_size(char *buf, size_t size, long long bytes)
 		snprintf(buf, size, "%lld bytes", bytes);
 }
 
-/* Open dir, write file in format ('c' chrome, 'f' folded, 's' flame SVG),
- * say what was written. */
+/* Open dir, write file in format ('p' perfetto, 'c' chrome, 'f' folded,
+ * 's' flame SVG), say what was written. */
 static int write_out(const char *file, const char *dir, char format,
 		     struct kft_export_opts *o, const char *title)
 {
@@ -119,7 +127,8 @@ static int write_out(const char *file, const char *dir, char format,
 		return fail("%s: %m", file);
 	}
 	o->progress = out != stdout && isatty(STDERR_FILENO);
-	ret = format == 'c'   ? kft_export_chrome(out, &tr, sz, o, &res, &err)
+	ret = format == 'p'   ? kft_export_perfetto(out, &tr, sz, o, !o->raw, &res, &err)
+	      : format == 'c' ? kft_export_chrome(out, &tr, sz, o, &res, &err)
 	      : format == 'f' ? kft_export_folded(out, &tr, sz, o, &res, &err)
 			      : kft_view_flame(out, &tr, sz, o, title, &res, &err);
 	if (out != stdout && fclose(out) && !ret)
@@ -131,7 +140,10 @@ static int write_out(const char *file, const char *dir, char format,
 		human_size(size, sizeof(size), (long long)st.st_size);
 		fprintf(stderr, "kft: wrote %s: %llu %s of %llu calls, %s\n", file,
 			(unsigned long long)res.written,
-			format == 'c' ? "events" : format == 'f' ? "stacks" : "boxes",
+			format == 'c'	? "events"
+			: format == 'p' ? "slices"
+			: format == 'f' ? "stacks"
+					: "boxes",
 			(unsigned long long)res.calls, size);
 	}
 	return 0;
@@ -140,6 +152,8 @@ static int write_out(const char *file, const char *dir, char format,
 int cmd_export(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "perfetto", required_argument, NULL, 'p' },
+		{ "no-compress", no_argument, NULL, 'z' },
 		{ "chrome", required_argument, NULL, 'c' },
 		{ "folded", required_argument, NULL, 'f' },
 		{ "weight", required_argument, NULL, 'w' },
@@ -158,10 +172,12 @@ int cmd_export(int argc, char **argv)
 		return 0;
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'p':
 		case 'c':
 		case 'f':
 			if (format)
-				return fail("export: one format at a time (--chrome or --folded)");
+				return fail("export: one format at a time (--perfetto, --chrome or "
+					    "--folded)");
 			format = (char)c;
 			file = optarg;
 			break;
@@ -169,6 +185,9 @@ int cmd_export(int argc, char **argv)
 			if (strcmp(optarg, "self") && strcmp(optarg, "total"))
 				return fail("export: --weight: '%s': self or total", optarg);
 			o.self = !strcmp(optarg, "self");
+			break;
+		case 'z':
+			o.raw = true;
 			break;
 		default:
 			if ((c = filter_option(c, &o, only, notrace, "export")) < 0)
@@ -180,7 +199,8 @@ int cmd_export(int argc, char **argv)
 		}
 	}
 	if (!format)
-		return fail("export: which format? --chrome FILE or --folded FILE (see kft export -h)");
+		return fail("export: which format? --perfetto FILE, --chrome FILE or --folded FILE "
+			    "(see kft export -h)");
 	if (argc - optind > 1)
 		return fail("export: one trace directory at most");
 	return write_out(file, optind < argc ? argv[optind] : KFT_DEFAULT_DIR, format, &o, NULL);

@@ -20,13 +20,14 @@ struct kft_export_opts {
 	const char *const *notrace;	/* globs: calls of these left out (wins) */
 	size_t nnotrace;
 	bool self;			/* folded: each stack's own time, not its total */
+	bool raw;			/* perfetto: packets not compressed */
 	bool progress;			/* a percentage on stderr as it goes */
 };
 
 /* What an export wrote. */
 struct kft_export_result {
 	uint64_t calls;			/* calls read */
-	uint64_t written;		/* events (chrome) or stacks (folded) */
+	uint64_t written;		/* events (chrome), slices (perfetto), stacks (folded) */
 };
 
 /*
@@ -38,6 +39,17 @@ struct kft_export_result {
 int kft_export_chrome(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
 		      const struct kft_export_opts *o, struct kft_export_result *res,
 		      struct kft_error *err);
+
+/*
+ * Perfetto's protobuf trace: tracks for processes, threads, coroutines
+ * and signal handlers, a slice a call (one still open when the run
+ * stopped lasts until then, annotated "unfinished"), kernel calls under
+ * the program calls that made them (category "kernel"). Packets are
+ * deflated in blocks unless compress is false.
+ */
+int kft_export_perfetto(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
+			const struct kft_export_opts *o, bool compress,
+			struct kft_export_result *res, struct kft_error *err);
 
 /*
  * Folded stacks, as flame graph tools read them: "main;a;b N", one line a

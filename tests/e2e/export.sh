@@ -85,3 +85,58 @@ test_flame_svg() {
 		END { r = w / mw - c / m; exit !(r < 0.01 && r > -0.01) }' boxes
 	check "the script to zoom and search" grep -q "function zoom" f.svg
 }
+
+# "name entry_ns dur_ns" for each finished slice of a Perfetto trace
+perfetto_calls() {
+	perfetto_slices "$1" | awk '!$6 { print $3, $4, $5 - $4 }' | sort
+}
+
+# The slices are the calls: names, entries and durations to the ns, on
+# the thread's track and the signal handlers' own; the compressed trace
+# holds exactly the packets of the plain one.
+test_export_perfetto_round_trips() {
+	build nest
+	kft record -- ./nest
+	kft export --perfetto trace.pb 2>wrote
+	kft export --perfetto plain.pb --no-compress 2>/dev/null
+	check "says what it wrote" grep -qE "^kft: wrote trace.pb: 10 slices of 10 calls, [0-9]+ bytes$" wrote
+	check "compressed: smaller" test "$(stat -c %s trace.pb)" -lt "$(stat -c %s plain.pb)"
+	perfetto_slices trace.pb >/dev/null	# builds the inflating tool
+	"$KFT_BUILD/tests/perfetto-inflate" <trace.pb >inflated
+	check "inflated, the same packets" cmp inflated plain.pb
+	perfetto_calls trace.pb >perfetto
+	log_calls >log
+	expect perfetto <log
+	perfetto_slices trace.pb | awk '{ print $1, $2, $3, $6 }' | sed 's/^[0-9]*_/TID_/' >tracks
+	expect tracks <<'E'
+nest 0 main 0
+nest 1 a 0
+nest 2 b 0
+nest 1 x 0
+nest 2 y 0
+nest 3 b 0
+nest 1 c 0
+nest 2 d 0
+TID_signal_handlers 0 on_usr1 0
+TID_signal_handlers 1 h 0
+E
+	protoc --decode=kft_perfetto.Trace -I "$ROOT/tests/perfetto" kft-perfetto.proto \
+		<plain.pb >decoded
+	check "the process named" grep -q 'process_name: "nest"' decoded
+	check "the thread named" grep -q 'thread_name: "nest"' decoded
+	check "each name interned once a track" test "$(grep -c 'name: "b"' decoded)" = 1
+	check "no field outside the schema" test "$(grep -cE "^ *[0-9]+:" decoded)" = 0
+}
+
+# A call still open when the run stopped: a slice to the end, annotated;
+# kernel calls in their category (kernel.sh's guest checks them).
+test_export_perfetto_unfinished() {
+	build crash
+	kft record -- ./crash kill 2>/dev/null || true
+	kft export --perfetto t.pb 2>/dev/null
+	perfetto_slices t.pb | awk '$6 { print $3 }' | sort >open
+	kft log | log_rows | awk '$1 == -1 { print $2 }' | sort >want
+	check "some call open" test -s want
+	expect open <want
+	perfetto_slices t.pb | awk '$6 && $5 < $4 { bad = 1 } END { exit bad }'
+}

@@ -84,3 +84,51 @@ count() { grep -c -E -- "$1" "$2" || true; }
 refused() {
 	if "$@"; then echo "accepted, should be refused: $*"; return 1; fi
 }
+
+# A Perfetto trace (kft export --perfetto) decoded by protoc against the
+# schema subset in tests/perfetto, each slice as
+# "TRACK DEPTH NAME BEGIN_NS END_NS UNFINISHED" in the order the slices
+# began, TRACK being the name of its track (thread name or "TID signal
+# handlers", "TID coroutine N"), DEPTH counted on that track from 0.
+# Compressed packets are inflated first (tests/perfetto/inflate.c).
+perfetto_slices() {
+	local inflate="$KFT_BUILD/tests/perfetto-inflate"
+	[ -x "$inflate" ] || cc -O2 -o "$inflate" "$ROOT/tests/perfetto/inflate.c" -lz
+	"$inflate" <"$1" | protoc --decode=kft_perfetto.Trace -I "$ROOT/tests/perfetto" \
+		kft-perfetto.proto | awk '
+	function flush() {
+		if (ts != "") { if (clock == 6) now[seq] = ts; else now[seq] += ts }
+		if (uuid != "") track[uuid] = (tname != "" ? tname : pname)
+		if (defuuid != "") seqtrack[seq] = defuuid
+		if (type == "TYPE_SLICE_BEGIN") {
+			n++; sl_track[n] = seq; sl_depth[n] = depth[seq] + 0; sl_name[n] = names[seq, iid]
+			sl_begin[n] = now[seq]; sl_un[n] = unfinished; stack[seq, depth[seq]++] = n
+		} else if (type == "TYPE_SLICE_END") {
+			sl_end[stack[seq, --depth[seq]]] = now[seq]
+		}
+	}
+	/^packet \{/ { ts = ""; clock = ""; seq = ""; type = ""; iid = ""; uuid = ""; tname = ""
+		       pname = ""; defuuid = ""; unfinished = 0; path = ""; next }
+	/\{$/ { path = path "/" $1; next }
+	/^\}/ { flush(); next }
+	/^ *\}/ { sub(/\/[^\/]*$/, "", path); next }
+	{ v = $2; gsub(/"/, "", v) }
+	path == "" && $1 == "timestamp:" { ts = v }
+	path == "" && $1 == "timestamp_clock_id:" { clock = v }
+	path == "" && $1 == "trusted_packet_sequence_id:" { seq = v }
+	path == "/track_event" && $1 == "type:" { type = v }
+	path == "/track_event" && $1 == "name_iid:" { iid = v }
+	path == "/track_event/debug_annotations" && $0 ~ /name: "unfinished"/ { unfinished = 1 }
+	path == "/interned_data/event_names" && $1 == "iid:" { niid = v }
+	path == "/interned_data/event_names" && $1 == "name:" { names[seq, niid] = v }
+	path == "/track_descriptor" && $1 == "uuid:" { uuid = v }
+	path == "/track_descriptor" && $1 == "name:" { tname = $0; sub(/^ *name: "/, "", tname); sub(/"$/, "", tname) }
+	path == "/track_descriptor/thread" && $1 == "thread_name:" { pname = v }
+	path == "/trace_packet_defaults/track_event_defaults" && $1 == "track_uuid:" { defuuid = v }
+	END {
+		for (i = 1; i <= n; i++) {
+			t = track[seqtrack[sl_track[i]]]; gsub(/ /, "_", t)
+			print t, sl_depth[i], sl_name[i], sl_begin[i], sl_end[i], sl_un[i]
+		}
+	}'
+}

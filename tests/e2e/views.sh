@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Every view gives the same calls and the same nesting, whatever config
 # chose them: kft log, kft kd -c, kft kd (both ways of summing), kft
-# ftrace, kft log | kft kd -, and the exports (Chrome JSON, folded
-# stacks), on progs/nest.c, whose kept calls often
+# ftrace, kft log | kft kd -, and the exports (Chrome JSON, Perfetto,
+# folded stacks), on progs/nest.c, whose kept calls often
 # have parents that were not kept.
 
 # The calls of a signal handler (nest.c's on_usr1 and h): kd shows them as
@@ -73,6 +73,16 @@ chrome_tree() {
 		for (i = 1; i <= n; i++) if (!sig[i]) print line[i]
 		for (i = 1; i <= n; i++) if (sig[i]) print line[i]
 	}'
+}
+
+# kft export --perfetto's slices as the same lines: the signal handlers
+# have a track of their own.
+perfetto_tree() {
+	kft export --perfetto trace.pb 2>/dev/null
+	perfetto_slices trace.pb | awk '{
+		line = $2 " " $3 ($6 ? " -1" : "")
+		if ($1 ~ /_signal_handlers$/) sig[ns++] = "i " line; else print line
+	} END { for (i = 0; i < ns; i++) print sig[i] }'
 }
 
 # kft export --folded's stacks, and the expected tree's as stacks.
@@ -152,6 +162,8 @@ views_agree() {
 	expect log.names <want.names
 	chrome_tree >chrome.tree
 	expect chrome.tree <want
+	perfetto_tree >perfetto.tree
+	expect perfetto.tree <want
 	folded_stacks >folded.stacks
 	tree_stacks want >want.stacks
 	expect folded.stacks <want.stacks
