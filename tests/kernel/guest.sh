@@ -85,6 +85,18 @@ for opts in "-c" "-c -l" "-c -r -l" "-c -i -l" "--slowest 2 read_file" \
 		'grep -q do_sys_openat2 /tmp/tree1 && cmp -s /tmp/tree1 /tmp/tree2'
 done
 
+# the exports: a slice or event a call, kernel calls on the program's thread
+kft export --perfetto /tmp/t1.pb /tmp/t1 2>/tmp/wrote
+check "export --perfetto: a slice a call" awk '
+	/^kft: wrote \/tmp\/t1.pb: [0-9]+ slices of [0-9]+ calls/ && $4 == $7 && $4 > 0 { ok = 1 }
+	END { exit !ok }' /tmp/wrote
+kft export --chrome /tmp/t1.json /tmp/t1 2>/dev/null
+check "export --chrome: the kernel's calls on the thread of read_file" sh -c '
+	tid=$(grep -o "\"name\":\"read_file\",\"cat\":\"user\",\"pid\":[0-9]*,\"tid\":[0-9]*" /tmp/t1.json |
+	      head -1 | sed "s/.*tid\":\([0-9]*\)/\1/")
+	test -n "$tid" &&
+	grep -q "\"name\":\"do_sys_openat2\",\"cat\":\"kernel\",\"pid\":[0-9]*,\"tid\":$tid," /tmp/t1.json'
+
 # the kickstart workflow: system calls as triggers
 cat > /tmp/bad.conf <<'CONF'
 begin
