@@ -38,6 +38,8 @@ have_cmd jq || need="$need jq"
 have_cmd xmllint || need="$need libxml2-utils"
 # and kft export --perfetto's protobuf with protoc
 have_cmd protoc || need="$need protobuf-compiler"
+# a real browser for the pictures (tests/e2e/browser.sh)
+have_cmd chromium || need="$need chromium"
 # peak memory of the views, in the scale tests
 [ -x /usr/bin/time ] || need="$need time"
 

@@ -172,7 +172,8 @@ static int draw_all(struct layout *l, uint64_t total)
 }
 
 /* Zoom on a click (the box's stack fills the width), search on "Search",
- * names clipped to their box. */
+ * names clipped to their box; a link's ?s=REGEX searches and ?f=NAME
+ * zooms on the widest box of that function as the page opens. */
 static const char script[] =
 	"<script type=\"text/ecmascript\"><![CDATA[\n"
 	"var W = %.0f, frames = document.getElementsByClassName('f');\n"
@@ -188,7 +189,10 @@ static const char script[] =
 	"  for (var i = 0; i < frames.length; i++) {\n"
 	"    var g = frames[i], x = +g.dataset.x, w = +g.dataset.w;\n"
 	"    var y = +g.getElementsByTagName('rect')[0].getAttribute('y');\n"
-	"    var inside = x + w > x0 && x < x0 + w0 && (y <= y0 || (x >= x0 && x + w <= x0 + w0));\n"
+	/* callers below (on its width), what it called above (inside it);
+	 * positions are rounded to 0.01 */
+	"    var inside = (y > y0 && x + w > x0 + 0.02 && x < x0 + w0 - 0.02) ||\n"
+	"                 (x >= x0 - 0.02 && x + w <= x0 + w0 + 0.02);\n"
 	"    g.style.display = inside ? '' : 'none';\n"
 	"    if (inside) fit(g, Math.max(0, (x - x0) * W / w0) + 10, Math.min(w, w0) * W / w0);\n"
 	"  }\n"
@@ -199,17 +203,26 @@ static const char script[] =
 	"    zoom(+this.dataset.x, +this.dataset.w, +this.getElementsByTagName('rect')[0].getAttribute('y'));\n"
 	"  };\n"
 	"}\n"
-	"document.getElementById('reset').onclick = function () { zoom(0, W, 1e9); };\n"
-	"document.getElementById('search').onclick = function () {\n"
-	"  var re = prompt('Search (a regular expression)'); if (re === null) return;\n"
+	"function search(re) {\n"
 	"  re = new RegExp(re);\n"
 	"  for (var i = 0; i < frames.length; i++) {\n"
 	"    var r = frames[i].getElementsByTagName('rect')[0];\n"
-	"    var name = frames[i].getElementsByTagName('title')[0].textContent;\n"
+	"    var name = frames[i].getElementsByTagName('title')[0].textContent.replace(/ \\(.*$/, '');\n"
 	"    if (!r.dataset.fill) r.dataset.fill = r.getAttribute('fill');\n"
 	"    r.setAttribute('fill', re.test(name) ? 'rgb(200,60,230)' : r.dataset.fill);\n"
 	"  }\n"
+	"}\n"
+	"document.getElementById('reset').onclick = function () { zoom(0, W, 1e9); };\n"
+	"document.getElementById('search').onclick = function () {\n"
+	"  var re = prompt('Search (a regular expression)'); if (re !== null) search(re);\n"
 	"};\n"
+	/* a link can carry both: FILE.svg?s=REGEX&f=NAME */
+	"var q = new URLSearchParams(location.search), wide = null;\n"
+	"if (q.get('s')) search(q.get('s'));\n"
+	"for (var i = 0; q.get('f') && i < frames.length; i++)\n"
+	"  if (frames[i].getElementsByTagName('title')[0].textContent.replace(/ \\(.*$/, '') == q.get('f') &&\n"
+	"      (!wide || +frames[i].dataset.w > +wide.dataset.w)) wide = frames[i];\n"
+	"if (wide) wide.onclick();\n"
 	"]]></script>\n";
 
 int kft_view_flame(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
