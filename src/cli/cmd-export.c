@@ -106,7 +106,7 @@ static void human_size(char *buf, size_t size, long long bytes)
 }
 
 /* Open dir, write file in format ('p' perfetto, 'c' chrome, 'f' folded,
- * 's' flame SVG), say what was written. */
+ * 's' flame graph SVG, 't' flame chart SVG), say what was written. */
 static int write_out(const char *file, const char *dir, char format,
 		     struct kft_export_opts *o, const char *title)
 {
@@ -130,7 +130,8 @@ static int write_out(const char *file, const char *dir, char format,
 	ret = format == 'p'   ? kft_export_perfetto(out, &tr, sz, o, !o->raw, &res, &err)
 	      : format == 'c' ? kft_export_chrome(out, &tr, sz, o, &res, &err)
 	      : format == 'f' ? kft_export_folded(out, &tr, sz, o, &res, &err)
-			      : kft_view_flame(out, &tr, sz, o, title, &res, &err);
+	      : format == 's' ? kft_view_flame(out, &tr, sz, o, title, &res, &err)
+			      : kft_view_flame_chart(out, &tr, sz, o, title, &res, &err);
 	if (out != stdout && fclose(out) && !ret)
 		ret = kft_error_set(&err, "%s: %m", file);
 	close_trace(&tr, sz);
@@ -207,16 +208,20 @@ int cmd_export(int argc, char **argv)
 }
 
 static const char flame_usage[] =
-	"usage: kft flame [-o FILE.svg] [--title TEXT] [options] [DIR]\n"
+	"usage: kft flame [-o FILE.svg] [--chart] [--title TEXT] [options] [DIR]\n"
 	"\n"
 	"Draw a flame graph of the trace in DIR (default kft.data) as one SVG file\n"
 	"(default flame.svg) that any browser opens: each distinct call stack a box\n"
 	"as wide as its calls' real time (no sampling: no call goes missing),\n"
 	"callers below. Click a box to zoom on it, 'Reset zoom' to go back,\n"
 	"'Search' to mark the functions a regular expression matches; a box's\n"
-	"name, time and share show when the pointer rests on it.\n"
+	"name, time and share show when the pointer rests on it. A link can do\n"
+	"both: FILE.svg?s=REGEX&f=NAME.\n"
 	"\n"
 	"  -o, --output FILE     where to write it (- for standard output)\n"
+	"  --chart               a flame chart instead: time left to right, a lane\n"
+	"                        for each thread, each call a box from its entry to\n"
+	"                        its exit, above its caller\n"
 	"  --title TEXT          the title (default: the trace directory)\n"
 	"  --min-duration TIME   leave out calls shorter than TIME (usec, or 500ns,\n"
 	"                        20us, 3ms, 1s)\n"
@@ -229,6 +234,7 @@ int cmd_flame(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "title", required_argument, NULL, 't' },
+		{ "chart", no_argument, NULL, 'C' },
 		{ "min-duration", required_argument, NULL, 'm' },
 		{ "filter", required_argument, NULL, 'F' },
 		{ "notrace", required_argument, NULL, 'N' },
@@ -236,6 +242,7 @@ int cmd_flame(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *only[64], *notrace[64], *file = "flame.svg", *title = NULL, *dir;
+	char format = 's';
 	struct kft_export_opts o = { .only = only, .notrace = notrace };
 	int c;
 
@@ -246,6 +253,8 @@ int cmd_flame(int argc, char **argv)
 			file = optarg;
 		} else if (c == 't') {
 			title = optarg;
+		} else if (c == 'C') {
+			format = 't';
 		} else if ((c = filter_option(c, &o, only, notrace, "flame")) < 0) {
 			return 1;
 		} else if (c) {
@@ -256,5 +265,5 @@ int cmd_flame(int argc, char **argv)
 	if (argc - optind > 1)
 		return fail("flame: one trace directory at most");
 	dir = optind < argc ? argv[optind] : KFT_DEFAULT_DIR;
-	return write_out(file, dir, 's', &o, title ? title : dir);
+	return write_out(file, dir, format, &o, title ? title : dir);
 }

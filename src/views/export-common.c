@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <fnmatch.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -87,6 +89,20 @@ uint64_t export_duration(const struct export_ctx *x, const struct kft_call *c)
 	if (c->dur_ns >= 0)
 		return (uint64_t)c->dur_ns;
 	return x->end > c->entry_ns ? x->end - c->entry_ns : 0;
+}
+
+void export_thread_name(const struct kft_trace *tr, uint32_t pid, uint32_t tid, char *out,
+			size_t size)
+{
+	snprintf(out, size, "%" PRIu32, tid ? tid : pid);
+	for (size_t i = 0; i < tr->nthreads; i++) {
+		const struct kft_thread_hdr *h = &tr->threads[i].hdr;
+
+		if (h->pid == pid && (h->tid == tid || !tid) && h->comm[0]) {
+			snprintf(out, size, "%.*s", (int)sizeof(h->comm), h->comm);
+			return;
+		}
+	}
 }
 
 static uint64_t now_ns(void)

@@ -38,6 +38,11 @@ bool export_kept(const struct export_ctx *x, const struct kft_call *c, uint32_t 
 uint64_t export_entry(const struct export_ctx *x, const struct kft_call *c);
 uint64_t export_duration(const struct export_ctx *x, const struct kft_call *c);
 
+/* The name a thread file gives pid's thread tid (tid 0: the process's,
+ * its first file's), or else its number. */
+void export_thread_name(const struct kft_trace *tr, uint32_t pid, uint32_t tid, char *out,
+			size_t size);
+
 /* One more call read: the percentage on stderr, when asked. */
 void export_progress(struct export_ctx *x);
 

@@ -177,21 +177,6 @@ static int put_packet(struct perfetto *p)
 	return p->block.len >= BLOCK_BYTES ? flush_block(p) : 0;
 }
 
-/* The name a thread file gives pid's thread tid (the process's: its first
- * file's), or its number. */
-static void comm_of(const struct kft_trace *tr, uint32_t pid, uint32_t tid, char *out,
-		    size_t size)
-{
-	snprintf(out, size, "%" PRIu32, tid);
-	for (size_t i = 0; i < tr->nthreads; i++) {
-		const struct kft_thread_hdr *h = &tr->threads[i].hdr;
-
-		if (h->pid == pid && (h->tid == tid || !tid) && h->comm[0]) {
-			snprintf(out, size, "%.*s", (int)sizeof(h->comm), h->comm);
-			return;
-		}
-	}
-}
 
 static int describe_process(struct perfetto *p, uint32_t pid)
 {
@@ -204,7 +189,7 @@ static int describe_process(struct perfetto *p, uint32_t pid)
 	if (*seen != KFT_ADDRMAP_NONE)
 		return 0;
 	*seen = 1;
-	comm_of(p->x.tr, pid, 0, comm, sizeof(comm));
+	export_thread_name(p->x.tr, pid, 0, comm, sizeof(comm));
 	kft_pb_varint(&p->packet, PACKET_SEQUENCE_ID, DESCRIPTOR_SEQUENCE);
 	d = kft_pb_open(&p->packet, PACKET_TRACK_DESCRIPTOR);
 	kft_pb_varint(&p->packet, TRACK_UUID, process_uuid(pid));
@@ -229,7 +214,7 @@ static int describe_track(struct perfetto *p, size_t t, size_t thread_track)
 	kft_pb_varint(&p->packet, TRACK_UUID, track_uuid(t));
 	if (t == thread_track) {
 		kft_pb_varint(&p->packet, TRACK_PARENT, process_uuid(k->pid));
-		comm_of(p->x.tr, k->pid, k->tid, name, sizeof(name));
+		export_thread_name(p->x.tr, k->pid, k->tid, name, sizeof(name));
 		th = kft_pb_open(&p->packet, TRACK_THREAD);
 		kft_pb_varint(&p->packet, THREAD_PID, k->pid);
 		kft_pb_varint(&p->packet, THREAD_TID, k->tid);

@@ -14,4 +14,13 @@ int kft_view_flame(FILE *out, const struct kft_trace *tr, struct kft_symbolizer 
 		   const struct kft_export_opts *o, const char *title,
 		   struct kft_export_result *res, struct kft_error *err);
 
+/*
+ * A flame chart: time left to right, a lane for each thread (and each of
+ * its coroutines, its signal handlers), each call a box from its entry to
+ * its exit above its caller. res->written: boxes drawn.
+ */
+int kft_view_flame_chart(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
+			 const struct kft_export_opts *o, const char *title,
+			 struct kft_export_result *res, struct kft_error *err);
+
 #endif

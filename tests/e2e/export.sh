@@ -140,3 +140,33 @@ test_export_perfetto_unfinished() {
 	expect open <want
 	perfetto_slices t.pb | awk '$6 && $5 < $4 { bad = 1 } END { exit bad }'
 }
+
+# kft flame --chart: a box a call, at its time, above its caller
+test_flame_chart() {
+	build nest
+	kft record -- ./nest
+	kft flame --chart -o c.svg 2>wrote
+	check "says what it wrote" grep -qE "^kft: wrote c.svg: 7 boxes of 10 calls" wrote
+	check "well-formed" xmllint --noout c.svg
+	check "the thread's lane" grep -qE '<text x="10" y="[0-9]+">nest [0-9]+</text>' c.svg
+	# "name x y" for each box, in time order: levels from the caller up
+	sed -nE 's/.*data-x="([0-9.]+)" data-w="[0-9.]+"><title>([^ ]+) .*<rect x="[^"]*" y="([0-9]+)".*/\2 \1 \3/p' c.svg |
+		sort -k2,2g -k3,3gr | awk 'NR == 1 { base = $3 } { print $1, (base - $3) / 16 }' >boxes
+	expect boxes <<'E'
+main 0
+a 1
+b 2
+x 1
+y 2
+b 3
+c 1
+E
+	# each box where its call began: c's x is to main's width as c's entry
+	# is to main's duration
+	local c_at span
+	c_at=$(kft log --ns | awk '$4 == "c" { print $1 }')
+	span=$(sed -nE 's/.*data-x="([0-9.]+)" data-w="([0-9.]+)"><title>main .*/\2/p' c.svg)
+	sed -nE 's/.*data-x="([0-9.]+)" data-w="([0-9.]+)"><title>c .*/\1/p' c.svg >c.x
+	check "c drawn where it began" awk -v at="$c_at" -v main_w="$span" -v end="$(kft log --ns | awk '$4 == "main" { print $2 }')" '
+		{ want = at / end * main_w; d = $1 - want; exit !(d < 3 && d > -3) }' c.x
+}
