@@ -19,8 +19,9 @@ static const char usage[] =
 	"  addr2sym turn addresses in a text log into function names\n"
 	"  sym2addr turn function names in a config into addresses\n"
 	"  ftrace   print a trace as ftrace's function_graph or function tracer\n"
-	"  export   write a trace for other tools: Chrome JSON, folded stacks\n"
+	"  export   write a trace for other tools: Perfetto, Chrome JSON, folded stacks\n"
 	"  flame    draw a trace's flame graph as an SVG file a browser opens\n"
+	"  stats    how often and how regularly functions ran: intervals, durations\n"
 	"  status   print the run state and config, as /proc/kft did\n"
 	"  compress compress what a trace still holds raw (kft record does it itself)\n"
 	"  prime    arm the start trigger of a running trace\n"
@@ -65,7 +66,7 @@ int main(int argc, char **argv)
 	} cmds[] = {
 		{ "record", cmd_record }, { "log", cmd_log },	  { "status", cmd_status },
 		{ "ftrace", cmd_ftrace }, { "kd", cmd_kd }, { "export", cmd_export },
-		{ "flame", cmd_flame },
+		{ "flame", cmd_flame }, { "stats", cmd_stats },
 		{ "addr2sym", cmd_addr2sym }, { "sym2addr", cmd_sym2addr },
 		{ "prime", cmd_control }, { "start", cmd_control }, { "stop", cmd_control },
 		{ "kernel", cmd_kernel }, { "compress", cmd_compress },

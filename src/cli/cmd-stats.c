@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* kft stats: how often and how regularly functions ran. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../views/stats.h"
+#include "cli.h"
+
+static const char usage[] =
+	"usage: kft stats [options] [DIR] [FUNC...]\n"
+	"\n"
+	"How often and how regularly each function ran, from the trace in DIR\n"
+	"(default kft.data), as KPTrace's interval tables showed interrupts:\n"
+	"Fired (calls), Freq (calls per second of the run), the interval between\n"
+	"successive entries (Min, Avg, Max, SD) and the calls' durations (Min,\n"
+	"Avg, Max, SD, p50 the median, p99 the 99th percentile), in usec, most\n"
+	"calls first. FUNC (names or globs, foo*) chooses the functions; for each\n"
+	"one named, what its thread ran during the longest interval follows.\n"
+	"\n"
+	"  -n N                show only the first N functions\n"
+	"  --gap N             list at most N calls in a longest interval (default 10)\n"
+	"  --gaps              the longest interval of every function shown\n"
+	"  --hist FUNC         FUNC's durations as a histogram (log-scale buckets)\n"
+	"  --intervals         with --hist: the intervals between entries instead\n"
+	"  -o FILE.svg         with --hist: draw it as an SVG picture in FILE\n"
+	"  --no-demangle       C++ names as the symbol table has them\n";
+
+/* Whether s is a trace directory, not a function. */
+static bool is_trace_dir(const char *s)
+{
+	struct stat st;
+
+	return !stat(s, &st) && S_ISDIR(st.st_mode);
+}
+
+static int number_arg(const char *opt, const char *v, long *out)
+{
+	char *end;
+
+	*out = strtol(v, &end, 10);
+	if (*v && !*end && *out >= 0)
+		return 0;
+	return fail("stats: %s: '%s' is not a number", opt, v);
+}
+
+int cmd_stats(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "gap", required_argument, NULL, 'g' },
+		{ "gaps", no_argument, NULL, 'G' },
+		{ "hist", required_argument, NULL, 'H' },
+		{ "intervals", no_argument, NULL, 'I' },
+		{ "no-demangle", no_argument, NULL, 'D' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *dir = KFT_DEFAULT_DIR, *hist = NULL, *svg = NULL;
+	const char **funcs = calloc((size_t)argc + 1, sizeof(*funcs));
+	struct kft_export_opts o = { .only = funcs };
+	long limit = -1, gap = 10;
+	bool all_gaps = false, intervals = false, dir_given = false;
+	struct kft_symbolizer *sz;
+	struct kft_error err;
+	struct kft_stats st;
+	struct kft_trace tr;
+	int c, ret = 1;
+
+	if (!funcs)
+		return fail("out of memory");
+	if (wants_help(argc, argv, usage)) {
+		free(funcs);
+		return 0;
+	}
+	while ((c = getopt_long(argc, argv, "n:o:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			if (number_arg("-n", optarg, &limit))
+				goto out_free;
+			break;
+		case 'g':
+			if (number_arg("--gap", optarg, &gap))
+				goto out_free;
+			break;
+		case 'G': all_gaps = true; break;
+		case 'H': hist = optarg; break;
+		case 'I': intervals = true; break;
+		case 'o': svg = optarg; break;
+		case 'D': cli_no_demangle = true; break;
+		default:
+			fputs(usage, stderr);
+			free(funcs);
+			return 2;
+		}
+	}
+	for (int i = optind; i < argc; i++) {
+		if (!dir_given && o.nonly == 0 && is_trace_dir(argv[i])) {
+			dir = argv[i];
+			dir_given = true;
+		} else {
+			funcs[o.nonly++] = argv[i];
+		}
+	}
+	if ((svg || intervals) && !hist) {
+		fail("stats: %s goes with --hist FUNC", svg ? "-o" : "--intervals");
+		goto out_free;
+	}
+	if (hist) {
+		o.nonly = 1;
+		funcs[0] = hist;
+	}
+	if (open_trace(dir, true, &tr, &sz))
+		goto out_free;
+	if (kft_stats_compute(&st, &tr, sz, &o, &err)) {
+		fail("%s", err.msg);
+		goto out;
+	}
+	if (hist) {
+		const struct kft_func_stats *s = NULL;
+		FILE *out = stdout;
+
+		for (size_t i = 0; i < st.nfuncs && !s; i++)
+			if (!strcmp(st.x.names.funcs[st.funcs[i].func].base_name, hist) ||
+			    !strcmp(st.x.names.funcs[st.funcs[i].func].name, hist))
+				s = &st.funcs[i];
+		if (!s) {
+			fail("stats: --hist: %s never ran in %s", hist, dir);
+			goto out;
+		}
+		if (svg && strcmp(svg, "-") && !(out = fopen(svg, "we"))) {
+			fail("%s: %m", svg);
+			goto out;
+		}
+		kft_stats_histogram(out, &st, s, intervals, svg != NULL);
+		if (out != stdout && fclose(out)) {
+			fail("%s: %m", svg);
+			goto out;
+		}
+		if (out != stdout)
+			fprintf(stderr, "kft: wrote %s\n", svg);
+		ret = 0;
+		goto out;
+	}
+	if (limit >= 0 && (size_t)limit < st.nfuncs)
+		st.nfuncs = (size_t)limit;
+	kft_stats_print(stdout, &st);
+	ret = 0;
+	for (size_t i = 0; i < st.nfuncs && !ret; i++)
+		if ((all_gaps || o.nonly) &&
+		    kft_stats_print_gap(stdout, &st, &st.funcs[i], &tr, (size_t)gap, &err))
+			ret = fail("%s", err.msg);
+out:
+	kft_stats_free(&st);
+	close_trace(&tr, sz);
+out_free:
+	free(funcs);
+	return ret;
+}

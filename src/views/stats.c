@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* kft stats: per-function call rates, intervals and durations, in one
+ * pass over the call stream (entry order, all threads merged). */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/grow.h"
+#include "stats.h"
+
+static void add(struct kft_stat_series *s, int64_t ns)
+{
+	unsigned int b = 0;
+
+	if (!s->n || ns < s->min_ns)
+		s->min_ns = ns;
+	if (!s->n || ns > s->max_ns)
+		s->max_ns = ns;
+	s->n++;
+	s->sum_ns += (double)ns;
+	s->sumsq += (double)ns * (double)ns;
+	for (uint64_t v = ns > 0 ? (uint64_t)ns : 0; v && b < KFT_STATS_BUCKETS - 1; v >>= 1)
+		b++;
+	s->buckets[b]++;
+}
+
+/* Room for function f's stats (all zero when new). */
+static struct kft_func_stats *stats_of(struct kft_stats *st, uint32_t f, size_t *cap)
+{
+	while (f >= st->nfuncs) {
+		if (kft_grow((void **)&st->funcs, st->nfuncs, cap, sizeof(*st->funcs), 256))
+			return NULL;
+		memset(&st->funcs[st->nfuncs], 0, sizeof(*st->funcs));
+		st->funcs[st->nfuncs].func = (uint32_t)st->nfuncs;
+		st->nfuncs++;
+	}
+	return &st->funcs[f];
+}
+
+static int one_call(struct kft_stats *st, const struct kft_call *c, uint32_t f, size_t *cap)
+{
+	struct kft_func_stats *s = stats_of(st, f, cap);
+	uint64_t at = export_entry(&st->x, c);
+
+	if (!s)
+		return -1;
+	if (s->fired) {
+		int64_t gap = (int64_t)(at - s->last_ns);
+
+		if (!s->interval.n || gap > s->interval.max_ns) {
+			s->longest.from_ns = s->last_ns;
+			s->longest.to_ns = at;
+			s->longest.pid = c->pid;
+			s->longest.tid = c->tid;
+		}
+		add(&s->interval, gap);
+	} else {
+		s->first_ns = at;
+	}
+	s->fired++;
+	s->last_ns = at;
+	if (c->dur_ns < 0)
+		return 0;
+	add(&s->duration, c->dur_ns);
+	if (kft_grow((void **)&s->durs, s->ndurs, &s->capdurs, sizeof(*s->durs), 64))
+		return -1;
+	s->durs[s->ndurs++] = c->dur_ns;
+	return 0;
+}
+
+static int cmp_ns(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Nearest rank. */
+static int64_t percentile(const int64_t *v, size_t n, unsigned int p)
+{
+	size_t rank = (n * p + 99) / 100;
+
+	return v[rank ? rank - 1 : 0];
+}
+
+static int by_fired(const void *a, const void *b, void *names)
+{
+	const struct kft_func_stats *x = a, *y = b;
+	const struct kft_func *funcs = names;
+
+	if (x->fired != y->fired)
+		return x->fired < y->fired ? 1 : -1;
+	return strcmp(funcs[x->func].name, funcs[y->func].name);
+}
+
+/* The functions that ran, most calls first, with their percentiles. */
+static void finish(struct kft_stats *st)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < st->nfuncs; i++) {
+		struct kft_func_stats *s = &st->funcs[i];
+
+		if (!s->fired)
+			continue;
+		if (s->ndurs) {
+			qsort(s->durs, s->ndurs, sizeof(*s->durs), cmp_ns);
+			s->p50_ns = percentile(s->durs, s->ndurs, 50);
+			s->p99_ns = percentile(s->durs, s->ndurs, 99);
+		}
+		st->funcs[kept++] = *s;
+	}
+	st->nfuncs = kept;
+	if (st->nfuncs > 1)
+		qsort_r(st->funcs, st->nfuncs, sizeof(*st->funcs), by_fired, st->x.names.funcs);
+}
+
+int kft_stats_compute(struct kft_stats *st, const struct kft_trace *tr,
+		      struct kft_symbolizer *sz, const struct kft_export_opts *o,
+		      struct kft_error *err)
+{
+	struct kft_calls *cs;
+	struct kft_call c;
+	size_t cap = 0;
+
+	memset(st, 0, sizeof(*st));
+	if (export_begin(&st->x, tr, sz, o, err))
+		return -1;
+	st->span_ns = st->x.end > st->x.base ? st->x.end - st->x.base : 0;
+	cs = kft_calls_open(tr, NULL, 0, err);
+	if (!cs)
+		return -1;
+	st->x.total = kft_calls_total(cs);
+	while (kft_calls_next(cs, &c) > 0) {
+		uint32_t f;
+
+		export_progress(&st->x);
+		if (c.dur_ns == -2)
+			continue;	/* a stack-watch row */
+		if (export_func(&st->x, &c, &f) ||
+		    (export_kept(&st->x, &c, f) && one_call(st, &c, f, &cap))) {
+			kft_calls_close(cs);
+			return kft_error_set(err, "out of memory");
+		}
+	}
+	kft_calls_close(cs);
+	finish(st);
+	return 0;
+}
+
+void kft_stats_free(struct kft_stats *st)
+{
+	for (size_t i = 0; i < st->nfuncs; i++)
+		free(st->funcs[i].durs);
+	free(st->funcs);
+	export_end(&st->x);
+	memset(st, 0, sizeof(*st));
+}
+
+static double avg_of(const struct kft_stat_series *s)
+{
+	return s->n ? s->sum_ns / (double)s->n : 0;
+}
+
+static double sd_of(const struct kft_stat_series *s)
+{
+	double mean = avg_of(s), var;
+
+	if (!s->n)
+		return 0;
+	var = s->sumsq / (double)s->n - mean * mean;
+	return var > 0 ? sqrt(var) : 0;
+}
+
+/* ns as usec, 10 wide; '-' where there is none. */
+static void put_us(FILE *out, bool have, double ns)
+{
+	if (have)
+		fprintf(out, " %10.1f", ns / 1000);
+	else
+		fprintf(out, " %10s", "-");
+}
+
+/* " title " centered in width dashes. */
+static void put_banner(FILE *out, const char *title, int width)
+{
+	int len = (int)strlen(title) + 2, left = (width - len) / 2;
+
+	for (int i = 0; i < width; i++)
+		putc(i < left || i >= left + len ? '-'
+		     : i == left || i == left + len - 1 ? ' '
+							: title[i - left - 1],
+		     out);
+}
+
+void kft_stats_print(FILE *out, const struct kft_stats *st)
+{
+	int w = 8;
+
+	for (size_t i = 0; i < st->nfuncs; i++) {
+		int len = (int)strlen(st->x.names.funcs[st->funcs[i].func].name);
+
+		if (len > w)
+			w = len;
+	}
+	fprintf(out, "%*s %10s %10s ", w, "", "", "");
+	put_banner(out, "Interval (us)", 4 * 11 - 1);
+	putc(' ', out);
+	put_banner(out, "Duration (us)", 6 * 11 - 1);
+	putc('\n', out);
+	fprintf(out, "%-*s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s\n", w,
+		"Function", "Fired", "Freq (Hz)", "Min", "Avg", "Max", "SD", "Min", "Avg", "Max",
+		"SD", "p50", "p99");
+	for (size_t i = 0; i < st->nfuncs; i++) {
+		const struct kft_func_stats *s = &st->funcs[i];
+		const struct kft_stat_series *iv = &s->interval, *d = &s->duration;
+
+		fprintf(out, "%-*s %10" PRIu64, w, st->x.names.funcs[s->func].name, s->fired);
+		if (st->span_ns)
+			fprintf(out, " %10.1f", (double)s->fired * 1e9 / (double)st->span_ns);
+		else
+			fprintf(out, " %10s", "-");
+		put_us(out, iv->n, (double)iv->min_ns);
+		put_us(out, iv->n, avg_of(iv));
+		put_us(out, iv->n, (double)iv->max_ns);
+		put_us(out, iv->n, sd_of(iv));
+		put_us(out, d->n, (double)d->min_ns);
+		put_us(out, d->n, avg_of(d));
+		put_us(out, d->n, (double)d->max_ns);
+		put_us(out, d->n, sd_of(d));
+		put_us(out, d->n, (double)s->p50_ns);
+		put_us(out, d->n, (double)s->p99_ns);
+		putc('\n', out);
+	}
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * kft stats: how often each function ran and how regularly, as KPTrace's
+ * interval tables did for interrupts: calls, rate, the interval between
+ * successive entries (min, average, max, deviation) and the calls'
+ * durations (the same, and median and 99th percentile); where the
+ * longest interval was, and what ran on that thread meanwhile.
+ */
+#ifndef KFT_VIEW_STATS_H
+#define KFT_VIEW_STATS_H
+
+#include "export-common.h"
+
+/* Log-scale buckets: bucket b holds values in [2^(b-1), 2^b) ns, bucket 0
+ * values under 1 ns. */
+#define KFT_STATS_BUCKETS 48
+
+struct kft_stat_series {
+	uint64_t n;
+	int64_t min_ns, max_ns;
+	double sum_ns, sumsq;		/* for the average and deviation */
+	uint64_t buckets[KFT_STATS_BUCKETS];
+};
+
+struct kft_func_stats {
+	uint32_t func;			/* kft_stats.x.names.funcs[func] */
+	uint64_t fired;			/* calls, finished or not */
+	uint64_t first_ns, last_ns;	/* entries, since the run began */
+	struct kft_stat_series interval;	/* between successive entries */
+	struct kft_stat_series duration;	/* finished calls */
+	int64_t *durs;			/* each finished call's, for percentiles */
+	size_t ndurs, capdurs;
+	int64_t p50_ns, p99_ns;
+	struct {			/* the longest interval */
+		uint64_t from_ns, to_ns;
+		uint32_t pid, tid;	/* of the call that ended it */
+	} longest;
+};
+
+struct kft_stats {
+	struct export_ctx x;		/* names: x.names.funcs[func].name */
+	struct kft_func_stats *funcs;	/* those that ran, most calls first */
+	size_t nfuncs;
+	uint64_t span_ns;		/* the run's length */
+};
+
+/* Each function o's globs keep: one pass over the calls. Free with
+ * kft_stats_free(), also after an error. */
+int kft_stats_compute(struct kft_stats *st, const struct kft_trace *tr,
+		      struct kft_symbolizer *sz, const struct kft_export_opts *o,
+		      struct kft_error *err);
+void kft_stats_free(struct kft_stats *st);
+
+/* The table, the functions in the order given. */
+void kft_stats_print(FILE *out, const struct kft_stats *st);
+
+/*
+ * What ran on the thread of s's longest interval during it: the calls
+ * open all through it ("inside"), and those that began in it, outermost
+ * only, in time order, at most limit of them.
+ */
+int kft_stats_print_gap(FILE *out, const struct kft_stats *st, const struct kft_func_stats *s,
+			const struct kft_trace *tr, size_t limit, struct kft_error *err);
+
+/* s's durations (or intervals) as a histogram: bars on a terminal, or an
+ * SVG picture (svg true). */
+void kft_stats_histogram(FILE *out, const struct kft_stats *st, const struct kft_func_stats *s,
+			 bool intervals, bool svg);
+
+#endif

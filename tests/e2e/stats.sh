@@ -1,0 +1,58 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# kft stats: intervals and durations of a program whose timing is known by
+# construction (progs/periodic.c: a 2 ms tick, one interval held 30 ms
+# longer by reset_coprocessor, nap sleeping 5 ms once).
+
+# field N (1 = Fired) of FUNC's row, in usec
+stat_of() { awk -v f="$1" -v n="$2" 'NR > 2 && NF == 13 && $1 == f { print $(n + 1) }' stats; }
+
+test_stats_intervals() {
+	build periodic
+	kft record -- ./periodic
+	kft stats >stats
+	check "tick fired 50 times" test "$(stat_of tick 1)" = 50
+	check "its intervals: at least the 2 ms slept" awk -v v="$(stat_of tick 3)" 'BEGIN { exit !(v >= 2000) }'
+	check "the longest: the 30 ms reset and a tick" \
+		awk -v v="$(stat_of tick 5)" 'BEGIN { exit !(v >= 32000 && v < 500000) }'
+	check "the average: 49 intervals, one of them long" \
+		awk -v a="$(stat_of tick 4)" -v mx="$(stat_of tick 5)" -v mn="$(stat_of tick 3)" \
+		'BEGIN { exit !(a > mn && a < mx && a * 49 >= 48 * mn + mx - 1) }'
+	check "nap slept 5 ms" awk -v v="$(stat_of nap 7)" 'BEGIN { exit !(v >= 5000) }'
+	check "one call: no interval" test "$(stat_of nap 3)" = "-"
+	# the calls counted as kd counts them, every function
+	awk 'NR > 2 && NF == 13 { print $1, $2 }' stats | sort >fired
+	kft kd -f Fc | awk 'NR > 2 { print $1, $2 }' | sort >counts
+	expect fired <counts
+	# what the thread ran during the longest interval
+	kft stats tick >gap
+	check "one row for tick" test "$(awk 'NR > 2 && NF == 13' gap | wc -l)" = 1
+	check "the gap found" grep -q "^The longest interval of tick, " gap
+	check "inside run" grep -q "^  inside: main > run$" gap
+	check "reset_coprocessor in it" awk '$NF == "reset_coprocessor" && $2 >= 30000 { ok = 1 } END { exit !ok }' gap
+}
+
+test_stats_histogram() {
+	build periodic
+	kft record -- ./periodic
+	kft stats --hist tick --intervals >hist
+	check "titled" grep -q "^Intervals of tick: 49 intervals between entries$" hist
+	check "every interval in a bucket" test "$(awk 'NR > 1 { s += $6 } END { print s }' hist)" = 49
+	check "the long one past 16 ms" awk 'NR > 1 && $1 + 0 >= 16 && $2 == "ms" && $6 >= 1 { ok = 1 } END { exit !ok }' hist
+	kft stats --hist nap -o nap.svg 2>wrote
+	check "says what it wrote" grep -q "^kft: wrote nap.svg$" wrote
+	check "an SVG" xmllint --noout nap.svg
+	check "one bucket, one call" test "$(grep -c '<g class="bucket">' nap.svg)" = 1
+}
+
+once_stats_errors() {
+	build periodic
+	kft record -- ./periodic
+	refused kft stats --hist nosuch 2>err
+	check "names the function" grep -q "stats: --hist: nosuch never ran in kft.data" err
+	refused kft stats -o x.svg 2>err
+	check "-o needs --hist" grep -q "stats: -o goes with --hist FUNC" err
+	refused kft stats -n many 2>err
+	check "a number" grep -q "stats: -n: 'many' is not a number" err
+	kft stats 'ti*' >stats
+	check "a glob" test "$(awk 'NR > 2 && NF == 13 { print $1 }' stats)" = tick
+}
