@@ -31,7 +31,7 @@ static int node_of(struct stack_tree *fd, uint32_t parent, uint32_t func, uint32
 		fd->nnodes = 1;
 	if (kft_grow((void **)&fd->nodes, fd->nnodes, &fd->ncap, sizeof(*fd->nodes), 256))
 		return -1;
-	fd->nodes[fd->nnodes] = (struct stack_node){ parent, func, 0 };
+	fd->nodes[fd->nnodes] = (struct stack_node){ parent, func, 0, 0 };
 	*node = (uint32_t)fd->nnodes++;
 	*kft_addrmap_slot(&fd->at, parent, func) = *node;	/* the map may have moved */
 	return 0;
@@ -59,9 +59,10 @@ static struct stack_thread *thread_of(struct stack_tree *fd, const struct kft_ca
 /* A call leaves its thread's stack: its time goes to its stack. */
 static void settle(struct stack_tree *fd, const struct frame *f)
 {
-	if (f->kept)
-		fd->nodes[f->node].ns += fd->x.o->self ? (f->dur > f->acc ? f->dur - f->acc : 0)
-						       : f->dur;
+	if (!f->kept)
+		return;
+	fd->nodes[f->node].ns += fd->x.o->self ? (f->dur > f->acc ? f->dur - f->acc : 0) : f->dur;
+	fd->nodes[f->node].calls++;
 }
 
 /* The innermost kept call open under which c goes, or NULL. */

@@ -16,6 +16,7 @@ struct stack_node {
 	uint32_t parent;	/* 0: a root */
 	uint32_t func;
 	uint64_t ns;		/* time in this stack */
+	uint64_t calls;		/* calls that ended in it */
 };
 
 struct stack_thread;

@@ -96,6 +96,11 @@ check "export --chrome: the kernel's calls on the thread of read_file" sh -c '
 	      head -1 | sed "s/.*tid\":\([0-9]*\)/\1/")
 	test -n "$tid" &&
 	grep -q "\"name\":\"do_sys_openat2\",\"cat\":\"kernel\",\"pid\":[0-9]*,\"tid\":$tid," /tmp/t1.json'
+kft diff /tmp/t1 /tmp/t1 > /tmp/diff
+check "kft diff: a kernel trace against itself, no change" awk '
+	$1 ~ /^[0-9]+$/ { rows++; if ($3 != "+0" || $6 != "+0.0") bad = 1 }
+	END { exit bad || !rows }' /tmp/diff
+check "kft diff: the kernel's functions in it" grep -q " do_sys_openat2$" /tmp/diff
 
 # the kickstart workflow: system calls as triggers
 cat > /tmp/bad.conf <<'CONF'
