@@ -130,10 +130,15 @@ int kft_calltree_from_trace(struct kft_calltree *t, const struct kft_trace *tr,
 	int ret = -1;
 
 	memset(t, 0, sizeof(*t));
+	t->base_ns = base;
 	kft_functable_init(&b.ft, t, sz);
 	cs = kft_calls_open(tr, NULL, 0, err);
-	if (!cs) {
+	if (!cs || kft_switches_copy(&t->switches, &tr->switches)) {
+		if (cs)
+			oom(&b);
+		kft_calls_close(cs);
 		builder_done(&b);
+		kft_calltree_free(t);
 		return -1;
 	}
 	while (kft_calls_next(cs, &call)) {
@@ -349,5 +354,6 @@ void kft_calltree_free(struct kft_calltree *t)
 	free(t->nodes);
 	free(t->roots);
 	free(t->strings);
+	kft_switches_free(&t->switches);
 	memset(t, 0, sizeof(*t));
 }

@@ -11,6 +11,7 @@
 #ifndef KFT_CALLTREE_H
 #define KFT_CALLTREE_H
 
+#include "../format/switches.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -52,6 +53,11 @@ struct kft_calltree {
 	size_t nroots;
 	char **strings;		/* owned caller names */
 	size_t nstrings;
+	/* from a trace: its context switches (a copy; present false when not
+	 * recorded), and the time nodes' entries count from, since the
+	 * trace's clock base */
+	struct kft_switches switches;
+	uint64_t base_ns;
 };
 
 /* From a kft trace directory (sz may be NULL: addresses as names). */

@@ -78,6 +78,7 @@ struct pass {
 	uint32_t last_id;
 	bool have_last;		/* any address may be met, UINT64_MAX too */
 	const struct kernel_times *kernel;	/* NULL: none in this thread */
+	const struct kft_switches *switches;	/* NULL: not recorded */
 };
 
 static int met(void *ctx, struct kft_walk_call *c, struct kft_walk_call *parent)
@@ -217,8 +218,12 @@ static int left(void *ctx, struct kft_walk_call *c, struct kft_walk_call *parent
 	if (p->kernel)
 		c->acc += kernel_ns(p->kernel, p->th, c);
 	p->active[c->tag]--;
-	if (c->mark)
+	if (c->mark) {
 		st->time_ns += dur;
+		if (p->switches)
+			st->off_ns += (int64_t)kft_switches_off_ns(p->switches, p->th->hdr.tid,
+								   c->entry_ns, c->entry_ns + (uint64_t)dur);
+	}
 	st->sum_ns += dur;
 	st->local_ns += dur > c->acc ? dur - c->acc : 0;
 	if (dur < st->min_ns)
@@ -235,10 +240,11 @@ static int left(void *ctx, struct kft_walk_call *c, struct kft_walk_call *parent
 
 static int one_thread(struct kft_funcstats *fs, struct acc **acc, struct kft_functable *ft,
 		      const struct kft_thread_file *th, bool durations,
-		      const struct kernel_times *kernel, struct kft_error *err)
+		      const struct kernel_times *kernel, const struct kft_switches *switches,
+		      struct kft_error *err)
 {
 	struct pass p = { .fs = fs, .acc = acc, .ft = ft, .session = th->hdr.session,
-			  .th = th, .durations = durations,
+			  .th = th, .durations = durations, .switches = switches,
 			  .reused = kft_symbolizer_epochs(ft->sz, th->hdr.session) > 1,
 			  .kernel = kernel && kernel->n && !kft_thread_is_kernel(th) ? kernel
 										: NULL };
@@ -364,8 +370,10 @@ int kft_funcstats_from_trace(struct kft_funcstats *fs, struct kft_calltree *t,
 	if (kft_trace_mixes_kernel(tr) && kernel_children(&kp, tr, err))
 		goto out;
 	for (size_t i = 0; i < tr->nthreads; i++)
-		if (one_thread(fs, &acc, &ft, &tr->threads[i], durations, &kp.kt, err))
+		if (one_thread(fs, &acc, &ft, &tr->threads[i], durations, &kp.kt,
+			       tr->switches.present ? &tr->switches : NULL, err))
 			goto out;
+	fs->switches = tr->switches.present;
 	if (kft_functable_finish(&ft)) {
 		kft_error_set(err, "out of memory");
 		goto out;

@@ -7,7 +7,7 @@
 
 /* The columns it can fill: every one; the percentiles (and with them the
  * deviation) from each call's duration, kept: 8 bytes a call. */
-#define KFT_FASTSUM_COLUMNS "FctarslmnuNXDMPQU"
+#define KFT_FASTSUM_COLUMNS "FctarslmnuNXDMPQUo"
 #define KFT_FASTSUM_DURATIONS "MPQ"
 
 /* Fills fs, and t with the functions only (no calls); durations: keep

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../format/switches.h"
 #include "funcstats.h"
 
 int kft_funcstats_add_child(struct kft_func_stat *s, uint32_t func, int64_t dur)
@@ -128,6 +129,7 @@ int kft_funcstats_compute(struct kft_funcstats *fs, const struct kft_calltree *t
 
 	if (kft_funcstats_alloc(fs, t, err))
 		return -1;
+	fs->switches = t->switches.present;
 	durs = calloc(t->nfuncs ? t->nfuncs : 1, sizeof(*durs));
 	ndurs = calloc(t->nfuncs ? t->nfuncs : 1, sizeof(*ndurs));
 	outer = malloc((t->nnodes ? t->nnodes : 1) * sizeof(*outer));
@@ -155,8 +157,13 @@ int kft_funcstats_compute(struct kft_funcstats *fs, const struct kft_calltree *t
 			s->unfinished++;
 			continue;
 		}
-		if (outer[i])
+		if (outer[i]) {
 			s->time_ns += n->dur_ns;
+			if (t->switches.present)
+				s->off_ns += (int64_t)kft_switches_off_ns(
+					&t->switches, n->tid, t->base_ns + (uint64_t)n->entry_ns,
+					t->base_ns + (uint64_t)(n->entry_ns + n->dur_ns));
+		}
 		s->sum_ns += n->dur_ns;
 		s->local_ns += n->local_ns;
 		durs[n->func][ndurs[n->func]++] = n->dur_ns;

@@ -30,6 +30,7 @@ struct kft_func_stat {
 	int64_t sum_ns;		/* finished calls, every one (for the average) */
 	int64_t sub_ns;
 	int64_t local_ns;
+	int64_t off_ns;		/* of time_ns, spent switched out (switches recorded) */
 	int64_t min_ns, max_ns;	/* of finished calls */
 	double stddev_ns;
 	int64_t p50_ns, p95_ns, p99_ns;
@@ -43,6 +44,7 @@ struct kft_funcstats {
 	struct kft_func_stat *funcs;	/* one per function of the tree, same index */
 	size_t nfuncs;
 	bool classic;
+	bool switches;		/* off_ns known: the trace has its context switches */
 };
 
 int kft_funcstats_compute(struct kft_funcstats *fs, const struct kft_calltree *t,

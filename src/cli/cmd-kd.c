@@ -22,12 +22,14 @@ static const char usage[] =
 	"\n"
 	"  -n N      show only the first N functions\n"
 	"  -t T      show only functions whose total time is at least T usec\n"
-	"  -s K      sort by column K: F c t a s l n, or N X D M P Q U (default t,\n"
-	"            largest first)\n"
+	"  -s K      sort by column K: F c t a s l n, or N X D M P Q U o (default\n"
+	"            t, largest first)\n"
 	"  -f COLS   columns. Summary: F function, c count, t time, a average,\n"
 	"            r range, s sub-time, l local, m max-sub, n max-sub count,\n"
 	"            u sub list; and N min, X max, D std deviation, M median,\n"
-	"            P 95th and Q 99th percentile, U unfinished calls (default Fctal).\n"
+	"            P 95th and Q 99th percentile, U unfinished calls, o On-CPU: Time\n"
+	"            less the time its thread was switched out meanwhile (when kft\n"
+	"            record could record context switches) (default Fctal).\n"
 	"            Call trees: e entry, t duration, l local, p pid\n"
 	"  -l        long listing: columns Fctalsmn (with -c: etlp)\n"
 	"  -c        call trees instead of the summary\n"
@@ -116,7 +118,7 @@ int cmd_kd(int argc, char **argv)
 				return bad_number(a, val);
 			o.min_time_us = v;
 		} else if (!strcmp(a, "-s")) {
-			if (strlen(val) != 1 || !strchr("FctaslnNXDMPQU", val[0]))
+			if (strlen(val) != 1 || !strchr("FctaslnNXDMPQUo", val[0]))
 				return fail("kd: Invalid sort order '%s'. See usage for help. (Use -h)",
 					    val);
 			o.sort = val[0];

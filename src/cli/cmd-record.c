@@ -21,6 +21,7 @@
 #include "../format/control.h"
 #include "../format/compress-dir.h"
 #include "spares.h"
+#include "switches.h"
 #include "../format/reader.h"
 #include "../symbols/elf-symtab.h"
 #include "../symbols/saved-symbols.h"
@@ -29,7 +30,7 @@
 
 static const char usage[] =
 	"usage: kft record [-c CONFIG] [-o DIR] [--max-size SIZE] [--no-prime] [--no-check]\n"
-	"                  [--compensate] [--no-compress] [--] PROG [ARGS...]\n"
+	"                  [--compensate] [--no-compress] [--no-switches] [--] PROG [ARGS...]\n"
 	"       kft record --kernel [-c CONFIG] [-o DIR] [--compensate] [-- CMD [ARGS...]]\n"
 	"\n"
 	"Run PROG (built with -finstrument-functions) and record its function calls\n"
@@ -44,6 +45,10 @@ static const char usage[] =
 	"      --no-compress  keep the records raw (16 bytes a call); by default they\n"
 	"                     are compressed while the program runs, to about 1 to 2\n"
 	"                     bytes a call (see kft-compress(1))\n"
+	"      --no-switches  do not record the program's context switches (by default\n"
+	"                     they are, from the kernel's perf events, where\n"
+	"                     kernel.perf_event_paranoid allows: kft kd's On-CPU\n"
+	"                     column and kft ftrace's switch lines come from them)\n"
 	"  -o, --output DIR   the trace directory: new, empty, or an older kft trace,\n"
 	"                     which is replaced (a directory of other files, a\n"
 	"                     symbolic link or one in use by another kft is refused)\n"
@@ -68,6 +73,7 @@ struct record_opts {
 	bool no_check;
 	bool kernel;
 	bool no_compress;
+	bool no_switches;
 	uint64_t max_size;
 };
 
@@ -279,6 +285,7 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		{ "no-check", no_argument, NULL, 'C' },
 		{ "compensate", no_argument, NULL, 'K' },
 		{ "no-compress", no_argument, NULL, 'Z' },
+		{ "no-switches", no_argument, NULL, 'S' },
 		{ "kernel", no_argument, NULL, 'k' },
 		{ "max-size", required_argument, NULL, 'M' },
 		{ NULL, 0, NULL, 0 },
@@ -305,6 +312,9 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 			break;
 		case 'Z':
 			o->no_compress = true;
+			break;
+		case 'S':
+			o->no_switches = true;
 			break;
 		case 'k':
 			o->kernel = true;
@@ -398,9 +408,13 @@ int cmd_record(int argc, char **argv)
 	char prog[PATH_MAX], runtime[PATH_MAX], status[128];
 	struct sigaction ign = { .sa_handler = SIG_IGN };
 	struct kft_spares *spares;
+	struct kft_switch_rec *switches = NULL;
+	unsigned long long lost_switches = 0;
+	uint64_t clock_base;
+	char why[512] = "cannot read the trace's clock";
 	struct stat dir_st;
 	bool gone;
-	int ret = 1, wstatus;
+	int ret = 1, wstatus, gate[2];
 	pid_t pid;
 
 	if (wants_help(argc, argv, usage))
@@ -433,11 +447,31 @@ int cmd_record(int argc, char **argv)
 	sigaction(SIGINT, &ign, &caller_signals.intr);
 	sigaction(SIGQUIT, &ign, &caller_signals.quit);
 	caller_signals.saved = true;
-	pid = launch(prog, argv + optind, runtime, o.dir, NULL);
+	if (pipe2(gate, O_CLOEXEC)) {
+		fail("pipe: %s", strerror(errno));
+		goto out;
+	}
+	pid = launch(prog, argv + optind, runtime, o.dir, gate);
+	close(gate[0]);
+	if (pid > 0 && !o.no_switches) {
+		/* the switches count from the program's exec: open before it */
+		if (!read_clock_base(o.dir, &clock_base))
+			switches = kft_switches_start(pid, o.dir, clock_base, why, sizeof(why));
+		if (!switches)
+			fprintf(stderr, "kft: context switches not recorded: %s; tracing without "
+				"them (--no-switches says nothing)\n", why);
+	}
+	if (write(gate[1], "g", 1) != 1 && pid > 0)
+		fprintf(stderr, "kft: could not start %s\n", argv[optind]);
+	close(gate[1]);
 	spares = pid > 0 ? kft_spares_start(o.dir) : NULL;
 	while (pid > 0 && waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
 		;
 	kft_spares_stop(spares);
+	kft_switches_stop(switches, &lost_switches);
+	if (lost_switches)
+		fprintf(stderr, "kft: %llu context switches not recorded: the kernel's buffer was "
+			"full\n", lost_switches);
 	sigaction(SIGINT, &caller_signals.intr, NULL);
 	sigaction(SIGQUIT, &caller_signals.quit, NULL);
 	caller_signals.saved = false;

@@ -51,7 +51,7 @@ static bool trace_file_name(const char *n)
 	}
 	if (!strcmp(n, "info") || !strcmp(n, "config") || !strcmp(n, "control") ||
 	    !strcmp(n, "user-config") || !strcmp(n, "kallsyms") || !strcmp(n, "symbols") ||
-	    !strcmp(n, ".symbols.tmp"))
+	    !strcmp(n, ".symbols.tmp") || !strcmp(n, "switches"))
 		return true;
 	if (!strncmp(n, "maps-", 5))
 		return (p = digits(n + 5)) && !*p;
@@ -162,6 +162,24 @@ int write_info(const char *dir, int argc, char **argv, const char *status)
 		n += (size_t)snprintf(buf + n, sizeof(buf) - n, " %s", argv[i]);
 	snprintf(buf + n, sizeof(buf) - n, "\n%s", status);
 	return write_file(dir, "info", buf, strlen(buf));
+}
+
+int read_clock_base(const char *dir, uint64_t *base)
+{
+	struct kft_control ctl;
+	char path[PATH_MAX];
+	int fd, ret = -1;
+
+	snprintf(path, sizeof(path), "%s/control", dir);
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (pread(fd, &ctl, sizeof(ctl), 0) == (ssize_t)sizeof(ctl)) {
+		*base = ctl.clock_base_ns;
+		ret = 0;
+	}
+	close(fd);
+	return ret;
 }
 
 int mark_ended(const char *dir)

@@ -12,6 +12,7 @@
 
 #include "../common/error.h"
 #include "../config/config.h"
+#include "switches.h"
 #include "trace-format.h"
 #include "zreader.h"
 
@@ -59,6 +60,7 @@ struct kft_trace {
 	char **skipped;			/* why each unreadable thread file was left out */
 	size_t nskipped;
 	struct kft_zcache *zcache;	/* decompressed frames, for every thread */
+	struct kft_switches switches;	/* the threads' context switches, if recorded */
 };
 
 /* The i-th record of a thread, oldest first (a ring wraps once at most). */

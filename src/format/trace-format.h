@@ -21,6 +21,10 @@
  *                                records [0, n) read from here, the rest
  *                                from the .kft file, whose pages for them
  *                                were given back
+ *   kft.data/switches            the traced threads' context switches, as
+ *                                the kernel reported them (perf events):
+ *                                struct kft_switches_hdr, then struct
+ *                                kft_switch records in the order they came
  *
  * A "session" is one process image: a process start, a fork child or an
  * exec each get a new session number, so addresses are always resolved
@@ -51,6 +55,26 @@
 #define KFT_MODE_OVERWRITE	0x8
 #define KFT_MODE_COMPENSATE	0x10	/* durations less the hooks' own cost */
 #define KFT_MODE_NO_COMPRESS	0x20	/* finished records stay raw (--no-compress) */
+
+#define KFT_SWITCHES_MAGIC "KFTSWCH"
+
+struct kft_switches_hdr {
+	char magic[8];		/* KFT_SWITCHES_MAGIC */
+	uint32_t version;	/* 1 */
+	uint32_t rec_size;	/* sizeof(struct kft_switch) */
+	uint64_t clock_base_ns;	/* as the control file's */
+};
+
+#define KFT_SWITCH_OUT		0x1	/* the thread left the CPU (else: came back) */
+#define KFT_SWITCH_PREEMPTED	0x2	/* it was preempted, still runnable */
+
+/* One context switch of a traced thread. */
+struct kft_switch {
+	uint64_t ns;		/* since clock_base_ns */
+	uint32_t pid, tid;
+	uint32_t cpu;
+	uint32_t flags;		/* KFT_SWITCH_* */
+};
 
 /* Why the run started or stopped (enum kft_trigger_type values). */
 struct kft_fired {

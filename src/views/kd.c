@@ -37,7 +37,7 @@ static const struct column columns[] = {
 	{ 'N', "Min", 8, false },	{ 'X', "Max", 8, false },
 	{ 'D', "Stddev", 8, false },	{ 'M', "Median", 8, false },
 	{ 'P', "P95", 8, false },	{ 'Q', "P99", 8, false },
-	{ 'U', "Unfinished", 10, false },
+	{ 'U', "Unfinished", 10, false },	{ 'o', "On-CPU", 8, false },
 };
 
 static const struct column *column_of(char letter)
@@ -90,6 +90,10 @@ static bool value_of(const struct summary_ctx *c, const struct kft_func_stat *s,
 	case 'P': *v = kft_kd_us(s->p95_ns); return finished(s) && !c->fs->classic;
 	case 'Q': *v = kft_kd_us(s->p99_ns); return finished(s) && !c->fs->classic;
 	case 'U': *v = (long long)s->unfinished; return true;
+	case 'o':
+		/* Time less what it spent switched out */
+		*v = kft_kd_us(s->time_ns - s->off_ns);
+		return c->fs->switches && !c->fs->classic;
 	}
 	return false;
 }

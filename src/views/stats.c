@@ -63,6 +63,10 @@ static int one_call(struct kft_stats *st, const struct kft_call *c, uint32_t f, 
 	if (c->dur_ns < 0)
 		return 0;
 	add(&s->duration, c->dur_ns);
+	if (st->switches)
+		s->oncpu_ns += (double)c->dur_ns -
+			       (double)kft_switches_off_ns(st->switches, c->tid, c->entry_ns,
+							   c->entry_ns + (uint64_t)c->dur_ns);
 	if (kft_grow((void **)&s->durs, s->ndurs, &s->capdurs, sizeof(*s->durs), 64))
 		return -1;
 	s->durs[s->ndurs++] = c->dur_ns;
@@ -128,6 +132,7 @@ int kft_stats_compute(struct kft_stats *st, const struct kft_trace *tr,
 	if (export_begin(&st->x, tr, sz, o, err))
 		return -1;
 	st->span_ns = st->x.end > st->x.base ? st->x.end - st->x.base : 0;
+	st->switches = tr->switches.present ? &tr->switches : NULL;
 	cs = kft_calls_open(tr, NULL, 0, err);
 	if (!cs)
 		return -1;
@@ -207,11 +212,11 @@ void kft_stats_print(FILE *out, const struct kft_stats *st)
 	fprintf(out, "%*s %10s %10s ", w, "", "", "");
 	put_banner(out, "Interval (us)", 4 * 11 - 1);
 	putc(' ', out);
-	put_banner(out, "Duration (us)", 6 * 11 - 1);
+	put_banner(out, "Duration (us)", 7 * 11 - 1);
 	putc('\n', out);
-	fprintf(out, "%-*s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s\n", w,
-		"Function", "Fired", "Freq (Hz)", "Min", "Avg", "Max", "SD", "Min", "Avg", "Max",
-		"SD", "p50", "p99");
+	fprintf(out, "%-*s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s\n",
+		w, "Function", "Fired", "Freq (Hz)", "Min", "Avg", "Max", "SD", "Min", "Avg", "Max",
+		"SD", "p50", "p99", "On-CPU");
 	for (size_t i = 0; i < st->nfuncs; i++) {
 		const struct kft_func_stats *s = &st->funcs[i];
 		const struct kft_stat_series *iv = &s->interval, *d = &s->duration;
@@ -231,6 +236,7 @@ void kft_stats_print(FILE *out, const struct kft_stats *st)
 		put_us(out, d->n, sd_of(d));
 		put_us(out, d->n, (double)s->p50_ns);
 		put_us(out, d->n, (double)s->p99_ns);
+		put_us(out, d->n && st->switches, d->n ? s->oncpu_ns / (double)d->n : 0);
 		putc('\n', out);
 	}
 }

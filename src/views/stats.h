@@ -31,6 +31,7 @@ struct kft_func_stats {
 	int64_t *durs;			/* each finished call's, for percentiles */
 	size_t ndurs, capdurs;
 	int64_t p50_ns, p99_ns;
+	double oncpu_ns;		/* finished calls' time on the CPU, summed */
 	struct {			/* the longest interval */
 		uint64_t from_ns, to_ns;
 		uint32_t pid, tid;	/* of the call that ended it */
@@ -42,6 +43,7 @@ struct kft_stats {
 	struct kft_func_stats *funcs;	/* those that ran, most calls first */
 	size_t nfuncs;
 	uint64_t span_ns;		/* the run's length */
+	const struct kft_switches *switches;	/* NULL: not recorded */
 };
 
 /* Each function o's globs keep: one pass over the calls. Free with

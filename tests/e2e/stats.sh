@@ -4,7 +4,7 @@
 # longer by reset_coprocessor, nap sleeping 5 ms once).
 
 # field N (1 = Fired) of FUNC's row, in usec
-stat_of() { awk -v f="$1" -v n="$2" 'NR > 2 && NF == 13 && $1 == f { print $(n + 1) }' stats; }
+stat_of() { awk -v f="$1" -v n="$2" 'NR > 2 && NF == 14 && $1 == f { print $(n + 1) }' stats; }
 
 test_stats_intervals() {
 	build periodic
@@ -20,12 +20,12 @@ test_stats_intervals() {
 	check "nap slept 5 ms" awk -v v="$(stat_of nap 7)" 'BEGIN { exit !(v >= 5000) }'
 	check "one call: no interval" test "$(stat_of nap 3)" = "-"
 	# the calls counted as kd counts them, every function
-	awk 'NR > 2 && NF == 13 { print $1, $2 }' stats | sort >fired
+	awk 'NR > 2 && NF == 14 { print $1, $2 }' stats | sort >fired
 	kft kd -f Fc | awk 'NR > 2 { print $1, $2 }' | sort >counts
 	expect fired <counts
 	# what the thread ran during the longest interval
 	kft stats tick >gap
-	check "one row for tick" test "$(awk 'NR > 2 && NF == 13' gap | wc -l)" = 1
+	check "one row for tick" test "$(awk 'NR > 2 && NF == 14' gap | wc -l)" = 1
 	check "the gap found" grep -q "^The longest interval of tick, " gap
 	check "inside run" grep -q "^  inside: main > run$" gap
 	check "reset_coprocessor in it" awk '$NF == "reset_coprocessor" && $2 >= 30000 { ok = 1 } END { exit !ok }' gap
@@ -54,5 +54,5 @@ once_stats_errors() {
 	refused kft stats -n many 2>err
 	check "a number" grep -q "stats: -n: 'many' is not a number" err
 	kft stats 'ti*' >stats
-	check "a glob" test "$(awk 'NR > 2 && NF == 13 { print $1 }' stats)" = tick
+	check "a glob" test "$(awk 'NR > 2 && NF == 14 { print $1 }' stats)" = tick
 }

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "switches.h"
+#include "trace-format.h"
+
+static int by_thread_time(const void *a, const void *b)
+{
+	const struct kft_switch *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->ns != y->ns)
+		return x->ns < y->ns ? -1 : 1;
+	/* at one time, out before in */
+	return (int)(y->flags & KFT_SWITCH_OUT) - (int)(x->flags & KFT_SWITCH_OUT);
+}
+
+/* The spans off the CPU: each switch out to its thread's next switch in
+ * (a last switch out, as the thread ended, has none). */
+static int make_spans(struct kft_switches *sw, struct kft_switch *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), by_thread_time);
+	sw->spans = calloc(n ? n : 1, sizeof(*sw->spans));
+	sw->before = calloc(n ? n : 1, sizeof(*sw->before));
+	sw->threads = calloc(n ? n : 1, sizeof(*sw->threads));
+	if (!sw->spans || !sw->before || !sw->threads)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		struct kft_switch_thread *t = sw->nthreads ? &sw->threads[sw->nthreads - 1] : NULL;
+
+		if (!t || t->tid != v[i].tid) {
+			t = &sw->threads[sw->nthreads++];
+			t->tid = v[i].tid;
+			t->first = sw->nspans;
+			t->n = 0;
+		}
+		if (!(v[i].flags & KFT_SWITCH_OUT) || i + 1 == n || v[i + 1].tid != v[i].tid ||
+		    (v[i + 1].flags & KFT_SWITCH_OUT))
+			continue;
+		sw->before[sw->nspans] = t->n ? sw->before[sw->nspans - 1] +
+							sw->spans[sw->nspans - 1].to_ns -
+							sw->spans[sw->nspans - 1].from_ns
+					      : 0;
+		sw->spans[sw->nspans++] = (struct kft_offcpu){
+			v[i].ns, v[i + 1].ns, (v[i].flags & KFT_SWITCH_PREEMPTED) != 0
+		};
+		t->n++;
+	}
+	return 0;
+}
+
+int kft_switches_load(struct kft_switches *sw, const char *dir, struct kft_error *err)
+{
+	struct kft_switches_hdr hdr;
+	struct kft_switch *v = NULL;
+	char path[4096];
+	struct stat st;
+	size_t n;
+	int fd, ret = -1;
+
+	memset(sw, 0, sizeof(*sw));
+	snprintf(path, sizeof(path), "%s/switches", dir);
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : kft_error_set(err, "%s: %s", path, strerror(errno));
+	if (fstat(fd, &st) || pread(fd, &hdr, sizeof(hdr), 0) != (ssize_t)sizeof(hdr) ||
+	    memcmp(hdr.magic, KFT_SWITCHES_MAGIC, sizeof(hdr.magic)) || hdr.version != 1 ||
+	    hdr.rec_size != sizeof(*v)) {
+		kft_error_set(err, "%s: not a kft switches file, or of another version", path);
+		goto out;
+	}
+	n = ((size_t)st.st_size - sizeof(hdr)) / sizeof(*v);
+	v = malloc((n ? n : 1) * sizeof(*v));
+	if (!v) {
+		kft_error_set(err, "out of memory");
+		goto out;
+	}
+	if (n && pread(fd, v, n * sizeof(*v), sizeof(hdr)) != (ssize_t)(n * sizeof(*v))) {
+		kft_error_set(err, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	sw->present = true;
+	sw->nswitches = n;
+	if (make_spans(sw, v, n)) {
+		kft_error_set(err, "out of memory");
+		goto out;
+	}
+	ret = 0;
+out:
+	free(v);
+	close(fd);
+	if (ret)
+		kft_switches_free(sw);
+	return ret;
+}
+
+void kft_switches_free(struct kft_switches *sw)
+{
+	free(sw->spans);
+	free(sw->before);
+	free(sw->threads);
+	memset(sw, 0, sizeof(*sw));
+}
+
+int kft_switches_copy(struct kft_switches *dst, const struct kft_switches *src)
+{
+	*dst = *src;
+	dst->spans = malloc((src->nspans ? src->nspans : 1) * sizeof(*dst->spans));
+	dst->before = malloc((src->nspans ? src->nspans : 1) * sizeof(*dst->before));
+	dst->threads = malloc((src->nthreads ? src->nthreads : 1) * sizeof(*dst->threads));
+	if (!dst->spans || !dst->before || !dst->threads) {
+		kft_switches_free(dst);
+		return -1;
+	}
+	memcpy(dst->spans, src->spans, src->nspans * sizeof(*dst->spans));
+	memcpy(dst->before, src->before, src->nspans * sizeof(*dst->before));
+	memcpy(dst->threads, src->threads, src->nthreads * sizeof(*dst->threads));
+	return 0;
+}
+
+const struct kft_offcpu *kft_switches_of(const struct kft_switches *sw, uint32_t tid, size_t *n)
+{
+	size_t lo = 0, hi = sw->nthreads;
+
+	*n = 0;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (sw->threads[mid].tid < tid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == sw->nthreads || sw->threads[lo].tid != tid || !sw->threads[lo].n)
+		return NULL;
+	*n = sw->threads[lo].n;
+	return &sw->spans[sw->threads[lo].first];
+}
+
+/* The first of n spans that ends after at. */
+static size_t first_ending_after(const struct kft_offcpu *s, size_t n, uint64_t at)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (s[mid].to_ns <= at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+uint64_t kft_switches_off_ns(const struct kft_switches *sw, uint32_t tid, uint64_t from,
+			     uint64_t to)
+{
+	size_t n, a, b;
+	const struct kft_offcpu *s = kft_switches_of(sw, tid, &n);
+	const uint64_t *before;
+	uint64_t off;
+
+	if (!s || to <= from)
+		return 0;
+	before = sw->before + (s - sw->spans);
+	a = first_ending_after(s, n, from);
+	b = first_ending_after(s, n, to);	/* spans [a, b) end inside */
+	if (a == n || s[a].from_ns >= to)
+		return 0;
+	/* whole spans a..b-1, then clip the first's start and the one
+	 * (b) that reaches past the end */
+	off = (b > a ? before[b - 1] + (s[b - 1].to_ns - s[b - 1].from_ns) - before[a] : 0);
+	if (b > a && s[a].from_ns < from)
+		off -= from - s[a].from_ns;
+	if (b < n && s[b].from_ns < to)
+		off += to - (s[b].from_ns > from ? s[b].from_ns : from);
+	return off;
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A trace's context switches (its switches file, if kft record could
+ * make one), read as each thread's spans off the CPU: from a switch out
+ * to the next switch in. Views ask how long a thread was off the CPU
+ * within a call, and where.
+ */
+#ifndef KFT_SWITCHES_H
+#define KFT_SWITCHES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../common/error.h"
+
+struct kft_offcpu {
+	uint64_t from_ns, to_ns;	/* since the trace's clock base */
+	bool preempted;			/* still runnable when it went (else it slept) */
+};
+
+struct kft_switches {
+	bool present;			/* recorded: an empty list means none happened */
+	uint64_t nswitches;		/* records in the file */
+	struct kft_offcpu *spans;	/* each thread's, in time order, thread by thread */
+	uint64_t *before;		/* before[i]: off-CPU time of its thread's spans before i */
+	size_t nspans;
+	struct kft_switch_thread {
+		uint32_t tid;
+		size_t first, n;	/* its spans */
+	} *threads;			/* by tid */
+	size_t nthreads;
+};
+
+/* dir's switches: none (present false) when it has no switches file. A
+ * damaged file is an error; a short one gives what it holds. */
+int kft_switches_load(struct kft_switches *sw, const char *dir, struct kft_error *err);
+void kft_switches_free(struct kft_switches *sw);
+/* dst as src, its own copy: 0, or -1 when out of memory. */
+int kft_switches_copy(struct kft_switches *dst, const struct kft_switches *src);
+
+/* How long thread tid was off the CPU within [from, to]. */
+uint64_t kft_switches_off_ns(const struct kft_switches *sw, uint32_t tid, uint64_t from,
+			     uint64_t to);
+
+/* Thread tid's spans (NULL, 0: none). */
+const struct kft_offcpu *kft_switches_of(const struct kft_switches *sw, uint32_t tid, size_t *n);
+
+#endif

@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Context switches (kft record's perf events) and on-CPU time: progs/blocks.c
+# spins 20 ms, then blocks 100 ms on a pipe.
+
+# kd's column of FUNC (field N: 1 Count, 2 Time, 3 On-CPU)
+kd_of() { awk -v f="$2" -v n="$3" '$1 == f { print $(n + 1) }' "$1"; }
+
+# The switches recorded, or a skip that says why not.
+record_switches() {
+	build blocks
+	kft record -- ./blocks 2>err
+	if [ ! -e kft.data/switches ]; then
+		check "said why" grep -q "^kft: context switches not recorded: " err
+		echo "skipped: $(cat err)"
+		return 77
+	fi
+}
+
+test_switches_on_cpu_time() {
+	record_switches || return
+	kft kd -f Fcto >kd
+	check "wait_pipe waited 100 ms" awk -v t="$(kd_of kd wait_pipe 2)" 'BEGIN { exit !(t >= 100000) }'
+	check "... nearly all of it off the CPU" \
+		awk -v t="$(kd_of kd wait_pipe 2)" -v o="$(kd_of kd wait_pipe 3)" 'BEGIN { exit !(o * 10 < t) }'
+	check "spin ran on the CPU" \
+		awk -v t="$(kd_of kd spin 2)" -v o="$(kd_of kd spin 3)" 'BEGIN { exit !(o > 0 && o <= t) }'
+	check "main's On-CPU holds spin's" \
+		awk -v m="$(kd_of kd main 3)" -v s="$(kd_of kd spin 3)" 'BEGIN { exit !(m >= s) }'
+	# the one-pass totals and the tree's agree
+	KFT_KD_IN_MEMORY=1 kft kd -f Fcto >kd.mem
+	expect kd <kd.mem
+	# kft stats: the average call's on-CPU time
+	kft stats wait_pipe >stats
+	check "stats: wait_pipe mostly off the CPU" awk 'NR == 3 { exit !($14 * 10 < $9) }' stats
+}
+
+once_switches_not_asked() {
+	build blocks
+	kft record --no-switches -- ./blocks 2>err
+	check "none recorded" test ! -e kft.data/switches
+	check "nothing said" test ! -s err
+	kft kd -f Fcto >kd
+	check "no On-CPU figures" test "$(kd_of kd wait_pipe 3)" = "-"
+	# and a damaged switches file is named, not a crash
+	record_switches || return
+	printf 'garbage' >kft.data/switches
+	refused kft kd 2>err
+	check "names the file" grep -q "kft.data/switches: not a kft switches file" err
+}
