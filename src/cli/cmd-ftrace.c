@@ -8,7 +8,7 @@
 #include "cli.h"
 
 static const char usage[] =
-	"usage: kft ftrace [-t function_graph|function] [DIR]\n"
+	"usage: kft ftrace [-t function_graph|function] [--switches] [DIR]\n"
 	"\n"
 	"Print the trace in DIR (default kft.data) as ftrace's `trace` file shows\n"
 	"it, one thread after another.\n"
@@ -18,6 +18,11 @@ static const char usage[] =
 	"                                + ! # * @ $ mark calls over 10 us,\n"
 	"                                100 us, 1 ms, 10 ms, 100 ms, 1 s\n"
 	"  -t, --tracer function         one line per call: time, function, caller\n"
+	"      --switches                where each thread left the CPU and for how\n"
+	"                                long (from the context switches kft record\n"
+	"                                records): function_graph comments inside\n"
+	"                                the calls then open, or the sched_switch\n"
+	"                                tracer's 'TID:S ==>' and '==> TID:R' lines\n"
 	"      --no-demangle             C++ names as the symbol table has them\n";
 
 int cmd_ftrace(int argc, char **argv)
@@ -25,10 +30,12 @@ int cmd_ftrace(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "tracer", required_argument, NULL, 't' },
 		{ "no-demangle", no_argument, NULL, 'D' },
+		{ "switches", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	enum kft_ftrace_tracer tracer = KFT_FTRACE_GRAPH;
+	bool switches = false;
 	struct kft_symbolizer *sz;
 	struct kft_error err;
 	struct kft_trace tr;
@@ -43,6 +50,8 @@ int cmd_ftrace(int argc, char **argv)
 			tracer = KFT_FTRACE_FUNCTION;
 		else if (c == 'D')
 			cli_no_demangle = true;
+		else if (c == 'S')
+			switches = true;
 		else if (c == 't')
 			return fail("ftrace: unknown tracer '%s' (function_graph or function)",
 				    optarg);
@@ -55,7 +64,10 @@ int cmd_ftrace(int argc, char **argv)
 		return fail("ftrace: one trace directory at most");
 	if (open_trace(optind < argc ? argv[optind] : KFT_DEFAULT_DIR, true, &tr, &sz))
 		return 1;
-	if (kft_view_ftrace(stdout, &tr, sz, tracer, &err))
+	if (switches && !tr.switches.present)
+		fprintf(stderr, "kft: ftrace: %s has no context switches (recorded with "
+			"--no-switches, or the kernel refused them)\n", tr.dir);
+	if (kft_view_ftrace(stdout, &tr, sz, tracer, switches, &err))
 		fail("%s", err.msg);
 	else
 		ret = 0;

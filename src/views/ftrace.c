@@ -13,6 +13,30 @@
 #include "put.h"
 #include "views.h"
 
+/* The spans a thread spent off the CPU, shown where they began. */
+struct offcpu_cursor {
+	const struct kft_offcpu *spans;
+	size_t n, next;
+	uint32_t tid, session;
+	bool set;
+};
+
+/* Thread c's spans (none unless shown), from the start when the thread
+ * is new to it. */
+static void offcpu_follow(struct offcpu_cursor *oc, const struct kft_trace *tr, bool shown,
+			  const struct kft_call *c)
+{
+	if (oc->set && oc->tid == c->tid && oc->session == c->session)
+		return;
+	oc->spans = shown ? kft_switches_of(&tr->switches, c->tid, &oc->n) : NULL;
+	if (!oc->spans)
+		oc->n = 0;
+	oc->next = 0;
+	oc->tid = c->tid;
+	oc->session = c->session;
+	oc->set = true;
+}
+
 /* Threads one after another, each in time order. */
 struct by_thread {
 	const struct kft_trace *tr;
@@ -20,6 +44,7 @@ struct by_thread {
 	struct kft_calls *cs;
 	struct kft_error *err;
 	bool failed;
+	bool switches;		/* show where threads left the CPU */
 };
 
 static int next_call(struct by_thread *bt, struct kft_call *c)
@@ -126,6 +151,29 @@ static int close_call(FILE *out, const struct open_call *oc, struct kft_symboliz
 	return 0;
 }
 
+/* function_graph: the spans off the CPU that began before `before`, as
+ * comments inside the calls then open. */
+static int put_offcpu_comments(FILE *out, struct offcpu_cursor *oc, uint64_t before,
+			       unsigned int indent, struct line *l)
+{
+	for (; oc->next < oc->n && oc->spans[oc->next].from_ns < before; oc->next++) {
+		const struct kft_offcpu *s = &oc->spans[oc->next];
+		char *line = line_for(l, indent), *p = line;
+		uint64_t ns = s->to_ns - s->from_ns;
+
+		if (!line)
+			return -1;
+		p = graph_start(p, oc->tid, -1, indent);
+		p = kft_put_str(p, "/* off the CPU ", 0);
+		p = kft_put_int(p, (int64_t)(ns / 1000), 0);
+		*p++ = '.';
+		p = kft_put_zero_padded(p, ns % 1000, 3);
+		p = kft_put_str(p, s->preempted ? " us: preempted */\n" : " us: slept */\n", 0);
+		fwrite(line, 1, (size_t)(p - line), out);
+	}
+	return 0;
+}
+
 static bool same_thread(const struct kft_call *a, const struct kft_call *b)
 {
 	return a->tid == b->tid && a->session == b->session && a->coroutine == b->coroutine;
@@ -135,6 +183,7 @@ static int print_graph(FILE *out, struct by_thread *bt, struct kft_symbolizer *s
 		       struct kft_error *err)
 {
 	struct open_call *stack = NULL;
+	struct offcpu_cursor oc = { 0 };
 	size_t top = 0, cap = 0;
 	struct kft_call prev, c, next;
 	bool have_prev = false, have = next_call(bt, &c), have_next;
@@ -153,13 +202,29 @@ static int print_graph(FILE *out, struct by_thread *bt, struct kft_symbolizer *s
 		if (c.dur_ns == -2)
 			continue;	/* stack watch chains belong to `kft log` */
 		new_thread = !first && !same_thread(&c, &prev);
-		while (top && (new_thread || stack[top - 1].call.depth >= c.depth))
+		while (top && (new_thread || stack[top - 1].call.depth >= c.depth)) {
+			const struct kft_call *e = &stack[top - 1].call;
+
+			if (e->dur_ns >= 0 &&
+			    put_offcpu_comments(out, &oc, e->entry_ns + (uint64_t)e->dur_ns,
+						stack[top - 1].indent + 2, &l))
+				goto oom;
 			if (close_call(out, &stack[--top], sz, &l))
 				goto oom;
-		if (new_thread)
+		}
+		if (new_thread) {
+			if (put_offcpu_comments(out, &oc, UINT64_MAX, 0, &l))
+				goto oom;
 			fprintf(out, "  ------------------------------------------\n");
-		parent = have_next && same_thread(&next, &c) && next.depth > c.depth &&
-			 next.dur_ns != -2;
+		}
+		offcpu_follow(&oc, bt->tr, bt->switches, &c);
+		if (put_offcpu_comments(out, &oc, c.entry_ns, (unsigned int)(2 * top), &l))
+			goto oom;
+		/* a call its thread left the CPU in opens, to show where */
+		parent = (have_next && same_thread(&next, &c) && next.depth > c.depth &&
+			  next.dur_ns != -2) ||
+			 (oc.next < oc.n && (c.dur_ns < 0 || oc.spans[oc.next].from_ns <
+								c.entry_ns + (uint64_t)c.dur_ns));
 		kft_view_symbol(sz, kft_symbolizer_image(sz, c.session, c.entry_ns), c.func, false,
 				name, sizeof(name));
 		if (!(line = line_for(&l, (unsigned int)(2 * top))))
@@ -186,9 +251,17 @@ static int print_graph(FILE *out, struct by_thread *bt, struct kft_symbolizer *s
 		stack[top].indent = (unsigned int)(2 * top);
 		top++;
 	}
-	while (top)
-		if (close_call(out, &stack[--top], sz, &l))
+	while (top) {
+		const struct kft_call *e = &stack[top - 1].call;
+
+		if (put_offcpu_comments(out, &oc, e->dur_ns >= 0 ? e->entry_ns + (uint64_t)e->dur_ns
+								  : UINT64_MAX,
+					stack[top - 1].indent + 2, &l) ||
+		    close_call(out, &stack[--top], sz, &l))
 			goto oom;
+	}
+	if (put_offcpu_comments(out, &oc, UINT64_MAX, 0, &l))
+		goto oom;
 out:
 	free(stack);
 	free(l.buf);
@@ -198,8 +271,49 @@ oom:
 	goto out;
 }
 
+/* "TID  SSSSSS.UUUUUU: " */
+static char *function_start(char *p, uint32_t tid, uint64_t ns)
+{
+	p = kft_put_int(p, tid, 7);
+	*p++ = ' ';
+	p = kft_put_int(p, (int64_t)(ns / 1000000000), 6);
+	*p++ = '.';
+	p = kft_put_zero_padded(p, ns / 1000 % 1000000, 6);
+	*p++ = ':';
+	*p++ = ' ';
+	return p;
+}
+
+/* function: each switch out and back in before `before`, as the
+ * sched_switch tracer wrote them, "TID:S ==>" and "==> TID:R" (S: it
+ * slept, R: preempted, runnable; the other task is not known here). */
+static void put_switch_lines(FILE *out, struct offcpu_cursor *oc, uint64_t before)
+{
+	/* event 2k: span k's start, 2k + 1: its end */
+	for (; oc->next < 2 * oc->n; oc->next++) {
+		const struct kft_offcpu *s = &oc->spans[oc->next / 2];
+		bool in = oc->next % 2;
+		uint64_t at = in ? s->to_ns : s->from_ns;
+		char line[128], *p;
+
+		if (at >= before)
+			break;
+		p = function_start(line, oc->tid, at);
+		if (in) {
+			p = kft_put_str(p, "==> ", 0);
+			p = kft_put_int(p, oc->tid, 0);
+			p = kft_put_str(p, ":R\n", 0);
+		} else {
+			p = kft_put_int(p, oc->tid, 0);
+			p = kft_put_str(p, s->preempted ? ":R ==>\n" : ":S ==>\n", 0);
+		}
+		fwrite(line, 1, (size_t)(p - line), out);
+	}
+}
+
 static void print_function(FILE *out, struct by_thread *bt, struct kft_symbolizer *sz)
 {
+	struct offcpu_cursor oc = { 0 };
 	struct kft_call c;
 
 	fprintf(out, "# tracer: function\n#\n"
@@ -211,28 +325,27 @@ static void print_function(FILE *out, struct by_thread *bt, struct kft_symbolize
 
 		if (c.dur_ns == -2)
 			continue;
+		if (oc.set && (oc.tid != c.tid || oc.session != c.session))
+			put_switch_lines(out, &oc, UINT64_MAX);
+		offcpu_follow(&oc, bt->tr, bt->switches, &c);
+		put_switch_lines(out, &oc, c.entry_ns);
 		kft_view_symbol(sz, image, c.func, false, name, sizeof(name));
 		kft_view_symbol(sz, image, c.call_site, true, caller, sizeof(caller));
 		/* "TID  SSSSSS.UUUUUU: name <-caller" */
-		p = kft_put_int(p, c.tid, 7);
-		*p++ = ' ';
-		p = kft_put_int(p, (int64_t)(c.entry_ns / 1000000000), 6);
-		*p++ = '.';
-		p = kft_put_zero_padded(p, c.entry_ns / 1000 % 1000000, 6);
-		*p++ = ':';
-		*p++ = ' ';
+		p = function_start(p, c.tid, c.entry_ns);
 		p = kft_put_str(p, name, 0);
 		p = kft_put_str(p, " <-", 0);
 		p = kft_put_str(p, caller, 0);
 		*p++ = '\n';
 		fwrite(line, 1, (size_t)(p - line), out);
 	}
+	put_switch_lines(out, &oc, UINT64_MAX);
 }
 
 int kft_view_ftrace(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
-		    enum kft_ftrace_tracer tracer, struct kft_error *err)
+		    enum kft_ftrace_tracer tracer, bool switches, struct kft_error *err)
 {
-	struct by_thread bt = { .tr = tr, .err = err };
+	struct by_thread bt = { .tr = tr, .err = err, .switches = switches };
 	int ret = 0;
 
 	if (kft_calls_thread_groups(tr, &bt.order, &bt.groups, &bt.ngroups, err))

@@ -23,9 +23,10 @@ void kft_view_status(FILE *out, const struct kft_trace *tr, struct kft_symbolize
 
 enum kft_ftrace_tracer { KFT_FTRACE_GRAPH, KFT_FTRACE_FUNCTION };
 
-/* ftrace's `trace` file layouts, one thread after another. */
+/* ftrace's `trace` file layouts, one thread after another; with
+ * switches, where each thread left the CPU and for how long. */
 int kft_view_ftrace(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
-		    enum kft_ftrace_tracer tracer, struct kft_error *err);
+		    enum kft_ftrace_tracer tracer, bool switches, struct kft_error *err);
 
 /* One line per thread that lost calls (a full log, too many call sites,
  * too deep), each starting with prefix: how many, why, what to raise.

@@ -41,9 +41,28 @@ once_switches_not_asked() {
 	check "nothing said" test ! -s err
 	kft kd -f Fcto >kd
 	check "no On-CPU figures" test "$(kd_of kd wait_pipe 3)" = "-"
+	kft ftrace --switches >graph 2>err
+	check "ftrace --switches says there are none" grep -q "kft.data has no context switches" err
 	# and a damaged switches file is named, not a crash
 	record_switches || return
 	printf 'garbage' >kft.data/switches
 	refused kft kd 2>err
 	check "names the file" grep -q "kft.data/switches: not a kft switches file" err
+}
+
+# kft ftrace --switches: where the thread left the CPU, inside the call
+test_switches_in_ftrace() {
+	record_switches || return
+	kft ftrace --switches >graph
+	awk '/wait_pipe\(\) \{/ { on = 1; next } on && /\} \/\* wait_pipe/ { exit }
+	     on && /off the CPU .* us: slept/ { print }' graph >slept
+	check "wait_pipe opens, the sleep inside" test -s slept
+	check "... 100 ms of it" awk '{ for (i = 1; i <= NF; i++) if ($i == "CPU") v = $(i + 1) }
+		v >= 90000 { ok = 1 } END { exit !ok }' slept
+	kft ftrace >plain
+	check "without --switches, no such line" test "$(grep -c 'off the CPU' plain)" = 0
+	kft ftrace -t function --switches >fn
+	check "the sched_switch tracer's lines: out asleep after wait_pipe began" awk '
+		/ wait_pipe <-/ { w = 1; next } w && / [0-9]+:S ==>$/ { s = 1; next }
+		s && / ==> [0-9]+:R$/ { ok = 1 } END { exit !ok }' fn
 }

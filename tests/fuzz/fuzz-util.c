@@ -158,8 +158,8 @@ void fuzz_read_trace(const char *dir)
 		kft_view_status(out, &tr, sz);
 		kft_view_log(out, &tr, sz, &raw, &err);
 		kft_view_log(out, &tr, sz, &names, &err);
-		kft_view_ftrace(out, &tr, sz, KFT_FTRACE_GRAPH, &err);
-		kft_view_ftrace(out, &tr, sz, KFT_FTRACE_FUNCTION, &err);
+		kft_view_ftrace(out, &tr, sz, KFT_FTRACE_GRAPH, true, &err);
+		kft_view_ftrace(out, &tr, sz, KFT_FTRACE_FUNCTION, true, &err);
 		kft_view_losses(out, &tr, "kft: ");
 		kft_view_unreached(out, &tr, sz, "kft: ");
 		summaries(&tr, sz);
