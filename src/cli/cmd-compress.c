@@ -25,7 +25,7 @@ int cmd_compress(int argc, char **argv)
 	if (argc > 2 || (argc == 2 && argv[1][0] == '-'))
 		return fail("compress: usage: kft compress [DIR]");
 	dir = argc == 2 ? argv[1] : KFT_DEFAULT_DIR;
-	if (kft_trace_compress(dir, &st, &err))
+	if (kft_trace_compress(dir, false, &st, &err))
 		return fail("%s", err.msg);
 	printf("%s: %llu calls compressed now; %llu thread files fully compressed",
 	       dir, (unsigned long long)st.calls, (unsigned long long)st.files);

@@ -337,13 +337,14 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 
 /* What the runtime's helper had not compressed: the end of each log,
  * fork children's logs, a run on one CPU. Failing leaves them raw. */
-static void compress_rest(const char *dir)
+static void compress_rest(const char *dir, bool raw_only)
 {
 	struct kft_zstats st;
 	struct kft_error err;
 
-	if (kft_trace_compress(dir, &st, &err))
-		fprintf(stderr, "kft: warning: %s; those records stay uncompressed\n", err.msg);
+	if (kft_trace_compress(dir, raw_only, &st, &err))
+		fprintf(stderr, "kft: warning: %s; those records stay %s\n", err.msg,
+			raw_only ? "where they are" : "uncompressed");
 }
 
 /* Whether dir is no longer the directory the run began in (st). */
@@ -498,8 +499,8 @@ int cmd_record(int argc, char **argv)
 	write_info(o.dir, argc - optind, argv + optind, status);
 	mark_ended(o.dir);
 	finish_trace(o.dir);
-	if (!o.no_compress)
-		compress_rest(o.dir);
+	/* with --no-compress, the files are still cut down to what they hold */
+	compress_rest(o.dir, o.no_compress);
 out:
 	kft_config_release(&cfg);
 	return ret;

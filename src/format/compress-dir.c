@@ -216,8 +216,16 @@ static int compact(int fd, const struct kft_thread_hdr *old, bool raw)
 	struct kft_thread_hdr h;
 	uint64_t size;
 
-	if (!compact_layout(old, raw, &h, &size))
+	if (!compact_layout(old, raw, &h, &size)) {
+		/* laid out so already (--no-compress cut it down): only the
+		 * records now in the .kfz go, header first */
+		if (old->shadow_off != sizeof(*old) || old->sites_off != h.sites_off ||
+		    old->records_off != h.records_off || h.capacity >= old->capacity)
+			return 0;
+		if (pwrite(fd, &h, sizeof(h), 0) != sizeof(h) || ftruncate(fd, (off_t)size))
+			return -1;
 		return 0;
+	}
 	if (copy_range(fd, old->sites_off, old->nsites * sizeof(struct kft_site), h.sites_off) ||
 	    copy_range(fd, old->records_off, h.capacity * sizeof(struct kft_rec), h.records_off) ||
 	    pwrite(fd, &h, sizeof(h), 0) != sizeof(h) || ftruncate(fd, (off_t)size))
@@ -230,7 +238,7 @@ static int compact(int fd, const struct kft_thread_hdr *old, bool raw)
  * has none: those stay raw, and move with the file. Then cut the file
  * down. The .kfz is on disk before the raw copies go.
  */
-static int compress_file(int dirfd, const char *name, struct kft_zstats *st)
+static int compress_file(int dirfd, const char *name, bool raw_only, struct kft_zstats *st)
 {
 	struct kft_thread_hdr h;
 	struct kft_zwriter w;
@@ -266,7 +274,9 @@ static int compress_file(int dirfd, const char *name, struct kft_zstats *st)
 			goto out;
 		h.version = v;
 	}
-	raw = h.head <= KFT_ZCHUNK_RECS && faccessat(dirfd, zname, F_OK, 0);
+	/* a file with a .kfz already has records only it holds: compress
+	 * the rest whatever was asked */
+	raw = faccessat(dirfd, zname, F_OK, 0) && (raw_only || h.head <= KFT_ZCHUNK_RECS);
 	if (!raw) {
 		uint64_t before;
 
@@ -287,7 +297,8 @@ out:
 	return ret;
 }
 
-int kft_trace_compress(const char *dir, struct kft_zstats *st, struct kft_error *err)
+int kft_trace_compress(const char *dir, bool raw_only, struct kft_zstats *st,
+		       struct kft_error *err)
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
@@ -298,7 +309,7 @@ int kft_trace_compress(const char *dir, struct kft_zstats *st, struct kft_error 
 		return kft_error_set(err, "%s: %s", dir, strerror(errno));
 	while ((de = readdir(d)) && !ret)
 		if (kft_is_thread_file_name(de->d_name) &&
-		    compress_file(dirfd(d), de->d_name, st))
+		    compress_file(dirfd(d), de->d_name, raw_only, st))
 			ret = kft_error_set(err, "%s/%s: cannot compress: %s", dir, de->d_name,
 					    strerror(errno));
 	closedir(d);

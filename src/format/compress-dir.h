@@ -9,6 +9,7 @@
 #ifndef KFT_COMPRESS_DIR_H
 #define KFT_COMPRESS_DIR_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "../common/error.h"
@@ -20,8 +21,11 @@ struct kft_zstats {
 	uint64_t rings;		/* thread files left raw: rings (overwrite) */
 };
 
-/* Compress the finished thread files of dir. An error names the file;
- * the files done before it stay done, the rest stay raw (and readable). */
-int kft_trace_compress(const char *dir, struct kft_zstats *st, struct kft_error *err);
+/* Compress the finished thread files of dir (raw_only: only cut them down
+ * to what they hold, their records left raw, for --no-compress). An error
+ * names the file; the files done before it stay done, the rest stay raw
+ * (and readable). */
+int kft_trace_compress(const char *dir, bool raw_only, struct kft_zstats *st,
+		       struct kft_error *err);
 
 #endif
