@@ -119,9 +119,12 @@ int kft_switches_copy(struct kft_switches *dst, const struct kft_switches *src)
 		kft_switches_free(dst);
 		return -1;
 	}
-	memcpy(dst->spans, src->spans, src->nspans * sizeof(*dst->spans));
-	memcpy(dst->before, src->before, src->nspans * sizeof(*dst->before));
-	memcpy(dst->threads, src->threads, src->nthreads * sizeof(*dst->threads));
+	if (src->nspans) {
+		memcpy(dst->spans, src->spans, src->nspans * sizeof(*dst->spans));
+		memcpy(dst->before, src->before, src->nspans * sizeof(*dst->before));
+	}
+	if (src->nthreads)
+		memcpy(dst->threads, src->threads, src->nthreads * sizeof(*dst->threads));
 	return 0;
 }
 
