@@ -25,6 +25,9 @@ static const char usage[] =
 	"                        few bytes a call\n"
 	"  --no-compress         perfetto: packets as they are, not deflated (for\n"
 	"                        protoc --decode)\n"
+	"  --switches            perfetto: where each thread left the CPU, as slices\n"
+	"                        'off CPU: slept' or 'off CPU: preempted' inside the\n"
+	"                        calls then open (from kft record's context switches)\n"
 	"  --chrome FILE         Chrome's Trace Event Format (JSON): one complete event\n"
 	"                        a call, threads and processes named; opens in\n"
 	"                        chrome://tracing, ui.perfetto.dev and speedscope\n"
@@ -155,6 +158,7 @@ int cmd_export(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "perfetto", required_argument, NULL, 'p' },
 		{ "no-compress", no_argument, NULL, 'z' },
+		{ "switches", no_argument, NULL, 'S' },
 		{ "chrome", required_argument, NULL, 'c' },
 		{ "folded", required_argument, NULL, 'f' },
 		{ "weight", required_argument, NULL, 'w' },
@@ -189,6 +193,9 @@ int cmd_export(int argc, char **argv)
 			break;
 		case 'z':
 			o.raw = true;
+			break;
+		case 'S':
+			o.switches = true;
 			break;
 		default:
 			if ((c = filter_option(c, &o, only, notrace, "export")) < 0)

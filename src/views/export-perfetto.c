@@ -75,6 +75,10 @@
 #define INTERNED_NAME 2
 #define CATEGORY_USER 1
 #define CATEGORY_KERNEL 2
+#define CATEGORY_SCHED 3
+/* the names of spans off the CPU, past any function's */
+#define IID_SLEPT (1ULL << 40)
+#define IID_PREEMPTED (IID_SLEPT + 1)
 
 /* Raw packets deflated a block at a time; Perfetto wants each compressed
  * packet under 512 KiB. */
@@ -96,6 +100,9 @@ struct track {
 	size_t nnamed;			/* bytes */
 	struct open_slice *open;	/* innermost last */
 	size_t nopen, capopen;
+	const struct kft_offcpu *spans;	/* a thread's own track: off the CPU */
+	size_t nspans, next_span;
+	uint8_t span_named;		/* bit 0: "slept", bit 1: "preempted" */
 };
 
 struct perfetto {
@@ -239,7 +246,8 @@ static int start_sequence(struct perfetto *p, size_t t, uint64_t at)
 {
 	size_t m, clock, defaults, events, interned, cat;
 	static const char *const categories[] = { [CATEGORY_USER] = "user",
-						  [CATEGORY_KERNEL] = "kernel" };
+						  [CATEGORY_KERNEL] = "kernel",
+						  [CATEGORY_SCHED] = "sched" };
 
 	p->tracks[t].last_ns = at;
 	kft_pb_varint(&p->packet, PACKET_TIMESTAMP, at);
@@ -264,7 +272,7 @@ static int start_sequence(struct perfetto *p, size_t t, uint64_t at)
 	kft_pb_close(&p->packet, events);
 	kft_pb_close(&p->packet, defaults);
 	interned = kft_pb_open(&p->packet, PACKET_INTERNED_DATA);
-	for (size_t i = CATEGORY_USER; i <= CATEGORY_KERNEL; i++) {
+	for (size_t i = CATEGORY_USER; i <= CATEGORY_SCHED; i++) {
 		cat = kft_pb_open(&p->packet, INTERNED_CATEGORIES);
 		kft_pb_varint(&p->packet, INTERNED_IID, i);
 		kft_pb_string(&p->packet, INTERNED_NAME, categories[i]);
@@ -305,8 +313,12 @@ static int track_of(struct perfetto *p, const struct kft_call *c, uint64_t at, s
 	p->tracks[t].tid = c->tid;
 	p->tracks[t].coroutine = c->coroutine;
 	p->tracks[t].irq = irq;
-	if (!c->coroutine && !irq)
+	if (!c->coroutine && !irq) {
 		thread_track = t;
+		if (p->x.o->switches)
+			p->tracks[t].spans = kft_switches_of(&p->x.tr->switches, c->tid,
+							     &p->tracks[t].nspans);
+	}
 	/* the slot may have moved as the map grew */
 	slot = kft_addrmap_slot(&p->by_thread, (uint64_t)c->pid << 1 | irq, key);
 	if (!slot)
@@ -355,6 +367,76 @@ static int end_slices(struct perfetto *p, size_t t, uint64_t at, uint32_t depth)
 	return 0;
 }
 
+/* The calls of track t that ended by `at`, whatever their depth. */
+static int end_slices_by(struct perfetto *p, size_t t, uint64_t at)
+{
+	struct track *k = &p->tracks[t];
+
+	while (k->nopen && k->open[k->nopen - 1].end <= at) {
+		size_t ev;
+
+		event(p, t, k->open[k->nopen - 1].end);
+		ev = kft_pb_open(&p->packet, PACKET_TRACK_EVENT);
+		kft_pb_varint(&p->packet, EVENT_TYPE, TYPE_SLICE_END);
+		kft_pb_close(&p->packet, ev);
+		k->nopen--;
+		if (put_packet(p))
+			return -1;
+	}
+	return 0;
+}
+
+/* Track t's spans off the CPU that began before `before`, each a slice
+ * inside the calls then open (a thread ends no call while off the CPU). */
+static int put_spans(struct perfetto *p, size_t t, uint64_t before)
+{
+	struct track *k = &p->tracks[t];
+
+	while (k->next_span < k->nspans) {
+		const struct kft_offcpu *s = &k->spans[k->next_span];
+		uint64_t from = s->from_ns > p->x.base ? s->from_ns - p->x.base : 0;
+		uint64_t to = s->to_ns > p->x.base ? s->to_ns - p->x.base : 0;
+		uint64_t iid = s->preempted ? IID_PREEMPTED : IID_SLEPT;
+		unsigned int bit = s->preempted ? 2 : 1;
+		size_t ev, interned, name;
+
+		if (from >= before)
+			break;
+		k->next_span++;
+		if (s->to_ns <= p->x.base)
+			continue;	/* before the run began */
+		if (end_slices_by(p, t, from))
+			return -1;
+		if (k->nopen && to > k->open[k->nopen - 1].end)
+			to = k->open[k->nopen - 1].end;
+		event(p, t, from);
+		if (!(k->span_named & bit)) {
+			interned = kft_pb_open(&p->packet, PACKET_INTERNED_DATA);
+			name = kft_pb_open(&p->packet, INTERNED_NAMES);
+			kft_pb_varint(&p->packet, INTERNED_IID, iid);
+			kft_pb_string(&p->packet, INTERNED_NAME,
+				      s->preempted ? "off CPU: preempted" : "off CPU: slept");
+			kft_pb_close(&p->packet, name);
+			kft_pb_close(&p->packet, interned);
+			k->span_named |= (uint8_t)bit;
+		}
+		ev = kft_pb_open(&p->packet, PACKET_TRACK_EVENT);
+		kft_pb_varint(&p->packet, EVENT_TYPE, TYPE_SLICE_BEGIN);
+		kft_pb_varint(&p->packet, EVENT_NAME_IID, iid);
+		kft_pb_varint(&p->packet, EVENT_CATEGORY_IIDS, CATEGORY_SCHED);
+		kft_pb_close(&p->packet, ev);
+		if (put_packet(p))
+			return -1;
+		event(p, t, to);
+		ev = kft_pb_open(&p->packet, PACKET_TRACK_EVENT);
+		kft_pb_varint(&p->packet, EVENT_TYPE, TYPE_SLICE_END);
+		kft_pb_close(&p->packet, ev);
+		if (put_packet(p))
+			return -1;
+	}
+	return 0;
+}
+
 /* Whether function f's name is yet to be interned on track t (and from
  * now on, it is). */
 static int name_is_new(struct track *k, uint32_t f, bool *fresh)
@@ -383,7 +465,7 @@ static int begin_slice(struct perfetto *p, const struct kft_call *c, uint32_t f)
 	size_t t, ev, interned, name, note;
 	bool fresh;
 
-	if (track_of(p, c, at, &t) || end_slices(p, t, at, c->depth))
+	if (track_of(p, c, at, &t) || put_spans(p, t, at) || end_slices(p, t, at, c->depth))
 		return -1;
 	k = &p->tracks[t];
 	if (k->nopen && end > k->open[k->nopen - 1].end)
@@ -459,7 +541,7 @@ int kft_export_perfetto(FILE *out, const struct kft_trace *tr, struct kft_symbol
 			goto failed;
 	}
 	for (size_t t = 0; t < p.ntracks; t++)
-		if (end_slices(&p, t, UINT64_MAX, 0))
+		if (put_spans(&p, t, UINT64_MAX) || end_slices(&p, t, UINT64_MAX, 0))
 			goto failed;
 	if (flush_block(&p) || ferror(out))
 		goto failed;

@@ -21,6 +21,7 @@ struct kft_export_opts {
 	size_t nnotrace;
 	bool self;			/* folded: each stack's own time, not its total */
 	bool raw;			/* perfetto: packets not compressed */
+	bool switches;			/* perfetto: the spans off the CPU too */
 	bool progress;			/* a percentage on stderr as it goes */
 };
 

@@ -89,7 +89,8 @@ refused() {
 # schema subset in tests/perfetto, each slice as
 # "TRACK DEPTH NAME BEGIN_NS END_NS UNFINISHED" in the order the slices
 # began, TRACK being the name of its track (thread name or "TID signal
-# handlers", "TID coroutine N"), DEPTH counted on that track from 0.
+# handlers", "TID coroutine N"), DEPTH counted on that track from 0
+# (blanks in names become '_').
 # Compressed packets are inflated first (tests/perfetto/inflate.c).
 perfetto_slices() {
 	local inflate="$KFT_BUILD/tests/perfetto-inflate"
@@ -120,7 +121,8 @@ perfetto_slices() {
 	path == "/track_event" && $1 == "name_iid:" { iid = v }
 	path == "/track_event/debug_annotations" && $0 ~ /name: "unfinished"/ { unfinished = 1 }
 	path == "/interned_data/event_names" && $1 == "iid:" { niid = v }
-	path == "/interned_data/event_names" && $1 == "name:" { names[seq, niid] = v }
+	path == "/interned_data/event_names" && $1 == "name:" {
+		v = $0; sub(/^ *name: "/, "", v); sub(/"$/, "", v); names[seq, niid] = v }
 	path == "/track_descriptor" && $1 == "uuid:" { uuid = v }
 	path == "/track_descriptor" && $1 == "name:" { tname = $0; sub(/^ *name: "/, "", tname); sub(/"$/, "", tname) }
 	path == "/track_descriptor/thread" && $1 == "thread_name:" { pname = v }
@@ -128,7 +130,8 @@ perfetto_slices() {
 	END {
 		for (i = 1; i <= n; i++) {
 			t = track[seqtrack[sl_track[i]]]; gsub(/ /, "_", t)
-			print t, sl_depth[i], sl_name[i], sl_begin[i], sl_end[i], sl_un[i]
+			nm = sl_name[i]; gsub(/ /, "_", nm)
+			print t, sl_depth[i], nm, sl_begin[i], sl_end[i], sl_un[i]
 		}
 	}'
 }

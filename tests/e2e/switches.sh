@@ -57,12 +57,28 @@ test_switches_in_ftrace() {
 	awk '/wait_pipe\(\) \{/ { on = 1; next } on && /\} \/\* wait_pipe/ { exit }
 	     on && /off the CPU .* us: slept/ { print }' graph >slept
 	check "wait_pipe opens, the sleep inside" test -s slept
-	check "... 100 ms of it" awk '{ for (i = 1; i <= NF; i++) if ($i == "CPU") v = $(i + 1) }
-		v >= 90000 { ok = 1 } END { exit !ok }' slept
+	check "... 100 ms of it (one sleep or more)" awk '
+		{ for (i = 1; i <= NF; i++) if ($i == "CPU") v += $(i + 1) }
+		END { exit !(v >= 90000) }' slept
 	kft ftrace >plain
 	check "without --switches, no such line" test "$(grep -c 'off the CPU' plain)" = 0
 	kft ftrace -t function --switches >fn
 	check "the sched_switch tracer's lines: out asleep after wait_pipe began" awk '
 		/ wait_pipe <-/ { w = 1; next } w && / [0-9]+:S ==>$/ { s = 1; next }
 		s && / ==> [0-9]+:R$/ { ok = 1 } END { exit !ok }' fn
+}
+
+# kft export --perfetto --switches: the time off the CPU as slices inside
+# the calls then open
+test_switches_in_perfetto() {
+	record_switches || return
+	kft export --perfetto s.pb --switches 2>/dev/null
+	perfetto_slices s.pb >slices
+	check "off the CPU in wait_pipe, 100 ms (one sleep or more)" awk '
+		$3 == "wait_pipe" { d = $2; on = 1; next } on && $2 <= d { on = 0 }
+		on && $3 == "off_CPU:_slept" && $2 == d + 1 { slept += $5 - $4 }
+		END { exit !(slept >= 90000000) }' slices
+	check "no span before the run" test "$(awk '$3 ~ /^off_CPU/ && $5 == 0' slices | wc -l)" = 0
+	kft export --perfetto plain.pb 2>/dev/null
+	check "not without --switches" test "$(perfetto_slices plain.pb | grep -c off_CPU)" = 0
 }
