@@ -31,7 +31,7 @@
 static const char usage[] =
 	"usage: kft record [-c CONFIG] [-o DIR] [--max-size SIZE] [--no-prime] [--no-check]\n"
 	"                  [--compensate] [--no-compress] [--no-switches] [--] PROG [ARGS...]\n"
-	"       kft record --kernel [-c CONFIG] [-o DIR] [--compensate] [-- CMD [ARGS...]]\n"
+	"       kft record --kernel [-c CONFIG] [-o DIR] [--irqs] [--compensate] [-- CMD [ARGS...]]\n"
 	"\n"
 	"Run PROG (built with -finstrument-functions) and record its function calls\n"
 	"into DIR (default kft.data). kft's exit status is PROG's.\n"
@@ -61,6 +61,9 @@ static const char usage[] =
 	"                     the kernel functions CMD and its children run, and CMD's\n"
 	"                     own calls if it is instrumented, in one trace; without,\n"
 	"                     every task until Ctrl-C or the stop trigger (kft-kernel(1))\n"
+	"      --irqs         with --kernel: the interrupts and softirqs too, each a\n"
+	"                     call of a pseudo-task a CPU (irq/cpuN) named after it\n"
+	"                     (irq16:eth0, softirq:TIMER): kft stats gives their table\n"
 	"      --no-check     do not check that PROG is instrumented and that the\n"
 	"                     config's functions exist in it (for functions that live\n"
 	"                     in shared libraries)\n";
@@ -74,6 +77,7 @@ struct record_opts {
 	bool kernel;
 	bool no_compress;
 	bool no_switches;
+	bool irqs;
 	uint64_t max_size;
 };
 
@@ -286,6 +290,7 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		{ "compensate", no_argument, NULL, 'K' },
 		{ "no-compress", no_argument, NULL, 'Z' },
 		{ "no-switches", no_argument, NULL, 'S' },
+		{ "irqs", no_argument, NULL, 'I' },
 		{ "kernel", no_argument, NULL, 'k' },
 		{ "max-size", required_argument, NULL, 'M' },
 		{ NULL, 0, NULL, 0 },
@@ -316,6 +321,9 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		case 'S':
 			o->no_switches = true;
 			break;
+		case 'I':
+			o->irqs = true;
+			break;
 		case 'k':
 			o->kernel = true;
 			break;
@@ -327,6 +335,10 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 			fputs(usage, stderr);
 			return -1;
 		}
+	}
+	if (o->irqs && !o->kernel) {
+		fprintf(stderr, "kft: record: --irqs goes with --kernel\n");
+		return -1;
 	}
 	if (optind >= argc && !o->kernel) {
 		fprintf(stderr, "kft: record: no program given\n%s", usage);
@@ -425,7 +437,8 @@ int cmd_record(int argc, char **argv)
 	if (check_environment())
 		return 1;
 	if (o.kernel)
-		return record_kernel(o.config, o.dir, o.compensate, argc - optind, argv + optind);
+		return record_kernel(o.config, o.dir, o.compensate, o.irqs, argc - optind,
+				     argv + optind);
 	kft_config_init(&cfg);
 	if (o.config && kft_config_load(&cfg, o.config, &err))
 		return fail("%s", err.msg);

@@ -79,6 +79,9 @@ struct kft_config {
 	bool autorepeat;
 	bool overwrite;
 	bool prime;
+	/* not a statement: `kft record --kernel --irqs` also records the
+	 * kernel's interrupt and softirq events */
+	bool irq_events;
 };
 
 /* Set every field to its default (no triggers, no filters). */

@@ -12,6 +12,7 @@
 
 #include "../format/thread-writer.h"
 #include "ftrace-collect.h"
+#include "irq-events.h"
 #include "pairing.h"
 #include "journal.h"
 
@@ -25,6 +26,7 @@ struct fields {
 struct gather {
 	struct tep_handle *tep;
 	struct fields f;
+	struct kft_irq_state irq;	/* with --irqs */
 	struct kft_kev *ev;
 	size_t n, cap;
 	bool oom;
@@ -39,28 +41,47 @@ static uint64_t field(struct tep_format_field *f, struct tep_record *rec)
 	return v;
 }
 
-static int on_event(struct tep_event *event, struct tep_record *rec, int cpu, void *arg)
+/* Room for one more event. */
+static struct kft_kev *new_event(struct gather *g)
 {
-	struct gather *g = arg;
-	struct kft_kev *e;
-	int flags;
-
-	if (event->id != g->f.entry_id && event->id != g->f.exit_id &&
-	    event->id != g->f.function_id)
-		return 0;
 	if (g->n == g->cap) {
 		size_t cap = g->cap ? 2 * g->cap : 4096;
 		struct kft_kev *bigger = realloc(g->ev, cap * sizeof(*bigger));
 
 		if (!bigger) {
 			g->oom = true;
-			return 1;
+			return NULL;
 		}
 		g->ev = bigger;
 		g->cap = cap;
 	}
-	e = &g->ev[g->n];
-	memset(e, 0, sizeof(*e));
+	memset(&g->ev[g->n], 0, sizeof(g->ev[g->n]));
+	return &g->ev[g->n];
+}
+
+static int on_event(struct tep_event *event, struct tep_record *rec, int cpu, void *arg)
+{
+	struct gather *g = arg;
+	struct kft_kev *e, irq;
+	int flags;
+
+	if (event->id != g->f.entry_id && event->id != g->f.exit_id &&
+	    event->id != g->f.function_id) {
+		memset(&irq, 0, sizeof(irq));
+		if (!kft_irq_event(&g->irq, event, rec, cpu, &irq)) {
+			if (!g->irq.oom)
+				return 0;
+			g->oom = true;
+			return 1;
+		}
+		if (!(e = new_event(g)))
+			return 1;
+		*e = irq;
+		e->seq = (uint32_t)g->n++;
+		return 0;
+	}
+	if (!(e = new_event(g)))
+		return 1;
 	e->ts = rec->ts;
 	e->seq = (uint32_t)g->n++;
 	e->pid = tep_data_pid(g->tep, rec);
@@ -211,7 +232,7 @@ uint64_t kft_kernel_cpu_stat(const char *tracing, const char *const *fields)
 }
 
 /* The kernel's function symbols, for reading the trace anywhere. */
-static int save_kallsyms(const char *dir, struct kft_error *err)
+static int save_kallsyms(const char *dir, const struct kft_irq_state *irq, struct kft_error *err)
 {
 	char path[4096], *line = NULL;
 	size_t cap = 0;
@@ -236,6 +257,7 @@ static int save_kallsyms(const char *dir, struct kft_error *err)
 		if (sscanf(line, "%*x %c", &type) == 1 && (type == 't' || type == 'T'))
 			fputs(line, out);
 	}
+	kft_irq_put_names(irq, out);
 	free(line);
 	fclose(in);
 	if (fclose(out))
@@ -277,6 +299,7 @@ static int write_tasks(const char *tracing, const char *dir, const struct kft_co
 	qsort(g->ev, g->n, sizeof(*g->ev), cmp_kev);
 	for (size_t i = 0, j; i < g->n && !ret; i = j) {
 		struct kft_thread_out out = { 0 };
+		char irq_comm[32];
 		const char *comm;
 
 		for (j = i; j < g->n && g->ev[j].pid == g->ev[i].pid; j++)
@@ -295,6 +318,12 @@ static int write_tasks(const char *tracing, const char *dir, const struct kft_co
 		out.tid = (uint32_t)g->ev[i].pid;
 		out.pid = tgid_of(&tg, out.tid);
 		out.comm = g->ev[i].pid == 0 ? "<idle>" : comm;
+		if (g->ev[i].pid >= KFT_IRQ_TASK_BASE) {
+			snprintf(irq_comm, sizeof(irq_comm), "irq/cpu%d",
+				 g->ev[i].pid - KFT_IRQ_TASK_BASE);
+			out.comm = irq_comm;
+			out.pid = out.tid;
+		}
 		out.recs = t->recs;
 		out.nrecs = t->n;
 		out.frames = t->frames;
@@ -328,7 +357,7 @@ int kft_kernel_collect(const char *tracing, const char *dir, const struct kft_co
 		       uint64_t clock_base_ns, uint32_t session, struct kft_kernel_result *res,
 		       struct kft_error *err)
 {
-	static const char *const systems[] = { "ftrace", NULL };
+	static const char *const systems[] = { "ftrace", "irq", "irq_vectors", NULL };
 	struct gather g = { 0 };
 	int ret;
 
@@ -339,6 +368,7 @@ int kft_kernel_collect(const char *tracing, const char *dir, const struct kft_co
 		return kft_error_set(err, "%s: cannot read the event formats", tracing);
 	tracefs_load_cmdlines(tracing, g.tep);
 	ret = find_fields(g.tep, &g.f, err);
+	kft_irq_init(&g.irq, g.tep);
 	if (!ret && tracefs_iterate_raw_events(g.tep, NULL, NULL, 0, on_event, &g) < 0)
 		ret = kft_error_set(err, "%s: cannot read the ring buffer", tracing);
 	if (!ret && g.oom)
@@ -349,7 +379,8 @@ int kft_kernel_collect(const char *tracing, const char *dir, const struct kft_co
 	if (!ret)
 		ret = write_tasks(tracing, dir, cfg, clock_base_ns, session, &g, res, err);
 	if (!ret)
-		ret = save_kallsyms(dir, err);
+		ret = save_kallsyms(dir, &g.irq, err);
+	kft_irq_free(&g.irq);
 	free(g.ev);
 	tep_free(g.tep);
 	return ret;

@@ -412,6 +412,19 @@ int kft_kernel_arm(struct kft_kernel *k, struct kft_journal *j, const struct kft
 	    (set(k, j, "stack_max_size", "0", err) ||
 	     kft_journal_set(j, STACK_TRACER_FILE, "1", err)))
 		return -1;
+	/* interrupts and softirqs as events of their own (kft record --irqs) */
+	if (cfg->irq_events &&
+	    (set(k, j, "events/irq/irq_handler_entry/enable", "1", err) ||
+	     set(k, j, "events/irq/irq_handler_exit/enable", "1", err) ||
+	     set(k, j, "events/irq/softirq_entry/enable", "1", err) ||
+	     set(k, j, "events/irq/softirq_exit/enable", "1", err)))
+		return -1;
+	/* x86's local APIC timer is no irq_handler event: its own, where they are */
+	if (cfg->irq_events &&
+	    !access(kft_kernel_path(k, "events/irq_vectors/local_timer_entry/enable"), W_OK) &&
+	    (set(k, j, "events/irq_vectors/local_timer_entry/enable", "1", err) ||
+	     set(k, j, "events/irq_vectors/local_timer_exit/enable", "1", err)))
+		return -1;
 	/* the tracer last, journaled again: restoring begins by turning it
 	 * off, before filters and buffers change under it */
 	if (kft_file_write(kft_kernel_path(k, "trace"), "", false, err) ||

@@ -17,7 +17,10 @@ snapshot() {
 	for f in current_tracer tracing_on tracing_thresh buffer_size_kb trace_clock \
 		set_ftrace_filter set_ftrace_pid set_graph_function max_graph_depth \
 		kprobe_events options/overwrite options/funcgraph-irqs options/record-tgid \
-		options/function-fork stack_max_size stack_trace_filter; do
+		options/function-fork stack_max_size stack_trace_filter \
+		events/irq/irq_handler_entry/enable events/irq/irq_handler_exit/enable \
+		events/irq/softirq_entry/enable events/irq/softirq_exit/enable \
+		events/irq_vectors/local_timer_entry/enable; do
 		echo "$f: $(cat $T/$f | tr '\n' ' ')"
 	done
 	echo "stack_tracer: $(cat /proc/sys/kernel/stack_tracer_enabled)"
@@ -101,6 +104,17 @@ check "kft diff: a kernel trace against itself, no change" awk '
 	$1 ~ /^[0-9]+$/ { rows++; if ($3 != "+0" || $6 != "+0.0") bad = 1 }
 	END { exit bad || !rows }' /tmp/diff
 check "kft diff: the kernel's functions in it" grep -q " do_sys_openat2$" /tmp/diff
+
+# interrupts and softirqs (--irqs): KPTrace's table from kft stats
+kft record --kernel --irqs -o /tmp/ti -- /progs/sysprog > /dev/null 2>&1
+check "irqs: the events put back after" same_as_before
+kft stats /tmp/ti 'irq[0-9:]*' 'softirq:*' > /tmp/irqstats 2>&1
+check "irqs: kft stats has an interrupt table, the timer's in it" awk '
+	NR > 2 && NF == 14 && $1 == "irq:local_timer" && $2 > 0 { t = 1 }
+	NR > 2 && NF == 14 && $1 ~ /^softirq:/ && $2 > 0 { s = 1 } END { exit !(t && s) }' /tmp/irqstats
+awk 'NR <= 2 || NF == 14' /tmp/irqstats | head -8 | sed 's/^/#   /'
+check "irqs: their pseudo-tasks" sh -c 'kft ftrace -t function /tmp/ti | grep -q "softirq:\|irq[0-9]"'
+check "irqs: a plain kernel trace has none" sh -c '! kft kd -f F /tmp/t1 | grep -q "^softirq:"'
 
 # the kickstart workflow: system calls as triggers
 cat > /tmp/bad.conf <<'CONF'
