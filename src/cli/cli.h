@@ -64,8 +64,8 @@ pid_t launch(const char *prog, char **argv, const char *runtime, const char *dir
 	     const int *gate);
 
 /* kft record --kernel (record-kernel.c) */
-int record_kernel(const char *config, const char *dir, bool compensate, bool irqs, int argc,
-		  char **argv);
+int record_kernel(const char *config, const char *dir, bool compensate, bool irqs,
+		  bool switches, int argc, char **argv);
 
 /* If argv has -h/--help before "--", print usage to stdout and return true. */
 bool wants_help(int argc, char **argv, const char *usage);

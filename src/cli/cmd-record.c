@@ -437,8 +437,8 @@ int cmd_record(int argc, char **argv)
 	if (check_environment())
 		return 1;
 	if (o.kernel)
-		return record_kernel(o.config, o.dir, o.compensate, o.irqs, argc - optind,
-				     argv + optind);
+		return record_kernel(o.config, o.dir, o.compensate, o.irqs, !o.no_switches,
+				     argc - optind, argv + optind);
 	kft_config_init(&cfg);
 	if (o.config && kft_config_load(&cfg, o.config, &err))
 		return fail("%s", err.msg);

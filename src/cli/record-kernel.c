@@ -80,8 +80,8 @@ static int wait_run(struct kft_kernel *k, const struct kft_config *cfg, pid_t ch
 	}
 }
 
-int record_kernel(const char *config, const char *dir, bool compensate, bool irqs, int argc,
-		  char **argv)
+int record_kernel(const char *config, const char *dir, bool compensate, bool irqs,
+		  bool switches, int argc, char **argv)
 {
 	struct kft_kernel k;
 	struct kft_config cfg;
@@ -96,6 +96,7 @@ int record_kernel(const char *config, const char *dir, bool compensate, bool irq
 	if (config && kft_config_load(&cfg, config, &err))
 		return fail("%s", err.msg);
 	cfg.irq_events = irqs;
+	cfg.switch_events = switches;
 	if (argc && find_program(argv[0], prog, sizeof(prog))) {
 		fail("%s: program not found or not executable", argv[0]);
 		goto out_cfg;

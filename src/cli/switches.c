@@ -92,6 +92,9 @@ static void drain(struct kft_switch_rec *r, struct ring *g)
 			s->pid = id.pid;
 			s->tid = id.tid;
 			s->cpu = id.cpu;
+			/* a task's own events do not say what ran instead */
+			s->other_tid = KFT_SWITCH_UNKNOWN_TID;
+			s->prio = s->other_prio = -1;
 			s->flags = ((h.misc & PERF_RECORD_MISC_SWITCH_OUT) ? KFT_SWITCH_OUT : 0) |
 				   ((h.misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) ? KFT_SWITCH_PREEMPTED
 										 : 0);

@@ -82,6 +82,9 @@ struct kft_config {
 	/* not a statement: `kft record --kernel --irqs` also records the
 	 * kernel's interrupt and softirq events */
 	bool irq_events;
+	/* not a statement either: kft record --kernel records sched_switch
+	 * (unless --no-switches) */
+	bool switch_events;
 };
 
 /* Set every field to its default (no triggers, no filters). */

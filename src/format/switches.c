@@ -49,7 +49,18 @@ static int make_spans(struct kft_switches *sw, struct kft_switch *v, size_t n)
 							sw->spans[sw->nspans - 1].from_ns
 					      : 0;
 		sw->spans[sw->nspans++] = (struct kft_offcpu){
-			v[i].ns, v[i + 1].ns, (v[i].flags & KFT_SWITCH_PREEMPTED) != 0
+			.from_ns = v[i].ns,
+			.to_ns = v[i + 1].ns,
+			.preempted = (v[i].flags & KFT_SWITCH_PREEMPTED) != 0,
+			.state = (v[i].flags & KFT_SWITCH_PREEMPTED) ? 'R'
+				 : (v[i].flags & KFT_SWITCH_STATE_D) ? 'D' : 'S',
+			.prio = v[i].prio,
+			.to_tid = v[i].other_tid,
+			.to_prio = v[i].other_prio,
+			.from_tid = v[i + 1].other_tid,
+			.from_prio = v[i + 1].other_prio,
+			.from_state = (v[i + 1].flags & KFT_SWITCH_PREEMPTED) ? 'R'
+				      : (v[i + 1].flags & KFT_SWITCH_STATE_D) ? 'D' : 'S',
 		};
 		t->n++;
 	}

@@ -17,6 +17,12 @@
 struct kft_offcpu {
 	uint64_t from_ns, to_ns;	/* since the trace's clock base */
 	bool preempted;			/* still runnable when it went (else it slept) */
+	char state;			/* as ftrace shows it: R preempted, S, D, ... */
+	int16_t prio;			/* -1: not known */
+	uint32_t to_tid, from_tid;	/* what ran when it went, and before it came back
+					 * (KFT_SWITCH_UNKNOWN_TID: not known) */
+	int16_t to_prio, from_prio;
+	char from_state;		/* the state from_tid went in */
 };
 
 struct kft_switches {

@@ -66,7 +66,12 @@ struct kft_switches_hdr {
 };
 
 #define KFT_SWITCH_OUT		0x1	/* the thread left the CPU (else: came back) */
-#define KFT_SWITCH_PREEMPTED	0x2	/* it was preempted, still runnable */
+/* the state of the task that went (the thread itself, or on a switch in,
+ * the other task, where known): */
+#define KFT_SWITCH_PREEMPTED	0x2	/* preempted, still runnable (R) */
+#define KFT_SWITCH_STATE_D	0x4	/* asleep uninterruptibly (D; else S) */
+
+#define KFT_SWITCH_UNKNOWN_TID	UINT32_MAX
 
 /* One context switch of a traced thread. */
 struct kft_switch {
@@ -74,6 +79,9 @@ struct kft_switch {
 	uint32_t pid, tid;
 	uint32_t cpu;
 	uint32_t flags;		/* KFT_SWITCH_* */
+	uint32_t other_tid;	/* the task switched to (out) or from (in), 0 the idle
+				 * task; KFT_SWITCH_UNKNOWN_TID where not known */
+	int16_t prio, other_prio;	/* the kernel's priorities, -1 not known */
 };
 
 /* Why the run started or stopped (enum kft_trigger_type values). */

@@ -13,6 +13,7 @@
 #include "../format/thread-writer.h"
 #include "ftrace-collect.h"
 #include "irq-events.h"
+#include "sched-events.h"
 #include "pairing.h"
 #include "journal.h"
 
@@ -27,6 +28,8 @@ struct gather {
 	struct tep_handle *tep;
 	struct fields f;
 	struct kft_irq_state irq;	/* with --irqs */
+	struct kft_sched_state sched;	/* context switches */
+	uint64_t base;			/* the trace's clock base */
 	struct kft_kev *ev;
 	size_t n, cap;
 	bool oom;
@@ -67,6 +70,10 @@ static int on_event(struct tep_event *event, struct tep_record *rec, int cpu, vo
 
 	if (event->id != g->f.entry_id && event->id != g->f.exit_id &&
 	    event->id != g->f.function_id) {
+		if (kft_sched_event(&g->sched, event, rec, cpu, g->base)) {
+			g->oom = g->sched.oom;
+			return g->oom;
+		}
 		memset(&irq, 0, sizeof(irq));
 		if (!kft_irq_event(&g->irq, event, rec, cpu, &irq)) {
 			if (!g->irq.oom)
@@ -193,6 +200,13 @@ static void load_tgids(const char *tracing, struct tgids *t)
 		qsort(t->pairs, t->n, sizeof(*t->pairs), cmp_pair);
 }
 
+static uint32_t tgid_of(const struct tgids *t, uint32_t pid);
+
+static uint32_t tgid_cb(const void *ctx, uint32_t pid)
+{
+	return tgid_of(ctx, pid);
+}
+
 static uint32_t tgid_of(const struct tgids *t, uint32_t pid)
 {
 	uint32_t key[2] = { pid, 0 };
@@ -280,17 +294,16 @@ static uint64_t stack_max(const char *tracing)
 }
 
 static int write_tasks(const char *tracing, const char *dir, const struct kft_config *cfg,
-		       uint64_t base, uint32_t session, struct gather *g,
+		       uint64_t base, uint32_t session, struct gather *g, const struct tgids *tgp,
 		       struct kft_kernel_result *res, struct kft_error *err)
 {
-	struct tgids tg = { 0 };
+	const struct tgids tg = *tgp;
 	struct kft_task_out *t = calloc(1, sizeof(*t));
 	struct kft_counters global = { 0 };
 	int ret = 0;
 
 	if (!t)
 		return kft_error_set(err, "out of memory");
-	load_tgids(tracing, &tg);
 	global.overwritten = res->lost;
 	if (cfg->watch != KFT_WATCH_NONE) {
 		res->max_stack = stack_max(tracing);
@@ -349,7 +362,6 @@ static int write_tasks(const char *tracing, const char *dir, const struct kft_co
 	}
 	free(t->recs);
 	free(t);
-	free(tg.pairs);
 	return ret;
 }
 
@@ -357,8 +369,9 @@ int kft_kernel_collect(const char *tracing, const char *dir, const struct kft_co
 		       uint64_t clock_base_ns, uint32_t session, struct kft_kernel_result *res,
 		       struct kft_error *err)
 {
-	static const char *const systems[] = { "ftrace", "irq", "irq_vectors", NULL };
-	struct gather g = { 0 };
+	static const char *const systems[] = { "ftrace", "irq", "irq_vectors", "sched", NULL };
+	struct gather g = { .base = clock_base_ns };
+	struct tgids tg = { 0 };
 	int ret;
 
 	memset(res, 0, sizeof(*res));
@@ -369,6 +382,7 @@ int kft_kernel_collect(const char *tracing, const char *dir, const struct kft_co
 	tracefs_load_cmdlines(tracing, g.tep);
 	ret = find_fields(g.tep, &g.f, err);
 	kft_irq_init(&g.irq, g.tep);
+	kft_sched_init(&g.sched, g.tep);
 	if (!ret && tracefs_iterate_raw_events(g.tep, NULL, NULL, 0, on_event, &g) < 0)
 		ret = kft_error_set(err, "%s: cannot read the ring buffer", tracing);
 	if (!ret && g.oom)
@@ -376,11 +390,16 @@ int kft_kernel_collect(const char *tracing, const char *dir, const struct kft_co
 	res->events = g.n;
 	res->lost = kft_kernel_cpu_stat(tracing,
 					(const char *const[]){ "overrun:", "dropped events:", NULL });
+	load_tgids(tracing, &tg);
 	if (!ret)
-		ret = write_tasks(tracing, dir, cfg, clock_base_ns, session, &g, res, err);
+		ret = write_tasks(tracing, dir, cfg, clock_base_ns, session, &g, &tg, res, err);
+	if (!ret)
+		ret = kft_sched_write(&g.sched, dir, clock_base_ns, tgid_cb, &tg, err);
 	if (!ret)
 		ret = save_kallsyms(dir, &g.irq, err);
 	kft_irq_free(&g.irq);
+	kft_sched_free(&g.sched);
+	free(tg.pairs);
 	free(g.ev);
 	tep_free(g.tep);
 	return ret;

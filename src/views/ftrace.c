@@ -284,6 +284,20 @@ static char *function_start(char *p, uint32_t tid, uint64_t ns)
 	return p;
 }
 
+/* "TID:PRIO:STATE " (the priority left out when not known). */
+static char *put_task(char *p, uint32_t tid, int16_t prio, char state)
+{
+	p = kft_put_int(p, tid, 0);
+	*p++ = ':';
+	if (prio >= 0) {
+		p = kft_put_int(p, prio, 0);
+		*p++ = ':';
+	}
+	*p++ = state;
+	*p++ = ' ';
+	return p;
+}
+
 /* function: each switch out and back in before `before`, as the
  * sched_switch tracer wrote them, "TID:S ==>" and "==> TID:R" (S: it
  * slept, R: preempted, runnable; the other task is not known here). */
@@ -299,14 +313,24 @@ static void put_switch_lines(FILE *out, struct offcpu_cursor *oc, uint64_t befor
 		if (at >= before)
 			break;
 		p = function_start(line, oc->tid, at);
+		/* the seed's "pid:prio:state ==> pid:prio:state", as much of
+		 * it as is known */
 		if (in) {
+			if (s->from_tid != KFT_SWITCH_UNKNOWN_TID)
+				p = put_task(p, s->from_tid, s->from_prio, s->from_state);
 			p = kft_put_str(p, "==> ", 0);
-			p = kft_put_int(p, oc->tid, 0);
-			p = kft_put_str(p, ":R\n", 0);
+			p = put_task(p, oc->tid, s->prio, 'R');
 		} else {
-			p = kft_put_int(p, oc->tid, 0);
-			p = kft_put_str(p, s->preempted ? ":R ==>\n" : ":S ==>\n", 0);
+			p = put_task(p, oc->tid, s->prio, s->state);
+			p = kft_put_str(p, "==>", 0);
+			if (s->to_tid != KFT_SWITCH_UNKNOWN_TID) {
+				*p++ = ' ';
+				p = put_task(p, s->to_tid, s->to_prio, 'R');
+			}
 		}
+		if (p[-1] == ' ')
+			p--;	/* the blank put_task ends with */
+		*p++ = '\n';
 		fwrite(line, 1, (size_t)(p - line), out);
 	}
 }

@@ -20,7 +20,7 @@ snapshot() {
 		options/function-fork stack_max_size stack_trace_filter \
 		events/irq/irq_handler_entry/enable events/irq/irq_handler_exit/enable \
 		events/irq/softirq_entry/enable events/irq/softirq_exit/enable \
-		events/irq_vectors/local_timer_entry/enable; do
+		events/irq_vectors/local_timer_entry/enable events/sched/sched_switch/enable; do
 		echo "$f: $(cat $T/$f | tr '\n' ' ')"
 	done
 	echo "stack_tracer: $(cat /proc/sys/kernel/stack_tracer_enabled)"
@@ -104,6 +104,18 @@ check "kft diff: a kernel trace against itself, no change" awk '
 	$1 ~ /^[0-9]+$/ { rows++; if ($3 != "+0" || $6 != "+0.0") bad = 1 }
 	END { exit bad || !rows }' /tmp/diff
 check "kft diff: the kernel's functions in it" grep -q " do_sys_openat2$" /tmp/diff
+
+# context switches from sched_switch: the seed's lines, and time on the CPU
+check "switches: recorded from sched_switch" test -s /tmp/t1/switches
+kft ftrace -t function --switches /tmp/t1 > /tmp/swlines 2>&1
+check "switches: the sched_switch tracer's lines, pid:prio:state ==> pid:prio:state" \
+	grep -qE ' [0-9]+:[0-9]+:[RSD] ==> [0-9]+:[0-9]+:R$' /tmp/swlines
+grep -E '==>' /tmp/swlines | head -3 | sed 's/^/#   /'
+kft kd -f Fto /tmp/t1 > /tmp/oncpu
+check "switches: kd's On-CPU for the kernel's calls" awk '
+	$1 == "do_sys_openat2" && $3 ~ /^[0-9]+$/ && $3 <= $2 { ok = 1 } END { exit !ok }' /tmp/oncpu
+kft record --kernel --no-switches -o /tmp/tn -- /progs/sysprog > /dev/null 2>&1
+check "switches: none with --no-switches" test ! -e /tmp/tn/switches
 
 # interrupts and softirqs (--irqs): KPTrace's table from kft stats
 kft record --kernel --irqs -o /tmp/ti -- /progs/sysprog > /dev/null 2>&1

@@ -34,8 +34,8 @@ static void write_file(const struct kft_switch *v, size_t n, size_t cut)
 		assert_int_equal(truncate(path, (off_t)(sizeof(hdr) + n * sizeof(*v) - cut)), 0);
 }
 
-#define OUT(ns, tid) { ns, 1, tid, 0, KFT_SWITCH_OUT }
-#define IN(ns, tid) { ns, 1, tid, 0, 0 }
+#define OUT(ns, tid) { ns, 1, tid, 0, KFT_SWITCH_OUT, KFT_SWITCH_UNKNOWN_TID, -1, -1 }
+#define IN(ns, tid) { ns, 1, tid, 0, 0, KFT_SWITCH_UNKNOWN_TID, -1, -1 }
 
 /* Thread 7 off the CPU over [100, 200] and [300, 350], thread 8 over
  * [150, 400] then out for good at 500; the records come out of order. */
