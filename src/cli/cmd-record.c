@@ -420,7 +420,7 @@ int cmd_record(int argc, char **argv)
 	struct kft_config cfg;
 	struct kft_error err;
 	char prog[PATH_MAX], runtime[PATH_MAX], status[128];
-	struct sigaction ign = { .sa_handler = SIG_IGN };
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old_pipe;
 	struct kft_spares *spares;
 	struct kft_switch_rec *switches = NULL;
 	unsigned long long lost_switches = 0;
@@ -458,14 +458,14 @@ int cmd_record(int argc, char **argv)
 	    stat(o.dir, &dir_st))
 		goto out;
 
-	/* like system(): Ctrl-C is for the program, we wait for it to end */
-	sigaction(SIGINT, &ign, &caller_signals.intr);
-	sigaction(SIGQUIT, &ign, &caller_signals.quit);
-	caller_signals.saved = true;
 	if (pipe2(gate, O_CLOEXEC)) {
 		fail("pipe: %s", strerror(errno));
 		goto out;
 	}
+	/* like system(): Ctrl-C is for the program, we wait for it to end */
+	sigaction(SIGINT, &ign, &caller_signals.intr);
+	sigaction(SIGQUIT, &ign, &caller_signals.quit);
+	caller_signals.saved = true;
 	pid = launch(prog, argv + optind, runtime, o.dir, gate);
 	close(gate[0]);
 	if (pid > 0 && !o.no_switches) {
@@ -476,8 +476,11 @@ int cmd_record(int argc, char **argv)
 			fprintf(stderr, "kft: context switches not recorded: %s; tracing without "
 				"them (--no-switches says nothing)\n", why);
 	}
+	/* a program killed at the gate must not take kft with it (SIGPIPE) */
+	sigaction(SIGPIPE, &ign, &old_pipe);
 	if (write(gate[1], "g", 1) != 1 && pid > 0)
 		fprintf(stderr, "kft: could not start %s\n", argv[optind]);
+	sigaction(SIGPIPE, &old_pipe, NULL);
 	close(gate[1]);
 	spares = pid > 0 ? kft_spares_start(o.dir) : NULL;
 	while (pid > 0 && waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
