@@ -14,6 +14,9 @@ int open_trace(const char *dir, bool symbols, struct kft_trace *tr, struct kft_s
 	for (size_t i = 0; i < tr->nskipped; i++)
 		fprintf(stderr, "kft: warning: %s; that thread's calls are left out\n",
 			tr->skipped[i]);
+	if (tr->switches_error)
+		fprintf(stderr, "kft: warning: %s; the trace is read without its context "
+			"switches\n", tr->switches_error);
 	if (symbols && !(*sz = kft_symbolizer_new(dir, &err))) {
 		kft_trace_close(tr);
 		return fail("%s", err.msg);

@@ -314,10 +314,14 @@ int kft_trace_open(struct kft_trace *tr, const char *dir, struct kft_error *err)
 	tr->dir = strdup(dir);
 	if (!tr->dir)
 		return kft_error_set(err, "out of memory");
-	if (read_control(tr, err) || read_config(tr, err) || read_threads(tr, err) ||
-	    kft_switches_load(&tr->switches, dir, err)) {
+	if (read_control(tr, err) || read_config(tr, err) || read_threads(tr, err)) {
 		kft_trace_close(tr);
 		return -1;
+	}
+	/* damaged switches cost the on-CPU figures, not the calls */
+	if (kft_switches_load(&tr->switches, dir, err) && !(tr->switches_error = strdup(err->msg))) {
+		kft_trace_close(tr);
+		return kft_error_set(err, "out of memory");
 	}
 	return 0;
 }
@@ -332,6 +336,7 @@ void kft_trace_close(struct kft_trace *tr)
 	free(tr->threads);
 	kft_zcache_free(tr->zcache);
 	kft_switches_free(&tr->switches);
+	free(tr->switches_error);
 	for (size_t i = 0; i < tr->nskipped; i++)
 		free(tr->skipped[i]);
 	free(tr->skipped);

@@ -61,6 +61,7 @@ struct kft_trace {
 	size_t nskipped;
 	struct kft_zcache *zcache;	/* decompressed frames, for every thread */
 	struct kft_switches switches;	/* the threads' context switches, if recorded */
+	char *switches_error;		/* why they could not be read (then none) */
 };
 
 /* The i-th record of a thread, oldest first (a ring wraps once at most). */

@@ -46,8 +46,10 @@ once_switches_not_asked() {
 	# and a damaged switches file is named, not a crash
 	record_switches || return
 	printf 'garbage' >kft.data/switches
-	refused kft kd 2>err
-	check "names the file" grep -q "kft.data/switches: not a kft switches file" err
+	kft kd -f Fcto >kd 2>err
+	check "a damaged switches file is named" \
+		grep -q "kft.data/switches: not a kft switches file.*read without its context switches" err
+	check "... and the calls read without On-CPU" test "$(kd_of kd wait_pipe 3)" = "-"
 }
 
 # kft ftrace --switches: where the thread left the CPU, inside the call
