@@ -24,6 +24,7 @@ int cmd_export(int argc, char **argv);
 int cmd_flame(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_latency(int argc, char **argv);
 int cmd_kd(int argc, char **argv);
 int cmd_addr2sym(int argc, char **argv);
 int cmd_sym2addr(int argc, char **argv);

@@ -23,6 +23,7 @@ static const char usage[] =
 	"  flame    draw a trace's flame graph as an SVG file a browser opens\n"
 	"  stats    how often and how regularly functions ran: intervals, durations\n"
 	"  diff     what changed between two traces, per function and call path\n"
+	"  latency  a function's longest call, as ftrace's latency_trace showed it\n"
 	"  status   print the run state and config, as /proc/kft did\n"
 	"  compress compress what a trace still holds raw (kft record does it itself)\n"
 	"  prime    arm the start trigger of a running trace\n"
@@ -68,6 +69,7 @@ int main(int argc, char **argv)
 		{ "record", cmd_record }, { "log", cmd_log },	  { "status", cmd_status },
 		{ "ftrace", cmd_ftrace }, { "kd", cmd_kd }, { "export", cmd_export },
 		{ "flame", cmd_flame }, { "stats", cmd_stats }, { "diff", cmd_diff },
+		{ "latency", cmd_latency },
 		{ "addr2sym", cmd_addr2sym }, { "sym2addr", cmd_sym2addr },
 		{ "prime", cmd_control }, { "start", cmd_control }, { "stop", cmd_control },
 		{ "kernel", cmd_kernel }, { "compress", cmd_compress },

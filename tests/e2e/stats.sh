@@ -56,3 +56,22 @@ once_stats_errors() {
 	kft stats 'ti*' >stats
 	check "a glob" test "$(awk 'NR > 2 && NF == 14 { print $1 }' stats)" = tick
 }
+
+# kft latency: the longest call, in ftrace's latency_trace layout
+test_latency_trace() {
+	build periodic
+	kft record -- ./periodic
+	kft latency reset_coprocessor >lat
+	check "the tracer" grep -q "^# tracer: kft$" lat
+	check "30 ms at least" awk '/^latency: / { exit !($2 >= 30000) }' lat
+	check "where it started and ended" \
+		test "$(grep -c '^=> \(started\|ended\) at: reset_coprocessor$' lat)" = 2
+	check "the task" grep -qE '^\| task: periodic-[0-9]+$' lat
+	check "its first row: itself, at 0 us, called by run" \
+		grep -qE '^ +periodic-[0-9]+ \.\.\.\.\. +0us.: reset_coprocessor \(run\)$' lat
+	kft latency -n 3 run >run
+	check "-n 3: three rows of many" test "$(grep -cE '^ +periodic-[0-9]+ ' run)" = 3
+	check "#3/N in the header" grep -qE '^latency: [0-9]+ us, #3/[0-9]+,' run
+	refused kft latency nosuch 2>err
+	check "a function never called" grep -q "no finished call of 'nosuch' in the trace" err
+}
