@@ -10,6 +10,7 @@
 
 static const char usage[] =
 	"usage: kft latency [-n N] [DIR] FUNC\n"
+	"       kft latency --wakeup [-n N] [DIR]\n"
 	"\n"
 	"The longest call of FUNC in the trace in DIR (default kft.data), as\n"
 	"ftrace's latency tracers kept their worst case: the latency_trace layout,\n"
@@ -18,6 +19,9 @@ static const char usage[] =
 	"others, with the time since its start and the delay marks (+ over 1 us\n"
 	"to the next line, ! over 100 us).\n"
 	"\n"
+	"  --wakeup       the worst wakeup latency of a kernel trace instead (from\n"
+	"                 sched_wakeup to the task's switch in, as ftrace's wakeup\n"
+	"                 tracer kept it), with what ran meanwhile\n"
 	"  -n N           at most N lines of calls (default 1000)\n"
 	"  --no-demangle  C++ names as the symbol table has them\n";
 
@@ -25,8 +29,10 @@ int cmd_latency(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "no-demangle", no_argument, NULL, 'D' },
+		{ "wakeup", no_argument, NULL, 'W' },
 		{ NULL, 0, NULL, 0 },
 	};
+	bool wakeup = false;
 	const char *dir = KFT_DEFAULT_DIR, *func;
 	struct kft_symbolizer *sz;
 	struct kft_error err;
@@ -44,12 +50,20 @@ int cmd_latency(int argc, char **argv)
 				return fail("latency: -n: '%s' is not a number of lines", optarg);
 		} else if (c == 'D') {
 			cli_no_demangle = true;
+		} else if (c == 'W') {
+			wakeup = true;
 		} else {
 			fputs(usage, stderr);
 			return 2;
 		}
 	}
-	if (argc - optind == 2) {
+	if (wakeup) {
+		if (argc - optind > 1)
+			return fail("latency: --wakeup takes a trace directory at most");
+		if (argc - optind == 1)
+			dir = argv[optind];
+		func = NULL;
+	} else if (argc - optind == 2) {
 		dir = argv[optind];
 		func = argv[optind + 1];
 	} else if (argc - optind == 1) {
@@ -59,7 +73,8 @@ int cmd_latency(int argc, char **argv)
 	}
 	if (open_trace(dir, true, &tr, &sz))
 		return 1;
-	ret = kft_view_latency(stdout, &tr, sz, func, (size_t)limit, &err);
+	ret = func ? kft_view_latency(stdout, &tr, sz, func, (size_t)limit, &err)
+		   : kft_view_wakeup_latency(stdout, &tr, sz, (size_t)limit, &err);
 	close_trace(&tr, sz);
 	return ret ? fail("%s", err.msg) : 0;
 }

@@ -22,10 +22,40 @@ static int by_thread_time(const void *a, const void *b)
 	return (int)(y->flags & KFT_SWITCH_OUT) - (int)(x->flags & KFT_SWITCH_OUT);
 }
 
+static int by_time(const void *a, const void *b)
+{
+	const struct kft_wakeup *x = a, *y = b;
+
+	return (x->ns > y->ns) - (x->ns < y->ns);
+}
+
+/* The wakeups out of v, in time order; n becomes the switches left. */
+static int take_wakeups(struct kft_switches *sw, struct kft_switch *v, size_t *n)
+{
+	size_t kept = 0;
+
+	sw->wakeups = malloc((*n ? *n : 1) * sizeof(*sw->wakeups));
+	if (!sw->wakeups)
+		return -1;
+	for (size_t i = 0; i < *n; i++) {
+		if (v[i].flags & KFT_SWITCH_WAKEUP)
+			sw->wakeups[sw->nwakeups++] = (struct kft_wakeup){
+				v[i].ns, v[i].tid, v[i].other_tid, v[i].cpu, v[i].prio
+			};
+		else
+			v[kept++] = v[i];
+	}
+	*n = kept;
+	qsort(sw->wakeups, sw->nwakeups, sizeof(*sw->wakeups), by_time);
+	return 0;
+}
+
 /* The spans off the CPU: each switch out to its thread's next switch in
  * (a last switch out, as the thread ended, has none). */
 static int make_spans(struct kft_switches *sw, struct kft_switch *v, size_t n)
 {
+	if (take_wakeups(sw, v, &n))
+		return -1;
 	qsort(v, n, sizeof(*v), by_thread_time);
 	sw->spans = calloc(n ? n : 1, sizeof(*sw->spans));
 	sw->before = calloc(n ? n : 1, sizeof(*sw->before));
@@ -114,6 +144,7 @@ out:
 
 void kft_switches_free(struct kft_switches *sw)
 {
+	free(sw->wakeups);
 	free(sw->spans);
 	free(sw->before);
 	free(sw->threads);
@@ -123,6 +154,8 @@ void kft_switches_free(struct kft_switches *sw)
 int kft_switches_copy(struct kft_switches *dst, const struct kft_switches *src)
 {
 	*dst = *src;
+	dst->wakeups = NULL;	/* the views that copy have no use for them */
+	dst->nwakeups = 0;
 	dst->spans = malloc((src->nspans ? src->nspans : 1) * sizeof(*dst->spans));
 	dst->before = malloc((src->nspans ? src->nspans : 1) * sizeof(*dst->before));
 	dst->threads = malloc((src->nthreads ? src->nthreads : 1) * sizeof(*dst->threads));

@@ -25,8 +25,18 @@ struct kft_offcpu {
 	char from_state;		/* the state from_tid went in */
 };
 
+/* A thread made runnable (kernel traces: sched_wakeup). */
+struct kft_wakeup {
+	uint64_t ns;
+	uint32_t tid, waker;		/* waker: the task that woke it */
+	uint32_t cpu;			/* where it is to run */
+	int16_t prio;
+};
+
 struct kft_switches {
 	bool present;			/* recorded: an empty list means none happened */
+	struct kft_wakeup *wakeups;	/* in time order */
+	size_t nwakeups;
 	uint64_t nswitches;		/* records in the file */
 	struct kft_offcpu *spans;	/* each thread's, in time order, thread by thread */
 	uint64_t *before;		/* before[i]: off-CPU time of its thread's spans before i */

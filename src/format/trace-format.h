@@ -70,6 +70,8 @@ struct kft_switches_hdr {
  * the other task, where known): */
 #define KFT_SWITCH_PREEMPTED	0x2	/* preempted, still runnable (R) */
 #define KFT_SWITCH_STATE_D	0x4	/* asleep uninterruptibly (D; else S) */
+/* not a switch: the thread was woken (by other_tid, to run on cpu) */
+#define KFT_SWITCH_WAKEUP	0x8
 
 #define KFT_SWITCH_UNKNOWN_TID	UINT32_MAX
 

@@ -419,7 +419,8 @@ int kft_kernel_arm(struct kft_kernel *k, struct kft_journal *j, const struct kft
 	     set(k, j, "events/irq/softirq_entry/enable", "1", err) ||
 	     set(k, j, "events/irq/softirq_exit/enable", "1", err)))
 		return -1;
-	if (cfg->switch_events && set(k, j, "events/sched/sched_switch/enable", "1", err))
+	if (cfg->switch_events && (set(k, j, "events/sched/sched_switch/enable", "1", err) ||
+				   set(k, j, "events/sched/sched_wakeup/enable", "1", err)))
 		return -1;
 	/* x86's local APIC timer is no irq_handler event: its own, where they are */
 	if (cfg->irq_events &&

@@ -12,8 +12,18 @@
 void kft_sched_init(struct kft_sched_state *s, struct tep_handle *tep)
 {
 	struct tep_event *sw = tep_find_event_by_name(tep, "sched", "sched_switch");
+	struct tep_event *wk = tep_find_event_by_name(tep, "sched", "sched_wakeup");
 
 	memset(s, 0, sizeof(*s));
+	s->tep = tep;
+	s->wakeup_id = wk ? wk->id : -1;
+	if (wk) {
+		s->woken_pid = tep_find_field(wk, "pid");
+		s->woken_prio = tep_find_field(wk, "prio");
+		s->target_cpu = tep_find_field(wk, "target_cpu");
+		if (!s->woken_pid)
+			s->wakeup_id = -1;
+	}
 	s->switch_id = sw ? sw->id : -1;
 	if (!sw)
 		return;
@@ -47,15 +57,32 @@ static struct kft_switch *one_more(struct kft_sched_state *s)
 bool kft_sched_event(struct kft_sched_state *s, struct tep_event *event, struct tep_record *rec,
 		     int cpu, uint64_t base)
 {
-	uint32_t prev = (uint32_t)number(s->prev_pid, rec), next = (uint32_t)number(s->next_pid, rec);
-	int16_t prev_prio = (int16_t)(s->prev_prio ? number(s->prev_prio, rec) : -1);
-	int16_t next_prio = (int16_t)(s->next_prio ? number(s->next_prio, rec) : -1);
-	long long state = number(s->prev_state, rec);
+	uint32_t prev, next;
+	int16_t prev_prio, next_prio;
+	long long state;
 	uint64_t ns = rec->ts > base ? rec->ts - base : 0;
 	struct kft_switch *w;
 
+	if (s->wakeup_id >= 0 && event->id == s->wakeup_id) {
+		uint32_t woken = (uint32_t)number(s->woken_pid, rec);
+
+		if (woken && (w = one_more(s)))
+			*w = (struct kft_switch){
+				.ns = ns, .tid = woken, .flags = KFT_SWITCH_WAKEUP,
+				.cpu = (uint32_t)(s->target_cpu ? number(s->target_cpu, rec) : cpu),
+				.other_tid = (uint32_t)tep_data_pid(s->tep, rec),
+				.prio = (int16_t)(s->woken_prio ? number(s->woken_prio, rec) : -1),
+				.other_prio = -1,
+			};
+		return true;
+	}
 	if (s->switch_id < 0 || event->id != s->switch_id)
 		return false;
+	prev = (uint32_t)number(s->prev_pid, rec);
+	next = (uint32_t)number(s->next_pid, rec);
+	prev_prio = (int16_t)(s->prev_prio ? number(s->prev_prio, rec) : -1);
+	next_prio = (int16_t)(s->next_prio ? number(s->next_prio, rec) : -1);
+	state = number(s->prev_state, rec);
 	/* the idle task is no thread of anyone's */
 	if (prev && (w = one_more(s))) {
 		*w = (struct kft_switch){ .ns = ns, .tid = prev, .cpu = (uint32_t)cpu,
@@ -88,7 +115,7 @@ int kft_sched_write(const struct kft_sched_state *s, const char *dir, uint64_t b
 	FILE *f;
 	int fd;
 
-	if (s->switch_id < 0 || !s->n)
+	if ((s->switch_id < 0 && s->wakeup_id < 0) || !s->n)
 		return 0;
 	snprintf(path, sizeof(path), "%s/switches", dir);
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);

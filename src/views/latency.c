@@ -77,45 +77,43 @@ static void put_row(FILE *out, struct export_ctx *x, struct kft_symbolizer *sz,
 		delay_mark(next - c->entry_ns), x->names.funcs[r->func].name, caller);
 }
 
-int kft_view_latency(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
-		     const char *func, size_t limit, struct kft_error *err)
+/* A latency's window, and what the header says of it. */
+struct window {
+	uint64_t start, end;		/* since the clock base */
+	uint32_t pid, tid;
+	const char *tracer, *what;
+	char started[128], ended[128], cpu[16];
+};
+
+/* The header, then every call that began in the window. */
+static int print_window(FILE *out, struct export_ctx *x, const struct kft_trace *tr,
+			struct kft_symbolizer *sz, const struct window *wd, size_t limit,
+			struct kft_error *err)
 {
-	struct kft_export_opts o = { 0 };
-	struct export_ctx x;
-	struct worst w = { 0 };
-	struct kft_calls *cs = NULL;
+	struct kft_calls *cs;
 	struct kft_call c;
 	struct row prev;
-	uint64_t start, end, n = 0, shown = 0;
+	uint64_t n = 0, shown = 0;
 	bool have_prev = false;
 	char comm[32];
-	int ret = -1;
 
-	if (export_begin(&x, tr, sz, &o, err) || find_worst(&x, tr, func, &w, err))
-		goto out;
-	if (!w.found) {
-		kft_error_set(err, "no finished call of '%s' in the trace", func);
-		goto out;
-	}
-	start = w.call.entry_ns;
-	end = start + (uint64_t)w.call.dur_ns;
 	/* how many calls the window holds, for the header's #n/n */
 	if (!(cs = kft_calls_open(tr, NULL, 0, err)))
-		goto out;
+		return -1;
 	while (kft_calls_next(cs, &c) > 0)
-		if (c.dur_ns != -2 && c.entry_ns >= start && c.entry_ns <= end)
+		if (c.dur_ns != -2 && c.entry_ns >= wd->start && c.entry_ns <= wd->end)
 			n++;
 	kft_calls_close(cs);
-	export_thread_name(tr, w.call.pid, w.call.tid, comm, sizeof(comm));
-	fprintf(out, "# tracer: kft\n"
-		     "kft latency trace: the longest call of %s\n"
-		     "latency: %" PRIu64 " us, #%" PRIu64 "/%" PRIu64 ", CPU#- | (M:- VP:0, KP:0, "
+	export_thread_name(tr, wd->pid, wd->tid, comm, sizeof(comm));
+	fprintf(out, "# tracer: %s\n"
+		     "kft %s\n"
+		     "latency: %" PRIu64 " us, #%" PRIu64 "/%" PRIu64 ", CPU#%s | (M:- VP:0, KP:0, "
 		     "SP:0 HP:0 #P:-)\n"
 		     "| task: %s-%" PRIu32 "\n"
 		     "=> started at: %s\n"
 		     "=> ended at: %s\n",
-		func, (uint64_t)w.call.dur_ns / 1000, limit < n ? limit : n, n, comm,
-		w.call.tid, func, func);
+		wd->tracer, wd->what, (wd->end - wd->start) / 1000, limit < n ? limit : n, n,
+		wd->cpu, comm, wd->tid, wd->started, wd->ended);
 	fputs("#                  _------=> CPU# (not known: .)\n"
 	      "#                 / _-----=> irqs-off\n"
 	      "#                | / _----=> need-resched\n"
@@ -127,30 +125,127 @@ int kft_view_latency(FILE *out, const struct kft_trace *tr, struct kft_symbolize
 	      "#     \\   /      |||||   \\   |   /\n",
 	      out);
 	if (!(cs = kft_calls_open(tr, NULL, 0, err)))
-		goto out;
+		return -1;
 	while (kft_calls_next(cs, &c) > 0 && shown < limit) {
 		struct row r = { .call = c };
 
-		if (c.dur_ns == -2 || c.entry_ns < start)
+		if (c.dur_ns == -2 || c.entry_ns < wd->start)
 			continue;
-		if (c.entry_ns > end)
+		if (c.entry_ns > wd->end)
 			break;
-		if (export_func(&x, &c, &r.func)) {
-			kft_error_set(err, "out of memory");
-			goto out;
+		if (export_func(x, &c, &r.func)) {
+			kft_calls_close(cs);
+			return kft_error_set(err, "out of memory");
 		}
 		if (have_prev) {
-			put_row(out, &x, sz, &prev, start, c.entry_ns);
+			put_row(out, x, sz, &prev, wd->start, c.entry_ns);
 			shown++;
 		}
 		prev = r;
 		have_prev = true;
 	}
-	if (have_prev && shown < limit)
-		put_row(out, &x, sz, &prev, start, end);
-	ret = ferror(out) ? kft_error_set(err, "write error") : 0;
-out:
 	kft_calls_close(cs);
+	if (have_prev && shown < limit)
+		put_row(out, x, sz, &prev, wd->start, wd->end);
+	return ferror(out) ? kft_error_set(err, "write error") : 0;
+}
+
+int kft_view_latency(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
+		     const char *func, size_t limit, struct kft_error *err)
+{
+	struct kft_export_opts o = { 0 };
+	struct window wd = { .tracer = "kft", .cpu = "-" };
+	struct export_ctx x;
+	struct worst w = { 0 };
+	char what[300];
+	int ret = -1;
+
+	if (export_begin(&x, tr, sz, &o, err) || find_worst(&x, tr, func, &w, err))
+		goto out;
+	if (!w.found) {
+		kft_error_set(err, "no finished call of '%s' in the trace", func);
+		goto out;
+	}
+	wd.start = w.call.entry_ns;
+	wd.end = wd.start + (uint64_t)w.call.dur_ns;
+	wd.pid = w.call.pid;
+	wd.tid = w.call.tid;
+	snprintf(what, sizeof(what), "latency trace: the longest call of %s", func);
+	wd.what = what;
+	snprintf(wd.started, sizeof(wd.started), "%s", func);
+	snprintf(wd.ended, sizeof(wd.ended), "%s", func);
+	ret = print_window(out, &x, tr, sz, &wd, limit, err);
+out:
+	export_end(&x);
+	return ret;
+}
+
+/* The span thread tid was off the CPU in at `at`: its switch back in. */
+static const struct kft_offcpu *span_at(const struct kft_switches *sw, uint32_t tid, uint64_t at)
+{
+	size_t n, lo = 0, hi;
+	const struct kft_offcpu *s = kft_switches_of(sw, tid, &n);
+
+	hi = n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (s[mid].to_ns < at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return s && lo < n && s[lo].from_ns <= at ? &s[lo] : NULL;
+}
+
+int kft_view_wakeup_latency(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
+			    size_t limit, struct kft_error *err)
+{
+	const struct kft_switches *sw = &tr->switches;
+	const struct kft_wakeup *worst = NULL;
+	const struct kft_offcpu *worst_span = NULL;
+	struct kft_export_opts o = { 0 };
+	struct window wd = { .tracer = "wakeup",
+			     .what = "wakeup latency trace: from a task's wakeup to its running" };
+	struct export_ctx x;
+	char waker[32];
+	int ret;
+
+	if (!sw->nwakeups)
+		return kft_error_set(err, "%s has no wakeups (kft record --kernel records them, "
+					  "unless --no-switches)", tr->dir);
+	for (size_t i = 0; i < sw->nwakeups; i++) {
+		const struct kft_wakeup *w = &sw->wakeups[i];
+		const struct kft_offcpu *s = span_at(sw, w->tid, w->ns);
+
+		if (s && (!worst || s->to_ns - w->ns > worst_span->to_ns - worst->ns)) {
+			worst = w;
+			worst_span = s;
+		}
+	}
+	if (!worst)
+		return kft_error_set(err, "no wakeup in %s was followed by its task's running",
+				     tr->dir);
+	if (export_begin(&x, tr, sz, &o, err))
+		return -1;
+	wd.start = worst->ns;
+	wd.end = worst_span->to_ns;
+	wd.tid = worst->tid;
+	for (size_t i = 0; i < tr->nthreads; i++)
+		if (tr->threads[i].hdr.tid == worst->tid)
+			wd.pid = tr->threads[i].hdr.pid;
+	if (!wd.pid)
+		wd.pid = worst->tid;
+	snprintf(wd.cpu, sizeof(wd.cpu), "%" PRIu32, worst->cpu);
+	export_thread_name(tr, worst->waker, worst->waker, waker, sizeof(waker));
+	snprintf(wd.started, sizeof(wd.started), "woken by %s-%" PRIu32 " (prio %d)", waker,
+		 worst->waker, worst->prio);
+	if (worst_span->from_tid != KFT_SWITCH_UNKNOWN_TID)
+		snprintf(wd.ended, sizeof(wd.ended), "switched in, after %" PRIu32 ":%d:%c",
+			 worst_span->from_tid, worst_span->from_prio, worst_span->from_state);
+	else
+		snprintf(wd.ended, sizeof(wd.ended), "switched in");
+	ret = print_window(out, &x, tr, sz, &wd, limit, err);
 	export_end(&x);
 	return ret;
 }

@@ -13,4 +13,9 @@
 int kft_view_latency(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
 		     const char *func, size_t limit, struct kft_error *err);
 
+/* The worst wakeup latency of a kernel trace (its sched_wakeup events):
+ * from a task's wakeup to its switch in, with every call made meanwhile. */
+int kft_view_wakeup_latency(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
+			    size_t limit, struct kft_error *err);
+
 #endif

@@ -20,7 +20,8 @@ snapshot() {
 		options/function-fork stack_max_size stack_trace_filter \
 		events/irq/irq_handler_entry/enable events/irq/irq_handler_exit/enable \
 		events/irq/softirq_entry/enable events/irq/softirq_exit/enable \
-		events/irq_vectors/local_timer_entry/enable events/sched/sched_switch/enable; do
+		events/irq_vectors/local_timer_entry/enable events/sched/sched_switch/enable \
+		events/sched/sched_wakeup/enable; do
 		echo "$f: $(cat $T/$f | tr '\n' ' ')"
 	done
 	echo "stack_tracer: $(cat /proc/sys/kernel/stack_tracer_enabled)"
@@ -114,6 +115,11 @@ grep -E '==>' /tmp/swlines | head -3 | sed 's/^/#   /'
 kft kd -f Fto /tmp/t1 > /tmp/oncpu
 check "switches: kd's On-CPU for the kernel's calls" awk '
 	$1 == "do_sys_openat2" && $3 ~ /^[0-9]+$/ && $3 <= $2 { ok = 1 } END { exit !ok }' /tmp/oncpu
+kft latency --wakeup /tmp/t1 > /tmp/wakeup 2>&1
+check "wakeup latency: the worst, in the latency_trace layout" sh -c '
+	grep -q "^# tracer: wakeup$" /tmp/wakeup && grep -qE "^latency: [0-9]+ us, #[0-9]+/[0-9]+, CPU#[0-9]+ " /tmp/wakeup &&
+	grep -q "^=> started at: woken by " /tmp/wakeup && grep -q "^=> ended at: switched in" /tmp/wakeup'
+head -6 /tmp/wakeup | sed 's/^/#   /'
 kft record --kernel --no-switches -o /tmp/tn -- /progs/sysprog > /dev/null 2>&1
 check "switches: none with --no-switches" test ! -e /tmp/tn/switches
 
