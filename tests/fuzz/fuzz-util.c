@@ -12,7 +12,12 @@
 #include "format/reader.h"
 #include "fuzz.h"
 #include "symbols/symbolizer.h"
+#include "views/diff.h"
+#include "views/export.h"
+#include "views/flame.h"
 #include "views/kd.h"
+#include "views/latency.h"
+#include "views/stats.h"
 #include "views/views.h"
 
 const char *fuzz_file(const uint8_t *data, size_t size)
@@ -136,6 +141,38 @@ static void summaries(const struct kft_trace *tr, struct kft_symbolizer *sz)
 	}
 }
 
+/* The exports, the pictures, stats, diff and latency, each on the trace. */
+static void exports(const struct kft_trace *tr, struct kft_symbolizer *sz)
+{
+	const char *const all[] = { "*" };
+	struct kft_export_opts o = { .switches = true, .self = true };
+	struct kft_export_opts some = { .only = all, .nonly = 1, .min_ns = 1000 };
+	struct kft_diff_opts d = { .limit = 5, .paths = true };
+	struct kft_export_result res;
+	struct kft_error err;
+	struct kft_stats st;
+	FILE *out = fuzz_sink();
+
+	kft_export_chrome(out, tr, sz, &o, &res, &err);
+	kft_export_folded(out, tr, sz, &o, &res, &err);
+	kft_export_perfetto(out, tr, sz, &o, true, &res, &err);
+	kft_export_perfetto(out, tr, sz, &some, false, &res, &err);
+	kft_view_flame(out, tr, sz, &o, "fuzz", &res, &err);
+	kft_view_flame_chart(out, tr, sz, &some, "fuzz", &res, &err);
+	kft_view_diff(out, tr, sz, tr, sz, &d, &err);
+	kft_view_wakeup_latency(out, tr, sz, 10, &err);
+	if (!kft_stats_compute(&st, tr, sz, &o, &err)) {
+		kft_stats_print(out, &st);
+		for (size_t i = 0; i < st.nfuncs && i < 3; i++) {
+			kft_stats_print_gap(out, &st, &st.funcs[i], tr, 5, &err);
+			kft_stats_histogram(out, &st, &st.funcs[i], i % 2, i == 2);
+			kft_view_latency(out, tr, sz, st.x.names.funcs[st.funcs[i].func].base_name,
+					 20, &err);
+		}
+	}
+	kft_stats_free(&st);
+}
+
 void fuzz_read_trace(const char *dir)
 {
 	struct kft_log_opts raw = { .raw = true }, names = { .ns = true };
@@ -164,6 +201,7 @@ void fuzz_read_trace(const char *dir)
 		kft_view_unreached(out, &tr, sz, "kft: ");
 		summaries(&tr, sz);
 		trees(&tr, sz);
+		exports(&tr, sz);
 		kft_symbolizer_free(sz);
 	}
 	kft_trace_close(&tr);
