@@ -144,7 +144,11 @@ static int check_program(const char *path, const struct kft_config *cfg, const c
 	for (size_t i = 0; i < nrefs && !ret; i++) {
 		uint64_t addr;
 
-		if (!kft_elf_find(&elf, refs[i]->name, &addr, 1))
+		if (strpbrk(refs[i]->name, "*?["))
+			ret = fail("%s:%u: '%s': a glob; a program's functions are named one by one "
+				   "(globs go to kernel traces, and to kft stats --set)", cfgname,
+				   refs[i]->line, refs[i]->name);
+		else if (!kft_elf_find(&elf, refs[i]->name, &addr, 1))
 			ret = fail("%s:%u: '%s': no function of that name in %s (if it lives in "
 				   "a shared library, use --no-check)", cfgname, refs[i]->line,
 				   refs[i]->name, path);

@@ -19,6 +19,9 @@ static const char usage[] =
 	"calls first. FUNC (names or globs, foo*) chooses the functions; for each\n"
 	"one named, what its thread ran during the longest interval follows.\n"
 	"\n"
+	"  --set NAME          the functions of the set NAME of the trace's config\n"
+	"                      (`set NAME F1 F2 ...`, names or globs, as kptrace.conf's\n"
+	"                      groups); again for more\n"
 	"  -n N                show only the first N functions\n"
 	"  --gap N             list at most N calls in a longest interval (default 10)\n"
 	"  --gaps              the longest interval of every function shown\n"
@@ -53,8 +56,11 @@ int cmd_stats(int argc, char **argv)
 		{ "hist", required_argument, NULL, 'H' },
 		{ "intervals", no_argument, NULL, 'I' },
 		{ "no-demangle", no_argument, NULL, 'D' },
+		{ "set", required_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 },
 	};
+	const char *sets[16];
+	size_t nsets = 0;
 	const char *dir = KFT_DEFAULT_DIR, *hist = NULL, *svg = NULL;
 	const char **funcs = calloc((size_t)argc + 1, sizeof(*funcs));
 	struct kft_export_opts o = { .only = funcs };
@@ -86,6 +92,13 @@ int cmd_stats(int argc, char **argv)
 		case 'H': hist = optarg; break;
 		case 'I': intervals = true; break;
 		case 'o': svg = optarg; break;
+		case 's':
+			if (nsets == 16) {
+				fail("stats: 16 sets at most");
+				goto out_free;
+			}
+			sets[nsets++] = optarg;
+			break;
 		case 'D': cli_no_demangle = true; break;
 		default:
 			fputs(usage, stderr);
@@ -111,6 +124,25 @@ int cmd_stats(int argc, char **argv)
 	}
 	if (open_trace(dir, true, &tr, &sz))
 		goto out_free;
+	/* the sets' functions join those named */
+	for (size_t i = 0; i < nsets; i++) {
+		const struct kft_set *set = kft_config_set(&tr.cfg, sets[i]);
+		const char **more;
+
+		if (!set) {
+			fail("stats: --set %s: the config of %s defines no such set", sets[i], dir);
+			goto out_trace;
+		}
+		more = realloc(funcs, (o.nonly + set->nmembers + 1) * sizeof(*more));
+		if (!more) {
+			fail("out of memory");
+			goto out_trace;
+		}
+		funcs = more;
+		o.only = funcs;
+		for (size_t k = 0; k < set->nmembers; k++)
+			funcs[o.nonly++] = set->members[k];
+	}
 	if (kft_stats_compute(&st, &tr, sz, &o, &err)) {
 		fail("%s", err.msg);
 		goto out;
@@ -151,6 +183,7 @@ int cmd_stats(int argc, char **argv)
 			ret = fail("%s", err.msg);
 out:
 	kft_stats_free(&st);
+out_trace:
 	close_trace(&tr, sz);
 out_free:
 	free(funcs);

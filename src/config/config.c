@@ -288,11 +288,84 @@ static bool block_has_fend(struct parser *p)
 	return false;
 }
 
+const struct kft_set *kft_config_set(const struct kft_config *cfg, const char *name)
+{
+	for (size_t i = 0; i < cfg->nsets; i++)
+		if (!strcmp(cfg->sets[i].name, name))
+			return &cfg->sets[i];
+	return NULL;
+}
+
+/* "set NAME F1 F2 ...", to the end of its line: names or globs. */
+static int parse_set(struct parser *p, struct kft_config *cfg, const struct token *kw)
+{
+	struct token *name = expect(p, "a name for the set", kw);
+	const struct token *prev = name;
+	struct kft_set *bigger, *set;
+
+	if (!name)
+		return -1;
+	if (kw->line_end || name->line != kw->line)
+		return bad_word(p, kw, "a set needs a name and its functions on its line");
+	if (!isalpha((unsigned char)name->text[0]) && name->text[0] != '_')
+		return bad_word(p, name, "a set's name starts with a letter or '_'");
+	if (kft_config_set(cfg, name->text))
+		return bad_word(p, name, "this set is already defined");
+	bigger = realloc(cfg->sets, (cfg->nsets + 1) * sizeof(*bigger));
+	if (!bigger)
+		return kft_error_set(p->err, "%s: out of memory", p->origin);
+	cfg->sets = bigger;
+	set = &cfg->sets[cfg->nsets++];
+	memset(set, 0, sizeof(*set));
+	if (!(set->name = strdup(name->text)))
+		return kft_error_set(p->err, "%s: out of memory", p->origin);
+	while (!prev->line_end) {
+		struct token *t = peek(p);
+		char **more;
+
+		if (!t || t->line != name->line)
+			break;
+		p->pos++;
+		if (set->nmembers == KFT_MAX_FUNCLIST)
+			return bad_word(p, t, "too many functions in a set");
+		more = realloc(set->members, (set->nmembers + 1) * sizeof(*more));
+		if (!more)
+			return kft_error_set(p->err, "%s: out of memory", p->origin);
+		set->members = more;
+		if (!(set->members[set->nmembers] = strdup(t->text)))
+			return kft_error_set(p->err, "%s: out of memory", p->origin);
+		set->nmembers++;
+		prev = t;
+	}
+	if (!set->nmembers)
+		return bad_word(p, name, "an empty set");
+	return 0;
+}
+
 /*
  * Two dialects: "funclist a b c fend" (the /proc/kft one, may span lines)
  * and "funclist a, b," + "c" (kftstatic.conf: a trailing comma continues
  * the list on the next line, no fend).
  */
+static int add_func(struct parser *p, struct kft_config *cfg, const struct token *t, size_t *cap)
+{
+	if (cfg->nfuncs == KFT_MAX_FUNCLIST)
+		return bad_word(p, t, "too many functions in funclist");
+	if (cfg->nfuncs == *cap) {
+		size_t ncap = *cap ? 2 * *cap : 16;
+		struct kft_func_ref *bigger = realloc(cfg->funcs, ncap * sizeof(*bigger));
+
+		if (!bigger)
+			return kft_error_set(p->err, "%s: out of memory", p->origin);
+		cfg->funcs = bigger;
+		*cap = ncap;
+	}
+	if (parse_func(p, t, &cfg->funcs[cfg->nfuncs]))
+		return -1;
+	cfg->nfuncs++;
+	return 0;
+}
+
 static int parse_funclist(struct parser *p, struct kft_config *cfg, const struct token *kw)
 {
 	bool fended = block_has_fend(p);
@@ -314,20 +387,23 @@ static int parse_funclist(struct parser *p, struct kft_config *cfg, const struct
 			break;
 		if (!strcmp(t->text, "end"))
 			return bad_word(p, t, "function list needs 'fend' before 'end'");
-		if (cfg->nfuncs == KFT_MAX_FUNCLIST)
-			return bad_word(p, t, "too many functions in funclist");
-		if (cfg->nfuncs == cap) {
-			size_t ncap = cap ? 2 * cap : 16;
-			struct kft_func_ref *bigger = realloc(cfg->funcs, ncap * sizeof(*bigger));
+		if (t->text[0] == '@') {
+			/* a set: its functions, named as the set names them */
+			const struct kft_set *set = kft_config_set(cfg, t->text + 1);
 
-			if (!bigger)
-				return kft_error_set(p->err, "%s: out of memory", p->origin);
-			cfg->funcs = bigger;
-			cap = ncap;
-		}
-		if (parse_func(p, t, &cfg->funcs[cfg->nfuncs]))
+			if (!set)
+				return bad_word(p, t, "no such set (a set is defined before "
+						      "the funclist that names it)");
+			for (size_t i = 0; i < set->nmembers; i++) {
+				struct token m = *t;
+
+				snprintf(m.text, sizeof(m.text), "%s", set->members[i]);
+				if (add_func(p, cfg, &m, &cap))
+					return -1;
+			}
+		} else if (add_func(p, cfg, t, &cap)) {
 			return -1;
-		cfg->nfuncs++;
+		}
 		prev = t;
 	}
 	if (!cfg->nfuncs)
@@ -393,6 +469,8 @@ static int parse_statement(struct parser *p, struct kft_config *cfg, const struc
 		return parse_filter(p, cfg, kw);
 	if (!strcmp(w, "watch"))
 		return parse_watch(p, cfg, kw);
+	if (!strcmp(w, "set"))
+		return parse_set(p, cfg, kw);
 	if (!strcmp(w, "logentries")) {
 		struct token *arg = expect(p, "a number of entries", kw);
 
@@ -420,8 +498,8 @@ static int parse_statement(struct parser *p, struct kft_config *cfg, const struc
 		return bad_word(p, kw, "not supported: kft always times calls");
 	if (!strcmp(w, "begin") || !strcmp(w, "new"))
 		return bad_word(p, kw, "unexpected inside a begin ... end block");
-	return bad_word(p, kw, "unknown statement (expected trigger, filter, watch, logentries, "
-			"autorepeat, overwrite, prime or end)");
+	return bad_word(p, kw, "unknown statement (expected trigger, filter, watch, set, "
+			"logentries, autorepeat, overwrite, prime or end)");
 }
 
 void kft_config_init(struct kft_config *cfg)
@@ -437,6 +515,13 @@ void kft_config_release(struct kft_config *cfg)
 	for (size_t i = 0; i < cfg->nfuncs; i++)
 		free(cfg->funcs[i].name);
 	free(cfg->funcs);
+	for (size_t i = 0; i < cfg->nsets; i++) {
+		for (size_t k = 0; k < cfg->sets[i].nmembers; k++)
+			free(cfg->sets[i].members[k]);
+		free(cfg->sets[i].members);
+		free(cfg->sets[i].name);
+	}
+	free(cfg->sets);
 	kft_config_init(cfg);
 }
 
@@ -616,6 +701,12 @@ char *kft_config_format(const struct kft_config *cfg)
 		sb_add(&sb, "\tfilter noints\n");
 	if (cfg->onlyints)
 		sb_add(&sb, "\tfilter onlyints\n");
+	for (size_t i = 0; i < cfg->nsets; i++) {
+		sb_add(&sb, "\tset %s", cfg->sets[i].name);
+		for (size_t k = 0; k < cfg->sets[i].nmembers; k++)
+			sb_add(&sb, " %s", cfg->sets[i].members[k]);
+		sb_add(&sb, "\n");
+	}
 	if (cfg->has_funclist) {
 		sb_add(&sb, "\tfilter funclist");
 		for (size_t i = 0; i < cfg->nfuncs; i++)

@@ -61,6 +61,13 @@ struct kft_trigger {
 	uint64_t usecs;			/* TIME */
 };
 
+/* A named set of functions (KPTrace's symbol groups): names or globs. */
+struct kft_set {
+	char *name;
+	char **members;
+	size_t nmembers;
+};
+
 struct kft_config {
 	bool has_new;
 	struct kft_trigger start;
@@ -79,6 +86,8 @@ struct kft_config {
 	bool autorepeat;
 	bool overwrite;
 	bool prime;
+	struct kft_set *sets;		/* set NAME F1 F2 ... */
+	size_t nsets;
 	/* not a statement: `kft record --kernel --irqs` also records the
 	 * kernel's interrupt and softirq events */
 	bool irq_events;
@@ -109,6 +118,9 @@ void kft_config_release(struct kft_config *cfg);
  * Returns a malloc'ed string (free it), or NULL when out of memory.
  */
 char *kft_config_format(const struct kft_config *cfg);
+
+/* The set called name, or NULL. */
+const struct kft_set *kft_config_set(const struct kft_config *cfg, const char *name);
 
 /* "name" or "0x..." for a function reference, into buf. */
 const char *kft_func_ref_str(const struct kft_func_ref *ref, char *buf, size_t size);

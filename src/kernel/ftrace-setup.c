@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
+#include <fnmatch.h>
 #include <fcntl.h>
 #include <sys/mount.h>
 #include <stdio.h>
@@ -208,6 +209,14 @@ static int check_ref(struct kft_kernel *k, struct kft_func_ref *ref, struct kft_
 	}
 	if (traceable(k, ref->name))
 		return 0;
+	/* set_ftrace_filter takes globs itself: one must match something */
+	if (strpbrk(ref->name, "*?[") && k->traceable.len) {
+		for (size_t i = 0; i < k->traceable.cap; i++)
+			if (k->traceable.keys[i] && !fnmatch(ref->name, k->traceable.keys[i], 0))
+				return 0;
+		return kft_error_set(err, "%s:%u: '%s': no function this kernel can trace "
+				     "matches it", origin, ref->line, ref->name);
+	}
 	neighbours(k, ref->name, near, sizeof(near));
 	return kft_error_set(err, "%s:%u: '%s': this kernel cannot trace that function (it is "
 			     "not in available_filter_functions)%s%s", origin, ref->line, ref->name,

@@ -75,3 +75,29 @@ test_latency_trace() {
 	refused kft latency nosuch 2>err
 	check "a function never called" grep -q "no finished call of 'nosuch' in the trace" err
 }
+
+# symbol sets, as kptrace.conf's groups: in the funclist, and for kft stats
+test_stats_sets() {
+	build periodic
+	cat >sets.conf <<'E'
+begin
+	set timing tick reset_coprocessor
+	set naps nap n*p
+	filter funclist @timing run main nap fend
+end
+E
+	kft record -c sets.conf -- ./periodic
+	kft stats --set timing >stats
+	check "the set's functions, and no other" \
+		test "$(awk 'NR > 2 && NF == 14 { print $1 }' stats | sort | tr '\n' ' ')" = "reset_coprocessor tick "
+	check "the set's gaps follow" grep -q "^The longest interval of tick, " stats
+	kft stats --set naps >naps
+	check "a set of a name and a glob" test "$(awk 'NR > 2 && NF == 14 { print $1 }' naps)" = nap
+	check "the funclist took the set" test "$(awk 'NR > 2 && NF == 14' <(kft stats) | wc -l)" = 5
+	refused kft stats --set nosuch 2>err
+	check "an unknown set" grep -q "stats: --set nosuch: the config of kft.data defines no such set" err
+	printf 'begin\n\tset t tick re*\n\tfilter funclist @t fend\nend\n' >glob.conf
+	refused kft record -o g -c glob.conf -- ./periodic 2>err
+	check "a program's funclist takes no glob" \
+		grep -q "glob.conf:3: 're\*': a glob; a program's functions are named one by one" err
+}

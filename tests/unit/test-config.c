@@ -251,16 +251,16 @@ static void test_flags_and_logentries(void **state)
 static void test_exact_keywords(void **state)
 {
 	rejects("begin\ntrig start entry f\nend",
-		"t.conf:2: 'trig': unknown statement (expected trigger, filter, watch, logentries, "
-		"autorepeat, overwrite, prime or end)");
+		"t.conf:2: 'trig': unknown statement (expected trigger, filter, watch, set, "
+		"logentries, autorepeat, overwrite, prime or end)");
 	rejects("begin\ntrigger starting entry f\nend",
 		"t.conf:2: 'starting': expected 'start' or 'stop' after 'trigger'");
 	rejects("begin\nautorepeats\nend",
 		"t.conf:2: 'autorepeats': unknown statement (expected trigger, filter, watch, "
-		"logentries, autorepeat, overwrite, prime or end)");
+		"set, logentries, autorepeat, overwrite, prime or end)");
 	rejects("begin\nTrigger start entry f\nend",
 		"t.conf:2: 'Trigger': unknown statement (expected trigger, filter, watch, "
-		"logentries, autorepeat, overwrite, prime or end)");
+		"set, logentries, autorepeat, overwrite, prime or end)");
 }
 
 static void test_block_errors(void **state)
@@ -286,6 +286,41 @@ static void test_nul_byte(void **state)
 }
 
 /* Whatever kft prints back parses to the same config. */
+/* KPTrace's symbol groups: set NAME F1 F2 ..., one line; @NAME in a
+ * funclist stands for its functions. */
+static void test_sets(void **state)
+{
+	const struct kft_set *s;
+	char *text;
+
+	parses("begin\n set io sys_read sys_write vfs_*\n set mm kfree\n"
+	       " filter funclist main @io fend\nend\n");
+	assert_int_equal(cfg.nsets, 2);
+	s = kft_config_set(&cfg, "io");
+	assert_non_null(s);
+	assert_int_equal(s->nmembers, 3);
+	assert_string_equal(s->members[2], "vfs_*");
+	assert_null(kft_config_set(&cfg, "net"));
+	assert_int_equal(cfg.nfuncs, 4);
+	assert_string_equal(cfg.funcs[0].name, "main");
+	assert_string_equal(cfg.funcs[1].name, "sys_read");
+	assert_string_equal(cfg.funcs[3].name, "vfs_*");
+	assert_int_equal(cfg.funcs[3].line, 4);
+	/* printed back, the sets stay and the list is spelt out */
+	text = kft_config_format(&cfg);
+	assert_non_null(strstr(text, "\tset io sys_read sys_write vfs_*\n\tset mm kfree\n"));
+	assert_non_null(strstr(text, "filter funclist main sys_read sys_write vfs_* fend"));
+	free(text);
+	rejects("begin\n filter funclist @io fend\n set io a\nend\n",
+		"t.conf:2: '@io': no such set (a set is defined before the funclist that names it)");
+	rejects("begin\n set io a\n set io b\nend\n", "t.conf:3: 'io': this set is already defined");
+	rejects("begin\n set io\n filter noints\nend\n",
+		"t.conf:2: 'io': an empty set");
+	rejects("begin\n set\n io a\nend\n",
+		"t.conf:2: 'set': a set needs a name and its functions on its line");
+	rejects("begin\n set 9io a\nend\n", "t.conf:2: '9io': a set's name starts with a letter or '_'");
+}
+
 static void test_format_round_trip(void **state)
 {
 	static const char *texts[] = {
@@ -360,6 +395,7 @@ int main(void)
 		cmocka_unit_test(test_exact_keywords),
 		cmocka_unit_test(test_block_errors),
 		cmocka_unit_test(test_nul_byte),
+		cmocka_unit_test(test_sets),
 		cmocka_unit_test(test_format_round_trip),
 		cmocka_unit_test(test_load_file),
 	};
