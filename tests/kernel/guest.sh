@@ -123,6 +123,26 @@ head -6 /tmp/wakeup | sed 's/^/#   /'
 kft record --kernel --no-switches -o /tmp/tn -- /progs/sysprog > /dev/null 2>&1
 check "switches: none with --no-switches" test ! -e /tmp/tn/switches
 
+# a set with a glob in a kernel funclist: set_ftrace_filter takes it
+cat > /tmp/set.conf <<'CONF'
+begin
+  set io do_sys_open* ksys_read
+  filter funclist @io fend
+end
+CONF
+kft record --kernel -c /tmp/set.conf -o /tmp/tset -- /progs/sysprog > /dev/null 2>&1
+check "set: a glob in the kernel's funclist" test "$(calls /tmp/tset do_sys_openat2)" -ge 1
+check "set: kft stats --set io" sh -c 'kft stats --set io /tmp/tset | grep -q "^do_sys_openat2 "'
+cat > /tmp/noset.conf <<'CONF'
+begin
+  set io no_such_function_*
+  filter funclist @io fend
+end
+CONF
+kft record --kernel -c /tmp/noset.conf -o /tmp/tns -- /progs/sysprog > /dev/null 2>/tmp/err
+check "set: a glob that matches nothing is named" \
+	grep -q "noset.conf:3: 'no_such_function_\*': no function this kernel can trace matches it" /tmp/err
+
 # interrupts and softirqs (--irqs): KPTrace's table from kft stats
 kft record --kernel --irqs -o /tmp/ti -- /progs/sysprog > /dev/null 2>&1
 check "irqs: the events put back after" same_as_before
