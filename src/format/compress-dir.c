@@ -219,11 +219,20 @@ static int compact(int fd, const struct kft_thread_hdr *old, bool raw)
 	if (!compact_layout(old, raw, &h, &size)) {
 		/* laid out so already (--no-compress cut it down): only the
 		 * records now in the .kfz go, header first */
-		if (old->shadow_off != sizeof(*old) || old->sites_off != h.sites_off ||
-		    old->records_off != h.records_off || h.capacity >= old->capacity)
-			return 0;
-		if (pwrite(fd, &h, sizeof(h), 0) != sizeof(h) || ftruncate(fd, (off_t)size))
-			return -1;
+		if (old->shadow_off == sizeof(*old) && old->sites_off == h.sites_off &&
+		    old->records_off == h.records_off && h.capacity < old->capacity)
+			return pwrite(fd, &h, sizeof(h), 0) != sizeof(h) ||
+			       ftruncate(fd, (off_t)size) ? -1 : 0;
+		/* raw records too many to move below the sites: they stay,
+		 * and the log's unused room past them goes (records come
+		 * last in the file), header first */
+		if (raw && old->head < old->capacity) {
+			h = *old;
+			h.capacity = old->head;
+			size = old->records_off + old->head * sizeof(struct kft_rec);
+			return pwrite(fd, &h, sizeof(h), 0) != sizeof(h) ||
+			       ftruncate(fd, (off_t)size) ? -1 : 0;
+		}
 		return 0;
 	}
 	if (copy_range(fd, old->sites_off, old->nsites * sizeof(struct kft_site), h.sites_off) ||

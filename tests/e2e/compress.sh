@@ -95,6 +95,9 @@ once_killed_half_compressed_trace_reads() {
 once_frame_cut_short_reads_raw() {
 	build bursts
 	kft record --no-compress -o raw -- ./bursts 50000 >/dev/null
+	# raw, the file is its records and little else (not the room it grew)
+	check "--no-compress: the file holds its records" test \
+		"$(stat -c %s raw/thread-*.kft)" -le $(($(kft kd -f Fc raw | awk 'NR > 2 { s += $2 } END { print s }') * 16 + 65536))
 	cp -r raw z
 	kft compress z >/dev/null
 	f=$(ls z | grep kfz)
