@@ -51,9 +51,9 @@ int write_info(const char *dir, int argc, char **argv, const char *status);
  * together (--max-size), 0 for none */
 /* The traced program has ended: say when, in dir's control file. */
 int mark_ended(const char *dir);
-/* The trace's clock base (CLOCK_MONOTONIC when it was made), from its
- * control file: 0, or -1. */
-int read_clock_base(const char *dir, uint64_t *base);
+/* Set the trace's clock base (CLOCK_MONOTONIC) to now, in its control
+ * file, before anything has used it: 0 with *base, or -1. */
+int reset_clock_base(const char *dir, uint64_t *base);
 int write_trace_files(const char *dir, const struct kft_config *cfg, bool primed, uint32_t mode,
 		      uint64_t max_log_bytes);
 

@@ -429,7 +429,7 @@ int cmd_record(int argc, char **argv)
 	struct kft_switch_rec *switches = NULL;
 	unsigned long long lost_switches = 0;
 	uint64_t clock_base;
-	char why[512] = "cannot read the trace's clock";
+	char why[512] = "";
 	struct stat dir_st;
 	bool gone;
 	int ret = 1, wstatus, gate[2];
@@ -474,11 +474,19 @@ int cmd_record(int argc, char **argv)
 	close(gate[0]);
 	if (pid > 0 && !o.no_switches) {
 		/* the switches count from the program's exec: open before it */
-		if (!read_clock_base(o.dir, &clock_base))
-			switches = kft_switches_start(pid, o.dir, clock_base, why, sizeof(why));
+		switches = kft_switches_start(pid, o.dir, why, sizeof(why));
 		if (!switches)
 			fprintf(stderr, "kft: context switches not recorded: %s; tracing without "
 				"them (--no-switches says nothing)\n", why);
+	}
+	/* the run's time counts from here, as the program is let go
+	 * (whatever the setup took: time triggers count from it) */
+	if (pid > 0 && reset_clock_base(o.dir, &clock_base))
+		fprintf(stderr, "kft: warning: could not set the trace's clock\n");
+	if (switches && kft_switches_begin(switches, clock_base, why, sizeof(why))) {
+		fprintf(stderr, "kft: context switches not recorded: %s\n", why);
+		kft_switches_stop(switches, &lost_switches);
+		switches = NULL;
 	}
 	/* a program killed at the gate must not take kft with it (SIGPIPE) */
 	sigaction(SIGPIPE, &ign, &old_pipe);

@@ -37,6 +37,7 @@ struct kft_switch_rec {
 	unsigned long long lost;
 	struct kft_switch batch[BATCH];
 	size_t nbatch;
+	char path[4096];
 };
 
 static void flush(struct kft_switch_rec *r)
@@ -194,22 +195,16 @@ static int open_ring(struct ring *g, pid_t pid, int cpu, char *why, size_t whysi
 	return 0;
 }
 
-struct kft_switch_rec *kft_switches_start(pid_t pid, const char *dir, uint64_t clock_base_ns,
-					  char *why, size_t whysize)
+struct kft_switch_rec *kft_switches_start(pid_t pid, const char *dir, char *why, size_t whysize)
 {
-	struct kft_switches_hdr hdr = { .magic = KFT_SWITCHES_MAGIC, .version = 1,
-					.rec_size = sizeof(struct kft_switch),
-					.clock_base_ns = clock_base_ns };
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	struct kft_switch_rec *r = calloc(1, sizeof(*r));
-	char path[4096];
 
 	if (!r || ncpu < 1 || !(r->rings = calloc((size_t)ncpu, sizeof(*r->rings)))) {
 		snprintf(why, whysize, "out of memory");
 		free(r);
 		return NULL;
 	}
-	r->base = clock_base_ns;
 	r->out = -1;
 	for (int cpu = 0; cpu < ncpu; cpu++) {
 		int e = open_ring(&r->rings[r->nrings], pid, cpu, why, whysize);
@@ -220,26 +215,45 @@ struct kft_switch_rec *kft_switches_start(pid_t pid, const char *dir, uint64_t c
 			goto fail;
 		r->nrings++;
 	}
-	snprintf(path, sizeof(path), "%s/switches", dir);
-	r->out = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (r->out < 0 || write(r->out, &hdr, sizeof(hdr)) != (ssize_t)sizeof(hdr)) {
-		snprintf(why, whysize, "%s: %s", path, strerror(errno));
+	snprintf(r->path, sizeof(r->path), "%s/switches", dir);
+	if (!r->nrings) {
+		snprintf(why, whysize, "no CPU to follow");
 		goto fail;
 	}
-	if (!r->nrings || pthread_create(&r->thread, NULL, reader, r)) {
-		snprintf(why, whysize, "no CPU to follow, or no thread to read them");
+	r->out = open(r->path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (r->out < 0) {
+		snprintf(why, whysize, "%s: %s", r->path, strerror(errno));
 		goto fail;
 	}
-	r->running = true;
 	return r;
 fail:
 	if (r->out >= 0) {
 		close(r->out);
-		unlink(path);
+		unlink(r->path);
 	}
 	close_rings(r);
 	free(r);
 	return NULL;
+}
+
+int kft_switches_begin(struct kft_switch_rec *r, uint64_t clock_base_ns, char *why,
+		       size_t whysize)
+{
+	struct kft_switches_hdr hdr = { .magic = KFT_SWITCHES_MAGIC, .version = 1,
+					.rec_size = sizeof(struct kft_switch),
+					.clock_base_ns = clock_base_ns };
+
+	r->base = clock_base_ns;
+	if (write(r->out, &hdr, sizeof(hdr)) != (ssize_t)sizeof(hdr)) {
+		snprintf(why, whysize, "writing the switches file: %s", strerror(errno));
+		return -1;
+	}
+	if (pthread_create(&r->thread, NULL, reader, r)) {
+		snprintf(why, whysize, "no thread to read them");
+		return -1;
+	}
+	r->running = true;
+	return 0;
 }
 
 void kft_switches_stop(struct kft_switch_rec *r, unsigned long long *lost)
@@ -252,9 +266,13 @@ void kft_switches_stop(struct kft_switch_rec *r, unsigned long long *lost)
 		pthread_join(r->thread, NULL);
 	for (int i = 0; i < r->nrings; i++)
 		drain(r, &r->rings[i]);
-	flush(r);
-	*lost = r->lost;
+	if (r->running) {
+		flush(r);
+		*lost = r->lost;
+	}
 	close(r->out);
+	if (!r->running)
+		unlink(r->path);	/* never begun: no header, no file */
 	close_rings(r);
 	free(r);
 }

@@ -17,11 +17,14 @@ struct kft_switch_rec;
 
 /*
  * Follow pid (stopped before exec: the events start with its exec) into
- * dir's switches file, times since clock_base_ns. NULL, with why set,
- * when it cannot.
+ * dir's switches file. NULL, with why set, when it cannot.
  */
-struct kft_switch_rec *kft_switches_start(pid_t pid, const char *dir, uint64_t clock_base_ns,
-					  char *why, size_t whysize);
+struct kft_switch_rec *kft_switches_start(pid_t pid, const char *dir, char *why, size_t whysize);
+
+/* Start reading, times since clock_base_ns (the trace's, set once the
+ * events are open): 0, or -1 with why set (then stop it). */
+int kft_switches_begin(struct kft_switch_rec *r, uint64_t clock_base_ns, char *why,
+		       size_t whysize);
 
 /* Read what is left, close; how many switches were lost (the kernel's
  * buffer full) goes in *lost. */

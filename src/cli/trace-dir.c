@@ -164,18 +164,19 @@ int write_info(const char *dir, int argc, char **argv, const char *status)
 	return write_file(dir, "info", buf, strlen(buf));
 }
 
-int read_clock_base(const char *dir, uint64_t *base)
+int reset_clock_base(const char *dir, uint64_t *base)
 {
-	struct kft_control ctl;
 	char path[PATH_MAX];
+	uint64_t now = now_ns();
 	int fd, ret = -1;
 
 	snprintf(path, sizeof(path), "%s/control", dir);
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	if (pread(fd, &ctl, sizeof(ctl), 0) == (ssize_t)sizeof(ctl)) {
-		*base = ctl.clock_base_ns;
+	if (pwrite(fd, &now, sizeof(now), offsetof(struct kft_control, clock_base_ns)) ==
+	    (ssize_t)sizeof(now)) {
+		*base = now;
 		ret = 0;
 	}
 	close(fd);

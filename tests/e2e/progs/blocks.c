@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * On the CPU, then off it: spin() runs 20 ms; wait_pipe() then blocks at
- * least 100 ms on a pipe a child writes to after sleeping that long, so
- * its on-CPU time is far below its wall time.
+ * On the CPU, then off it: spin() runs 20 ms; wait_pipe() then blocks
+ * about 100 ms on a pipe a child writes to after sleeping that long (the
+ * child's sleep begins at the fork, a little before the wait), so its
+ * on-CPU time is far below its wall time.
  */
 #include <time.h>
 #include <unistd.h>
