@@ -7,9 +7,7 @@
 #include "../format/calls.h"
 #include "calltree.h"
 #include "functable.h"
-
-/* kd 1.1 kept an unfinished call open for this long */
-#define CLASSIC_OPEN_NS (9999999LL * 1000)
+#include "text-nest.h"
 
 struct builder {
 	struct kft_calltree *t;
@@ -214,38 +212,21 @@ out:
 
 /* ---- text logs: nesting from times and caller names ------------------- */
 
-/* "name+0x1c" -> "name" */
-static void caller_name(const char *called_at, char *out, size_t size)
-{
-	size_t n = strcspn(called_at, "+");
-
-	snprintf(out, size, "%.*s", (int)(n < size ? n : size - 1), called_at);
-}
-
 int kft_calltree_from_text(struct kft_calltree *t, const struct kft_text_log *log, bool classic,
 			   struct kft_error *err)
 {
 	struct builder b = { .t = t, .err = err };
-	uint32_t *active = NULL;
-	int64_t *ends = NULL;
-	size_t nactive = 0;
+	struct kft_text_nest nest = { .classic = classic };
 	int ret = -1;
 
 	memset(t, 0, sizeof(*t));
 	kft_functable_init(&b.ft, t, NULL);
-	active = malloc((log->nrows ? log->nrows : 1) * sizeof(*active));
-	ends = malloc((log->nrows ? log->nrows : 1) * sizeof(*ends));
-	if (!active || !ends) {
-		oom(&b);
-		goto out;
-	}
 	for (size_t i = 0; i < log->nrows; i++) {
 		const struct kft_text_row *r = &log->rows[i];
+		struct kft_nest_row nr;
 		struct kft_node *n;
-		uint32_t idx, parent = KFT_NONE;
-		int64_t end;
+		uint32_t idx, parent, depth;
 		char name[1024];
-		size_t keep = 0;
 
 		if (r->delta_us == -2)
 			continue;
@@ -266,48 +247,26 @@ int kft_calltree_from_text(struct kft_calltree *t, const struct kft_text_log *lo
 			oom(&b);
 			goto out;
 		}
-		caller_name(r->caller, name, sizeof(name));
+		kft_caller_name(r->caller, name, sizeof(name));
 		n->caller = kft_functable_intern(&b.ft, name);
 		if (!n->caller) {
 			oom(&b);
 			goto out;
 		}
-		if (n->dur_ns >= 0)
-			/* the log rounds entry and delta down: allow 1 usec */
-			end = n->entry_ns + n->dur_ns + (classic ? 0 : 1000);
-		else
-			end = classic ? n->entry_ns + CLASSIC_OPEN_NS : INT64_MAX;
-		/* the calls still open at this entry */
-		for (size_t j = 0; j < nactive; j++) {
-			const struct kft_node *a = &t->nodes[active[j]];
-
-			if (a->entry_ns <= n->entry_ns && n->entry_ns <= ends[j]) {
-				active[keep] = active[j];
-				ends[keep++] = ends[j];
-			}
-		}
-		nactive = keep;
-		/* the newest open call of the caller's name: kd took any thread's;
-		 * we take the same thread's, or any for an interrupt */
-		for (size_t j = nactive; j-- > 0;) {
-			const struct kft_node *a = &t->nodes[active[j]];
-
-			if (strcmp(t->funcs[a->func].base_name, n->caller))
-				continue;
-			if (classic || n->irq ||
-			    (a->tid == n->tid && a->coroutine == n->coroutine && !a->irq)) {
-				parent = active[j];
-				break;
-			}
+		nr = (struct kft_nest_row){ .entry_ns = n->entry_ns, .dur_ns = n->dur_ns,
+					    .func = n->func, .tid = n->tid,
+					    .coroutine = n->coroutine, .irq = n->irq };
+		if (!kft_strmap_get(&b.ft.by_key, name, &nr.caller))
+			nr.caller = KFT_NONE;
+		if (kft_text_nest_add(&nest, idx, &nr, &parent, &depth)) {
+			oom(&b);
+			goto out;
 		}
 		attach(t, idx, parent);
-		active[nactive] = idx;
-		ends[nactive++] = end;
 	}
 	ret = finish(&b, classic);
 out:
-	free(active);
-	free(ends);
+	kft_text_nest_free(&nest);
 	builder_done(&b);
 	if (ret)
 		kft_calltree_free(t);

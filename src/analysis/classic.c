@@ -4,17 +4,16 @@
  * --classic): functions by their bare name, every call's time counted
  * (recursion included), a call's time added to the sub-time of the
  * function its caller names, if that one was met before. It needs
- * nothing but the calls in entry order, so a trace is read as a stream.
+ * nothing but the rows in order, so a trace or a log is read as a stream.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../common/grow.h"
 #include "../common/strmap.h"
-#include "../format/calls.h"
-#include "../symbols/symbolizer.h"
 #include "funcstats.h"
 #include "functable.h"
+#include "spooltree.h"
 
 struct classic {
 	struct kft_funcstats *fs;
@@ -118,58 +117,40 @@ oom:
 	return kft_error_set(err, "out of memory");
 }
 
-int kft_funcstats_classic_from_trace(struct kft_funcstats *fs, struct kft_calltree *t,
-				     const struct kft_trace *tr, struct kft_symbolizer *sz,
-				     struct kft_error *err)
+int kft_funcstats_classic_from_rows(struct kft_funcstats *fs, struct kft_calltree *t,
+				    const struct kft_text_source *src, struct kft_error *err)
 {
 	struct classic c = { .fs = fs };
-	struct kft_calltree by_addr;	/* names of addresses (funcs only) */
-	struct kft_functable addrs, names;
-	struct kft_calls *cs;
-	struct kft_call call;
-	int ret = -1;
+	struct kft_functable names;
+	const struct kft_text_row *r;
+	char caller[1024];
+	int got;
 
 	memset(fs, 0, sizeof(*fs));
 	memset(t, 0, sizeof(*t));
-	memset(&by_addr, 0, sizeof(by_addr));
 	fs->classic = true;
-	kft_functable_init(&addrs, &by_addr, sz);
 	kft_functable_init(&names, t, NULL);
-	cs = kft_calls_open(tr, NULL, 0, err);
-	if (!cs)
-		goto out;
-	while (kft_calls_next(cs, &call)) {
-		uint64_t image;
-		const char *caller;
-		uint32_t at, func;
+	while ((got = src->next(src->ctx, &r, err)) > 0) {
+		uint32_t func;
 
-		if (call.dur_ns == -2)
+		if (r->delta_us == -2)
 			continue;	/* stack-watch rows are no calls */
-		image = kft_symbolizer_image(sz, call.session, call.entry_ns);
-		if (kft_functable_addr(&addrs, image, call.func, &at) ||
-		    !(caller = kft_functable_caller(&addrs, image, call.call_site)) ||
-		    kft_functable_func(&names, by_addr.funcs[at].base_name,
-				       by_addr.funcs[at].base_name, NULL, &func) ||
-		    cover(&c, t) || one_call(&c, t, func, call.dur_ns, caller)) {
-			kft_error_set(err, "out of memory");
-			goto out;
+		kft_caller_name(r->caller, caller, sizeof(caller));
+		if (kft_functable_func(&names, r->func, r->func, NULL, &func) || cover(&c, t) ||
+		    one_call(&c, t, func, r->delta_us < 0 ? -1 : r->delta_us * 1000, caller)) {
+			got = kft_error_set(err, "out of memory");
+			break;
 		}
 	}
-	if (kft_functable_finish(&names)) {
-		kft_error_set(err, "out of memory");
-		goto out;
-	}
-	finish(fs);
-	ret = 0;
-out:
-	kft_calls_close(cs);
-	kft_functable_done(&addrs);
+	if (!got && kft_functable_finish(&names))
+		got = kft_error_set(err, "out of memory");
+	if (!got)
+		finish(fs);
 	kft_functable_done(&names);
-	kft_calltree_free(&by_addr);
 	kft_strmap_free(&c.byname);
-	if (ret) {
+	if (got) {
 		kft_funcstats_free(fs);
 		kft_calltree_free(t);
 	}
-	return ret;
+	return got;
 }

@@ -3,8 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/grow.h"
+#include "../common/sort.h"
 #include "../format/switches.h"
 #include "funcstats.h"
+#include "spooltree.h"
 
 int kft_funcstats_add_child(struct kft_func_stat *s, uint32_t func, int64_t dur)
 {
@@ -26,13 +29,6 @@ int kft_funcstats_add_child(struct kft_func_stat *s, uint32_t func, int64_t dur)
 	if (dur > 0)
 		c->time_ns += dur;
 	return 0;
-}
-
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 /* Nearest-rank percentile of a sorted array. */
@@ -108,7 +104,7 @@ void kft_funcstats_spread(struct kft_func_stat *s, int64_t *durs, size_t n)
 {
 	double mean = (double)s->sum_ns / (double)n, var = 0;
 
-	qsort(durs, n, sizeof(*durs), cmp_i64);
+	kft_sort_i64(durs, n);
 	s->min_ns = durs[0];
 	s->max_ns = durs[n - 1];
 	s->p50_ns = percentile(durs, n, 50);
@@ -117,6 +113,45 @@ void kft_funcstats_spread(struct kft_func_stat *s, int64_t *durs, size_t n)
 	for (size_t i = 0; i < n; i++)
 		var += ((double)durs[i] - mean) * ((double)durs[i] - mean);
 	s->stddev_ns = sqrt(var / (double)n);
+}
+
+/* Sub-time, Max-sub and the spread of durations, once every call is in. */
+static void finish_stats(struct kft_funcstats *fs, int64_t **durs, const size_t *ndurs)
+{
+	for (size_t f = 0; f < fs->nfuncs; f++) {
+		struct kft_func_stat *s = &fs->funcs[f];
+		size_t n = ndurs[f], best = 0;
+
+		s->sub_ns = s->time_ns > s->local_ns ? s->time_ns - s->local_ns : 0;
+		/* the child in which this function spent most of its time */
+		for (size_t c = 0; c < s->nchildren; c++) {
+			const struct kft_child_stat *ch = &s->children[c];
+
+			if (s->max_sub == KFT_NONE || ch->time_ns > s->children[best].time_ns) {
+				s->max_sub = ch->func;
+				s->max_sub_count = ch->count;
+				best = c;
+			}
+		}
+		if (!n) {
+			s->min_ns = s->max_ns = 0;
+			continue;
+		}
+		kft_funcstats_spread(s, durs[f], n);
+	}
+}
+
+/* Room for each function's finished durations, counted in ndurs (which
+ * goes back to 0s, to count them in). */
+static int alloc_durs(int64_t **durs, size_t *ndurs, size_t nfuncs)
+{
+	for (size_t f = 0; f < nfuncs; f++) {
+		durs[f] = malloc((ndurs[f] ? ndurs[f] : 1) * sizeof(**durs));
+		if (!durs[f])
+			return -1;
+		ndurs[f] = 0;
+	}
+	return 0;
 }
 
 int kft_funcstats_compute(struct kft_funcstats *fs, const struct kft_calltree *t,
@@ -139,12 +174,8 @@ int kft_funcstats_compute(struct kft_funcstats *fs, const struct kft_calltree *t
 	for (size_t i = 0; i < t->nnodes; i++)
 		if (t->nodes[i].dur_ns >= 0)
 			ndurs[t->nodes[i].func]++;
-	for (size_t f = 0; f < t->nfuncs; f++) {
-		durs[f] = malloc((ndurs[f] ? ndurs[f] : 1) * sizeof(**durs));
-		if (!durs[f])
-			goto oom;
-		ndurs[f] = 0;
-	}
+	if (alloc_durs(durs, ndurs, t->nfuncs))
+		goto oom;
 	for (size_t i = 0; i < t->nnodes; i++) {
 		const struct kft_node *n = &t->nodes[i];
 		struct kft_func_stat *s = &fs->funcs[n->func];
@@ -168,27 +199,7 @@ int kft_funcstats_compute(struct kft_funcstats *fs, const struct kft_calltree *t
 		s->local_ns += n->local_ns;
 		durs[n->func][ndurs[n->func]++] = n->dur_ns;
 	}
-	for (size_t f = 0; f < t->nfuncs; f++) {
-		struct kft_func_stat *s = &fs->funcs[f];
-		size_t n = ndurs[f], best = 0;
-
-		s->sub_ns = s->time_ns > s->local_ns ? s->time_ns - s->local_ns : 0;
-		/* the child in which this function spent most of its time */
-		for (size_t c = 0; c < s->nchildren; c++) {
-			const struct kft_child_stat *ch = &s->children[c];
-
-			if (s->max_sub == KFT_NONE || ch->time_ns > s->children[best].time_ns) {
-				s->max_sub = ch->func;
-				s->max_sub_count = ch->count;
-				best = c;
-			}
-		}
-		if (!n) {
-			s->min_ns = s->max_ns = 0;
-			continue;
-		}
-		kft_funcstats_spread(s, durs[f], n);
-	}
+	finish_stats(fs, durs, ndurs);
 	ret = 0;
 	goto out;
 oom:
@@ -204,16 +215,134 @@ out:
 	return ret;
 }
 
-/*
- * kd 1.1's arithmetic: functions by name; Time adds -1 for an unfinished
- * call; Sub-time is the time of the rows naming this function as caller,
- * from its first row on; Max-sub is the child with the largest total time
- * anywhere; Range always shows.
- */
 void kft_funcstats_free(struct kft_funcstats *fs)
 {
 	for (size_t f = 0; f < fs->nfuncs; f++)
 		free(fs->funcs[f].children);
 	free(fs->funcs);
 	memset(fs, 0, sizeof(*fs));
+}
+
+/* ---- over a tree on disk ---------------------------------------------- */
+
+static int cmp_first_row(const void *a, const void *b)
+{
+	const struct kft_child_stat *x = a, *y = b;
+
+	return x->first.pre < y->first.pre ? -1 : x->first.pre > y->first.pre;
+}
+
+/* One more call of func, at row, under s: children keep the order of
+ * their first row, as a tree in memory, read in row order, gives them. */
+static int add_child_at(struct kft_func_stat *s, uint32_t func, int64_t dur, uint32_t row)
+{
+	if (kft_funcstats_add_child(s, func, dur))
+		return -1;
+	for (size_t i = 0; i < s->nchildren; i++) {
+		struct kft_child_stat *ch = &s->children[i];
+
+		if (ch->func == func && (ch->count == 1 || row < ch->first.pre))
+			ch->first.pre = row;
+	}
+	return 0;
+}
+
+struct open_func {
+	uint32_t func;
+	bool finished;
+};
+
+/* Pass over st in depth-first order; count: only count finished calls. */
+static int spool_pass(struct kft_funcstats *fs, struct kft_spooltree *st, int64_t **durs,
+		      size_t *ndurs, uint64_t *active, bool count, struct kft_error *err)
+{
+	struct open_func *open = NULL;
+	size_t nopen = 0, cap = 0;
+	int ret = 0;
+
+	for (uint64_t p = 0; p < st->ncalls; p++) {
+		struct kft_node n;
+		struct kft_func_stat *s;
+		uint32_t row;
+
+		if (kft_spooltree_get(st, p, &n, NULL, &row, err)) {
+			ret = -1;
+			break;
+		}
+		if (count) {
+			ndurs[n.func] += n.dur_ns >= 0;
+			continue;
+		}
+		while (nopen > n.depth) {
+			nopen--;
+			active[open[nopen].func] -= open[nopen].finished;
+		}
+		s = &fs->funcs[n.func];
+		s->count++;
+		if (nopen && add_child_at(&fs->funcs[open[nopen - 1].func], n.func, n.dur_ns, row))
+			goto oom;
+		if (n.dur_ns < 0) {
+			s->unfinished++;
+		} else {
+			/* only the outermost finished call of a function counts */
+			if (!active[n.func])
+				s->time_ns += n.dur_ns;
+			s->sum_ns += n.dur_ns;
+			s->local_ns += n.local_ns;
+			durs[n.func][ndurs[n.func]++] = n.dur_ns;
+		}
+		if (kft_grow((void **)&open, nopen, &cap, sizeof(*open), 64))
+			goto oom;
+		open[nopen++] = (struct open_func){ n.func, n.dur_ns >= 0 };
+		active[n.func] += n.dur_ns >= 0;
+	}
+	free(open);
+	return ret;
+oom:
+	free(open);
+	return kft_error_set(err, "out of memory");
+}
+
+int kft_funcstats_from_spool(struct kft_funcstats *fs, struct kft_spooltree *st,
+			     struct kft_error *err)
+{
+	size_t nf = st->t.nfuncs ? st->t.nfuncs : 1;
+	int64_t **durs = calloc(nf, sizeof(*durs));
+	size_t *ndurs = calloc(nf, sizeof(*ndurs));
+	uint64_t *active = calloc(nf, sizeof(*active));
+	int ret = -1;
+
+	if (kft_funcstats_alloc(fs, &st->t, err)) {
+		free(durs);
+		free(ndurs);
+		free(active);
+		return -1;
+	}
+	if (!durs || !ndurs || !active) {
+		kft_error_set(err, "out of memory");
+		goto out;
+	}
+	if (spool_pass(fs, st, durs, ndurs, active, true, err))
+		goto out;
+	if (alloc_durs(durs, ndurs, st->t.nfuncs)) {
+		kft_error_set(err, "out of memory");
+		goto out;
+	}
+	if (spool_pass(fs, st, durs, ndurs, active, false, err))
+		goto out;
+	for (size_t f = 0; f < fs->nfuncs; f++)
+		if (fs->funcs[f].nchildren)
+			qsort(fs->funcs[f].children, fs->funcs[f].nchildren,
+			      sizeof(*fs->funcs[f].children), cmp_first_row);
+	finish_stats(fs, durs, ndurs);
+	ret = 0;
+out:
+	for (size_t f = 0; durs && f < st->t.nfuncs; f++)
+		free(durs[f]);
+	free(durs);
+	free(ndurs);
+	free(active);
+	if (ret)
+		kft_funcstats_free(fs);
+	return ret;
 }

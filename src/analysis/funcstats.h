@@ -49,15 +49,18 @@ struct kft_funcstats {
 
 int kft_funcstats_compute(struct kft_funcstats *fs, const struct kft_calltree *t,
 			  struct kft_error *err);
+/* The same from a tree on disk (spooltree.h). */
+struct kft_spooltree;
+int kft_funcstats_from_spool(struct kft_funcstats *fs, struct kft_spooltree *st,
+			     struct kft_error *err);
 /* classic.c: kd 1.1's arithmetic, over a tree's calls or straight from
- * a trace (t then gets the functions, by bare name) */
+ * rows (a log's, or a trace's: classic-rows.h; t then gets the
+ * functions, by bare name) */
 int kft_funcstats_classic(struct kft_funcstats *fs, const struct kft_calltree *t,
 			  struct kft_error *err);
-struct kft_trace;
-struct kft_symbolizer;
-int kft_funcstats_classic_from_trace(struct kft_funcstats *fs, struct kft_calltree *t,
-				     const struct kft_trace *tr, struct kft_symbolizer *sz,
-				     struct kft_error *err);
+struct kft_text_source;
+int kft_funcstats_classic_from_rows(struct kft_funcstats *fs, struct kft_calltree *t,
+				    const struct kft_text_source *src, struct kft_error *err);
 int kft_funcstats_alloc(struct kft_funcstats *fs, const struct kft_calltree *t,
 			struct kft_error *err);
 /* One more call of func under s (dur > 0 adds to the child's time). */

@@ -6,8 +6,10 @@
 #include <sys/stat.h>
 
 #include "../analysis/calltree.h"
+#include "../analysis/classic-rows.h"
 #include "../analysis/fastsum.h"
 #include "../analysis/funcstats.h"
+#include "../analysis/spooltree.h"
 #include "../format/calls.h"
 #include "../format/text-log.h"
 #include "../views/kd.h"
@@ -82,6 +84,44 @@ static bool wants_durations(const struct kft_kd_opts *o)
 	return strpbrk(cols, KFT_FASTSUM_DURATIONS) || strchr(KFT_FASTSUM_DURATIONS, o->sort);
 }
 
+/*
+ * kd over rows that nest by caller name (a text log, or a trace read as
+ * kd 1.1 did): classic sums straight from the rows, anything else from a
+ * tree kept on disk.
+ */
+static int kd_rows(const struct kft_text_source *src, const struct kft_kd_opts *o, bool tree,
+		   const char *slowest_func, long slowest_n, struct kft_error *err)
+{
+	struct kft_spooltree st;
+	struct kft_funcstats fs;
+	struct kft_calltree t;
+	int ret;
+
+	if (o->classic && !tree && !slowest_func) {
+		ret = kft_funcstats_classic_from_rows(&fs, &t, src, err) ||
+		      kft_view_kd_summary(stdout, &t, &fs, o, err);
+		kft_funcstats_free(&fs);
+		kft_calltree_free(&t);
+		return ret ? -1 : 0;
+	}
+	if (kft_spooltree_build(&st, src, o->classic, err))
+		return -1;
+	if (slowest_func) {
+		ret = kft_view_kd_slowest_spool(stdout, &st, o, slowest_func, slowest_n, err);
+	} else if (tree) {
+		ret = kft_view_kd_tree_spool(stdout, &st, o, err);
+	} else {
+		/* the summary needs no rows' places: their memory goes first */
+		free(st.place);
+		st.place = NULL;
+		ret = kft_funcstats_from_spool(&fs, &st, err) ||
+		      kft_view_kd_summary(stdout, &st.t, &fs, o, err);
+		kft_funcstats_free(&fs);
+	}
+	kft_spooltree_free(&st);
+	return ret ? -1 : 0;
+}
+
 int cmd_kd(int argc, char **argv)
 {
 	struct kft_kd_opts o = { .sort = 't', .limit = -1, .min_time_us = LLONG_MIN,
@@ -94,6 +134,7 @@ int cmd_kd(int argc, char **argv)
 	struct kft_text_log log = { 0 };
 	struct kft_error err;
 	struct stat st;
+	bool in_memory;
 	int ret = 1;
 
 	for (int i = 1; i < argc; i++) {
@@ -170,28 +211,38 @@ int cmd_kd(int argc, char **argv)
 	if (!input)
 		input = KFT_DEFAULT_DIR;
 
+	in_memory = getenv("KFT_KD_IN_MEMORY") != NULL;
 	if (strcmp(input, "-") && !stat(input, &st) && S_ISDIR(st.st_mode)) {
 		struct kft_trace tr;
 		struct kft_symbolizer *sz;
 
 		if (open_trace(input, true, &tr, &sz))
 			return 1;
-		if (!tree && !slowest_func && !getenv("KFT_KD_IN_MEMORY") &&
-		    (o.classic || fast_columns(&o))) {
+		if (o.classic && !in_memory) {
+			/* kd 1.1's nesting and sums, from the calls as rows */
+			struct kft_classic_rows *cr = kft_classic_rows_open(&tr, sz, &err);
+
+			if (cr) {
+				struct kft_text_source src = kft_classic_rows_source(cr);
+
+				ret = kd_rows(&src, &o, tree, slowest_func, (long)slowest_n, &err);
+				kft_classic_rows_close(cr);
+			}
+			close_trace(&tr, sz);
+			return !cr || ret ? fail("%s", err.msg) : 0;
+		}
+		if (!tree && !slowest_func && !in_memory && fast_columns(&o)) {
 			/* totals need no tree: one pass over the records (each
 			 * thread file alone, the kernel calls a program call
-			 * made found first); kd 1.1's sums need the calls in
-			 * entry order only */
-			ret = (o.classic ? kft_funcstats_classic_from_trace(&fs, &t, &tr, sz, &err)
-					 : kft_funcstats_from_trace(&fs, &t, &tr, sz,
-								    wants_durations(&o), &err)) ||
+			 * made found first) */
+			ret = kft_funcstats_from_trace(&fs, &t, &tr, sz, wants_durations(&o), &err) ||
 			      kft_view_kd_summary(stdout, &t, &fs, &o, &err);
 			kft_funcstats_free(&fs);
 			kft_calltree_free(&t);
 			close_trace(&tr, sz);
 			return ret ? fail("%s", err.msg) : 0;
 		}
-		if (!o.classic && kft_thread_calls_joins(&tr, NULL) && !getenv("KFT_KD_IN_MEMORY") &&
+		if (!o.classic && kft_thread_calls_joins(&tr, NULL) && !in_memory &&
 		    (slowest_func || tree)) {
 			/* trees straight from the thread files' call streams */
 			ret = slowest_func ? kft_view_kd_slowest_stream(stdout, &tr, sz, &o,
@@ -216,6 +267,17 @@ int cmd_kd(int argc, char **argv)
 				return fail("%s", err.msg);
 			}
 		}
+	} else if (!in_memory) {
+		/* a log is read row by row, its trees kept on disk */
+		struct kft_text_reader *r = kft_text_reader_open(input, &err);
+
+		if (r) {
+			struct kft_text_source src = kft_text_source_of_reader(r);
+
+			ret = kd_rows(&src, &o, tree, slowest_func, (long)slowest_n, &err);
+			kft_text_reader_close(r);
+		}
+		return !r || ret ? fail("%s", err.msg) : 0;
 	} else {
 		if (kft_text_log_load(&log, input, &err))
 			return fail("%s", err.msg);

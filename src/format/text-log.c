@@ -4,6 +4,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../common/grow.h"
+#include "../common/tempfile.h"
 
 #include "text-log.h"
 
@@ -55,12 +60,12 @@ static bool parse_pid(struct kft_text_row *row, const char *s)
  * --ns`) are no times: in ns, entry plus delta must still fit 64 bits. */
 #define MAX_TIME 4000000000000000LL
 
-int kft_text_log_parse_row(struct kft_text_row *row, char *line, const char *origin,
-			   unsigned int lineno, struct kft_error *err)
+/* The row's strings point into line. */
+static int parse_in_place(struct kft_text_row *row, char *line, const char *origin,
+			  unsigned int lineno, struct kft_error *err)
 {
 	char *w[MAX_WORDS], *save = NULL, *tok;
 	size_t n = 0, i = 0;
-	char *args_start = NULL;
 
 	memset(row, 0, sizeof(*row));
 	row->line = lineno;
@@ -102,32 +107,46 @@ int kft_text_log_parse_row(struct kft_text_row *row, char *line, const char *ori
 		if (plus && plus != w[i])
 			*plus = '\0';
 	}
-	row->func = strdup(w[i++]);
-	row->caller = strdup(w[i++]);
+	row->func = w[i++];
+	row->caller = w[i++];
 	if (i < n) {
-		/* keep the saved arguments as printed, one space apart */
-		size_t len = 0;
+		/* keep the saved arguments as printed, one space apart, where
+		 * they are: each word moves back next to the one before */
+		char *end = w[i] + strlen(w[i]);
 
-		for (size_t j = i; j < n; j++)
-			len += strlen(w[j]) + 1;
-		args_start = malloc(len);
-		if (args_start) {
-			args_start[0] = '\0';
-			for (size_t j = i; j < n; j++) {
-				strcat(args_start, w[j]);
-				if (j + 1 < n)
-					strcat(args_start, " ");
-			}
+		for (size_t j = i + 1; j < n; j++) {
+			size_t len = strlen(w[j]);
+
+			*end++ = ' ';
+			memmove(end, w[j], len);
+			end += len;
 		}
-		row->args = args_start;
+		*end = '\0';
+		row->args = w[i];
 	}
-	if (!row->func || !row->caller || (i < n && !row->args)) {
-		free(row->func);
-		free(row->caller);
-		free(row->args);
+	return 0;
+}
+
+/* The row's strings as copies of its own. */
+static int own_strings(struct kft_text_row *row, const char *origin, struct kft_error *err)
+{
+	bool args = row->args != NULL;
+
+	row->func = strdup(row->func);
+	row->caller = strdup(row->caller);
+	row->args = args ? strdup(row->args) : NULL;
+	if (!row->func || !row->caller || (args && !row->args)) {
+		kft_text_row_free(row);
 		return kft_error_set(err, "%s: out of memory", origin);
 	}
 	return 0;
+}
+
+int kft_text_log_parse_row(struct kft_text_row *row, char *line, const char *origin,
+			   unsigned int lineno, struct kft_error *err)
+{
+	return parse_in_place(row, line, origin, lineno, err) ||
+	       own_strings(row, origin, err) ? -1 : 0;
 }
 
 /* A row of `kft log --ns`, in the usec every other log has. */
@@ -138,70 +157,178 @@ static void to_usec(struct kft_text_row *row)
 		row->delta_us /= 1000;
 }
 
-int kft_text_log_load(struct kft_text_log *log, const char *path, struct kft_error *err)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "re") : stdin;
-	const char *origin = strcmp(path, "-") ? path : "<stdin>";
-	char *line = NULL;
-	size_t cap = 0, rcap = 0;
-	unsigned int lineno = 0;
-	bool data = false, ns = false, titled_ns = false;
-	int ret = 0;
+struct kft_text_reader {
+	FILE *f;
+	bool own;		/* f is ours to close */
+	off_t start;		/* where the log begins in f */
+	const char *origin;
+	char *line;
+	size_t cap;
+	unsigned int lineno;
+	bool data, ns, titled_ns;
+	struct kft_text_row row;
+};
 
-	memset(log, 0, sizeof(*log));
-	if (!f)
-		return kft_error_set(err, "%s: %s", path, strerror(errno));
-	while (getline(&line, &cap, f) > 0) {
-		lineno++;
-		if (!data) {
+/* Standard input, where it can be read again: itself when it is a file,
+ * else a copy in a temporary file. */
+static FILE *rereadable_stdin(off_t *start, bool *own, struct kft_error *err)
+{
+	struct stat st;
+	char buf[65536];
+	size_t n;
+	FILE *copy;
+	int fd;
+
+	*start = lseek(STDIN_FILENO, 0, SEEK_CUR);
+	if (*start >= 0 && !fstat(STDIN_FILENO, &st) && S_ISREG(st.st_mode)) {
+		*own = false;
+		return stdin;
+	}
+	*start = 0;
+	*own = true;
+	fd = kft_temp_file(err);
+	if (fd < 0 || !(copy = fdopen(fd, "w+"))) {
+		if (fd >= 0) {
+			kft_error_set(err, "a temporary file: %s", strerror(errno));
+			close(fd);
+		}
+		return NULL;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), stdin)) > 0)
+		if (fwrite(buf, 1, n, copy) != n) {
+			kft_error_set(err, "<stdin>: copying it to a temporary file: %s",
+				      strerror(errno));
+			fclose(copy);
+			return NULL;
+		}
+	if (ferror(stdin) || fflush(copy)) {
+		kft_error_set(err, "<stdin>: %s", strerror(errno));
+		fclose(copy);
+		return NULL;
+	}
+	return copy;
+}
+
+struct kft_text_reader *kft_text_reader_open(const char *path, struct kft_error *err)
+{
+	struct kft_text_reader *r = calloc(1, sizeof(*r));
+
+	if (!r) {
+		kft_error_set(err, "out of memory");
+		return NULL;
+	}
+	r->origin = strcmp(path, "-") ? path : "<stdin>";
+	if (strcmp(path, "-")) {
+		r->f = fopen(path, "re");
+		r->own = true;
+		if (!r->f)
+			kft_error_set(err, "%s: %s", path, strerror(errno));
+	} else {
+		r->f = rereadable_stdin(&r->start, &r->own, err);
+	}
+	if (!r->f || kft_text_reader_rewind(r, err)) {
+		kft_text_reader_close(r);
+		return NULL;
+	}
+	return r;
+}
+
+int kft_text_reader_rewind(struct kft_text_reader *r, struct kft_error *err)
+{
+	if (fseeko(r->f, r->start, SEEK_SET))
+		return kft_error_set(err, "%s: %s", r->origin, strerror(errno));
+	r->lineno = 0;
+	r->data = r->ns = r->titled_ns = false;
+	return 0;
+}
+
+int kft_text_reader_next(struct kft_text_reader *r, const struct kft_text_row **row,
+			 struct kft_error *err)
+{
+	while (getline(&r->line, &r->cap, r->f) > 0) {
+		r->lineno++;
+		if (!r->data) {
 			/* post-processors key on the first line starting with dashes;
 			 * `kft log --ns` titles its columns "Entry (ns)" */
-			data = !strncmp(line, "--------", 8);
-			ns = data && titled_ns;
-			titled_ns = strstr(line, "Entry (ns)") != NULL;
+			r->data = !strncmp(r->line, "--------", 8);
+			r->ns = r->data && r->titled_ns;
+			r->titled_ns = strstr(r->line, "Entry (ns)") != NULL;
 			continue;
 		}
-		if (strspn(line, " \t\r\n") == strlen(line))
+		if (strspn(r->line, " \t\r\n") == strlen(r->line))
 			continue;
-		if (log->nrows == rcap) {
-			struct kft_text_row *bigger;
+		if (parse_in_place(&r->row, r->line, r->origin, r->lineno, err))
+			return -1;
+		if (r->ns)
+			to_usec(&r->row);
+		*row = &r->row;
+		return 1;
+	}
+	if (ferror(r->f))
+		return kft_error_set(err, "%s: %s", r->origin, strerror(errno));
+	if (!r->data)
+		return kft_error_set(err, "%s: not a KFT log (no line starting with '--------' "
+				     "before the data)", r->origin);
+	return 0;
+}
 
-			rcap = rcap ? 2 * rcap : 1024;
-			bigger = realloc(log->rows, rcap * sizeof(*bigger));
-			if (!bigger) {
-				ret = kft_error_set(err, "%s: out of memory", origin);
-				break;
-			}
-			log->rows = bigger;
-		}
-		if (kft_text_log_parse_row(&log->rows[log->nrows], line, origin, lineno, err)) {
-			ret = -1;
+void kft_text_reader_close(struct kft_text_reader *r)
+{
+	if (!r)
+		return;
+	if (r->f && r->own)
+		fclose(r->f);
+	free(r->line);
+	free(r);
+}
+
+void kft_text_row_free(struct kft_text_row *row)
+{
+	free(row->func);
+	free(row->caller);
+	free(row->args);
+	row->func = row->caller = row->args = NULL;
+}
+
+int kft_text_log_load(struct kft_text_log *log, const char *path, struct kft_error *err)
+{
+	struct kft_text_reader *r = kft_text_reader_open(path, err);
+	const struct kft_text_row *row;
+	size_t cap = 0;
+	int got;
+
+	memset(log, 0, sizeof(*log));
+	if (!r)
+		return -1;
+	while ((got = kft_text_reader_next(r, &row, err)) > 0) {
+		if (kft_grow((void **)&log->rows, log->nrows, &cap, sizeof(*log->rows), 1024)) {
+			got = kft_error_set(err, "%s: out of memory", r->origin);
 			break;
 		}
-		if (ns)
-			to_usec(&log->rows[log->nrows]);
+		log->rows[log->nrows] = *row;
+		if (own_strings(&log->rows[log->nrows], r->origin, err)) {
+			got = -1;
+			break;
+		}
 		log->nrows++;
 	}
-	if (!ret && ferror(f))
-		ret = kft_error_set(err, "%s: %s", origin, strerror(errno));
-	if (!ret && !data)
-		ret = kft_error_set(err, "%s: not a KFT log (no line starting with '--------' "
-				     "before the data)", origin);
-	free(line);
-	if (f != stdin)
-		fclose(f);
-	if (ret)
+	kft_text_reader_close(r);
+	if (got)
 		kft_text_log_free(log);
-	return ret;
+	return got;
+}
+
+void kft_caller_name(const char *called_at, char *out, size_t size)
+{
+	size_t n = strcspn(called_at, "+");
+
+	snprintf(out, size, "%.*s", (int)(n < size ? n : size - 1), called_at);
 }
 
 void kft_text_log_free(struct kft_text_log *log)
 {
-	for (size_t i = 0; i < log->nrows; i++) {
-		free(log->rows[i].func);
-		free(log->rows[i].caller);
-		free(log->rows[i].args);
-	}
+	for (size_t i = 0; i < log->nrows; i++)
+		kft_text_row_free(&log->rows[i]);
 	free(log->rows);
 	memset(log, 0, sizeof(*log));
 }

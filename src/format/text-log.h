@@ -33,11 +33,34 @@ struct kft_text_log {
 	size_t nrows;
 };
 
-/* Read a log from path ("-" for stdin). Errors name the file and line. */
+/*
+ * A log read row by row, as often as wanted: path, or "-" for stdin (kept
+ * in a temporary file unless it is a file itself). Memory stays that of
+ * one row. Errors name the file and line.
+ */
+struct kft_text_reader;
+
+struct kft_text_reader *kft_text_reader_open(const char *path, struct kft_error *err);
+/* The next row into *row (the reader's, its strings too, until the next
+ * call): 1, or 0 at the end; -1 on an error, also when no data came (not
+ * a KFT log). */
+int kft_text_reader_next(struct kft_text_reader *r, const struct kft_text_row **row,
+			 struct kft_error *err);
+/* Back to the first row. */
+int kft_text_reader_rewind(struct kft_text_reader *r, struct kft_error *err);
+void kft_text_reader_close(struct kft_text_reader *r);
+/* A row's own strings (kft_text_log_parse_row's, a loaded log's). */
+void kft_text_row_free(struct kft_text_row *row);
+
+/* The caller's function: "name+0x1c" -> "name". */
+void kft_caller_name(const char *called_at, char *out, size_t size);
+
+/* A whole log in memory, from path ("-" for stdin). */
 int kft_text_log_load(struct kft_text_log *log, const char *path, struct kft_error *err);
 void kft_text_log_free(struct kft_text_log *log);
 
-/* Parse one data line (exposed for the unit tests). */
+/* Parse one data line into a row with strings of its own (exposed for
+ * the unit tests). */
 int kft_text_log_parse_row(struct kft_text_row *row, char *line, const char *origin,
 			   unsigned int lineno, struct kft_error *err);
 

@@ -46,6 +46,12 @@ int kft_view_kd_rows_stream(FILE *out, const struct kft_trace *tr, struct kft_sy
 int kft_view_kd_slowest_stream(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
 			       const struct kft_kd_opts *o, const char *func, long n,
 			       struct kft_error *err);
+/* kft_view_kd_tree and kft_view_kd_slowest from a tree on disk. */
+struct kft_spooltree;
+int kft_view_kd_tree_spool(FILE *out, struct kft_spooltree *st, const struct kft_kd_opts *o,
+			   struct kft_error *err);
+int kft_view_kd_slowest_spool(FILE *out, struct kft_spooltree *st, const struct kft_kd_opts *o,
+			      const char *func, long n, struct kft_error *err);
 /* The n slowest calls of func, each with its subtree. */
 int kft_view_kd_slowest(FILE *out, const struct kft_calltree *t, const struct kft_kd_opts *o,
 			const char *func, long n, struct kft_error *err);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../common/grow.h"
+#include "../common/sort.h"
 #include "stats.h"
 
 static void add(struct kft_stat_series *s, int64_t ns)
@@ -73,13 +74,6 @@ static int one_call(struct kft_stats *st, const struct kft_call *c, uint32_t f, 
 	return 0;
 }
 
-static int cmp_ns(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* Nearest rank. */
 static int64_t percentile(const int64_t *v, size_t n, unsigned int p)
 {
@@ -109,7 +103,7 @@ static void finish(struct kft_stats *st)
 		if (!s->fired)
 			continue;
 		if (s->ndurs) {
-			qsort(s->durs, s->ndurs, sizeof(*s->durs), cmp_ns);
+			kft_sort_i64(s->durs, s->ndurs);
 			s->p50_ns = percentile(s->durs, s->ndurs, 50);
 			s->p99_ns = percentile(s->durs, s->ndurs, 99);
 		}

@@ -303,3 +303,28 @@ once_kd_reads_a_log_in_nanoseconds() {
 	check "the same tree" diff us ns
 	check "titled in ns" grep -q "^  Entry (ns)   Delta (ns) " <(kft log --ns)
 }
+
+# Text logs nest by caller name, so their trees are kept on disk
+# (spooltree.c); they must be the trees a tree in memory gives, row for
+# row, with every option, for logs of threads, interrupts, signal
+# handlers, unfinished calls, saved arguments, and from stdin.
+once_kd_text_logs_on_disk_as_in_memory() {
+	build threads
+	kft record -o t -- ./threads >/dev/null
+	kft log t >threads.log
+	for log in "$DATA/do_fork.lst" "$ROOT"/tests/fuzz/corpus/text-log/* threads.log; do
+		for opts in "" "-l" "-f FctalsmnuNXDMPQU -s l" "--classic" "--classic -l" "-c" \
+			    "-c -l" "-c -r -l" "-c -i -l" "-c --classic -l" "-c --classic -i -l" \
+			    "-c --classic -r" "--slowest 2 create_dir" "--slowest 3 work" \
+			    "--classic --slowest 1 main"; do
+			kft kd $opts "$log" >disk 2>&1 || true
+			KFT_KD_IN_MEMORY=1 kft kd $opts "$log" >memory 2>&1 || true
+			check "kd $opts $(basename "$log"): as in memory" diff memory disk
+		done
+	done
+	kft kd -c -i - <threads.log >from-file
+	cat threads.log | kft kd -c -i - >from-pipe
+	KFT_KD_IN_MEMORY=1 kft kd -c -i threads.log >memory
+	check "stdin as a file" diff memory from-file
+	check "stdin as a pipe" diff memory from-pipe
+}

@@ -89,6 +89,28 @@ once_views_read_in_bounded_memory() {
 	check "every call in the tree" test "$(kft kd -c t | grep -c "^|  |  leaf$")" = 20000000
 }
 
+# kd 1.1's nesting (--classic) and text logs nest by caller name, so
+# their trees are kept on disk, not in memory: 4 million calls, under the
+# same 40 bytes a call plus 64 MiB (a tree in memory took 130 and more).
+once_classic_and_text_logs_read_in_bounded_memory() {
+	build many
+	kft record -o t -- ./many 4000000
+	kft log t >big.log
+	bound=$(( (4000000 * 40) / 1024 + 65536 ))
+	for view in "kd -c --classic t" "kd -c --classic -l t" "kd --slowest 2 leaf --classic t" \
+		    "kd big.log" "kd -c -l big.log" "kd -c -i big.log" "kd --classic big.log"; do
+		kib=$(TMPDIR=$PWD peak_kib "$KFT" $view)
+		check "kft $view: $kib KiB, bound $bound" test "$kib" -lt "$bound"
+	done
+	kib=$(peak_kib sh -c "'$KFT' log t | TMPDIR=$PWD '$KFT' kd -c -" )
+	check "kft log | kft kd -c -: $kib KiB, bound $bound" test "$kib" -lt "$bound"
+	check "every call in the classic tree" \
+		test "$(kft kd -c --classic t | grep -c "^|  |  leaf$")" = 4000000
+	check "every call in the log's tree" \
+		test "$(kft log t | kft kd -c - | grep -c "^|  |  leaf$")" = 4000000
+	check "no temporary file left" test -z "$(ls -A | grep -v '^t$\|^big.log$\|^many$\|^rss$')"
+}
+
 # Streamed trees, slowest calls and long summaries (kd 1.1's too) are the ones built
 # from a tree in memory, row for row, on programs with threads, signal handlers, forks, longjmp and
 # recursion.
@@ -102,7 +124,8 @@ test_kd_trees_streamed_as_in_memory() {
 		kft record -o "t-$prog" -- "./$prog" "$@" >/dev/null 2>&1 || true
 		for opts in "-c" "-c -l" "-c -f etp" "-c -r" "-c -r -l" "-c -i" "-c -i -l" "--slowest 3 $slow" "--slowest 1 main" "-l" \
 			    "-f Fctalsmnu -s n" "-f FcaNXDMPQU -s P" "--classic" "--classic -l -s c" \
-			    "--classic -f FctalrsmnuNXU -s l --ascending"; do
+			    "--classic -f FctalrsmnuNXU -s l --ascending" "-c --classic" \
+			    "-c --classic -l -i" "-c --classic -r -l" "--classic --slowest 2 $slow"; do
 			kft kd $opts "t-$prog" >stream
 			KFT_KD_IN_MEMORY=1 kft kd $opts "t-$prog" >memory
 			check "$prog, kd $opts: the same rows" diff memory stream

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <stdlib.h>
+#include <string.h>
+
+#include "../format/calls.h"
+#include "classic-rows.h"
+#include "functable.h"
+
+struct kft_classic_rows {
+	const struct kft_trace *tr;
+	struct kft_symbolizer *sz;
+	struct kft_calls *cs;
+	struct kft_calltree by_addr;	/* the functions met, by address */
+	struct kft_functable addrs;
+	uint64_t base_ns;		/* times count from the run's start */
+	struct kft_text_row row;
+};
+
+static int rows_rewind(void *ctx, struct kft_error *err)
+{
+	struct kft_classic_rows *cr = ctx;
+
+	kft_calls_close(cr->cs);
+	cr->cs = kft_calls_open(cr->tr, NULL, 0, err);
+	return cr->cs ? 0 : -1;
+}
+
+static int rows_next(void *ctx, const struct kft_text_row **out, struct kft_error *err)
+{
+	struct kft_classic_rows *cr = ctx;
+	struct kft_text_row *r = &cr->row;
+	struct kft_call c;
+	uint64_t image, entry;
+	const char *caller;
+	uint32_t at;
+
+	do {
+		if (!kft_calls_next(cr->cs, &c))
+			return 0;
+	} while (c.dur_ns == -2);	/* stack-watch rows are no calls */
+	image = kft_symbolizer_image(cr->sz, c.session, c.entry_ns);
+	if (kft_functable_addr(&cr->addrs, image, c.func, &at) ||
+	    !(caller = kft_functable_caller(&cr->addrs, image, c.call_site)))
+		return kft_error_set(err, "out of memory");
+	entry = c.entry_ns - (c.entry_ns >= cr->base_ns ? cr->base_ns : c.entry_ns);
+	memset(r, 0, sizeof(*r));
+	r->entry_us = (int64_t)(entry / 1000);
+	r->delta_us = c.dur_ns < 0 ? -1 : c.dur_ns / 1000;
+	r->tid = c.tid;
+	r->coroutine = c.coroutine;
+	r->irq = c.flags & KFT_REC_SIGNAL;
+	kft_pid_label(r->pid, c.tid, c.coroutine, r->irq);
+	/* the row borrows the table's names */
+	r->func = cr->by_addr.funcs[at].base_name;
+	r->caller = (char *)caller;
+	*out = r;
+	return 1;
+}
+
+struct kft_classic_rows *kft_classic_rows_open(const struct kft_trace *tr,
+					       struct kft_symbolizer *sz, struct kft_error *err)
+{
+	struct kft_classic_rows *cr = calloc(1, sizeof(*cr));
+
+	if (!cr) {
+		kft_error_set(err, "out of memory");
+		return NULL;
+	}
+	cr->tr = tr;
+	cr->sz = sz;
+	cr->base_ns = tr->ctl.first_start_ns == UINT64_MAX ? 0 : tr->ctl.first_start_ns;
+	kft_functable_init(&cr->addrs, &cr->by_addr, sz);
+	if (rows_rewind(cr, err)) {
+		kft_classic_rows_close(cr);
+		return NULL;
+	}
+	return cr;
+}
+
+struct kft_text_source kft_classic_rows_source(struct kft_classic_rows *cr)
+{
+	return (struct kft_text_source){ .next = rows_next, .rewind = rows_rewind, .ctx = cr };
+}
+
+void kft_classic_rows_close(struct kft_classic_rows *cr)
+{
+	if (!cr)
+		return;
+	kft_calls_close(cr->cs);
+	kft_functable_done(&cr->addrs);
+	kft_calltree_free(&cr->by_addr);
+	free(cr);
+}
