@@ -6,6 +6,7 @@
 
 #include "../format/calls.h"
 #include "calltree.h"
+#include "depth-nest.h"
 #include "functable.h"
 #include "text-nest.h"
 
@@ -90,38 +91,11 @@ static void builder_done(struct builder *b)
 
 /* ---- kft traces: records carry their depth ---------------------------- */
 
-struct thread_stack {
-	uint32_t session, tid, coroutine;
-	uint32_t *open;		/* nodes, outermost first */
-	size_t n, cap;
-};
-
-static struct thread_stack *stack_of(struct thread_stack **all, size_t *nall, uint32_t session,
-				     uint32_t tid, uint32_t coroutine)
-{
-	struct thread_stack *bigger;
-
-	for (size_t i = *nall; i-- > 0;)
-		if ((*all)[i].session == session && (*all)[i].tid == tid &&
-		    (*all)[i].coroutine == coroutine)
-			return &(*all)[i];
-	bigger = realloc(*all, (*nall + 1) * sizeof(*bigger));
-	if (!bigger)
-		return NULL;
-	*all = bigger;
-	memset(&bigger[*nall], 0, sizeof(*bigger));
-	bigger[*nall].session = session;
-	bigger[*nall].tid = tid;
-	bigger[*nall].coroutine = coroutine;
-	return &bigger[(*nall)++];
-}
-
 int kft_calltree_from_trace(struct kft_calltree *t, const struct kft_trace *tr,
 			    struct kft_symbolizer *sz, struct kft_error *err)
 {
 	struct builder b = { .t = t, .err = err };
-	struct thread_stack *stacks = NULL;
-	size_t nstacks = 0;
+	struct kft_depth_nest nest = { 0 };
 	struct kft_calls *cs;
 	struct kft_call call;
 	uint64_t base = tr->ctl.first_start_ns == UINT64_MAX ? 0 : tr->ctl.first_start_ns;
@@ -141,16 +115,14 @@ int kft_calltree_from_trace(struct kft_calltree *t, const struct kft_trace *tr,
 	}
 	while (kft_calls_next(cs, &call)) {
 		const struct kft_call *c = &call;
-		struct thread_stack *st;
 		struct kft_node *n;
-		uint32_t idx, parent = KFT_NONE;
+		uint32_t idx, parent;
 		uint64_t image;
 
 		if (c->dur_ns == -2)
 			continue;	/* stack-watch rows are no calls */
 		n = new_node(&b);
-		st = stack_of(&stacks, &nstacks, c->session, c->tid, c->coroutine);
-		if (!n || !st) {
+		if (!n) {
 			oom(&b);
 			goto out;
 		}
@@ -160,7 +132,6 @@ int kft_calltree_from_trace(struct kft_calltree *t, const struct kft_trace *tr,
 		n->tid = c->tid;
 		n->coroutine = c->coroutine;
 		n->irq = c->flags & KFT_REC_SIGNAL;
-		n->depth = c->depth;	/* for now: the recorded depth */
 		kft_pid_label(n->pid, c->tid, c->coroutine, n->irq);
 		image = kft_symbolizer_image(sz, c->session, c->entry_ns);
 		if (kft_functable_addr(&b.ft, image, c->func, &n->func)) {
@@ -168,41 +139,15 @@ int kft_calltree_from_trace(struct kft_calltree *t, const struct kft_trace *tr,
 			goto out;
 		}
 		n->caller = kft_functable_caller(&b.ft, image, c->call_site);
-		if (!n->caller) {
+		if (!n->caller || kft_depth_nest_add(&nest, idx, c, &parent, &n->depth)) {
 			oom(&b);
 			goto out;
 		}
-		/* the open call just above in this thread is the parent, unless
-		 * this call starts a signal handler: that is a root of its own */
-		while (st->n && t->nodes[st->open[st->n - 1]].depth >= c->depth)
-			st->n--;
-		if (st->n && !(n->irq && !t->nodes[st->open[st->n - 1]].irq))
-			parent = st->open[st->n - 1];
-		if (st->n == st->cap) {
-			uint32_t *bigger;
-
-			st->cap = st->cap ? 2 * st->cap : 64;
-			bigger = realloc(st->open, st->cap * sizeof(*bigger));
-			if (!bigger) {
-				oom(&b);
-				goto out;
-			}
-			st->open = bigger;
-		}
-		st->open[st->n++] = idx;
 		attach(t, idx, parent);
 	}
-	/* tree depth from here on, not the recorded one */
-	for (size_t i = 0; i < t->nnodes; i++)
-		if (t->nodes[i].parent == KFT_NONE)
-			t->nodes[i].depth = 0;
-		else
-			t->nodes[i].depth = t->nodes[t->nodes[i].parent].depth + 1;
 	ret = finish(&b, false);
 out:
-	for (size_t i = 0; i < nstacks; i++)
-		free(stacks[i].open);
-	free(stacks);
+	kft_depth_nest_free(&nest);
 	kft_calls_close(cs);
 	builder_done(&b);
 	if (ret)

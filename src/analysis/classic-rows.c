@@ -35,8 +35,12 @@ static int rows_next(void *ctx, const struct kft_text_row **out, struct kft_erro
 	uint32_t at;
 
 	do {
-		if (!kft_calls_next(cr->cs, &c))
+		if (!cr->cs || !kft_calls_next(cr->cs, &c)) {
+			/* its index goes before a tree's places are found */
+			kft_calls_close(cr->cs);
+			cr->cs = NULL;
 			return 0;
+		}
 	} while (c.dur_ns == -2);	/* stack-watch rows are no calls */
 	image = kft_symbolizer_image(cr->sz, c.session, c.entry_ns);
 	if (kft_functable_addr(&cr->addrs, image, c.func, &at) ||
@@ -44,7 +48,7 @@ static int rows_next(void *ctx, const struct kft_text_row **out, struct kft_erro
 		return kft_error_set(err, "out of memory");
 	entry = c.entry_ns - (c.entry_ns >= cr->base_ns ? cr->base_ns : c.entry_ns);
 	memset(r, 0, sizeof(*r));
-	r->entry_us = (int64_t)(entry / 1000);
+	r->entry_us = (int64_t)entry / 1000;	/* as a tree's entry (calltree.c) */
 	r->delta_us = c.dur_ns < 0 ? -1 : c.dur_ns / 1000;
 	r->tid = c.tid;
 	r->coroutine = c.coroutine;
@@ -70,10 +74,6 @@ struct kft_classic_rows *kft_classic_rows_open(const struct kft_trace *tr,
 	cr->sz = sz;
 	cr->base_ns = tr->ctl.first_start_ns == UINT64_MAX ? 0 : tr->ctl.first_start_ns;
 	kft_functable_init(&cr->addrs, &cr->by_addr, sz);
-	if (rows_rewind(cr, err)) {
-		kft_classic_rows_close(cr);
-		return NULL;
-	}
 	return cr;
 }
 

@@ -14,6 +14,7 @@
 
 struct kft_classic_rows;
 
+/* The rows come after the source's first rewind. */
 struct kft_classic_rows *kft_classic_rows_open(const struct kft_trace *tr,
 					       struct kft_symbolizer *sz, struct kft_error *err);
 struct kft_text_source kft_classic_rows_source(struct kft_classic_rows *cr);

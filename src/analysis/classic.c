@@ -130,9 +130,11 @@ int kft_funcstats_classic_from_rows(struct kft_funcstats *fs, struct kft_calltre
 	memset(t, 0, sizeof(*t));
 	fs->classic = true;
 	kft_functable_init(&names, t, NULL);
-	while ((got = src->next(src->ctx, &r, err)) > 0) {
+	got = src->rewind(src->ctx, err);
+	while (!got && (got = src->next(src->ctx, &r, err)) > 0) {
 		uint32_t func;
 
+		got = 0;
 		if (r->delta_us == -2)
 			continue;	/* stack-watch rows are no calls */
 		kft_caller_name(r->caller, caller, sizeof(caller));

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../common/bigarray.h"
 #include "../common/grow.h"
 #include "../common/tempfile.h"
 #include "functable.h"
@@ -116,62 +117,34 @@ static int intern(struct kft_functable *ft, const char *s, uint32_t *idx)
 	return kft_functable_intern(ft, s) && kft_strmap_get(&ft->callers, s, idx) ? 0 : -1;
 }
 
-/* A row as the nesting sees it; false when out of memory. */
-static bool nest_row(struct kft_functable *ft, const struct kft_text_row *r,
-		     struct kft_nest_row *nr, char *caller, size_t size)
-{
-	nr->entry_ns = r->entry_us * 1000;
-	nr->dur_ns = r->delta_us < 0 ? -1 : r->delta_us * 1000;
-	nr->tid = r->tid;
-	nr->coroutine = r->coroutine;
-	nr->irq = r->irq;
-	if (kft_functable_func(ft, r->func, r->func, NULL, &nr->func))
-		return false;
-	kft_caller_name(r->caller, caller, size);
-	if (!kft_strmap_get(&ft->by_key, caller, &nr->caller))
-		nr->caller = KFT_NONE;
-	return true;
-}
-
-/* First pass: each row's parent row, into *parent. */
+/* First pass: each call's parent, into *parent. */
 static int find_parents(struct kft_spooltree *st, struct kft_functable *ft,
-			const struct kft_text_source *src, uint32_t **parent, size_t *cap,
+			const struct kft_call_source *src, uint32_t **parent, size_t *cap,
 			struct kft_error *err)
 {
-	struct kft_text_nest nest = { .classic = st->classic };
-	const struct kft_text_row *r;
-	char caller[1024];
+	struct kft_spool_call c;
 	int got;
 
-	while ((got = src->next(src->ctx, &r, err)) > 0) {
-		struct kft_nest_row nr;
-		uint32_t depth;
-
-		if (r->delta_us == -2)
-			continue;	/* a stack-watch row is no call */
+	while ((got = src->next(src->ctx, ft, &c, err)) > 0) {
 		if (st->ncalls >= UINT32_MAX - 1) {
 			got = kft_error_set(err, "more than %u calls: too many to nest in one tree",
 					    UINT32_MAX - 2);
 			break;
 		}
-		if (kft_grow((void **)parent, st->ncalls, cap, sizeof(**parent), 4096) ||
-		    !nest_row(ft, r, &nr, caller, sizeof(caller)) ||
-		    kft_text_nest_add(&nest, (uint32_t)st->ncalls, &nr, &(*parent)[st->ncalls],
-				      &depth)) {
+		if (kft_big_grow((void **)parent, st->ncalls, cap, sizeof(**parent))) {
 			got = kft_error_set(err, "out of memory");
 			break;
 		}
-		st->ncalls++;
+		(*parent)[st->ncalls++] = c.parent;
 	}
-	kft_text_nest_free(&nest);
 	return got;
 }
 
 /*
  * Places in depth-first order from parents: subtree sizes bottom up (a
  * parent is an earlier row), then each call placed after its parent and
- * its earlier siblings' subtrees. parent[] becomes the places; next[]
- * ends as place + subtree size.
+ * its earlier siblings' subtrees. parent[] becomes the places; next[] is
+ * room to work in.
  */
 static void place_calls(uint32_t *parent, uint32_t *next, uint64_t n)
 {
@@ -197,31 +170,23 @@ static void place_calls(uint32_t *parent, uint32_t *next, uint64_t n)
 	}
 }
 
-/* Second pass: each row written at its place, with depth and size. */
+/* Second pass: each call written at its place, with its depth. */
 static int write_calls(struct kft_spooltree *st, struct kft_functable *ft,
-		       const struct kft_text_source *src, const uint32_t *next,
-		       struct kft_error *err)
+		       const struct kft_call_source *src, struct kft_error *err)
 {
-	struct kft_text_nest nest = { .classic = st->classic };
-	const struct kft_text_row *r;
-	char caller[1024];
+	struct kft_spool_call c;
 	uint64_t i = 0;
 	int got;
 
-	while ((got = src->next(src->ctx, &r, err)) > 0) {
-		struct kft_nest_row nr;
+	while ((got = src->next(src->ctx, ft, &c, err)) > 0) {
 		struct spool_rec *rec;
-		uint32_t parent, depth, caller_idx, pid_idx;
+		uint32_t caller_idx, pid_idx;
 
-		if (r->delta_us == -2)
-			continue;
 		if (i == st->ncalls) {
-			got = kft_error_set(err, "the log changed while it was read");
+			got = kft_error_set(err, "the input changed while it was read");
 			break;
 		}
-		if (!nest_row(ft, r, &nr, caller, sizeof(caller)) ||
-		    kft_text_nest_add(&nest, (uint32_t)i, &nr, &parent, &depth) ||
-		    intern(ft, caller, &caller_idx) || intern(ft, r->pid, &pid_idx)) {
+		if (intern(ft, c.caller, &caller_idx) || intern(ft, c.pid, &pid_idx)) {
 			got = kft_error_set(err, "out of memory");
 			break;
 		}
@@ -231,19 +196,18 @@ static int write_calls(struct kft_spooltree *st, struct kft_functable *ft,
 			break;
 		}
 		memset(rec, 0, sizeof(*rec));
-		rec->entry_ns = nr.entry_ns;
-		rec->dur_ns = nr.dur_ns;
-		rec->func = nr.func;
+		rec->entry_ns = c.entry_ns;
+		rec->dur_ns = c.dur_ns;
+		rec->func = c.func;
 		rec->caller = caller_idx;
 		rec->pid = pid_idx;
-		rec->depth = depth;
-		rec->size = next[i] - st->place[i];
+		rec->depth = c.depth;
 		rec->row = (uint32_t)i;
-		rec->irq = r->irq;
-		if (r->args) {
-			size_t len = strlen(r->args) + 1;
+		rec->irq = c.irq;
+		if (c.args) {
+			size_t len = strlen(c.args) + 1;
 
-			if (page_io(st->args_fd, r->args, len, st->args_end, true)) {
+			if (page_io(st->args_fd, (void *)c.args, len, st->args_end, true)) {
 				got = io_error(err, "write");
 				break;
 			}
@@ -252,9 +216,8 @@ static int write_calls(struct kft_spooltree *st, struct kft_functable *ft,
 		}
 		i++;
 	}
-	kft_text_nest_free(&nest);
 	if (!got && i != st->ncalls)
-		got = kft_error_set(err, "the log changed while it was read");
+		got = kft_error_set(err, "the input changed while it was read");
 	return got;
 }
 
@@ -263,9 +226,10 @@ struct open_call {
 	int64_t dur_ns, children_ns;
 };
 
-/* A call's Local once all its children are known, as the tree in memory
- * gives it (calltree.c). */
-static int close_call(struct kft_spooltree *st, const struct open_call *c,
+/* A call's subtree size and Local once all its children are known (end:
+ * the place after its subtree), Local as the tree in memory gives it
+ * (calltree.c). */
+static int close_call(struct kft_spooltree *st, const struct open_call *c, uint64_t end,
 		      struct kft_error *err)
 {
 	struct spool_rec *rec = rec_at(st, c->place, true, err);
@@ -273,6 +237,7 @@ static int close_call(struct kft_spooltree *st, const struct open_call *c,
 
 	if (!rec)
 		return -1;
+	rec->size = (uint32_t)(end - c->place);
 	if (!st->classic && c->dur_ns < 0)
 		local = -1;
 	else if (local < 0)
@@ -281,7 +246,7 @@ static int close_call(struct kft_spooltree *st, const struct open_call *c,
 	return 0;
 }
 
-/* Third pass, over the file in order: every call's Local. */
+/* Third pass, over the file in order: every call's size and Local. */
 static int write_locals(struct kft_spooltree *st, struct kft_error *err)
 {
 	struct open_call *open = NULL;
@@ -302,7 +267,7 @@ static int write_locals(struct kft_spooltree *st, struct kft_error *err)
 		depth = rec->depth;
 
 		while (nopen > depth && !ret)
-			ret = close_call(st, &open[--nopen], err);
+			ret = close_call(st, &open[--nopen], p, err);
 		if (ret)
 			break;
 		if (nopen && (st->classic || c.dur_ns > 0))
@@ -314,32 +279,33 @@ static int write_locals(struct kft_spooltree *st, struct kft_error *err)
 		open[nopen++] = c;
 	}
 	while (nopen && !ret)
-		ret = close_call(st, &open[--nopen], err);
+		ret = close_call(st, &open[--nopen], st->ncalls, err);
 	free(open);
 	return ret;
 }
 
-int kft_spooltree_build(struct kft_spooltree *st, const struct kft_text_source *src,
-			bool classic, struct kft_error *err)
+int kft_spooltree_build(struct kft_spooltree *st, const struct kft_call_source *src,
+			struct kft_symbolizer *sz, bool classic, struct kft_error *err)
 {
 	struct kft_functable ft;
 	uint32_t *next = NULL;
-	size_t cap = 0;
+	size_t ncap = 0;
 	int ret = -1;
 
 	memset(st, 0, sizeof(*st));
 	st->classic = classic;
 	st->fd = st->args_fd = -1;
-	kft_functable_init(&ft, &st->t, NULL);
-	if (find_parents(st, &ft, src, &st->place, &cap, err))
+	kft_functable_init(&ft, &st->t, sz);
+	if (src->rewind(src->ctx, err) || find_parents(st, &ft, src, &st->place, &st->place_cap, err))
 		goto out;
-	next = malloc((st->ncalls ? st->ncalls : 1) * sizeof(*next));
 	st->pages = calloc(NPAGES, sizeof(*st->pages));
-	if (!next || !st->pages) {
+	if (kft_big_grow((void **)&next, st->ncalls, &ncap, sizeof(*next)) || !st->pages) {
 		kft_error_set(err, "out of memory");
 		goto out;
 	}
 	place_calls(st->place, next, st->ncalls);
+	kft_big_free(next, ncap, sizeof(*next));
+	next = NULL;
 	st->fd = kft_temp_file(err);
 	st->args_fd = st->fd < 0 ? -1 : kft_temp_file(err);
 	if (st->args_fd < 0)
@@ -348,11 +314,8 @@ int kft_spooltree_build(struct kft_spooltree *st, const struct kft_text_source *
 		io_error(err, "size");
 		goto out;
 	}
-	if (src->rewind(src->ctx, err) || write_calls(st, &ft, src, next, err))
-		goto out;
-	free(next);
-	next = NULL;
-	if (write_locals(st, err))
+	if (src->rewind(src->ctx, err) || write_calls(st, &ft, src, err) ||
+	    write_locals(st, err))
 		goto out;
 	if (kft_functable_finish(&ft)) {
 		kft_error_set(err, "out of memory");
@@ -360,10 +323,76 @@ int kft_spooltree_build(struct kft_spooltree *st, const struct kft_text_source *
 	}
 	ret = 0;
 out:
-	free(next);
+	kft_big_free(next, ncap, sizeof(*next));
 	kft_functable_done(&ft);
 	if (ret)
 		kft_spooltree_free(st);
+	return ret;
+}
+
+/* ---- a text log's rows as calls, nested by caller name ---------------- */
+
+struct text_calls {
+	const struct kft_text_source *rows;
+	struct kft_text_nest nest;
+	uint32_t row;
+	char caller[1024];
+};
+
+static int text_rewind(void *ctx, struct kft_error *err)
+{
+	struct text_calls *tc = ctx;
+	bool classic = tc->nest.classic;
+
+	kft_text_nest_free(&tc->nest);
+	tc->nest.classic = classic;
+	tc->row = 0;
+	return tc->rows->rewind(tc->rows->ctx, err);
+}
+
+static int text_next(void *ctx, struct kft_functable *ft, struct kft_spool_call *c,
+		     struct kft_error *err)
+{
+	struct text_calls *tc = ctx;
+	const struct kft_text_row *r;
+	struct kft_nest_row nr;
+	int got;
+
+	do {
+		got = tc->rows->next(tc->rows->ctx, &r, err);
+		if (got <= 0)
+			return got;
+	} while (r->delta_us == -2);	/* a stack-watch row is no call */
+	nr.entry_ns = r->entry_us * 1000;
+	nr.dur_ns = r->delta_us < 0 ? -1 : r->delta_us * 1000;
+	nr.tid = r->tid;
+	nr.coroutine = r->coroutine;
+	nr.irq = r->irq;
+	kft_caller_name(r->caller, tc->caller, sizeof(tc->caller));
+	if (kft_functable_func(ft, r->func, r->func, NULL, &nr.func))
+		return kft_error_set(err, "out of memory");
+	if (!kft_strmap_get(&ft->by_key, tc->caller, &nr.caller))
+		nr.caller = KFT_NONE;
+	if (kft_text_nest_add(&tc->nest, tc->row++, &nr, &c->parent, &c->depth))
+		return kft_error_set(err, "out of memory");
+	c->entry_ns = nr.entry_ns;
+	c->dur_ns = nr.dur_ns;
+	c->func = nr.func;
+	c->caller = tc->caller;
+	c->pid = r->pid;
+	c->args = r->args;
+	c->irq = r->irq;
+	return 1;
+}
+
+int kft_spooltree_build_text(struct kft_spooltree *st, const struct kft_text_source *src,
+			     bool classic, struct kft_error *err)
+{
+	struct text_calls tc = { .rows = src, .nest = { .classic = classic } };
+	struct kft_call_source calls = { .next = text_next, .rewind = text_rewind, .ctx = &tc };
+	int ret = kft_spooltree_build(st, &calls, NULL, classic, err);
+
+	kft_text_nest_free(&tc.nest);
 	return ret;
 }
 
@@ -417,10 +446,17 @@ int kft_spooltree_get(struct kft_spooltree *st, uint64_t p, struct kft_node *n, 
 	return 0;
 }
 
+void kft_spooltree_drop_places(struct kft_spooltree *st)
+{
+	kft_big_free(st->place, st->place_cap, sizeof(*st->place));
+	st->place = NULL;
+	st->place_cap = 0;
+}
+
 void kft_spooltree_free(struct kft_spooltree *st)
 {
 	kft_calltree_free(&st->t);
-	free(st->place);
+	kft_spooltree_drop_places(st);
 	free(st->pages);
 	free(st->args);
 	if (st->fd >= 0)

@@ -19,8 +19,8 @@
 #include "../format/text-log.h"
 #include "calltree.h"
 
-/* Where rows come from, as often as asked: a text log, or a trace's calls
- * as a log would show them (classic-rows.h). */
+/* Where rows come from, as often as asked, each time after a rewind: a
+ * text log, or a trace's calls as a log would show them (classic-rows.h). */
 struct kft_text_source {
 	/* the next row: 1, 0 at the end, -1 on an error */
 	int (*next)(void *ctx, const struct kft_text_row **row, struct kft_error *err);
@@ -31,12 +31,33 @@ struct kft_text_source {
 /* A text log through its reader. */
 struct kft_text_source kft_text_source_of_reader(struct kft_text_reader *r);
 
+/* A call as a source gives it, nested already. */
+struct kft_spool_call {
+	int64_t entry_ns, dur_ns;	/* dur -1: unfinished */
+	uint32_t func;			/* in the tree's functions */
+	const char *caller, *pid;
+	const char *args;		/* or NULL */
+	bool irq;
+	uint32_t parent, depth;		/* parent: an earlier call's number, or KFT_NONE */
+};
+
+/* Where calls come from, as often as asked, each time after a rewind,
+ * numbered from 0; next names functions in ft (the tree's). */
+struct kft_functable;
+struct kft_call_source {
+	int (*next)(void *ctx, struct kft_functable *ft, struct kft_spool_call *c,
+		    struct kft_error *err);
+	int (*rewind)(void *ctx, struct kft_error *err);
+	void *ctx;
+};
+
 struct kft_spool_page;
 
 struct kft_spooltree {
 	struct kft_calltree t;	/* its functions and strings; no nodes */
 	uint64_t ncalls;
-	uint32_t *place;	/* row -> place in depth-first order */
+	uint32_t *place;	/* row -> place in depth-first order (for -r) */
+	size_t place_cap;
 	bool classic;
 	int fd, args_fd;
 	uint64_t args_end;
@@ -45,9 +66,17 @@ struct kft_spooltree {
 	size_t args_cap;
 };
 
-/* Rows that are stack-watch rows (delta -2) are left out, as in memory. */
-int kft_spooltree_build(struct kft_spooltree *st, const struct kft_text_source *src,
-			bool classic, struct kft_error *err);
+/*
+ * The tree of src's calls (sz names a trace's addresses). classic: kd 1.1's Locals (every child counts,
+ * an unfinished call too), else as calltree.h's.
+ */
+struct kft_symbolizer;
+int kft_spooltree_build(struct kft_spooltree *st, const struct kft_call_source *src,
+			struct kft_symbolizer *sz, bool classic, struct kft_error *err);
+/* The tree of a text log's rows, nested by caller name (text-nest.h);
+ * stack-watch rows are left out. */
+int kft_spooltree_build_text(struct kft_spooltree *st, const struct kft_text_source *src,
+			     bool classic, struct kft_error *err);
 /*
  * The call at place p (< ncalls) in depth-first order, into *n (depth in
  * n->depth; n->args valid until the next call), with the number of calls
@@ -55,6 +84,8 @@ int kft_spooltree_build(struct kft_spooltree *st, const struct kft_text_source *
  */
 int kft_spooltree_get(struct kft_spooltree *st, uint64_t p, struct kft_node *n, uint32_t *size,
 		      uint32_t *row, struct kft_error *err);
+/* Give back the rows' places (4 bytes a call), when -r is not asked. */
+void kft_spooltree_drop_places(struct kft_spooltree *st);
 void kft_spooltree_free(struct kft_spooltree *st);
 
 #endif

@@ -10,6 +10,7 @@
 #include "../analysis/fastsum.h"
 #include "../analysis/funcstats.h"
 #include "../analysis/spooltree.h"
+#include "../analysis/trace-tree.h"
 #include "../format/calls.h"
 #include "../format/text-log.h"
 #include "../views/kd.h"
@@ -84,6 +85,28 @@ static bool wants_durations(const struct kft_kd_opts *o)
 	return strpbrk(cols, KFT_FASTSUM_DURATIONS) || strchr(KFT_FASTSUM_DURATIONS, o->sort);
 }
 
+/* kd's view of a tree kept on disk; st is freed. */
+static int kd_spooled(struct kft_spooltree *st, const struct kft_kd_opts *o, bool tree,
+		      const char *slowest_func, long slowest_n, struct kft_error *err)
+{
+	struct kft_funcstats fs;
+	int ret;
+
+	if (slowest_func) {
+		ret = kft_view_kd_slowest_spool(stdout, st, o, slowest_func, slowest_n, err);
+	} else if (tree) {
+		ret = kft_view_kd_tree_spool(stdout, st, o, err);
+	} else {
+		/* the summary needs no rows' places: their memory goes first */
+		kft_spooltree_drop_places(st);
+		ret = kft_funcstats_from_spool(&fs, st, err) ||
+		      kft_view_kd_summary(stdout, &st->t, &fs, o, err);
+		kft_funcstats_free(&fs);
+	}
+	kft_spooltree_free(st);
+	return ret ? -1 : 0;
+}
+
 /*
  * kd over rows that nest by caller name (a text log, or a trace read as
  * kd 1.1 did): classic sums straight from the rows, anything else from a
@@ -104,22 +127,27 @@ static int kd_rows(const struct kft_text_source *src, const struct kft_kd_opts *
 		kft_calltree_free(&t);
 		return ret ? -1 : 0;
 	}
-	if (kft_spooltree_build(&st, src, o->classic, err))
+	if (kft_spooltree_build_text(&st, src, o->classic, err))
 		return -1;
-	if (slowest_func) {
-		ret = kft_view_kd_slowest_spool(stdout, &st, o, slowest_func, slowest_n, err);
-	} else if (tree) {
-		ret = kft_view_kd_tree_spool(stdout, &st, o, err);
-	} else {
-		/* the summary needs no rows' places: their memory goes first */
-		free(st.place);
-		st.place = NULL;
-		ret = kft_funcstats_from_spool(&fs, &st, err) ||
-		      kft_view_kd_summary(stdout, &st.t, &fs, o, err);
-		kft_funcstats_free(&fs);
-	}
-	kft_spooltree_free(&st);
-	return ret ? -1 : 0;
+	return kd_spooled(&st, o, tree, slowest_func, slowest_n, err);
+}
+
+/* Trees of a trace that kd-stream.c cannot read thread by thread. */
+static int kd_trace_spooled(const struct kft_trace *tr, struct kft_symbolizer *sz,
+			    const struct kft_kd_opts *o, const char *slowest_func,
+			    long slowest_n, struct kft_error *err)
+{
+	struct kft_trace_tree *tt = kft_trace_tree_open(tr, err);
+	struct kft_call_source src;
+	struct kft_spooltree st;
+	int ret;
+
+	if (!tt)
+		return -1;
+	src = kft_trace_tree_source(tt);
+	ret = kft_spooltree_build(&st, &src, sz, false, err);
+	kft_trace_tree_close(tt);
+	return ret ? -1 : kd_spooled(&st, o, true, slowest_func, slowest_n, err);
 }
 
 int cmd_kd(int argc, char **argv)
@@ -242,10 +270,12 @@ int cmd_kd(int argc, char **argv)
 			close_trace(&tr, sz);
 			return ret ? fail("%s", err.msg) : 0;
 		}
-		if (!o.classic && kft_thread_calls_joins(&tr, NULL) && !in_memory &&
-		    (slowest_func || tree)) {
-			/* trees straight from the thread files' call streams */
-			ret = slowest_func ? kft_view_kd_slowest_stream(stdout, &tr, sz, &o,
+		if (!o.classic && !in_memory && (slowest_func || tree)) {
+			/* trees straight from the thread files' call streams,
+			 * or, where a thread's calls span files, kept on disk */
+			ret = !kft_thread_calls_joins(&tr, NULL) || getenv("KFT_KD_ON_DISK")
+				? kd_trace_spooled(&tr, sz, &o, slowest_func, (long)slowest_n, &err)
+			      : slowest_func ? kft_view_kd_slowest_stream(stdout, &tr, sz, &o,
 									slowest_func,
 									(long)slowest_n, &err)
 			      : o.raw_order ? kft_view_kd_rows_stream(stdout, &tr, sz, &o, &err)

@@ -90,8 +90,10 @@ once_views_read_in_bounded_memory() {
 }
 
 # kd 1.1's nesting (--classic) and text logs nest by caller name, so
-# their trees are kept on disk, not in memory: 4 million calls, under the
-# same 40 bytes a call plus 64 MiB (a tree in memory took 130 and more).
+# their trees are kept on disk, not in memory (as are a trace's whose
+# threads' calls span files: KFT_KD_ON_DISK takes that path): 4 million
+# calls, under the same 40 bytes a call plus 64 MiB (a tree in memory
+# took 130 and more).
 once_classic_and_text_logs_read_in_bounded_memory() {
 	build many
 	kft record -o t -- ./many 4000000
@@ -102,6 +104,8 @@ once_classic_and_text_logs_read_in_bounded_memory() {
 		kib=$(TMPDIR=$PWD peak_kib "$KFT" $view)
 		check "kft $view: $kib KiB, bound $bound" test "$kib" -lt "$bound"
 	done
+	kib=$(TMPDIR=$PWD KFT_KD_ON_DISK=1 peak_kib "$KFT" kd -c -l t)
+	check "kft kd -c -l t, its tree on disk: $kib KiB, bound $bound" test "$kib" -lt "$bound"
 	kib=$(peak_kib sh -c "'$KFT' log t | TMPDIR=$PWD '$KFT' kd -c -" )
 	check "kft log | kft kd -c -: $kib KiB, bound $bound" test "$kib" -lt "$bound"
 	check "every call in the classic tree" \
@@ -129,6 +133,9 @@ test_kd_trees_streamed_as_in_memory() {
 			kft kd $opts "t-$prog" >stream
 			KFT_KD_IN_MEMORY=1 kft kd $opts "t-$prog" >memory
 			check "$prog, kd $opts: the same rows" diff memory stream
+			# the tree on disk, for threads whose calls span files
+			KFT_KD_ON_DISK=1 kft kd $opts "t-$prog" >disk
+			check "$prog, kd $opts: the same rows on disk" diff memory disk
 		done
 	done
 }

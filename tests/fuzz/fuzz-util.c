@@ -7,8 +7,11 @@
 #include <unistd.h>
 
 #include "analysis/calltree.h"
+#include "analysis/classic-rows.h"
 #include "analysis/fastsum.h"
 #include "analysis/funcstats.h"
+#include "analysis/spooltree.h"
+#include "analysis/trace-tree.h"
 #include "format/reader.h"
 #include "fuzz.h"
 #include "symbols/symbolizer.h"
@@ -66,9 +69,64 @@ const char *fuzz_dir(void)
 	return dir;
 }
 
-static char *tree_text(const struct kft_trace *tr, struct kft_symbolizer *sz,
-		       const struct kft_kd_opts *o, bool in_memory)
+enum tree_way { IN_MEMORY, STREAMED, ON_DISK, CLASSIC_IN_MEMORY, CLASSIC_ON_DISK };
+
+/* kd 1.1's tree in memory, as kft kd builds it from a trace. */
+static int classic_tree(struct kft_calltree *t, const struct kft_trace *tr,
+			struct kft_symbolizer *sz, struct kft_error *err)
 {
+	struct kft_text_log log;
+	int ret = kft_calltree_from_trace(t, tr, sz, err);
+
+	if (ret)
+		return ret;
+	ret = kft_calltree_to_text(t, &log, err);
+	kft_calltree_free(t);
+	if (!ret)
+		ret = kft_calltree_from_text(t, &log, true, err);
+	kft_text_log_free(&log);
+	return ret;
+}
+
+/* A tree kept on disk, from the trace's calls or its classic rows. */
+static int disk_tree(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
+		     const struct kft_kd_opts *o, struct kft_error *err)
+{
+	struct kft_spooltree st;
+	int ret;
+
+	if (o->classic) {
+		struct kft_classic_rows *cr = kft_classic_rows_open(tr, sz, err);
+		struct kft_text_source src;
+
+		if (!cr)
+			return -1;
+		src = kft_classic_rows_source(cr);
+		ret = kft_spooltree_build_text(&st, &src, true, err);
+		kft_classic_rows_close(cr);
+	} else {
+		struct kft_trace_tree *tt = kft_trace_tree_open(tr, err);
+		struct kft_call_source src;
+
+		if (!tt)
+			return -1;
+		src = kft_trace_tree_source(tt);
+		ret = kft_spooltree_build(&st, &src, sz, false, err);
+		kft_trace_tree_close(tt);
+	}
+	if (ret)
+		return ret;
+	ret = kft_view_kd_tree_spool(out, &st, o, err);
+	if (!ret && st.t.nfuncs)
+		kft_view_kd_slowest_spool(out, &st, o, st.t.funcs[0].base_name, 2, err);
+	kft_spooltree_free(&st);
+	return ret;
+}
+
+static char *tree_text(const struct kft_trace *tr, struct kft_symbolizer *sz,
+		       const struct kft_kd_opts *o, enum tree_way way)
+{
+	struct kft_kd_opts co = *o;
 	struct kft_calltree t;
 	struct kft_error err;
 	char *text = NULL;
@@ -78,16 +136,22 @@ static char *tree_text(const struct kft_trace *tr, struct kft_symbolizer *sz,
 
 	if (!out)
 		abort();
-	if (in_memory) {
-		ret = kft_calltree_from_trace(&t, tr, sz, &err);
+	co.classic = way == CLASSIC_IN_MEMORY || way == CLASSIC_ON_DISK;
+	if (way == IN_MEMORY || way == CLASSIC_IN_MEMORY) {
+		ret = co.classic ? classic_tree(&t, tr, sz, &err)
+				 : kft_calltree_from_trace(&t, tr, sz, &err);
 		if (!ret) {
-			ret = kft_view_kd_tree(out, &t, o, &err);
+			ret = kft_view_kd_tree(out, &t, &co, &err);
+			if (!ret && t.nfuncs)
+				kft_view_kd_slowest(out, &t, &co, t.funcs[0].base_name, 2, &err);
 			kft_calltree_free(&t);
 		}
-	} else {
+	} else if (way == STREAMED) {
 		ret = o->interlace ? kft_view_kd_interlaced_stream(out, tr, sz, o, &err)
 		      : o->raw_order ? kft_view_kd_rows_stream(out, tr, sz, o, &err)
 				     : kft_view_kd_tree_stream(out, tr, sz, o, &err);
+	} else {
+		ret = disk_tree(out, tr, sz, &co, &err);
 	}
 	fclose(out);
 	if (ret) {
@@ -97,21 +161,38 @@ static char *tree_text(const struct kft_trace *tr, struct kft_symbolizer *sz,
 	return text;
 }
 
+/* Two ways that must give the same text (NULL: that way failed). */
+static void same(const char *what, char *a, char *b)
+{
+	if (a && b && strcmp(a, b)) {
+		fprintf(stderr, "%s:\n%s\nagainst:\n%s\n", what, a, b);
+		abort();
+	}
+	free(a);
+	free(b);
+}
+
 static void trees(const struct kft_trace *tr, struct kft_symbolizer *sz)
 {
 	for (int how = 0; how < 3; how++) {
 		struct kft_kd_opts o = { .sort = 't', .limit = -1, .max_depth = 20,
 					 .max_funclen = 40, .columns = KFT_KD_TREE_COLUMNS,
 					 .raw_order = how == 1, .interlace = how == 2 };
-		char *mem = tree_text(tr, sz, &o, true), *stream = tree_text(tr, sz, &o, false);
+		char *mem = tree_text(tr, sz, &o, IN_MEMORY);
+		char *stream = tree_text(tr, sz, &o, STREAMED);
 
-		/* the two ways agree wherever both can read the trace */
+		/* the two ways agree wherever both can read the trace (on
+		 * damaged kernel files they may order handler chains
+		 * differently: checked only on request) */
 		if (mem && stream && strcmp(mem, stream) && getenv("KFT_FUZZ_AGREE")) {
 			fprintf(stderr, "in memory:\n%s\nstreamed:\n%s\n", mem, stream);
 			abort();
 		}
-		free(mem);
 		free(stream);
+		/* a tree on disk is the tree in memory, always */
+		same("in memory, against on disk", mem, tree_text(tr, sz, &o, ON_DISK));
+		same("classic in memory, against on disk", tree_text(tr, sz, &o, CLASSIC_IN_MEMORY),
+		     tree_text(tr, sz, &o, CLASSIC_ON_DISK));
 	}
 }
 
@@ -120,6 +201,8 @@ static void summaries(const struct kft_trace *tr, struct kft_symbolizer *sz)
 	struct kft_kd_opts o = { .sort = 'P', .limit = -1, .min_time_us = -1000000000LL,
 				 .max_depth = 20, .max_funclen = 40,
 				 .columns = KFT_KD_SUMMARY_COLUMNS };
+	struct kft_classic_rows *cr;
+	struct kft_text_source src = { 0 };
 	struct kft_funcstats fs;
 	struct kft_calltree t;
 	struct kft_error err;
@@ -134,11 +217,14 @@ static void summaries(const struct kft_trace *tr, struct kft_symbolizer *sz)
 	}
 	o.classic = true;
 	o.sort = 't';
-	if (!kft_funcstats_classic_from_trace(&fs, &t, tr, sz, &err)) {
+	cr = kft_classic_rows_open(tr, sz, &err);
+	src = cr ? kft_classic_rows_source(cr) : src;
+	if (cr && !kft_funcstats_classic_from_rows(&fs, &t, &src, &err)) {
 		kft_view_kd_summary(fuzz_sink(), &t, &fs, &o, &err);
 		kft_funcstats_free(&fs);
 		kft_calltree_free(&t);
 	}
+	kft_classic_rows_close(cr);
 }
 
 /* The exports, the pictures, stats, diff and latency, each on the trace. */

@@ -87,6 +87,9 @@ for opts in "-c" "-c -l" "-c -r -l" "-c -i -l" "--slowest 2 read_file" \
 	KFT_KD_IN_MEMORY=1 kft kd $opts /tmp/t1 > /tmp/tree2
 	check "kd $opts: streamed and in memory agree" sh -c \
 		'grep -q do_sys_openat2 /tmp/tree1 && cmp -s /tmp/tree1 /tmp/tree2'
+	# kept on disk, as a thread that exec'd while the kernel was traced is
+	KFT_KD_ON_DISK=1 kft kd $opts /tmp/t1 > /tmp/tree1
+	check "kd $opts: on disk and in memory agree" cmp -s /tmp/tree1 /tmp/tree2
 done
 
 # the exports: a slice or event a call, kernel calls on the program's thread
