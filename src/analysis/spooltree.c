@@ -30,7 +30,7 @@ _Static_assert(sizeof(struct spool_rec) == 64, "spool records are 64 bytes");
 
 struct kft_spool_page {
 	uint64_t page;
-	bool valid, dirty;
+	bool dirty;
 	struct spool_rec recs[PAGE_CALLS];
 };
 
@@ -88,24 +88,28 @@ static struct spool_rec *rec_at(struct kft_spooltree *st, uint64_t p, bool dirty
 				struct kft_error *err)
 {
 	uint64_t page = p / PAGE_CALLS;
-	struct kft_spool_page *pg = &st->pages[page % NPAGES];
+	struct kft_spool_page **slot = &st->pages[page % NPAGES], *pg = *slot;
 	uint64_t off = page * PAGE_CALLS * sizeof(struct spool_rec);
 
-	if (!pg->valid || pg->page != page) {
-		if (pg->valid && pg->dirty &&
+	if (!pg || pg->page != page) {
+		if (pg && pg->dirty &&
 		    page_io(st->fd, pg->recs, page_bytes(st, pg->page),
 			    pg->page * PAGE_CALLS * sizeof(struct spool_rec), true)) {
 			io_error(err, "write");
 			return NULL;
 		}
-		pg->valid = false;
+		/* a slot gets its page on first use: a small tree needs few */
+		if (!pg && !(pg = *slot = malloc(sizeof(*pg)))) {
+			kft_error_set(err, "out of memory");
+			return NULL;
+		}
+		pg->page = UINT64_MAX;
+		pg->dirty = false;
 		if (page_io(st->fd, pg->recs, page_bytes(st, page), off, false)) {
 			io_error(err, "read");
 			return NULL;
 		}
 		pg->page = page;
-		pg->valid = true;
-		pg->dirty = false;
 	}
 	pg->dirty |= dirty;
 	return &pg->recs[p % PAGE_CALLS];
@@ -457,6 +461,8 @@ void kft_spooltree_free(struct kft_spooltree *st)
 {
 	kft_calltree_free(&st->t);
 	kft_spooltree_drop_places(st);
+	for (size_t i = 0; st->pages && i < NPAGES; i++)
+		free(st->pages[i]);
 	free(st->pages);
 	free(st->args);
 	if (st->fd >= 0)

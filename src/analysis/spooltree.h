@@ -61,7 +61,7 @@ struct kft_spooltree {
 	bool classic;
 	int fd, args_fd;
 	uint64_t args_end;
-	struct kft_spool_page *pages;
+	struct kft_spool_page **pages;
 	char *args;		/* the last node's arguments */
 	size_t args_cap;
 };

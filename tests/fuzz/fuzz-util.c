@@ -88,10 +88,12 @@ static int classic_tree(struct kft_calltree *t, const struct kft_trace *tr,
 	return ret;
 }
 
-/* A tree kept on disk, from the trace's calls or its classic rows. */
+/* Every layout of a tree kept on disk, from the trace's calls or its
+ * classic rows. */
 static int disk_tree(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
 		     const struct kft_kd_opts *o, struct kft_error *err)
 {
+	struct kft_kd_opts lo = *o;
 	struct kft_spooltree st;
 	int ret;
 
@@ -114,20 +116,47 @@ static int disk_tree(FILE *out, const struct kft_trace *tr, struct kft_symbolize
 		ret = kft_spooltree_build(&st, &src, sz, false, err);
 		kft_trace_tree_close(tt);
 	}
-	if (ret)
-		return ret;
-	ret = kft_view_kd_tree_spool(out, &st, o, err);
+	for (int how = 0; how < 3 && !ret; how++) {
+		lo.raw_order = how == 1;
+		lo.interlace = how == 2;
+		ret = kft_view_kd_tree_spool(out, &st, &lo, err);
+	}
 	if (!ret && st.t.nfuncs)
 		kft_view_kd_slowest_spool(out, &st, o, st.t.funcs[0].base_name, 2, err);
 	kft_spooltree_free(&st);
 	return ret;
 }
 
+/* Every layout of the tree in memory (all: else o's layout alone). */
+static int memory_tree(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
+		       const struct kft_kd_opts *o, bool all, struct kft_error *err)
+{
+	struct kft_kd_opts lo = *o;
+	struct kft_calltree t;
+	int ret = o->classic ? classic_tree(&t, tr, sz, err) : kft_calltree_from_trace(&t, tr, sz, err);
+
+	if (ret)
+		return ret;
+	for (int how = 0; how < 3 && !ret; how++) {
+		if (all) {
+			lo.raw_order = how == 1;
+			lo.interlace = how == 2;
+		} else if (how) {
+			break;
+		}
+		ret = kft_view_kd_tree(out, &t, &lo, err);
+	}
+	if (all && !ret && t.nfuncs)
+		kft_view_kd_slowest(out, &t, o, t.funcs[0].base_name, 2, err);
+	kft_calltree_free(&t);
+	return ret;
+}
+
+/* all: every layout and the slowest calls (on disk: always) */
 static char *tree_text(const struct kft_trace *tr, struct kft_symbolizer *sz,
-		       const struct kft_kd_opts *o, enum tree_way way)
+		       const struct kft_kd_opts *o, enum tree_way way, bool all)
 {
 	struct kft_kd_opts co = *o;
-	struct kft_calltree t;
 	struct kft_error err;
 	char *text = NULL;
 	size_t len = 0;
@@ -137,22 +166,14 @@ static char *tree_text(const struct kft_trace *tr, struct kft_symbolizer *sz,
 	if (!out)
 		abort();
 	co.classic = way == CLASSIC_IN_MEMORY || way == CLASSIC_ON_DISK;
-	if (way == IN_MEMORY || way == CLASSIC_IN_MEMORY) {
-		ret = co.classic ? classic_tree(&t, tr, sz, &err)
-				 : kft_calltree_from_trace(&t, tr, sz, &err);
-		if (!ret) {
-			ret = kft_view_kd_tree(out, &t, &co, &err);
-			if (!ret && t.nfuncs)
-				kft_view_kd_slowest(out, &t, &co, t.funcs[0].base_name, 2, &err);
-			kft_calltree_free(&t);
-		}
-	} else if (way == STREAMED) {
+	if (way == STREAMED)
 		ret = o->interlace ? kft_view_kd_interlaced_stream(out, tr, sz, o, &err)
 		      : o->raw_order ? kft_view_kd_rows_stream(out, tr, sz, o, &err)
 				     : kft_view_kd_tree_stream(out, tr, sz, o, &err);
-	} else {
+	else if (way == ON_DISK || way == CLASSIC_ON_DISK)
 		ret = disk_tree(out, tr, sz, &co, &err);
-	}
+	else
+		ret = memory_tree(out, tr, sz, &co, all, &err);
 	fclose(out);
 	if (ret) {
 		free(text);
@@ -174,12 +195,15 @@ static void same(const char *what, char *a, char *b)
 
 static void trees(const struct kft_trace *tr, struct kft_symbolizer *sz)
 {
+	struct kft_kd_opts every = { .sort = 't', .limit = -1, .max_depth = 20, .max_funclen = 40,
+				     .columns = KFT_KD_TREE_COLUMNS };
+
 	for (int how = 0; how < 3; how++) {
 		struct kft_kd_opts o = { .sort = 't', .limit = -1, .max_depth = 20,
 					 .max_funclen = 40, .columns = KFT_KD_TREE_COLUMNS,
 					 .raw_order = how == 1, .interlace = how == 2 };
-		char *mem = tree_text(tr, sz, &o, IN_MEMORY);
-		char *stream = tree_text(tr, sz, &o, STREAMED);
+		char *mem = tree_text(tr, sz, &o, IN_MEMORY, false);
+		char *stream = tree_text(tr, sz, &o, STREAMED, false);
 
 		/* the two ways agree wherever both can read the trace (on
 		 * damaged kernel files they may order handler chains
@@ -188,12 +212,15 @@ static void trees(const struct kft_trace *tr, struct kft_symbolizer *sz)
 			fprintf(stderr, "in memory:\n%s\nstreamed:\n%s\n", mem, stream);
 			abort();
 		}
+		free(mem);
 		free(stream);
-		/* a tree on disk is the tree in memory, always */
-		same("in memory, against on disk", mem, tree_text(tr, sz, &o, ON_DISK));
-		same("classic in memory, against on disk", tree_text(tr, sz, &o, CLASSIC_IN_MEMORY),
-		     tree_text(tr, sz, &o, CLASSIC_ON_DISK));
 	}
+	/* a tree on disk is the tree in memory, always, in every layout */
+	same("in memory, against on disk", tree_text(tr, sz, &every, IN_MEMORY, true),
+	     tree_text(tr, sz, &every, ON_DISK, true));
+	same("classic in memory, against on disk",
+	     tree_text(tr, sz, &every, CLASSIC_IN_MEMORY, true),
+	     tree_text(tr, sz, &every, CLASSIC_ON_DISK, true));
 }
 
 static void summaries(const struct kft_trace *tr, struct kft_symbolizer *sz)
