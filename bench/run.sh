@@ -209,7 +209,7 @@ rm -rf "$tmp/comp"
 # (each tool's trace is removed before the other's is written: some 2 GB
 # for kft, 4 GB for uftrace)
 declare -A ST SR
-scale_views=("kft kd" "kft kd -l" "kft kd -c" "kft kd -c --classic" "kft log" "kft ftrace"
+scale_views=("kft kd" "kft kd -l" "kft kd -c" "kft log" "kft ftrace"
 	     "uftrace report" "uftrace graph" "uftrace replay")
 if [ -n "$scale" ]; then
 	rm -rf "$tmp/scale"
@@ -219,7 +219,7 @@ if [ -n "$scale" ]; then
 	SB[kft]=$(du -s -B1 "$tmp/scale" | cut -f1)
 	for v in "${scale_views[@]}"; do
 		case $v in
-		kft*) TMPDIR=$tmp run "$kft" ${v#kft } "$tmp/scale" ;;
+		kft*) run "$kft" ${v#kft } "$tmp/scale" ;;
 		*) continue ;;
 		esac
 		ST[$v]=$elapsed_ns SR[$v]=$rss_kb
@@ -307,8 +307,7 @@ added_cpu() { echo $(( (C[$1,$2] - C[$1,base]) / $(calls_of "$1" "$2") )); }
 		echo "| step | kft s | kft MiB | uftrace | uftrace s | uftrace MiB | time ratio |"
 		echo "|---|---|---|---|---|---|---|"
 		for pair in "kft record:uftrace record" "kft kd:uftrace report" "kft kd -l:uftrace report" \
-			    "kft kd -c:uftrace graph" "kft kd -c --classic:uftrace graph" \
-			    "kft log:uftrace replay" "kft ftrace:uftrace replay"; do
+			    "kft kd -c:uftrace graph" "kft log:uftrace replay" "kft ftrace:uftrace replay"; do
 			k=${pair%%:*} u=${pair#*:}
 			awk -v k="$k" -v u="$u" -v kt="${ST[$k]}" -v km="${SR[$k]}" -v ut="${ST[$u]}" \
 			    -v um="${SR[$u]}" 'BEGIN { printf "| %s | %.1f | %d | %s | %.1f | %d | %.2f |\n",
