@@ -29,6 +29,7 @@ int cmd_kd(int argc, char **argv);
 int cmd_addr2sym(int argc, char **argv);
 int cmd_sym2addr(int argc, char **argv);
 int cmd_kernel(int argc, char **argv);
+int cmd_functions(int argc, char **argv);
 
 /* Print "kft: msg" to stderr; returns 1 for `return fail(...)`. */
 int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -65,8 +66,10 @@ pid_t launch(const char *prog, char **argv, const char *runtime, const char *dir
 	     const int *gate);
 
 /* kft record --kernel (record-kernel.c) */
-int record_kernel(const char *config, const char *dir, bool compensate, bool irqs,
-		  bool switches, int argc, char **argv);
+/* cfg: loaded, with the options' selections; record_kernel releases it */
+struct kft_config;
+int record_kernel(struct kft_config *cfg, const char *config, const char *dir, bool compensate,
+		  bool irqs, bool switches, int argc, char **argv);
 
 /* If argv has -h/--help before "--", print usage to stdout and return true. */
 bool wants_help(int argc, char **argv, const char *usage);

@@ -80,6 +80,10 @@ struct record_opts {
 	bool no_switches;
 	bool irqs;
 	uint64_t max_size;
+	/* ftrace's selections from the options, as config statements */
+	const char *filter[64], *notrace[64], *graph[64];
+	size_t nfilter, nnotrace, ngraph;
+	const char *depth;
 };
 
 /* PROG as execvp would find it. */
@@ -106,7 +110,7 @@ static int check_program(const char *path, const struct kft_config *cfg, const c
 {
 	struct kft_elf elf;
 	struct kft_error err;
-	const struct kft_func_ref *refs[2 + KFT_MAX_FUNCLIST];
+	const struct kft_func_ref *refs[2 + 3 * KFT_MAX_FUNCLIST];
 	size_t nrefs = 0;
 	char magic[4] = { 0 };
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -141,17 +145,30 @@ static int check_program(const char *path, const struct kft_config *cfg, const c
 	for (size_t i = 0; i < cfg->nfuncs; i++)
 		if (cfg->funcs[i].name)
 			refs[nrefs++] = &cfg->funcs[i];
+	for (size_t i = 0; i < cfg->notrace.n; i++)
+		if (cfg->notrace.refs[i].name)
+			refs[nrefs++] = &cfg->notrace.refs[i];
+	for (size_t i = 0; i < cfg->graph.n; i++)
+		if (cfg->graph.refs[i].name)
+			refs[nrefs++] = &cfg->graph.refs[i];
 	for (size_t i = 0; i < nrefs && !ret; i++) {
+		const struct kft_func_ref *r = refs[i];
+		char where[PATH_MAX + 16];
 		uint64_t addr;
 
-		if (strpbrk(refs[i]->name, "*?["))
-			ret = fail("%s:%u: '%s': a glob; a program's functions are named one by one "
-				   "(globs go to kernel traces, and to kft stats --set)", cfgname,
-				   refs[i]->line, refs[i]->name);
-		else if (!kft_elf_find(&elf, refs[i]->name, &addr, 1))
-			ret = fail("%s:%u: '%s': no function of that name in %s (if it lives in "
-				   "a shared library, use --no-check)", cfgname, refs[i]->line,
-				   refs[i]->name, path);
+		/* a reference from an option has no line */
+		if (r->line)
+			snprintf(where, sizeof(where), "%s:%u: ", cfgname, r->line);
+		else
+			snprintf(where, sizeof(where), "kft record: ");
+		if (kft_is_glob(r->name) && (r == &cfg->start.func || r == &cfg->stop.func))
+			ret = fail("%s'%s': a trigger names one function, not a glob", where,
+				   r->name);
+		else if (kft_is_glob(r->name) ? !kft_elf_find_glob(&elf, r->name, NULL, 0)
+					     : !kft_elf_find(&elf, r->name, &addr, 1))
+			ret = fail("%s'%s': no function %s in %s (if it lives in a shared "
+				   "library, use --no-check)", where, r->name,
+				   kft_is_glob(r->name) ? "matches it" : "of that name", path);
 	}
 out:
 	kft_elf_close(&elf);
@@ -298,13 +315,33 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		{ "irqs", no_argument, NULL, 'I' },
 		{ "kernel", no_argument, NULL, 'k' },
 		{ "max-size", required_argument, NULL, 'M' },
+		{ "filter", required_argument, NULL, 'F' },
+		{ "notrace", required_argument, NULL, 'N' },
+		{ "graph", required_argument, NULL, 'G' },
+		{ "depth", required_argument, NULL, 'D' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
 	o->dir = KFT_DEFAULT_DIR;
-	while ((c = getopt_long(argc, argv, "+c:o:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+c:o:F:N:G:D:", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'F':
+		case 'N':
+		case 'G': {
+			const char **list = c == 'F' ? o->filter : c == 'N' ? o->notrace : o->graph;
+			size_t *n = c == 'F' ? &o->nfilter : c == 'N' ? &o->nnotrace : &o->ngraph;
+
+			if (*n == 64) {
+				fprintf(stderr, "kft: record: 64 -%c patterns at most\n", c);
+				return -1;
+			}
+			list[(*n)++] = optarg;
+			break;
+		}
+		case 'D':
+			o->depth = optarg;
+			break;
 		case 'c':
 			o->config = optarg;
 			break;
@@ -349,6 +386,79 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		fprintf(stderr, "kft: record: no program given\n%s", usage);
 		return -1;
 	}
+	return 0;
+}
+
+/* Append list from's functions to list to (from is emptied). */
+static void move_refs(bool *has, size_t *n, struct kft_func_ref **refs, bool *from_has,
+		      size_t *from_n, struct kft_func_ref **from_refs)
+{
+	struct kft_func_ref *all;
+
+	if (!*from_has)
+		return;
+	all = realloc(*refs, (*n + *from_n) * sizeof(*all));
+	if (!all)
+		return;
+	for (size_t i = 0; i < *from_n; i++) {
+		all[*n + i] = (*from_refs)[i];
+		all[*n + i].line = 0;	/* from an option */
+	}
+	*refs = all;
+	*n += *from_n;
+	*has = true;
+	*from_n = 0;
+	*from_has = false;
+}
+
+/* -F, -N, -G and -D into cfg, as the config statements they stand for
+ * (patterns add to the config's lists, the depth replaces its own). */
+static int add_selections(struct kft_config *cfg, const struct record_opts *o)
+{
+	const char *const *lists[3] = { o->filter, o->notrace, o->graph };
+	const size_t counts[3] = { o->nfilter, o->nnotrace, o->ngraph };
+	static const char *const words[3] = { "funclist", "notrace", "graph" };
+	struct kft_config opt;
+	struct kft_error err;
+	size_t len = 64;
+	char *text, *p;
+	int ret;
+
+	if (!o->nfilter && !o->nnotrace && !o->ngraph && !o->depth)
+		return 0;
+	for (int l = 0; l < 3; l++)
+		for (size_t i = 0; i < counts[l]; i++)
+			len += strlen(lists[l][i]) + 32;
+	len += o->depth ? strlen(o->depth) : 0;
+	text = p = malloc(len);
+	if (!text)
+		return fail("out of memory");
+	p += sprintf(p, "begin\n");
+	for (int l = 0; l < 3; l++) {
+		if (!counts[l])
+			continue;
+		p += sprintf(p, "filter %s", words[l]);
+		for (size_t i = 0; i < counts[l]; i++)
+			p += sprintf(p, " %s", lists[l][i]);
+		p += sprintf(p, " fend\n");
+	}
+	if (o->depth)
+		p += sprintf(p, "filter depth %s\n", o->depth);
+	p += sprintf(p, "end\n");
+	kft_config_init(&opt);
+	ret = kft_config_parse(&opt, text, (size_t)(p - text), "kft record options", &err);
+	free(text);
+	if (ret)
+		return fail("%s", err.msg);
+	move_refs(&cfg->has_funclist, &cfg->nfuncs, &cfg->funcs, &opt.has_funclist, &opt.nfuncs,
+		  &opt.funcs);
+	move_refs(&cfg->notrace.set, &cfg->notrace.n, &cfg->notrace.refs, &opt.notrace.set,
+		  &opt.notrace.n, &opt.notrace.refs);
+	move_refs(&cfg->graph.set, &cfg->graph.n, &cfg->graph.refs, &opt.graph.set, &opt.graph.n,
+		  &opt.graph.refs);
+	if (opt.max_depth)
+		cfg->max_depth = opt.max_depth;
+	kft_config_release(&opt);
 	return 0;
 }
 
@@ -441,12 +551,16 @@ int cmd_record(int argc, char **argv)
 		return 2;
 	if (check_environment())
 		return 1;
-	if (o.kernel)
-		return record_kernel(o.config, o.dir, o.compensate, o.irqs, !o.no_switches,
-				     argc - optind, argv + optind);
 	kft_config_init(&cfg);
 	if (o.config && kft_config_load(&cfg, o.config, &err))
 		return fail("%s", err.msg);
+	if (add_selections(&cfg, &o)) {
+		kft_config_release(&cfg);
+		return 1;
+	}
+	if (o.kernel)
+		return record_kernel(&cfg, o.config, o.dir, o.compensate, o.irqs, !o.no_switches,
+				     argc - optind, argv + optind);
 	if (find_program(argv[optind], prog, sizeof(prog))) {
 		fail("%s: program not found or not executable", argv[optind]);
 		goto out;

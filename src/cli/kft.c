@@ -25,6 +25,7 @@ static const char usage[] =
 	"  diff     what changed between two traces, per function and call path\n"
 	"  latency  a function's longest call, as ftrace's latency_trace showed it\n"
 	"  status   print the run state and config, as /proc/kft did\n"
+	"  functions list the functions a program's filters can name\n"
 	"  compress compress what a trace still holds raw (kft record does it itself)\n"
 	"  prime    arm the start trigger of a running trace\n"
 	"  start    start a running trace now\n"
@@ -73,6 +74,7 @@ int main(int argc, char **argv)
 		{ "addr2sym", cmd_addr2sym }, { "sym2addr", cmd_sym2addr },
 		{ "prime", cmd_control }, { "start", cmd_control }, { "stop", cmd_control },
 		{ "kernel", cmd_kernel }, { "compress", cmd_compress },
+		{ "functions", cmd_functions },
 	};
 
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||

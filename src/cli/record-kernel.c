@@ -80,21 +80,17 @@ static int wait_run(struct kft_kernel *k, const struct kft_config *cfg, pid_t ch
 	}
 }
 
-int record_kernel(const char *config, const char *dir, bool compensate, bool irqs,
-		  bool switches, int argc, char **argv)
+int record_kernel(struct kft_config *loaded, const char *config, const char *dir, bool compensate,
+		  bool irqs, bool switches, int argc, char **argv)
 {
 	struct kft_kernel k;
-	struct kft_config cfg;
-	struct kft_error err;
+	struct kft_config cfg = *loaded;	/* ours to release */
 	char prog[PATH_MAX], runtime[PATH_MAX], status[160];
 	sigset_t sigs, old;
 	int gate[2] = { -1, -1 }, wstatus = 0, ret = 1;
 	bool by_trigger = false, armed = false, with_runtime;
 	pid_t child = 0;
 
-	kft_config_init(&cfg);
-	if (config && kft_config_load(&cfg, config, &err))
-		return fail("%s", err.msg);
 	cfg.irq_events = irqs;
 	cfg.switch_events = switches;
 	if (argc && find_program(argv[0], prog, sizeof(prog))) {

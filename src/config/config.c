@@ -202,7 +202,7 @@ bad:
  * ns::Foo::operator new (an operator such as + goes by its mangled name) */
 static bool is_ident_char(char c)
 {
-	return isalnum((unsigned char)c) || (c && strchr("_.$@:()<>,*&~[] ", c));
+	return isalnum((unsigned char)c) || (c && strchr("_.$@:()<>,*&~[]?!- ", c));
 }
 
 static int parse_func(struct parser *p, const struct token *t, struct kft_func_ref *ref)
@@ -347,34 +347,37 @@ static int parse_set(struct parser *p, struct kft_config *cfg, const struct toke
  * and "funclist a, b," + "c" (kftstatic.conf: a trailing comma continues
  * the list on the next line, no fend).
  */
-static int add_func(struct parser *p, struct kft_config *cfg, const struct token *t, size_t *cap)
+static int add_func(struct parser *p, size_t *n, struct kft_func_ref **refs,
+		    const struct token *t, size_t *cap)
 {
-	if (cfg->nfuncs == KFT_MAX_FUNCLIST)
-		return bad_word(p, t, "too many functions in funclist");
-	if (cfg->nfuncs == *cap) {
+	if (*n == KFT_MAX_FUNCLIST)
+		return bad_word(p, t, "too many functions in one list");
+	if (*n == *cap) {
 		size_t ncap = *cap ? 2 * *cap : 16;
-		struct kft_func_ref *bigger = realloc(cfg->funcs, ncap * sizeof(*bigger));
+		struct kft_func_ref *bigger = realloc(*refs, ncap * sizeof(*bigger));
 
 		if (!bigger)
 			return kft_error_set(p->err, "%s: out of memory", p->origin);
-		cfg->funcs = bigger;
+		*refs = bigger;
 		*cap = ncap;
 	}
-	if (parse_func(p, t, &cfg->funcs[cfg->nfuncs]))
+	if (parse_func(p, t, &(*refs)[*n]))
 		return -1;
-	cfg->nfuncs++;
+	(*n)++;
 	return 0;
 }
 
-static int parse_funclist(struct parser *p, struct kft_config *cfg, const struct token *kw)
+/* funclist, notrace or graph: what names the list, and the list. */
+static int parse_funclist(struct parser *p, struct kft_config *cfg, const struct token *kw,
+			  bool *has, size_t *n, struct kft_func_ref **refs)
 {
 	bool fended = block_has_fend(p);
 	const struct token *prev = kw;
 	size_t cap = 0;
 
-	if (cfg->has_funclist)
-		return bad_word(p, kw, "the function list is already set");
-	cfg->has_funclist = true;
+	if (*has)
+		return bad_word(p, kw, "that function list is already set");
+	*has = true;
 	for (;;) {
 		struct token *t;
 
@@ -398,15 +401,15 @@ static int parse_funclist(struct parser *p, struct kft_config *cfg, const struct
 				struct token m = *t;
 
 				snprintf(m.text, sizeof(m.text), "%s", set->members[i]);
-				if (add_func(p, cfg, &m, &cap))
+				if (add_func(p, n, refs, &m, &cap))
 					return -1;
 			}
-		} else if (add_func(p, cfg, t, &cap)) {
+		} else if (add_func(p, n, refs, t, &cap)) {
 			return -1;
 		}
 		prev = t;
 	}
-	if (!cfg->nfuncs)
+	if (!*n)
 		return bad_word(p, kw, "empty function list");
 	return 0;
 }
@@ -435,9 +438,26 @@ static int parse_filter(struct parser *p, struct kft_config *cfg, const struct t
 		return 0;
 	}
 	if (!strcmp(what->text, "funclist"))
-		return parse_funclist(p, cfg, what);
-	return bad_word(p, what, "unknown filter (expected mintime, maxtime, noints, onlyints "
-			"or funclist)");
+		return parse_funclist(p, cfg, what, &cfg->has_funclist, &cfg->nfuncs, &cfg->funcs);
+	if (!strcmp(what->text, "notrace"))
+		return parse_funclist(p, cfg, what, &cfg->notrace.set, &cfg->notrace.n,
+				      &cfg->notrace.refs);
+	if (!strcmp(what->text, "graph"))
+		return parse_funclist(p, cfg, what, &cfg->graph.set, &cfg->graph.n,
+				      &cfg->graph.refs);
+	if (!strcmp(what->text, "depth")) {
+		uint64_t v;
+
+		arg = expect(p, "a number of levels", what);
+		if (!arg || parse_u64(p, arg, "a number of levels", what, 65535, &v))
+			return -1;
+		if (!v)
+			return bad_word(p, arg, "a depth of at least 1");
+		cfg->max_depth = (uint32_t)v;
+		return 0;
+	}
+	return bad_word(p, what, "unknown filter (expected mintime, maxtime, noints, onlyints, "
+			"funclist, notrace, graph or depth)");
 }
 
 static int parse_watch(struct parser *p, struct kft_config *cfg, const struct token *kw)
@@ -515,6 +535,12 @@ void kft_config_release(struct kft_config *cfg)
 	for (size_t i = 0; i < cfg->nfuncs; i++)
 		free(cfg->funcs[i].name);
 	free(cfg->funcs);
+	for (size_t i = 0; i < cfg->notrace.n; i++)
+		free(cfg->notrace.refs[i].name);
+	free(cfg->notrace.refs);
+	for (size_t i = 0; i < cfg->graph.n; i++)
+		free(cfg->graph.refs[i].name);
+	free(cfg->graph.refs);
 	for (size_t i = 0; i < cfg->nsets; i++) {
 		for (size_t k = 0; k < cfg->sets[i].nmembers; k++)
 			free(cfg->sets[i].members[k]);
@@ -611,6 +637,11 @@ out:
 	free(buf);
 	close(fd);
 	return ret;
+}
+
+bool kft_is_glob(const char *name)
+{
+	return strpbrk(name, "*?[") != NULL;
 }
 
 const char *kft_func_ref_str(const struct kft_func_ref *ref, char *buf, size_t size)
@@ -713,6 +744,18 @@ char *kft_config_format(const struct kft_config *cfg)
 			sb_add(&sb, " %s", kft_func_ref_str(&cfg->funcs[i], buf, sizeof(buf)));
 		sb_add(&sb, " fend\n");
 	}
+	for (int l = 0; l < 2; l++) {
+		const struct kft_func_list *list = l ? &cfg->graph : &cfg->notrace;
+
+		if (!list->set)
+			continue;
+		sb_add(&sb, "\tfilter %s", l ? "graph" : "notrace");
+		for (size_t i = 0; i < list->n; i++)
+			sb_add(&sb, " %s", kft_func_ref_str(&list->refs[i], buf, sizeof(buf)));
+		sb_add(&sb, " fend\n");
+	}
+	if (cfg->max_depth)
+		sb_add(&sb, "\tfilter depth %u\n", cfg->max_depth);
 	if (cfg->watch != KFT_WATCH_NONE)
 		sb_add(&sb, "\twatch %s %" PRIu64 "\n",
 		       cfg->watch == KFT_WATCH_STACK ? "stack" : "worst-stack", cfg->watch_bytes);

@@ -61,6 +61,13 @@ struct kft_trigger {
 	uint64_t usecs;			/* TIME */
 };
 
+/* A list of functions ("filter notrace ... fend"): names, globs, @sets. */
+struct kft_func_list {
+	bool set;
+	size_t n;
+	struct kft_func_ref *refs;
+};
+
 /* A named set of functions (KPTrace's symbol groups): names or globs. */
 struct kft_set {
 	char *name;
@@ -88,6 +95,14 @@ struct kft_config {
 	bool prime;
 	struct kft_set *sets;		/* set NAME F1 F2 ... */
 	size_t nsets;
+	/* ftrace's selections, as set_ftrace_notrace, set_graph_function and
+	 * max_graph_depth: functions never traced (they win over funclist),
+	 * the functions only inside which calls are traced, and how many
+	 * levels are traced from the outermost traced call (or graph
+	 * function) down; 0: all */
+	struct kft_func_list notrace;
+	struct kft_func_list graph;
+	uint32_t max_depth;
 	/* not a statement: `kft record --kernel --irqs` also records the
 	 * kernel's interrupt and softirq events */
 	bool irq_events;
@@ -121,6 +136,9 @@ char *kft_config_format(const struct kft_config *cfg);
 
 /* The set called name, or NULL. */
 const struct kft_set *kft_config_set(const struct kft_config *cfg, const char *name);
+
+/* Whether a function's name is a glob (foo*, *foo, f?o, [ab]*). */
+bool kft_is_glob(const char *name);
 
 /* "name" or "0x..." for a function reference, into buf. */
 const char *kft_func_ref_str(const struct kft_func_ref *ref, char *buf, size_t size);

@@ -235,13 +235,18 @@ int kft_kernel_check(struct kft_kernel *k, struct kft_config *cfg, const char *o
 		ret = check_ref(k, &cfg->stop.func, &ksyms, origin, err);
 	for (size_t i = 0; !ret && i < cfg->nfuncs; i++)
 		ret = check_ref(k, &cfg->funcs[i], &ksyms, origin, err);
+	for (size_t i = 0; !ret && i < cfg->notrace.n; i++)
+		ret = check_ref(k, &cfg->notrace.refs[i], &ksyms, origin, err);
+	for (size_t i = 0; !ret && i < cfg->graph.n; i++)
+		ret = check_ref(k, &cfg->graph.refs[i], &ksyms, origin, err);
 	if (!ret && cfg->watch != KFT_WATCH_NONE && !k->stack_tracer)
 		ret = kft_error_set(err, "%s: watch: this kernel has no stack tracer "
 				    "(CONFIG_STACK_TRACER), so kft cannot watch its stack", origin);
-	if (!ret && (cfg->mintime || cfg->noints) && !k->graph)
+	if (!ret && (cfg->mintime || cfg->noints || cfg->graph.set || cfg->max_depth) && !k->graph)
 		ret = kft_error_set(err, "%s: filter %s needs the function_graph tracer, which "
 				    "this kernel lacks (only entries can be traced)", origin,
-				    cfg->mintime ? "mintime" : "noints");
+				    cfg->mintime ? "mintime" : cfg->noints ? "noints"
+				    : cfg->graph.set ? "graph" : "depth");
 	kft_symmap_free(&ksyms);
 	return ret;
 }
@@ -358,19 +363,20 @@ static int arm_triggers(struct kft_kernel *k, struct kft_journal *j, const struc
 	return ret;
 }
 
-static char *funclist_text(const struct kft_config *cfg)
+/* A list as ftrace's filter files take it: a name or glob a line. */
+static char *list_text(const struct kft_func_ref *refs, size_t n)
 {
 	size_t len = 1;
 	char *s, *p;
 
-	for (size_t i = 0; i < cfg->nfuncs; i++)
-		len += strlen(cfg->funcs[i].name) + 1;
+	for (size_t i = 0; i < n; i++)
+		len += strlen(refs[i].name) + 1;
 	s = p = malloc(len);
 	if (!s)
 		return NULL;
 	*p = '\0';
-	for (size_t i = 0; i < cfg->nfuncs; i++)
-		p += sprintf(p, "%s\n", cfg->funcs[i].name);
+	for (size_t i = 0; i < n; i++)
+		p += sprintf(p, "%s\n", refs[i].name);
 	return s;
 }
 
@@ -394,17 +400,35 @@ int kft_kernel_arm(struct kft_kernel *k, struct kft_journal *j, const struct kft
 	    set(k, j, "options/record-tgid", "1", err))
 		return -1;
 	if (k->graph) {
+		char depth[16];
+		int bad;
+
 		snprintf(num, sizeof(num), "%llu", (unsigned long long)cfg->mintime);
-		if (set(k, j, "options/funcgraph-irqs", cfg->noints ? "0" : "1", err) ||
-		    set(k, j, "tracing_thresh", num, err) || set(k, j, "max_graph_depth", "0", err) ||
-		    kft_journal_set_list(j, kft_kernel_path(k, "set_graph_function"), "", err))
+		snprintf(depth, sizeof(depth), "%u", cfg->max_depth);
+		list = list_text(cfg->graph.refs, cfg->graph.n);
+		if (!list)
+			return kft_error_set(err, "out of memory");
+		bad = set(k, j, "options/funcgraph-irqs", cfg->noints ? "0" : "1", err) ||
+		      set(k, j, "tracing_thresh", num, err) ||
+		      set(k, j, "max_graph_depth", depth, err) ||
+		      kft_journal_set_list(j, kft_kernel_path(k, "set_graph_function"), list, err);
+		free(list);
+		if (bad)
 			return -1;
 	}
 	snprintf(num, sizeof(num), "%d", (int)pid);
 	if (kft_journal_set_list(j, kft_kernel_path(k, "set_ftrace_pid"), pid > 0 ? num : "", err) ||
 	    (pid > 0 && set(k, j, "options/function-fork", "1", err)))
 		return -1;
-	list = funclist_text(cfg);
+	list = list_text(cfg->notrace.refs, cfg->notrace.n);
+	if (!list)
+		return kft_error_set(err, "out of memory");
+	if (kft_journal_set_list(j, kft_kernel_path(k, "set_ftrace_notrace"), list, err)) {
+		free(list);
+		return -1;
+	}
+	free(list);
+	list = list_text(cfg->funcs, cfg->nfuncs);
 	if (!list)
 		return kft_error_set(err, "out of memory");
 	/* the stack tracer looks at the same functions (all, without a list) */

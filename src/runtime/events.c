@@ -85,16 +85,16 @@ static KFT_NOTRACE void test_stop(enum kft_trigger_type type, uint64_t fn, uint6
 			 kft_rt.session, trig->ns / 1000);
 }
 
-static KFT_NOTRACE bool in_funclist(uint64_t fn)
+static KFT_NOTRACE bool in_list(const uint64_t *list, size_t n, uint64_t fn)
 {
-	size_t lo = 0, hi = kft_rt.nfuncs;
+	size_t lo = 0, hi = n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (kft_rt.funcs[mid] == fn)
+		if (list[mid] == fn)
 			return true;
-		if (kft_rt.funcs[mid] < fn)
+		if (list[mid] < fn)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -102,10 +102,41 @@ static KFT_NOTRACE bool in_funclist(uint64_t fn)
 	return false;
 }
 
-/* The context filters, in KFT's order. Returns true if the call is dropped. */
+/*
+ * filter graph and filter depth: whether a call at depth is left out.
+ * Its frame's flags get the graph flag and its level below the graph
+ * function, which its callees build on (so a longjmp or a signal handler
+ * needs no bookkeeping).
+ */
+HOT_STEP bool selected_out(const struct kft_tls *t, uint64_t fn, uint64_t depth, uint32_t *flags)
+{
+	uint64_t level = depth;
+
+	if (kft_rt.has_graph) {
+		const struct kft_frame *up = depth && depth <= t->frames_cap ? &t->frames[depth - 1]
+									   : NULL;
+
+		if (up && (up->flags & KFT_FRAME_IN_GRAPH))
+			level = (up->flags >> KFT_FRAME_LEVEL_SHIFT) + 1;
+		else if (in_list(kft_rt.graph, kft_rt.ngraph, fn))
+			level = 0;
+		else
+			return true;	/* inside no graph function */
+		*flags |= KFT_FRAME_IN_GRAPH |
+			  (uint32_t)(level < 0xffff ? level : 0xffff) << KFT_FRAME_LEVEL_SHIFT;
+	}
+	return kft_rt.max_depth && level >= kft_rt.max_depth;
+}
+
+/* The context filters, in KFT's order, then ftrace's notrace. Returns
+ * true if the call is dropped. */
 HOT_STEP bool filtered_at_entry(struct kft_thread_hdr *h, uint64_t fn, bool in_signal)
 {
-	if (kft_rt.has_funclist && !in_funclist(fn)) {
+	if (kft_rt.has_funclist && !in_list(kft_rt.funcs, kft_rt.nfuncs, fn)) {
+		h->counters.funclist_filtered++;
+		return true;
+	}
+	if (kft_rt.nnotrace && in_list(kft_rt.notrace, kft_rt.nnotrace, fn)) {
 		h->counters.funclist_filtered++;
 		return true;
 	}
@@ -251,6 +282,7 @@ static KFT_NOTRACE __attribute__((noinline)) void entry_general(struct kft_tls *
 	bool in_signal = t->in_signal > 0;
 	uint32_t flags = in_signal ? KFT_FRAME_SIGNAL : 0;
 	uint32_t gen;
+	bool out;
 
 	/* a longjmp left frames behind: the new call's sp is above them (an
 	 * inlined function's hooks run at its caller's sp: equal is no sign) */
@@ -262,11 +294,18 @@ static KFT_NOTRACE __attribute__((noinline)) void entry_general(struct kft_tls *
 	if (unlikely(waiting(st)))
 		st = test_start(KFT_TRIGGER_ENTRY, fn, now, st);
 	gen = gen_of(st);
+	/* (the graph flag is kept whether the run is on or not, for the
+	 * callees of a graph function entered before the start) */
+	out = (kft_rt.has_graph || kft_rt.max_depth) && selected_out(t, fn, depth, &flags);
 	if (likely(running(st))) {
-		if (filtered_at_entry(h, fn, in_signal))
+		if (unlikely(out)) {
+			h->counters.funclist_filtered++;
 			flags |= KFT_FRAME_FILTERED;
-		else if (reserve(t, 1, now, fn))
+		} else if (filtered_at_entry(h, fn, in_signal)) {
+			flags |= KFT_FRAME_FILTERED;
+		} else if (reserve(t, 1, now, fn)) {
 			flags |= KFT_FRAME_LOGGED;
+		}
 		h = t->hdr;
 		if (kft_rt.stop.type != KFT_TRIGGER_NONE)
 			test_stop(KFT_TRIGGER_ENTRY, fn, now);

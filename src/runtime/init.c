@@ -47,21 +47,39 @@ static KFT_NOTRACE int map_control(void)
 	return 0;
 }
 
-struct resolve_ctx {
-	const char *name;
-	struct rt_trigger *trig;	/* or NULL: funclist */
-	uint64_t *out;
-	size_t max;
-	size_t found;
+/* The addresses of one list (funclist, notrace, graph), growing. */
+struct addr_list {
+	uint64_t *v;
+	size_t n, cap;
 };
 
-static KFT_NOTRACE void add_addr(struct resolve_ctx *r, uint64_t addr)
+static KFT_NOTRACE void push_addr(struct addr_list *l, uint64_t addr)
 {
-	for (size_t i = 0; i < r->found && i < r->max; i++)
-		if (r->out[i] == addr)
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 64;
+		uint64_t *bigger = realloc(l->v, cap * sizeof(*bigger));
+
+		if (!bigger)
+			return;	/* out of memory at start: the function is not found */
+		l->v = bigger;
+		l->cap = cap;
+	}
+	l->v[l->n++] = addr;
+}
+
+struct resolve_ctx {
+	const char *name;		/* a name, or a glob for a list */
+	struct rt_trigger *trig;	/* a trigger's: its slots */
+	struct addr_list *list;		/* or a list's */
+};
+
+static KFT_NOTRACE void add_trigger_addr(struct rt_trigger *trig, uint64_t addr)
+{
+	for (size_t i = 0; i < trig->naddrs; i++)
+		if (trig->addrs[i] == addr)
 			return;
-	if (r->found < r->max)
-		r->out[r->found++] = addr;
+	if (trig->naddrs < KFT_MAX_TRIGGER_ADDRS)
+		trig->addrs[trig->naddrs++] = addr;
 }
 
 /* Look every named function up in every loaded object, and note how far
@@ -80,11 +98,46 @@ static KFT_NOTRACE void add_range(struct names *names, const struct kft_elf *elf
 {
 	const struct kft_elf_sym *sym = kft_elf_lookup(elf, vaddr);
 
-	if (!sym || sym->addr != vaddr || names->nranges == names->maxranges)
+	if (!sym || sym->addr != vaddr)
 		return;
+	if (names->nranges == names->maxranges) {
+		size_t cap = names->maxranges ? 2 * names->maxranges : 64;
+		struct kft_range *bigger = realloc(names->ranges, cap * sizeof(*bigger));
+
+		if (!bigger)
+			return;
+		names->ranges = bigger;
+		names->maxranges = cap;
+	}
 	names->ranges[names->nranges].start = vaddr + base;
 	names->ranges[names->nranges].end = vaddr + base + (sym->size ? sym->size : 1);
 	names->nranges++;
+}
+
+static KFT_NOTRACE void resolve_name(struct names *names, const struct resolve_ctx *r,
+				     const struct kft_elf *elf, uint64_t base)
+{
+	uint64_t one[KFT_MAX_TRIGGER_ADDRS], *addrs = one;
+	size_t n, max = KFT_MAX_TRIGGER_ADDRS;
+
+	if (r->list && kft_is_glob(r->name)) {
+		/* a glob may name any number: count them, then take them */
+		max = kft_elf_find_glob(elf, r->name, NULL, 0);
+		if (!max || !(addrs = malloc(max * sizeof(*addrs))))
+			return;
+		n = kft_elf_find_glob(elf, r->name, addrs, max);
+	} else {
+		n = kft_elf_find(elf, r->name, addrs, max);
+	}
+	for (size_t k = 0; k < n && k < max; k++) {
+		if (r->list)
+			push_addr(r->list, addrs[k] + base);
+		else
+			add_trigger_addr(r->trig, addrs[k] + base);
+		add_range(names, elf, addrs[k], base);
+	}
+	if (addrs != one)
+		free(addrs);
 }
 
 static KFT_NOTRACE int resolve_object(struct dl_phdr_info *info, size_t size, void *arg)
@@ -100,16 +153,8 @@ static KFT_NOTRACE int resolve_object(struct dl_phdr_info *info, size_t size, vo
 		return 0;	/* the vDSO */
 	if (kft_elf_open(&elf, path, NULL))
 		return 0;
-	for (size_t i = 0; i < names->n; i++) {
-		struct resolve_ctx *r = &names->ctx[i];
-		uint64_t addrs[KFT_MAX_TRIGGER_ADDRS];
-		size_t n = kft_elf_find(&elf, r->name, addrs, KFT_MAX_TRIGGER_ADDRS);
-
-		for (size_t k = 0; k < n && k < KFT_MAX_TRIGGER_ADDRS; k++) {
-			add_addr(r, addrs[k] + info->dlpi_addr);
-			add_range(names, &elf, addrs[k], info->dlpi_addr);
-		}
-	}
+	for (size_t i = 0; i < names->n; i++)
+		resolve_name(names, &names->ctx[i], &elf, info->dlpi_addr);
 	for (size_t i = 0; i < names->nhex; i++)
 		if (names->hex[i] >= info->dlpi_addr)
 			add_range(names, &elf, names->hex[i] - info->dlpi_addr, info->dlpi_addr);
@@ -178,84 +223,76 @@ static KFT_NOTRACE void set_trigger(struct rt_trigger *rt, const struct kft_trig
 		rt->addrs[rt->naddrs++] = relocate(t->func.addr);
 }
 
+/* A list's functions: names and globs to look up, addresses as given. */
+static KFT_NOTRACE void list_refs(struct names *names, uint64_t *hex, const struct kft_func_ref *refs,
+				  size_t n, struct addr_list *list)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!refs[i].name) {
+			push_addr(list, relocate(refs[i].addr));
+			hex[names->nhex++] = relocate(refs[i].addr);
+			continue;
+		}
+		names->ctx[names->n++] = (struct resolve_ctx){ refs[i].name, NULL, list };
+	}
+}
+
+/* Publish a list, sorted, before the old one goes (another thread may
+ * still read the old one: it is kept). */
+static KFT_NOTRACE void publish(struct addr_list *l, uint64_t **at, size_t *n)
+{
+	if (l->n)
+		qsort(l->v, l->n, sizeof(*l->v), cmp_u64);
+	__atomic_store_n(n, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(at, l->v, __ATOMIC_RELEASE);
+	__atomic_store_n(n, l->n, __ATOMIC_RELEASE);
+}
+
 /* (Re)compute the addresses of the config's functions in this image. */
 KFT_NOTRACE void kft_resolve_config(void)
 {
 	const struct kft_config *cfg = &kft_rt.cfg;
-	struct resolve_ctx *ctx = calloc(2 + cfg->nfuncs, sizeof(*ctx));
-	uint64_t *hex = calloc(2 + cfg->nfuncs, sizeof(*hex));
-	size_t maxranges = (2 + cfg->nfuncs) * KFT_MAX_TRIGGER_ADDRS;
-	struct names names = { ctx, 0, hex, 0, calloc(maxranges, sizeof(struct kft_range)), 0,
-			       maxranges };
-	uint64_t *funcs = NULL;
-	size_t nfuncs = 0;
+	size_t nrefs = 2 + cfg->nfuncs + cfg->notrace.n + cfg->graph.n;
+	struct resolve_ctx *ctx = calloc(nrefs, sizeof(*ctx));
+	uint64_t *hex = calloc(nrefs, sizeof(*hex));
+	struct names names = { ctx, 0, hex, 0, NULL, 0, 0 };
+	struct addr_list funcs = { 0 }, notrace = { 0 }, graph = { 0 };
 
-	if (!ctx || !hex || !names.ranges) {
+	if (!ctx || !hex) {
 		free(ctx);
 		free(hex);
-		free(names.ranges);
 		return;
 	}
 	if (cfg->start.func.addr)
 		hex[names.nhex++] = relocate(cfg->start.func.addr);
 	if (cfg->stop.func.addr)
 		hex[names.nhex++] = relocate(cfg->stop.func.addr);
-	for (size_t i = 0; i < cfg->nfuncs; i++)
-		if (!cfg->funcs[i].name)
-			hex[names.nhex++] = relocate(cfg->funcs[i].addr);
-
 	set_trigger(&kft_rt.start, &cfg->start);
 	set_trigger(&kft_rt.stop, &cfg->stop);
 	if (cfg->start.func.name)
-		ctx[names.n++] = (struct resolve_ctx){ cfg->start.func.name, &kft_rt.start,
-						       kft_rt.start.addrs, KFT_MAX_TRIGGER_ADDRS, 0 };
+		ctx[names.n++] = (struct resolve_ctx){ cfg->start.func.name, &kft_rt.start, NULL };
 	if (cfg->stop.func.name)
-		ctx[names.n++] = (struct resolve_ctx){ cfg->stop.func.name, &kft_rt.stop,
-						       kft_rt.stop.addrs, KFT_MAX_TRIGGER_ADDRS, 0 };
-	if (cfg->has_funclist) {
-		funcs = calloc(cfg->nfuncs * KFT_MAX_TRIGGER_ADDRS + 1, sizeof(*funcs));
-		if (!funcs) {
-			free(ctx);
-			free(hex);
-			free(names.ranges);
-			return;
-		}
-		for (size_t i = 0; i < cfg->nfuncs; i++) {
-			if (!cfg->funcs[i].name) {
-				funcs[nfuncs++] = relocate(cfg->funcs[i].addr);
-				continue;
-			}
-			ctx[names.n++] = (struct resolve_ctx){ cfg->funcs[i].name, NULL,
-							       funcs + nfuncs, KFT_MAX_TRIGGER_ADDRS, 0 };
-			nfuncs += KFT_MAX_TRIGGER_ADDRS;
-		}
-	}
+		ctx[names.n++] = (struct resolve_ctx){ cfg->stop.func.name, &kft_rt.stop, NULL };
+	list_refs(&names, hex, cfg->funcs, cfg->nfuncs, &funcs);
+	list_refs(&names, hex, cfg->notrace.refs, cfg->notrace.n, &notrace);
+	list_refs(&names, hex, cfg->graph.refs, cfg->graph.n, &graph);
 	if (names.n || names.nhex)
 		dl_iterate_phdr(resolve_object, &names);
-	qsort(names.ranges, names.nranges, sizeof(*names.ranges), cmp_u64);
+	if (names.nranges)
+		qsort(names.ranges, names.nranges, sizeof(*names.ranges), cmp_u64);
 	__atomic_store_n(&kft_rt.nranges, 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&kft_rt.ranges, names.ranges, __ATOMIC_RELEASE);	/* old: kept */
 	__atomic_store_n(&kft_rt.nranges, names.nranges, __ATOMIC_RELEASE);
-	for (size_t i = 0; i < names.n; i++)
-		if (ctx[i].trig)
-			ctx[i].trig->naddrs = ctx[i].found;
 	if (cfg->has_funclist) {
-		size_t kept = 0;
-
-		/* compact: drop the unused slots of each name, then sort */
-		for (size_t i = 0; i < nfuncs; i++)
-			if (funcs[i])
-				funcs[kept++] = funcs[i];
-		qsort(funcs, kept, sizeof(*funcs), cmp_u64);
-		/* publish the new list before the old one goes */
-		uint64_t *old = kft_rt.funcs;
-
-		kft_rt.nfuncs = 0;
-		__atomic_store_n(&kft_rt.funcs, funcs, __ATOMIC_RELEASE);
-		__atomic_store_n(&kft_rt.nfuncs, kept, __ATOMIC_RELEASE);
+		publish(&funcs, &kft_rt.funcs, &kft_rt.nfuncs);
 		kft_rt.has_funclist = true;
-		(void)old;	/* another thread may still read it: keep it */
 	}
+	if (cfg->notrace.set)
+		publish(&notrace, &kft_rt.notrace, &kft_rt.nnotrace);
+	if (cfg->graph.set)
+		publish(&graph, &kft_rt.graph, &kft_rt.ngraph);
+	kft_rt.has_graph = cfg->graph.set;
+	kft_rt.max_depth = cfg->max_depth;
 	free(ctx);
 	free(hex);
 	kft_update_plain();
@@ -265,6 +302,7 @@ KFT_NOTRACE void kft_resolve_config(void)
 KFT_NOTRACE void kft_update_plain(void)
 {
 	kft_rt.plain = !kft_rt.has_funclist && !kft_rt.cfg.noints && !kft_rt.cfg.onlyints &&
+		       !kft_rt.cfg.notrace.set && !kft_rt.has_graph && !kft_rt.max_depth &&
 		       kft_rt.stop.type == KFT_TRIGGER_NONE && !kft_rt.overwrite &&
 		       !kft_rt.compensate;
 }

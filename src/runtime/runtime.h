@@ -53,6 +53,12 @@ struct kft_runtime {
 	uint64_t *funcs;		/* funclist, sorted */
 	size_t nfuncs;
 	bool has_funclist;
+	uint64_t *notrace;		/* never traced, sorted */
+	size_t nnotrace;
+	uint64_t *graph;		/* only inside these, sorted */
+	size_t ngraph;
+	bool has_graph;
+	uint32_t max_depth;		/* levels from the outermost traced call; 0: all */
 	uint64_t max_records;		/* a thread's log may grow to this; a ring's size */
 	bool overwrite;
 	bool autorepeat;

@@ -2,6 +2,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -436,6 +437,24 @@ size_t kft_elf_find(const struct kft_elf *elf, const char *name, uint64_t *addrs
 		if (strcmp(elf->syms[i].name, name) && !(cxx && cxx_match(elf->syms[i].name, name)))
 			continue;
 		if (found && addrs[found < max ? found - 1 : max - 1] == elf->syms[i].addr)
+			continue;
+		if (found < max)
+			addrs[found] = elf->syms[i].addr;
+		found++;
+	}
+	return found;
+}
+
+size_t kft_elf_find_glob(const struct kft_elf *elf, const char *glob, uint64_t *addrs,
+			 size_t max)
+{
+	size_t found = 0;
+
+	for (size_t i = 0; i < elf->nsyms; i++) {
+		if (fnmatch(glob, elf->syms[i].name, 0))
+			continue;
+		/* aliases share an address: the syms are sorted by it */
+		if (found && found <= max && addrs[found - 1] == elf->syms[i].addr)
 			continue;
 		if (found < max)
 			addrs[found] = elf->syms[i].addr;

@@ -73,6 +73,10 @@ const struct kft_elf_sym *kft_elf_lookup(const struct kft_elf *elf, uint64_t vad
  * stores up to max.
  */
 size_t kft_elf_find(const struct kft_elf *elf, const char *name, uint64_t *addrs, size_t max);
+/* The addresses of the functions whose names match glob (fnmatch), each
+ * once: how many match (the first max go to addrs). */
+size_t kft_elf_find_glob(const struct kft_elf *elf, const char *glob, uint64_t *addrs,
+			 size_t max);
 
 /* Turn a file offset (from /proc/PID/maps) into a link-time address. */
 bool kft_elf_offset_to_vaddr(const struct kft_elf *elf, uint64_t offset, uint64_t *vaddr);

@@ -29,10 +29,18 @@ static void print_trigger(FILE *out, const char *which, const struct kft_trigger
 	}
 }
 
-static void print_config(FILE *out, const struct kft_config *cfg)
+static void print_list(FILE *out, const char *word, const struct kft_func_ref *refs, size_t n)
 {
 	char buf[256];
 
+	fprintf(out, "  filter %s", word);
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, " %s", kft_func_ref_str(&refs[i], buf, sizeof(buf)));
+	fprintf(out, " fend\n");
+}
+
+static void print_config(FILE *out, const struct kft_config *cfg)
+{
 	fprintf(out, "config:\n");
 	fprintf(out, "  mode %d\n", KFT_MODE_TIMED | (cfg->autorepeat ? KFT_MODE_AUTOREPEAT : 0));
 	print_trigger(out, "start", &cfg->start);
@@ -43,12 +51,14 @@ static void print_config(FILE *out, const struct kft_config *cfg)
 		fprintf(out, "  filter noints\n");
 	if (cfg->onlyints)
 		fprintf(out, "  filter onlyints\n");
-	if (cfg->has_funclist) {
-		fprintf(out, "  filter funclist");
-		for (size_t i = 0; i < cfg->nfuncs; i++)
-			fprintf(out, " %s", kft_func_ref_str(&cfg->funcs[i], buf, sizeof(buf)));
-		fprintf(out, " fend\n");
-	}
+	if (cfg->has_funclist)
+		print_list(out, "funclist", cfg->funcs, cfg->nfuncs);
+	if (cfg->notrace.set)
+		print_list(out, "notrace", cfg->notrace.refs, cfg->notrace.n);
+	if (cfg->graph.set)
+		print_list(out, "graph", cfg->graph.refs, cfg->graph.n);
+	if (cfg->max_depth)
+		fprintf(out, "  filter depth %u\n", cfg->max_depth);
 	if (cfg->logentries_set || cfg->overwrite)
 		fprintf(out, "  logentries %" PRIu64 "\n", cfg->logentries);
 	else

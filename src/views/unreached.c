@@ -4,6 +4,7 @@
  * never fired (nothing was recorded), functions of the funclist that
  * never ran. Said by `kft record` when the program ends.
  */
+#include <fnmatch.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +21,8 @@ static void func_text(const struct kft_func_ref *f, char *buf, size_t size)
 }
 
 /* Whether a function the funclist names was logged: by name as views
- * show it (C++: "ns::f(int)" as "ns::f"), or by address. */
+ * show it (C++: "ns::f(int)" as "ns::f"), one a glob matches, or by
+ * address. */
 static bool logged(const struct kft_trace *tr, struct kft_symbolizer *sz,
 		   const struct kft_func_ref *f)
 {
@@ -47,11 +49,34 @@ static bool logged(const struct kft_trace *tr, struct kft_symbolizer *sz,
 						 (named && sym.sym_addr == f->addr)))
 					return true;
 				if (f->name && named && sym.name &&
-				    (!strcmp(sym.name, f->name) || !strcmp(sym.name, base)))
+				    (!strcmp(sym.name, f->name) || !strcmp(sym.name, base) ||
+				     (kft_is_glob(f->name) && !fnmatch(f->name, sym.name, 0))))
 					return true;
 			}
 	}
 	return false;
+}
+
+/* The functions of a list none of whose calls was logged, on one line. */
+static void unlogged(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
+		     const char *prefix, const char *list, const struct kft_func_ref *refs,
+		     size_t n)
+{
+	char name[512];
+	size_t missing = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (logged(tr, sz, &refs[i]))
+			continue;
+		func_text(&refs[i], name, sizeof(name));
+		if (missing++)
+			fprintf(out, ", %s", name);
+		else
+			fprintf(out, "%s%s: %s", prefix, list, name);
+	}
+	if (missing)
+		fprintf(out, ": never ran while the run was on (not called, inlined, or not "
+			"traced)\n");
 }
 
 void kft_view_unreached(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
@@ -60,7 +85,6 @@ void kft_view_unreached(FILE *out, const struct kft_trace *tr, struct kft_symbol
 	const struct kft_config *cfg = &tr->cfg;
 	const struct kft_trigger *st = &cfg->start;
 	char name[512];
-	size_t missing = 0;
 
 	if (st->type != KFT_TRIGGER_NONE && !kft_trace_triggered(tr)) {
 		if (st->type == KFT_TRIGGER_TIME) {
@@ -74,18 +98,8 @@ void kft_view_unreached(FILE *out, const struct kft_trace *tr, struct kft_symbol
 		}
 		return;
 	}
-	if (!cfg->has_funclist || !sz || !kft_trace_triggered(tr))
+	if (!sz || !kft_trace_triggered(tr))
 		return;
-	for (size_t i = 0; i < cfg->nfuncs; i++) {
-		if (logged(tr, sz, &cfg->funcs[i]))
-			continue;
-		func_text(&cfg->funcs[i], name, sizeof(name));
-		if (missing++)
-			fprintf(out, ", %s", name);
-		else
-			fprintf(out, "%sfunclist: %s", prefix, name);
-	}
-	if (missing)
-		fprintf(out, ": never ran while the run was on (not called, inlined, or not "
-			"traced)\n");
+	unlogged(out, tr, sz, prefix, "funclist", cfg->funcs, cfg->nfuncs);
+	unlogged(out, tr, sz, prefix, "graph", cfg->graph.refs, cfg->graph.n);
 }

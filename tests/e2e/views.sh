@@ -242,6 +242,43 @@ test_views_funclist_and_maxtime() {
 0 d" "filter funclist main y d fend" "filter maxtime 10000"
 }
 
+# ftrace's selections: notrace wins over a funclist of globs; a graph
+# function and the levels below it; a depth from the outermost call.
+test_views_notrace() {
+	views_agree "0 main
+1 a
+1 x
+2 y
+1 c
+2 d
+i 0 on_usr1
+i 1 h" "filter notrace b fend"
+}
+
+test_views_funclist_glob_and_notrace() {
+	views_agree "0 a
+0 c" "filter funclist [a-c] fend" "filter notrace b fend"
+}
+
+test_views_graph() {
+	views_agree "0 x
+1 y
+2 b" "filter graph x fend"
+}
+
+test_views_graph_and_depth() {
+	views_agree "0 x
+1 y" "filter graph x fend" "filter depth 2"
+}
+
+test_views_depth() {
+	views_agree "0 main
+1 a
+1 x
+1 c
+i 0 on_usr1" "filter depth 2"
+}
+
 test_views_autorepeat() {
 	views_agree "0 b
 0 b" "trigger start entry b" "trigger stop exit b" "autorepeat"

@@ -1,0 +1,81 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# ftrace's selections for a program: kft record -F/-N/-G/-D and the
+# config statements they stand for, globs, and kft functions.
+
+# The options give the trees the statements give (views.sh checks those
+# against every view), and add to a config's own lists.
+test_select_options_as_statements() {
+	build nest
+	for pair in "-N b|filter notrace b fend" "-F [a-c] -N b|filter funclist [a-c] fend
+filter notrace b fend" "-G x -D 2|filter graph x fend
+filter depth 2" "-D 2|filter depth 2"; do
+		opts=${pair%%|*}
+		printf 'begin\n%s\nend\n' "${pair#*|}" >cfg.conf
+		kft record $opts -o by-opts -- ./nest >/dev/null
+		kft record -c cfg.conf -o by-config -- ./nest >/dev/null
+		kft kd -c by-opts >opts.tree
+		kft kd -c by-config >config.tree
+		check "$opts: as the config" diff config.tree opts.tree
+		check "$opts: something recorded" test -s opts.tree
+	done
+	# a config's funclist and -F's patterns add up; -N wins over both
+	printf 'begin\nfilter funclist a fend\nend\n' >a.conf
+	kft record -c a.conf -F c -F 'b*' -N b -o t -- ./nest >/dev/null
+	kft kd -c t | sed 1,2d >tree
+	expect tree <<'E'
+a
+c
+E
+	kft status t | grep "filter [fng]" >statements
+	expect statements <<'E'
+  filter funclist a c b* fend
+  filter notrace b fend
+E
+}
+
+once_select_errors() {
+	build nest
+	refused kft record -F 'zz*' -o t -- ./nest 2>err
+	check "a glob matching nothing" grep -q "^kft: kft record: 'zz\*': no function matches it in ./nest (if it lives in a shared library, use --no-check)" err
+	refused kft record -G nothere -o t -- ./nest 2>err
+	check "a graph function not there" grep -q "'nothere': no function of that name in ./nest" err
+	refused kft record -D 0 -o t -- ./nest 2>err
+	check "depth 0" grep -q "^kft: kft record options:.*'0': a depth of at least 1" err
+	printf 'begin\ntrigger start entry ma*\nend\n' >trig.conf
+	refused kft record -c trig.conf -o t -- ./nest 2>err
+	check "a trigger glob" grep -q "^kft: trig.conf:2: 'ma\*': a trigger names one function, not a glob" err
+	printf 'begin\nfilter notrace b fend\nfilter notrace c fend\nend\n' >twice.conf
+	refused kft record -c twice.conf -o t -- ./nest 2>err
+	check "notrace twice" grep -q "twice.conf:3: 'notrace': that function list is already set" err
+	kft record --no-check -G zz -o t -- ./nest >/dev/null 2>err
+	check "a graph function that never ran: said" \
+		grep -q "^kft: graph: zz: never ran while the run was on" err
+	check "and nothing recorded" test -z "$(kft kd -c t | sed 1,2d)"
+}
+
+once_functions_lists_what_filters_name() {
+	build nest
+	kft functions ./nest >all
+	for f in main a b c d x y h on_usr1; do
+		check "$f listed" grep -qx "$f" all
+	done
+	check "sorted" sort -c all
+	kft functions ./nest '[ab]' 'on_*' >some
+	expect some <<'E'
+a
+b
+on_usr1
+E
+	refused kft functions ./nest 'zz*' 2>err
+	check "no match" grep -q "^kft: functions: no function of ./nest matches" err
+	build waiting
+	./waiting & pid=$!
+	kft functions "$pid" 't*' >by-pid || true
+	touch done
+	wait "$pid"
+	expect by-pid <<'E'
+tick
+E
+	refused kft functions /nonexistent/prog 2>err
+	check "no program" grep -q "program not found" err
+}
