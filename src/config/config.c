@@ -202,7 +202,7 @@ bad:
  * ns::Foo::operator new (an operator such as + goes by its mangled name) */
 static bool is_ident_char(char c)
 {
-	return isalnum((unsigned char)c) || (c && strchr("_.$@:()<>,*&~[]?!- ", c));
+	return isalnum((unsigned char)c) || (c && strchr("_.$@:()<>,*&~[] ", c));
 }
 
 static int parse_func(struct parser *p, const struct token *t, struct kft_func_ref *ref)
@@ -232,7 +232,8 @@ static int parse_func(struct parser *p, const struct token *t, struct kft_func_r
 	if (isdigit((unsigned char)s[0]))
 		return bad_word(p, t, "expected a function name or a hex address (0x...)");
 	for (const char *c = s; *c; c++)
-		if (!is_ident_char(*c))
+		/* a glob's ? and, in brackets, ranges (a-c) and negation (!a) */
+		if (!is_ident_char(*c) && !(kft_is_glob(s) && strchr("?-!", *c)))
 			return bad_word(p, t, "not a valid function name");
 	ref->name = strdup(s);
 	if (!ref->name)
@@ -351,7 +352,7 @@ static int add_func(struct parser *p, size_t *n, struct kft_func_ref **refs,
 		    const struct token *t, size_t *cap)
 {
 	if (*n == KFT_MAX_FUNCLIST)
-		return bad_word(p, t, "too many functions in one list");
+		return bad_word(p, t, "too many functions in one list (4096 at most)");
 	if (*n == *cap) {
 		size_t ncap = *cap ? 2 * *cap : 16;
 		struct kft_func_ref *bigger = realloc(*refs, ncap * sizeof(*bigger));
@@ -376,7 +377,8 @@ static int parse_funclist(struct parser *p, struct kft_config *cfg, const struct
 	size_t cap = 0;
 
 	if (*has)
-		return bad_word(p, kw, "that function list is already set");
+		return bad_word(p, kw, refs == &cfg->funcs ? "the function list is already set"
+							   : "that list is already set");
 	*has = true;
 	for (;;) {
 		struct token *t;

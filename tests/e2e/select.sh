@@ -46,7 +46,7 @@ once_select_errors() {
 	check "a trigger glob" grep -q "^kft: trig.conf:2: 'ma\*': a trigger names one function, not a glob" err
 	printf 'begin\nfilter notrace b fend\nfilter notrace c fend\nend\n' >twice.conf
 	refused kft record -c twice.conf -o t -- ./nest 2>err
-	check "notrace twice" grep -q "twice.conf:3: 'notrace': that function list is already set" err
+	check "notrace twice" grep -q "twice.conf:3: 'notrace': that list is already set" err
 	kft record --no-check -G zz -o t -- ./nest >/dev/null 2>err
 	check "a graph function that never ran: said" \
 		grep -q "^kft: graph: zz: never ran while the run was on" err

@@ -128,7 +128,7 @@ static void test_filter_errors(void **state)
 {
 	rejects("begin\nfilter mintme 5\nend",
 		"t.conf:2: 'mintme': unknown filter (expected mintime, maxtime, noints, "
-		"onlyints or funclist)");
+		"onlyints, funclist, notrace, graph or depth)");
 	rejects("begin\nfilter mintime\nend",
 		"t.conf:3: 'end': expected a time in microseconds (a decimal number) after 'mintime'");
 	/* the statement a number is missing from is named, not only the word found */
@@ -140,6 +140,30 @@ static void test_filter_errors(void **state)
 		"t.conf: mintime 10 is above maxtime 5: every call would be dropped");
 	rejects("begin\nfilter",
 		"t.conf:2: expected a filter type after 'filter', found end of file");
+}
+
+/* ftrace's selections: notrace, graph, depth, and globs in every list. */
+static void test_selections(void **state)
+{
+	parses("begin\nset S s1 s2*\nfilter notrace foo* *bar [ab]? fend\n"
+	       "filter graph main @S fend\nfilter depth 4\nend");
+	assert_true(cfg.notrace.set);
+	assert_int_equal(cfg.notrace.n, 3);
+	assert_string_equal(cfg.notrace.refs[0].name, "foo*");
+	assert_string_equal(cfg.notrace.refs[2].name, "[ab]?");
+	assert_true(kft_is_glob(cfg.notrace.refs[1].name));
+	assert_true(cfg.graph.set);
+	assert_int_equal(cfg.graph.n, 3);
+	assert_string_equal(cfg.graph.refs[2].name, "s2*");
+	assert_int_equal(cfg.max_depth, 4);
+	assert_false(cfg.has_funclist);
+	assert_false(kft_is_glob("main"));
+	rejects("begin\nfilter depth 0\nend", "t.conf:2: '0': a depth of at least 1");
+	rejects("begin\nfilter depth 70000\nend",
+		"t.conf:2: '70000': number too large (at most 65535)");
+	rejects("begin\nfilter graph fend\nend", "t.conf:2: 'graph': empty function list");
+	rejects("begin\nfilter notrace a fend\nfilter notrace b fend\nend",
+		"t.conf:3: 'notrace': that list is already set");
 }
 
 static void test_funclist_fend(void **state)
@@ -217,7 +241,7 @@ static void test_funclist_limit(void **state)
 	for (size_t i = 0; i < n; i++)
 		len += (size_t)sprintf(text + len, " f%zu", i);
 	sprintf(text + len, " fend end");
-	rejects(text, "t.conf:1: 'f4096': too many functions in funclist");
+	rejects(text, "t.conf:1: 'f4096': too many functions in one list (4096 at most)");
 	free(text);
 }
 
@@ -328,6 +352,8 @@ static void test_format_round_trip(void **state)
 		"filter maxtime 9 filter noints filter funclist a 0xabc fend "
 		"watch worst-stack 100 logentries 42 autorepeat overwrite prime end",
 		"begin trigger start time 5 trigger stop exit 0x10 filter onlyints end",
+		"begin filter funclist do_* [a-c]? fend filter notrace b* fend "
+		"filter graph main 0x40 fend filter depth 3 end",
 		"begin end",
 	};
 
@@ -380,6 +406,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_minimal),
+		cmocka_unit_test(test_selections),
 		cmocka_unit_test(test_comments_and_layout),
 		cmocka_unit_test(test_triggers),
 		cmocka_unit_test(test_trigger_errors),
