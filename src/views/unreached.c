@@ -86,7 +86,10 @@ void kft_view_unreached(FILE *out, const struct kft_trace *tr, struct kft_symbol
 	const struct kft_trigger *st = &cfg->start;
 	char name[512];
 
-	if (st->type != KFT_TRIGGER_NONE && !kft_trace_triggered(tr)) {
+	/* (with autorepeat a run that started may be waiting again) */
+	bool started = kft_trace_triggered(tr) || tr->ctl.first_start_ns != UINT64_MAX;
+
+	if (st->type != KFT_TRIGGER_NONE && !started) {
 		if (st->type == KFT_TRIGGER_TIME) {
 			fprintf(out, "%sthe run never started: the program ended before its start "
 				"time, %" PRIu64 " usec; nothing was recorded\n", prefix, st->usecs);
@@ -98,8 +101,13 @@ void kft_view_unreached(FILE *out, const struct kft_trace *tr, struct kft_symbol
 		}
 		return;
 	}
-	if (!sz || !kft_trace_triggered(tr))
+	if (!sz || !started)
 		return;
 	unlogged(out, tr, sz, prefix, "funclist", cfg->funcs, cfg->nfuncs);
+	/* a graph function may be entered and not logged (the funclist or
+	 * notrace left it out): said only when nothing was recorded */
+	for (size_t i = 0; i < tr->nthreads; i++)
+		if (tr->threads[i].nrecs)
+			return;
 	unlogged(out, tr, sz, prefix, "graph", cfg->graph.refs, cfg->graph.n);
 }
