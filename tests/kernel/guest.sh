@@ -15,7 +15,7 @@ check() { name=$1; shift; if "$@" >/tmp/out 2>&1; then ok "$name"; else not_ok "
 calls() { kft kd -f Fc "$1" 2>/dev/null | awk -v f="$2" '$1 == f { print $2; found = 1 } END { if (!found) print 0 }'; }
 snapshot() {
 	for f in current_tracer tracing_on tracing_thresh buffer_size_kb trace_clock \
-		set_ftrace_filter set_ftrace_pid set_graph_function max_graph_depth \
+		set_ftrace_filter set_ftrace_notrace set_ftrace_pid set_graph_function max_graph_depth \
 		kprobe_events options/overwrite options/funcgraph-irqs options/record-tgid \
 		options/function-fork stack_max_size stack_trace_filter \
 		events/irq/irq_handler_entry/enable events/irq/irq_handler_exit/enable \
@@ -145,6 +145,20 @@ CONF
 kft record --kernel -c /tmp/noset.conf -o /tmp/tns -- /progs/sysprog > /dev/null 2>/tmp/err
 check "set: a glob that matches nothing is named" \
 	grep -q "noset.conf:3: 'no_such_function_\*': no function this kernel can trace matches it" /tmp/err
+
+# ftrace's selections from kft record's options: a graph function and a
+# depth below it, a notrace glob; every setting put back after (cat is
+# not instrumented: the kernel's calls alone, none under a program call)
+kft record --kernel -G do_sys_openat2 -D 2 -N 'getname*' -o /tmp/tg -- cat /proc/version \
+	> /dev/null 2>/tmp/err
+check "graph: do_sys_openat2 in" test "$(calls /tmp/tg do_sys_openat2)" -ge 1
+check "graph: nothing outside it (ksys_read)" test "$(calls /tmp/tg ksys_read)" = 0
+check "graph: do_sys_openat2 the only root" sh -c '! kft kd -c /tmp/tg | sed 1,2d | grep -v "^|" | grep -vqx do_sys_openat2'
+kft kd -c /tmp/tg | sed 1,2d > /tmp/gtree
+check "graph: -D 2 keeps its callees" grep -q "^|  [a-z_]" /tmp/gtree
+check "graph: -D 2, nothing deeper" sh -c '! grep -q "^|  |  " /tmp/gtree || { grep -B3 -A3 "^|  |  " /tmp/gtree | head -20; false; }'
+check "notrace: no getname call" test "$(kft kd -f F /tmp/tg | grep -c "^getname")" = 0
+check "selections: settings restored" same_as_before
 
 # interrupts and softirqs (--irqs): KPTrace's table from kft stats
 kft record --kernel --irqs -o /tmp/ti -- /progs/sysprog > /dev/null 2>&1
