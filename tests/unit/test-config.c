@@ -352,8 +352,8 @@ static void test_format_round_trip(void **state)
 		"filter maxtime 9 filter noints filter funclist a 0xabc fend "
 		"watch worst-stack 100 logentries 42 autorepeat overwrite prime end",
 		"begin trigger start time 5 trigger stop exit 0x10 filter onlyints end",
-		"begin filter funclist do_* [a-c]? fend filter notrace b* fend "
-		"filter graph main 0x40 fend filter depth 3 end",
+		("begin filter funclist do_* [a-c]? fend filter notrace b* fend "
+		 "filter graph main 0x40 fend filter depth 3 end"),
 		"begin end",
 	};
 
