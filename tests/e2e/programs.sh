@@ -54,9 +54,11 @@ test_fork_children_maps() {
 	# the parent's map, and the second child's once it opened the plugin
 	check "two maps" test "$(ls kft.data | grep -c '^maps-')" = 2
 	check "no spare left" test "$(ls kft.data | grep -c '^spare-')" = 0
-	# control's spares_made and spares_taken (docs/kft-data.5): some taken
+	# control's spares_made and spares_taken (docs/kft-data.5): no more
+	# taken than made (on a busy machine the children may all fork before
+	# kft record has made one: ci33 saw 0 and 0)
 	read -r made taken < <(od -An -tu4 -j176 -N8 kft.data/control)
-	check "spares taken" test "$taken" -ge 1 -a "$taken" -le "$made"
+	check "spares counted" test "$taken" -le "$made"
 	check "no unnamed call" test "$(grep -c '0x' r)" = 0
 }
 
