@@ -108,10 +108,12 @@ once_classic_and_text_logs_read_in_bounded_memory() {
 	check "kft kd -c -l t, its tree on disk: $kib KiB, bound $bound" test "$kib" -lt "$bound"
 	kib=$(peak_kib sh -c "'$KFT' log t | TMPDIR=$PWD '$KFT' kd -c -" )
 	check "kft log | kft kd -c -: $kib KiB, bound $bound" test "$kib" -lt "$bound"
+	# (kd 1.1's nesting by usec times may leave the last leaf calls of
+	# worker outside it, as roots: ci34 saw 3 of them; count them anywhere)
 	check "every call in the classic tree" \
-		test "$(kft kd -c --classic t | grep -c "^|  |  leaf$")" = 4000000
+		test "$(kft kd -c --classic t | grep -c "leaf$")" = 4000000
 	check "every call in the log's tree" \
-		test "$(kft log t | kft kd -c - | grep -c "^|  |  leaf$")" = 4000000
+		test "$(kft log t | kft kd -c - | grep -c "leaf$")" = 4000000
 	check "no temporary file left" test -z "$(ls -A | grep -v '^t$\|^big.log$\|^many$\|^rss$')"
 }
 
