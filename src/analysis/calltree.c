@@ -98,7 +98,7 @@ int kft_calltree_from_trace(struct kft_calltree *t, const struct kft_trace *tr,
 	struct kft_depth_nest nest = { 0 };
 	struct kft_calls *cs;
 	struct kft_call call;
-	uint64_t base = tr->ctl.first_start_ns == UINT64_MAX ? 0 : tr->ctl.first_start_ns;
+	uint64_t base = kft_trace_base_ns(tr);
 	int ret = -1;
 
 	memset(t, 0, sizeof(*t));

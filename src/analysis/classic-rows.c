@@ -72,7 +72,7 @@ struct kft_classic_rows *kft_classic_rows_open(const struct kft_trace *tr,
 	}
 	cr->tr = tr;
 	cr->sz = sz;
-	cr->base_ns = tr->ctl.first_start_ns == UINT64_MAX ? 0 : tr->ctl.first_start_ns;
+	cr->base_ns = kft_trace_base_ns(tr);
 	kft_functable_init(&cr->addrs, &cr->by_addr, sz);
 	return cr;
 }

@@ -66,7 +66,7 @@ struct kft_trace_tree *kft_trace_tree_open(const struct kft_trace *tr, struct kf
 		return NULL;
 	}
 	tt->tr = tr;
-	tt->base_ns = tr->ctl.first_start_ns == UINT64_MAX ? 0 : tr->ctl.first_start_ns;
+	tt->base_ns = kft_trace_base_ns(tr);
 	return tt;
 }
 

@@ -361,6 +361,11 @@ bool kft_trace_primed(const struct kft_trace *tr)
 	return tr->ctl.state & KFT_STATE_PRIMED;
 }
 
+uint64_t kft_trace_base_ns(const struct kft_trace *tr)
+{
+	return tr->ctl.first_start_ns == UINT64_MAX ? 0 : tr->ctl.first_start_ns;
+}
+
 bool kft_trace_triggered(const struct kft_trace *tr)
 {
 	return tr->ctl.state & KFT_STATE_TRIGGERED;

@@ -103,6 +103,9 @@ bool kft_thread_is_kernel(const struct kft_thread_file *th);
  * program's. */
 bool kft_trace_mixes_kernel(const struct kft_trace *tr);
 
+/* The time a trace's times count from: its first start mark (0 if it
+ * never started). */
+uint64_t kft_trace_base_ns(const struct kft_trace *tr);
 /* Records still open when the run stopped show up as -1; tell state.
  * A run is complete once stopped, or once its program has ended. */
 bool kft_trace_primed(const struct kft_trace *tr);

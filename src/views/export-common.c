@@ -44,7 +44,7 @@ int export_begin(struct export_ctx *x, const struct kft_trace *tr, struct kft_sy
 	memset(x, 0, sizeof(*x));
 	x->tr = tr;
 	x->o = o;
-	x->base = tr->ctl.first_start_ns == UINT64_MAX ? 0 : tr->ctl.first_start_ns;
+	x->base = kft_trace_base_ns(tr);
 	x->end = kft_view_stopped(&tr->ctl, sz, &at, why, sizeof(why)) ? at : tr->ctl.ended_ns;
 	x->shown = -1;
 	kft_functable_init(&x->ft, &x->names, sz);

@@ -60,7 +60,7 @@ static void stream_init(struct stream *s, FILE *out, const struct kft_trace *tr,
 	s->tc.out = out;
 	s->tc.t = &s->names;
 	s->tc.o = o;
-	s->base = tr->ctl.first_start_ns == UINT64_MAX ? 0 : tr->ctl.first_start_ns;
+	s->base = kft_trace_base_ns(tr);
 	kft_functable_init(&s->ft, &s->names, sz);
 }
 

@@ -121,7 +121,7 @@ int kft_view_log(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *s
 {
 	struct kft_calls *cs = kft_calls_open(tr, NULL, 0, err);
 	struct kft_call c;
-	uint64_t mark = tr->ctl.first_start_ns == UINT64_MAX ? 0 : tr->ctl.first_start_ns;
+	uint64_t mark = kft_trace_base_ns(tr);
 
 	if (!cs)
 		return -1;
