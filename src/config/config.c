@@ -695,7 +695,7 @@ static void sb_add(struct strbuf *sb, const char *fmt, ...)
 
 static void format_trigger(struct strbuf *sb, const char *which, const struct kft_trigger *t)
 {
-	char buf[128];
+	char buf[MAX_TOKEN];	/* any word the parser took */
 
 	switch (t->type) {
 	case KFT_TRIGGER_ENTRY:
@@ -715,7 +715,7 @@ static void format_trigger(struct strbuf *sb, const char *which, const struct kf
 char *kft_config_format(const struct kft_config *cfg)
 {
 	struct strbuf sb = { .cap = 256 };
-	char buf[128];
+	char buf[MAX_TOKEN];
 
 	sb.s = malloc(sb.cap);
 	if (!sb.s)
