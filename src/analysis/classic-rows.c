@@ -21,7 +21,7 @@ static int rows_rewind(void *ctx, struct kft_error *err)
 	struct kft_classic_rows *cr = ctx;
 
 	kft_calls_close(cr->cs);
-	cr->cs = kft_calls_open(cr->tr, NULL, 0, err);
+	cr->cs = kft_calls_open_flat(cr->tr, err);	/* kd 1.1 nests by name */
 	return cr->cs ? 0 : -1;
 }
 

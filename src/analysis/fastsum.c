@@ -22,8 +22,7 @@
 
 struct acc {
 	double sumsq;
-	int64_t *durs;		/* every finished call's, for percentiles */
-	size_t ndurs, cap;
+	struct kft_durs durs;	/* every finished call's, for percentiles */
 };
 
 static int grow_stats(struct kft_funcstats *fs, struct acc **acc, size_t nfuncs)
@@ -197,10 +196,7 @@ static int64_t kernel_ns(const struct kernel_times *kt, const struct kft_thread_
 
 static int keep_duration(struct acc *a, int64_t dur)
 {
-	if (kft_grow((void **)&a->durs, a->ndurs, &a->cap, sizeof(*a->durs), 64))
-		return -1;
-	a->durs[a->ndurs++] = dur;
-	return 0;
+	return kft_durs_add(&a->durs, dur);
 }
 
 static int left(void *ctx, struct kft_walk_call *c, struct kft_walk_call *parent)
@@ -389,7 +385,7 @@ int kft_funcstats_from_trace(struct kft_funcstats *fs, struct kft_calltree *t,
 			continue;
 		}
 		if (durations) {
-			kft_funcstats_spread(s, acc[f].durs, acc[f].ndurs);
+			kft_funcstats_spread(s, &acc[f].durs);
 			continue;
 		}
 		{
@@ -402,7 +398,7 @@ int kft_funcstats_from_trace(struct kft_funcstats *fs, struct kft_calltree *t,
 	ret = 0;
 out:
 	for (size_t f = 0; acc && f < fs->nfuncs; f++)
-		free(acc[f].durs);
+		kft_durs_free(&acc[f].durs);
 	free(acc);
 	free(kp.kt.v);
 	kft_functable_done(&ft);

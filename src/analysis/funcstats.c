@@ -31,14 +31,6 @@ int kft_funcstats_add_child(struct kft_func_stat *s, uint32_t func, int64_t dur)
 	return 0;
 }
 
-/* Nearest-rank percentile of a sorted array. */
-static int64_t percentile(const int64_t *v, size_t n, unsigned int p)
-{
-	size_t rank = (n * p + 99) / 100;
-
-	return n ? v[rank ? rank - 1 : 0] : 0;
-}
-
 int kft_funcstats_alloc(struct kft_funcstats *fs, const struct kft_calltree *t,
 			struct kft_error *err)
 {
@@ -100,27 +92,31 @@ static int mark_outermost(const struct kft_calltree *t, bool *outer)
 	return 0;
 }
 
-void kft_funcstats_spread(struct kft_func_stat *s, int64_t *durs, size_t n)
+void kft_funcstats_spread(struct kft_func_stat *s, struct kft_durs *durs)
 {
+	size_t n = kft_durs_count(durs);
 	double mean = (double)s->sum_ns / (double)n, var = 0;
 
-	kft_sort_i64(durs, n);
-	s->min_ns = durs[0];
-	s->max_ns = durs[n - 1];
-	s->p50_ns = percentile(durs, n, 50);
-	s->p95_ns = percentile(durs, n, 95);
-	s->p99_ns = percentile(durs, n, 99);
-	for (size_t i = 0; i < n; i++)
-		var += ((double)durs[i] - mean) * ((double)durs[i] - mean);
+	kft_durs_sort(durs);
+	s->min_ns = kft_durs_at(durs, 0);
+	s->max_ns = kft_durs_at(durs, n - 1);
+	s->p50_ns = kft_durs_percentile(durs, 50);
+	s->p95_ns = kft_durs_percentile(durs, 95);
+	s->p99_ns = kft_durs_percentile(durs, 99);
+	for (size_t i = 0; i < n; i++) {
+		double d = (double)kft_durs_at(durs, i) - mean;
+
+		var += d * d;
+	}
 	s->stddev_ns = sqrt(var / (double)n);
 }
 
 /* Sub-time, Max-sub and the spread of durations, once every call is in. */
-static void finish_stats(struct kft_funcstats *fs, int64_t **durs, const size_t *ndurs)
+static void finish_stats(struct kft_funcstats *fs, struct kft_durs *durs)
 {
 	for (size_t f = 0; f < fs->nfuncs; f++) {
 		struct kft_func_stat *s = &fs->funcs[f];
-		size_t n = ndurs[f], best = 0;
+		size_t n = kft_durs_count(&durs[f]), best = 0;
 
 		s->sub_ns = s->time_ns > s->local_ns ? s->time_ns - s->local_ns : 0;
 		/* the child in which this function spent most of its time */
@@ -137,44 +133,23 @@ static void finish_stats(struct kft_funcstats *fs, int64_t **durs, const size_t 
 			s->min_ns = s->max_ns = 0;
 			continue;
 		}
-		kft_funcstats_spread(s, durs[f], n);
+		kft_funcstats_spread(s, &durs[f]);
 	}
-}
-
-/* Room for each function's finished durations, counted in ndurs (which
- * goes back to 0s, to count them in). */
-static int alloc_durs(int64_t **durs, size_t *ndurs, size_t nfuncs)
-{
-	for (size_t f = 0; f < nfuncs; f++) {
-		durs[f] = malloc((ndurs[f] ? ndurs[f] : 1) * sizeof(**durs));
-		if (!durs[f])
-			return -1;
-		ndurs[f] = 0;
-	}
-	return 0;
 }
 
 int kft_funcstats_compute(struct kft_funcstats *fs, const struct kft_calltree *t,
 			  struct kft_error *err)
 {
 	bool *outer = NULL;
-	int64_t **durs = NULL;
-	size_t *ndurs = NULL;
+	struct kft_durs *durs = NULL;
 	int ret = -1;
 
 	if (kft_funcstats_alloc(fs, t, err))
 		return -1;
 	fs->switches = t->switches.present;
 	durs = calloc(t->nfuncs ? t->nfuncs : 1, sizeof(*durs));
-	ndurs = calloc(t->nfuncs ? t->nfuncs : 1, sizeof(*ndurs));
 	outer = malloc((t->nnodes ? t->nnodes : 1) * sizeof(*outer));
-	if (!durs || !ndurs || !outer || mark_outermost(t, outer))
-		goto oom;
-	/* first pass: how many finished calls each function has */
-	for (size_t i = 0; i < t->nnodes; i++)
-		if (t->nodes[i].dur_ns >= 0)
-			ndurs[t->nodes[i].func]++;
-	if (alloc_durs(durs, ndurs, t->nfuncs))
+	if (!durs || !outer || mark_outermost(t, outer))
 		goto oom;
 	for (size_t i = 0; i < t->nnodes; i++) {
 		const struct kft_node *n = &t->nodes[i];
@@ -197,18 +172,18 @@ int kft_funcstats_compute(struct kft_funcstats *fs, const struct kft_calltree *t
 		}
 		s->sum_ns += n->dur_ns;
 		s->local_ns += n->local_ns;
-		durs[n->func][ndurs[n->func]++] = n->dur_ns;
+		if (kft_durs_add(&durs[n->func], n->dur_ns))
+			goto oom;
 	}
-	finish_stats(fs, durs, ndurs);
+	finish_stats(fs, durs);
 	ret = 0;
 	goto out;
 oom:
 	kft_error_set(err, "out of memory");
 out:
 	for (size_t f = 0; durs && f < t->nfuncs; f++)
-		free(durs[f]);
+		kft_durs_free(&durs[f]);
 	free(durs);
-	free(ndurs);
 	free(outer);
 	if (ret)
 		kft_funcstats_free(fs);
@@ -252,9 +227,9 @@ struct open_func {
 	bool finished;
 };
 
-/* Pass over st in depth-first order; count: only count finished calls. */
-static int spool_pass(struct kft_funcstats *fs, struct kft_spooltree *st, int64_t **durs,
-		      size_t *ndurs, uint64_t *active, bool count, struct kft_error *err)
+/* One pass over st in depth-first order. */
+static int spool_pass(struct kft_funcstats *fs, struct kft_spooltree *st, struct kft_durs *durs,
+		      uint64_t *active, struct kft_error *err)
 {
 	struct open_func *open = NULL;
 	size_t nopen = 0, cap = 0;
@@ -268,10 +243,6 @@ static int spool_pass(struct kft_funcstats *fs, struct kft_spooltree *st, int64_
 		if (kft_spooltree_get(st, p, &n, NULL, &row, err)) {
 			ret = -1;
 			break;
-		}
-		if (count) {
-			ndurs[n.func] += n.dur_ns >= 0;
-			continue;
 		}
 		while (nopen > n.depth) {
 			nopen--;
@@ -289,7 +260,8 @@ static int spool_pass(struct kft_funcstats *fs, struct kft_spooltree *st, int64_
 				s->time_ns += n.dur_ns;
 			s->sum_ns += n.dur_ns;
 			s->local_ns += n.local_ns;
-			durs[n.func][ndurs[n.func]++] = n.dur_ns;
+			if (kft_durs_add(&durs[n.func], n.dur_ns))
+				goto oom;
 		}
 		if (kft_grow((void **)&open, nopen, &cap, sizeof(*open), 64))
 			goto oom;
@@ -307,40 +279,31 @@ int kft_funcstats_from_spool(struct kft_funcstats *fs, struct kft_spooltree *st,
 			     struct kft_error *err)
 {
 	size_t nf = st->t.nfuncs ? st->t.nfuncs : 1;
-	int64_t **durs = calloc(nf, sizeof(*durs));
-	size_t *ndurs = calloc(nf, sizeof(*ndurs));
+	struct kft_durs *durs = calloc(nf, sizeof(*durs));
 	uint64_t *active = calloc(nf, sizeof(*active));
 	int ret = -1;
 
 	if (kft_funcstats_alloc(fs, &st->t, err)) {
 		free(durs);
-		free(ndurs);
 		free(active);
 		return -1;
 	}
-	if (!durs || !ndurs || !active) {
+	if (!durs || !active) {
 		kft_error_set(err, "out of memory");
 		goto out;
 	}
-	if (spool_pass(fs, st, durs, ndurs, active, true, err))
-		goto out;
-	if (alloc_durs(durs, ndurs, st->t.nfuncs)) {
-		kft_error_set(err, "out of memory");
-		goto out;
-	}
-	if (spool_pass(fs, st, durs, ndurs, active, false, err))
+	if (spool_pass(fs, st, durs, active, err))
 		goto out;
 	for (size_t f = 0; f < fs->nfuncs; f++)
 		if (fs->funcs[f].nchildren)
 			qsort(fs->funcs[f].children, fs->funcs[f].nchildren,
 			      sizeof(*fs->funcs[f].children), cmp_first_row);
-	finish_stats(fs, durs, ndurs);
+	finish_stats(fs, durs);
 	ret = 0;
 out:
 	for (size_t f = 0; durs && f < st->t.nfuncs; f++)
-		free(durs[f]);
+		kft_durs_free(&durs[f]);
 	free(durs);
-	free(ndurs);
 	free(active);
 	if (ret)
 		kft_funcstats_free(fs);

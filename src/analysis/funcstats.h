@@ -9,6 +9,7 @@
 #define KFT_FUNCSTATS_H
 
 #include "calltree.h"
+#include "durations.h"
 
 struct kft_child_stat {
 	uint32_t func;
@@ -66,8 +67,8 @@ int kft_funcstats_alloc(struct kft_funcstats *fs, const struct kft_calltree *t,
 /* One more call of func under s (dur > 0 adds to the child's time). */
 int kft_funcstats_add_child(struct kft_func_stat *s, uint32_t func, int64_t dur);
 void kft_funcstats_free(struct kft_funcstats *fs);
-/* Min, max, median, tails and deviation of s from its n (> 0) finished
- * calls' durations, which it sorts; s->sum_ns must be their sum. */
-void kft_funcstats_spread(struct kft_func_stat *s, int64_t *durs, size_t n);
+/* Min, max, median, tails and deviation of s from its finished calls'
+ * durations (at least one), which it sorts; s->sum_ns must be their sum. */
+void kft_funcstats_spread(struct kft_func_stat *s, struct kft_durs *durs);
 
 #endif

@@ -9,5 +9,6 @@
 
 /* v[0..n) in ascending order. */
 void kft_sort_i64(int64_t *v, size_t n);
+void kft_sort_u32(uint32_t *v, size_t n);
 
 #endif

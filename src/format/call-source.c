@@ -47,13 +47,35 @@ uint32_t kft_source_local(int64_t local_ns)
 	return local_ns / 1000 > LOCAL_MAX_US ? LOCAL_MAX_US : (uint32_t)(local_ns / 1000);
 }
 
-static void note_local(struct kft_source *s, struct kft_walk_call *c, struct kft_walk_call *parent)
+/* What place() returns when a Local could not be written. */
+#define SPILL_FAILED (-100)
+
+int kft_source_want_locals(struct kft_source *s, struct kft_error *err)
+{
+	if (!(s->local = malloc(sizeof(*s->local))))
+		return kft_error_set(err, "out of memory");
+	if (kft_spill32_init(s->local, s->n, err)) {
+		free(s->local);
+		s->local = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+int kft_source_set_local(struct kft_source *s, uint64_t pos, int64_t local_ns)
+{
+	return kft_spill32_set(s->local, pos, kft_source_local(local_ns));
+}
+
+/* The walk leaves calls in reverse entry order: the Locals go to their
+ * array (and its file) from the end to the start. */
+static int note_local(struct kft_source *s, struct kft_walk_call *c, struct kft_walk_call *parent)
 {
 	int64_t local = c->dur_ns - c->acc;
 
-	s->local[c->pre] = kft_source_local(c->dur_ns < 0 ? -1 : local < 0 ? 0 : local);
 	if (c->dur_ns > 0 && kft_walk_is_child(c, parent))
 		parent->acc += c->dur_ns;
+	return kft_source_set_local(s, c->pre, c->dur_ns < 0 ? -1 : local < 0 ? 0 : local);
 }
 
 static int place(void *ctx, struct kft_walk_call *c, struct kft_walk_call *parent)
@@ -63,9 +85,10 @@ static int place(void *ctx, struct kft_walk_call *c, struct kft_walk_call *paren
 	if (c->pre >= s->n)
 		return KFT_WALK_CORRUPT;
 	s->idx[c->pre] = (uint32_t)c->idx;
-	s->depth[c->pre] = (uint32_t)c->depth;
-	if (s->local)
-		note_local(s, c, parent);
+	if (s->depth)
+		s->depth[c->pre] = (uint32_t)c->depth;
+	if (s->local && note_local(s, c, parent))
+		return SPILL_FAILED;
 	return 0;
 }
 
@@ -108,7 +131,7 @@ static int find_watch_rows(struct kft_source *s)
 	return 0;
 }
 
-int kft_source_open(struct kft_source *s, const struct kft_thread_file *th, bool locals,
+int kft_source_open(struct kft_source *s, const struct kft_thread_file *th, unsigned int keep,
 		    struct kft_error *err)
 {
 	struct kft_walk_ops ops = { .left = place, .ctx = s };
@@ -120,16 +143,20 @@ int kft_source_open(struct kft_source *s, const struct kft_thread_file *th, bool
 		return kft_error_set(err, "%s: %llu calls in one thread: more than this kft reads",
 				     th->name, (unsigned long long)s->n);
 	s->idx = malloc((s->n ? s->n : 1) * sizeof(*s->idx));
-	s->depth = malloc((s->n ? s->n : 1) * sizeof(*s->depth));
-	if (locals)
-		s->local = malloc((s->n ? s->n : 1) * sizeof(*s->local));
-	if (!s->idx || !s->depth || (locals && !s->local))
+	if (keep & KFT_SOURCE_DEPTH)
+		s->depth = malloc((s->n ? s->n : 1) * sizeof(*s->depth));
+	if (!s->idx || ((keep & KFT_SOURCE_DEPTH) && !s->depth))
 		return kft_error_set(err, "out of memory for %llu calls",
 				     (unsigned long long)s->n);
+	if ((keep & KFT_SOURCE_LOCAL) && kft_source_want_locals(s, err))
+		return -1;
 	ret = kft_thread_walk(th, &ops);
 	if (ret == KFT_WALK_CORRUPT)
 		return kft_error_set(err, "%s: corrupt: stack-watch rows the header does not count",
 				     th->name);
+	if (ret == SPILL_FAILED)
+		return kft_spill32_check(s->local, err);
+	s->local_ready = s->local != NULL;
 	if (ret || (th->hdr.counters.watch_hits && find_watch_rows(s)))
 		return kft_error_set(err, "out of memory");
 	return 0;
@@ -141,7 +168,7 @@ void kft_source_advance(struct kft_source *s)
 	bool call = s->pos < s->n, watch = s->wpos < s->nwatch;
 
 	if (call)
-		fill_call(&s->head, s->th, s->idx[s->pos], s->depth[s->pos]);
+		fill_call(&s->head, s->th, s->idx[s->pos], s->depth ? s->depth[s->pos] : 0);
 	if (watch) {
 		const struct kft_watch_row *w = &s->watch[s->wpos];
 		struct kft_rec_data r;
@@ -159,22 +186,26 @@ void kft_source_advance(struct kft_source *s)
 	s->has_head = call;
 	if (call) {
 		s->head_key = s->head.entry_ns;
-		if (s->local)
-			s->head_local = s->local[s->pos] == LOCAL_UNFINISHED ?
-						-1 : (int64_t)s->local[s->pos] * 1000;
+		if (s->local_ready) {
+			uint32_t us = kft_spill32_get(s->local, s->pos);
+
+			s->head_local = us == LOCAL_UNFINISHED ? -1 : (int64_t)us * 1000;
+		}
 		s->pos++;
 	}
 }
 
 void kft_source_call(const struct kft_source *s, uint64_t pos, struct kft_call *c)
 {
-	fill_call(c, s->th, s->idx[pos], s->depth[pos]);
+	fill_call(c, s->th, s->idx[pos], s->depth ? s->depth[pos] : 0);
 }
 
 void kft_source_close(struct kft_source *s)
 {
 	free(s->idx);
 	free(s->depth);
+	if (s->local)
+		kft_spill32_free(s->local);
 	free(s->local);
 	free(s->watch);
 }

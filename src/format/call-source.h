@@ -2,12 +2,14 @@
 /*
  * One thread file's calls in entry order, as the call streams read them
  * (calls.c merges many, thread-calls.c reads one alone): where each call's
- * record is and how deep it is logged, 8 bytes a call, 4 more with kd's
- * Local. Internal to src/format/.
+ * record is and how deep it is logged, 8 bytes a call; kd's Local, when
+ * asked for, in a spilled array (common/spill.h) that costs a few pages.
+ * Internal to src/format/.
  */
 #ifndef KFT_CALL_SOURCE_H
 #define KFT_CALL_SOURCE_H
 
+#include "../common/spill.h"
 #include "calls.h"
 
 /* A stack-watch row: shown at the moment its chain was taken. */
@@ -20,8 +22,9 @@ struct kft_watch_row {
 struct kft_source {
 	const struct kft_thread_file *th;
 	uint32_t *idx;		/* record, or nrecs + open frame */
-	uint32_t *depth;	/* logged ancestors */
-	uint32_t *local;	/* kd's Local in usec (KFT_LOCAL_*), if asked for */
+	uint32_t *depth;	/* logged ancestors (NULL: not kept) */
+	struct kft_spill32 *local;	/* kd's Local in usec, at each call's place */
+	bool local_ready;	/* all written: the head has its Local */
 	uint64_t n, pos;
 	struct kft_watch_row *watch;
 	uint64_t nwatch, wpos;
@@ -31,11 +34,22 @@ struct kft_source {
 	bool has_head;
 };
 
-/* Open th's calls: each call's record, logged depth and (locals) Local. */
-int kft_source_open(struct kft_source *s, const struct kft_thread_file *th, bool locals,
+/* What a source keeps of each call besides its record. */
+enum kft_source_keep {
+	KFT_SOURCE_DEPTH = 1,	/* its logged depth (else every call is at 0) */
+	KFT_SOURCE_LOCAL = 2,	/* kd's Local */
+};
+
+/* Open th's calls: each call's record, and what keep (KFT_SOURCE_*) asks. */
+int kft_source_open(struct kft_source *s, const struct kft_thread_file *th, unsigned int keep,
 		    struct kft_error *err);
 /* Local in usec as the source keeps it, from ns (-1: unfinished). */
 uint32_t kft_source_local(int64_t local_ns);
+/* Room for the Locals of s's calls, each set by its place (then set
+ * local_ready): 0 or -1. */
+int kft_source_want_locals(struct kft_source *s, struct kft_error *err);
+/* Set the Local (ns, -1: unfinished) of the call at place pos: 0 or -1. */
+int kft_source_set_local(struct kft_source *s, uint64_t pos, int64_t local_ns);
 /* Take the thread's next call (or stack-watch row) as its head. */
 void kft_source_advance(struct kft_source *s);
 /* Call pos (in entry order) into *c, without moving the head. */

@@ -24,6 +24,7 @@ struct kft_calls {
 	size_t nheap;
 	uint64_t total;
 	bool nest_kernel;
+	bool depths;		/* else every call is given at depth 0 */
 	struct open_user *users;
 	size_t nusers;
 };
@@ -112,8 +113,8 @@ static int nest_kernel_call(struct kft_calls *cs, struct kft_call *c)
 	return 0;
 }
 
-struct kft_calls *kft_calls_open(const struct kft_trace *tr, const size_t *threads,
-				 size_t nthreads, struct kft_error *err)
+static struct kft_calls *calls_open(const struct kft_trace *tr, const size_t *threads,
+				    size_t nthreads, bool depths, struct kft_error *err)
 {
 	struct kft_calls *cs = calloc(1, sizeof(*cs));
 	size_t n = threads ? nthreads : tr->nthreads;
@@ -132,7 +133,8 @@ struct kft_calls *kft_calls_open(const struct kft_trace *tr, const size_t *threa
 	for (size_t i = 0; i < n; i++) {
 		struct kft_source *s = &cs->src[i];
 
-		if (kft_source_open(s, &tr->threads[threads ? threads[i] : i], false, err))
+		if (kft_source_open(s, &tr->threads[threads ? threads[i] : i],
+				    depths ? KFT_SOURCE_DEPTH : 0, err))
 			goto fail;
 		cs->total += s->n + s->nwatch;
 		kft_source_advance(s);
@@ -141,10 +143,22 @@ struct kft_calls *kft_calls_open(const struct kft_trace *tr, const size_t *threa
 	}
 	kft_heap_make(cs->heap, cs->nheap, sizeof(*cs->heap), before, cs);
 	cs->nest_kernel = kft_trace_mixes_kernel(tr);
+	cs->depths = depths;
 	return cs;
 fail:
 	kft_calls_close(cs);
 	return NULL;
+}
+
+struct kft_calls *kft_calls_open(const struct kft_trace *tr, const size_t *threads,
+				 size_t nthreads, struct kft_error *err)
+{
+	return calls_open(tr, threads, nthreads, true, err);
+}
+
+struct kft_calls *kft_calls_open_flat(const struct kft_trace *tr, struct kft_error *err)
+{
+	return calls_open(tr, NULL, 0, false, err);
 }
 
 int kft_calls_next(struct kft_calls *cs, struct kft_call *c)
@@ -162,6 +176,8 @@ int kft_calls_next(struct kft_calls *cs, struct kft_call *c)
 	/* out of memory here only loses the kernel's nesting */
 	if (cs->nest_kernel && c->dur_ns != -2)
 		nest_kernel_call(cs, c);
+	if (!cs->depths)
+		c->depth = 0;
 	return 1;
 }
 

@@ -25,6 +25,12 @@ struct kft_calls;
 struct kft_calls *kft_calls_open(const struct kft_trace *tr, const size_t *threads,
 				 size_t nthreads, struct kft_error *err);
 
+/*
+ * All the calls, in the same order, but each at depth 0: 4 bytes a call,
+ * for views that need no nesting (kft stats' table).
+ */
+struct kft_calls *kft_calls_open_flat(const struct kft_trace *tr, struct kft_error *err);
+
 /* The next call into *c: 1, or 0 at the end. */
 int kft_calls_next(struct kft_calls *cs, struct kft_call *c);
 
@@ -44,7 +50,8 @@ void kft_calls_close(struct kft_calls *cs);
 /*
  * One thread file's calls alone, in entry order, each (with locals) with
  * kd's Local: its duration less its finished children's, in ns rounded
- * down to a usec (-1: unfinished). 8 bytes per call, 12 with locals. A
+ * down to a usec (-1: unfinished). 8 bytes per call; the Locals go to a
+ * temporary file (common/spill.h) once a thread has many calls. A
  * signal handler counts as no child of the call it interrupted.
  * Stack-watch rows come too (dur -2). With kernel, that thread's kernel
  * file's calls come too, each under the program call that made it (as
@@ -69,6 +76,9 @@ bool kft_thread_calls_joins(const struct kft_trace *tr, size_t *kernel_of);
 const struct kft_call *kft_thread_calls_peek(const struct kft_thread_calls *tc,
 					     int64_t *local_ns);
 void kft_thread_calls_skip(struct kft_thread_calls *tc);
+/* 0, or -1 with err set when the Locals, kept in a temporary file, could
+ * not all be read back (each then read as 0). */
+int kft_thread_calls_check(const struct kft_thread_calls *tc, struct kft_error *err);
 /* Go back or on to the call of record rec (its index in the program
  * file's records, as kft_thread_rec counts them); the stream then holds
  * that call and what follows it, without stack-watch rows. -1: no such

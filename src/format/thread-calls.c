@@ -77,12 +77,14 @@ struct tree_open {
 	int64_t dur, acc;	/* acc: its children's time */
 };
 
-/* A call leaves the tree: its Local is known. */
-static void settle(const struct tree_open *o)
+/* A call leaves the tree: its Local is known. 0, or -1 when it could
+ * not be written. */
+static int settle(const struct tree_open *o)
 {
-	if (o->from->local)
-		o->from->local[o->pos] =
-			kft_source_local(o->dur < 0 ? -1 : o->dur > o->acc ? o->dur - o->acc : 0);
+	if (!o->from->local)
+		return 0;
+	return kft_source_set_local(o->from, o->pos,
+				    o->dur < 0 ? -1 : o->dur > o->acc ? o->dur - o->acc : 0);
 }
 
 /*
@@ -125,7 +127,8 @@ static int join_pass(struct kft_source *s, struct kft_source *k)
 				c.depth, c.dur_ns < 0 ? UINT64_MAX : c.entry_ns + (uint64_t)c.dur_ns };
 		}
 		while (ntree && tree[ntree - 1].depth >= c.depth)
-			settle(&tree[--ntree]);
+			if (settle(&tree[--ntree]))
+				goto out;
 		/* a signal handler's chain is a root of its own */
 		parent = ntree && !(irq && !tree[ntree - 1].irq) ? &tree[ntree - 1] : NULL;
 		if (parent && c.dur_ns > 0)
@@ -137,7 +140,8 @@ static int join_pass(struct kft_source *s, struct kft_source *k)
 		from->depth[pos] = tree[ntree - 1].depth;
 	}
 	while (ntree)
-		settle(&tree[--ntree]);
+		if (settle(&tree[--ntree]))
+			goto out;
 	ret = 0;
 out:
 	free(user);
@@ -149,20 +153,21 @@ static int join_kernel(struct kft_thread_calls *tc, const struct kft_thread_file
 		       const struct kft_thread_file *kern, bool locals, struct kft_error *err)
 {
 	tc->joined = true;
-	if (kft_source_open(&tc->s, prog, false, err) || kft_source_open(&tc->k, kern, false, err))
+	if (kft_source_open(&tc->s, prog, KFT_SOURCE_DEPTH, err) ||
+	    kft_source_open(&tc->k, kern, KFT_SOURCE_DEPTH, err))
 		return -1;
 	/* Locals as the joining pass finds them, not each file's alone */
-	if (locals && (!(tc->s.local = malloc((tc->s.n ? tc->s.n : 1) * sizeof(*tc->s.local))) ||
-		       !(tc->k.local = malloc((tc->k.n ? tc->k.n : 1) * sizeof(*tc->k.local))))) {
-		tc_oom(err);
+	if (locals && (kft_source_want_locals(&tc->s, err) || kft_source_want_locals(&tc->k, err)))
 		return -1;
-	}
 	kft_source_advance(&tc->s);
 	kft_source_advance(&tc->k);
 	if (join_pass(&tc->s, &tc->k)) {
-		tc_oom(err);
+		if (!locals || (!kft_spill32_check(tc->s.local, err) &&
+				!kft_spill32_check(tc->k.local, err)))
+			tc_oom(err);
 		return -1;
 	}
+	tc->s.local_ready = tc->k.local_ready = locals;
 	rewind_to(&tc->s, 0, true);
 	rewind_to(&tc->k, 0, true);
 	choose(tc);
@@ -188,7 +193,7 @@ struct kft_thread_calls *kft_thread_calls_open(const struct kft_thread_file *th,
 		}
 		return tc;
 	}
-	if (kft_source_open(&tc->s, th, locals, err)) {
+	if (kft_source_open(&tc->s, th, KFT_SOURCE_DEPTH | (locals ? KFT_SOURCE_LOCAL : 0), err)) {
 		kft_thread_calls_close(tc);
 		return NULL;
 	}
@@ -204,7 +209,7 @@ const struct kft_call *kft_thread_calls_peek(const struct kft_thread_calls *tc,
 	if (!s->has_head)
 		return NULL;
 	if (local_ns)
-		*local_ns = s->head.dur_ns == -2 || !s->local ? -1 : s->head_local;
+		*local_ns = s->head.dur_ns == -2 || !s->local_ready ? -1 : s->head_local;
 	return tc->from_k ? &tc->khead : &s->head;
 }
 
@@ -212,6 +217,14 @@ void kft_thread_calls_skip(struct kft_thread_calls *tc)
 {
 	kft_source_advance(tc->from_k ? &tc->k : &tc->s);
 	choose(tc);
+}
+
+int kft_thread_calls_check(const struct kft_thread_calls *tc, struct kft_error *err)
+{
+	if ((tc->s.local && kft_spill32_check(tc->s.local, err)) ||
+	    (tc->k.local && kft_spill32_check(tc->k.local, err)))
+		return -1;
+	return 0;
 }
 
 int kft_thread_calls_seek(struct kft_thread_calls *tc, uint64_t rec)

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * kd's call trees (-c, with -l, -r, -i) and slowest calls streamed from a
- * trace's thread files, in memory that grows by 8 bytes a call, 12 with Local (kd-tree.c
- * prints the same rows from a tree in memory).
+ * trace's thread files, in memory that grows by 8 bytes a call (Local
+ * goes to a temporary file; kd-tree.c prints the same rows from a tree
+ * in memory).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,7 @@
 
 /*
  * The same trees as kft_view_kd_tree's, read from each thread file's call
- * stream (kft_thread_calls: 8 or 12 bytes a call) instead of a tree in memory;
+ * stream (kft_thread_calls: 8 bytes a call) instead of a tree in memory;
  * a thread traced in the kernel too reads its kernel file's calls in the
  * same stream, under the program calls that made them. Roots come in entry
  * order; a root's calls come from its thread's stream
@@ -245,7 +246,7 @@ static int stream_open(struct stream *s, const struct kft_trace *tr)
 	s->heap = calloc(tr->nthreads ? tr->nthreads : 1, sizeof(*s->heap));
 	if (!s->heap)
 		return stream_oom(s);
-	kft_kd_tree_columns(&s->tc);	/* the Local column costs 4 bytes a call */
+	kft_kd_tree_columns(&s->tc);	/* the Local column: a file of 4 bytes a call */
 	for (size_t i = 0; i < tr->nthreads; i++) {
 		if (s->kernel_of[i] == i)
 			continue;	/* its calls come with its program's */
@@ -259,10 +260,14 @@ static int stream_open(struct stream *s, const struct kft_trace *tr)
 	return 0;
 }
 
-static void stream_close(struct stream *s)
+/* ret, or -1 when a file's Locals could not be read back (err set) */
+static int stream_close(struct stream *s, int ret)
 {
-	for (size_t i = 0; i < s->nfiles; i++)
+	for (size_t i = 0; i < s->nfiles; i++) {
+		if (!ret && s->files[i] && kft_thread_calls_check(s->files[i], s->err))
+			ret = -1;
 		kft_thread_calls_close(s->files[i]);
+	}
 	for (size_t i = 0; i < s->nheld; i++)
 		free(s->held[i].rows);
 	free(s->files);
@@ -273,6 +278,7 @@ static void stream_close(struct stream *s)
 	free(s->tc.lb.s);
 	kft_functable_done(&s->ft);
 	kft_calltree_free(&s->names);
+	return ret;
 }
 
 /* The held chain that comes first, or s->nheld. */
@@ -329,8 +335,7 @@ int kft_view_kd_tree_stream(FILE *out, const struct kft_trace *tr, struct kft_sy
 	}
 	ret = 0;
 out:
-	stream_close(&s);
-	return ret;
+	return stream_close(&s, ret);
 }
 
 /* ---- -r: rows in the order of the call stream, streamed ---------------- */
@@ -397,8 +402,7 @@ out:
 	for (size_t i = 0; stacks && i < tr->nthreads; i++)
 		free(stacks[i].rows);
 	free(stacks);
-	stream_close(&s);
-	return ret;
+	return stream_close(&s, ret);
 }
 
 /* ---- -i: other threads and handlers where they began, streamed -------- */
@@ -580,8 +584,7 @@ int kft_view_kd_interlaced_stream(FILE *out, const struct kft_trace *tr,
 	ret = 0;
 out:
 	free(il.roots);
-	stream_close(&s);
-	return ret;
+	return stream_close(&s, ret);
 }
 
 /* ---- the slowest calls, streamed -------------------------------------- */
@@ -720,6 +723,5 @@ int kft_view_kd_slowest_stream(FILE *out, const struct kft_trace *tr, struct kft
 	ret = 0;
 out:
 	free(top.h);
-	stream_close(&s);
-	return ret;
+	return stream_close(&s, ret);
 }

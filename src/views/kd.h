@@ -31,7 +31,7 @@ int kft_view_kd_tree(FILE *out, const struct kft_calltree *t, const struct kft_k
 		     struct kft_error *err);
 /* kft_view_kd_tree's trees, without -i, -r or --classic, streamed from
  * a trace whose threads were not traced in the kernel too: memory grows
- * by 8 bytes a call (12 with Local), not by a tree. */
+ * by 8 bytes a call (Local goes to a temporary file), not by a tree. */
 int kft_view_kd_tree_stream(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
 			    const struct kft_kd_opts *o, struct kft_error *err);
 /* The same trees with -i (other chains where they began), streamed. */

@@ -68,18 +68,7 @@ static int one_call(struct kft_stats *st, const struct kft_call *c, uint32_t f, 
 		s->oncpu_ns += (double)c->dur_ns -
 			       (double)kft_switches_off_ns(st->switches, c->tid, c->entry_ns,
 							   c->entry_ns + (uint64_t)c->dur_ns);
-	if (kft_grow((void **)&s->durs, s->ndurs, &s->capdurs, sizeof(*s->durs), 64))
-		return -1;
-	s->durs[s->ndurs++] = c->dur_ns;
-	return 0;
-}
-
-/* Nearest rank. */
-static int64_t percentile(const int64_t *v, size_t n, unsigned int p)
-{
-	size_t rank = (n * p + 99) / 100;
-
-	return v[rank ? rank - 1 : 0];
+	return kft_durs_add(&s->durs, c->dur_ns);
 }
 
 static int by_fired(const void *a, const void *b, void *names)
@@ -102,11 +91,12 @@ static void finish(struct kft_stats *st)
 
 		if (!s->fired)
 			continue;
-		if (s->ndurs) {
-			kft_sort_i64(s->durs, s->ndurs);
-			s->p50_ns = percentile(s->durs, s->ndurs, 50);
-			s->p99_ns = percentile(s->durs, s->ndurs, 99);
+		if (kft_durs_count(&s->durs)) {
+			kft_durs_sort(&s->durs);
+			s->p50_ns = kft_durs_percentile(&s->durs, 50);
+			s->p99_ns = kft_durs_percentile(&s->durs, 99);
 		}
+		kft_durs_free(&s->durs);
 		st->funcs[kept++] = *s;
 	}
 	st->nfuncs = kept;
@@ -127,7 +117,7 @@ int kft_stats_compute(struct kft_stats *st, const struct kft_trace *tr,
 		return -1;
 	st->span_ns = st->x.end > st->x.base ? st->x.end - st->x.base : 0;
 	st->switches = tr->switches.present ? &tr->switches : NULL;
-	cs = kft_calls_open(tr, NULL, 0, err);
+	cs = kft_calls_open_flat(tr, err);	/* intervals need no nesting */
 	if (!cs)
 		return -1;
 	st->x.total = kft_calls_total(cs);
@@ -151,7 +141,7 @@ int kft_stats_compute(struct kft_stats *st, const struct kft_trace *tr,
 void kft_stats_free(struct kft_stats *st)
 {
 	for (size_t i = 0; i < st->nfuncs; i++)
-		free(st->funcs[i].durs);
+		kft_durs_free(&st->funcs[i].durs);
 	free(st->funcs);
 	export_end(&st->x);
 	memset(st, 0, sizeof(*st));

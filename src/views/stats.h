@@ -9,6 +9,7 @@
 #ifndef KFT_VIEW_STATS_H
 #define KFT_VIEW_STATS_H
 
+#include "../analysis/durations.h"
 #include "export-common.h"
 
 /* Log-scale buckets: bucket b holds values in [2^(b-1), 2^b) ns, bucket 0
@@ -28,8 +29,8 @@ struct kft_func_stats {
 	uint64_t first_ns, last_ns;	/* entries, since the run began */
 	struct kft_stat_series interval;	/* between successive entries */
 	struct kft_stat_series duration;	/* finished calls */
-	int64_t *durs;			/* each finished call's, for percentiles */
-	size_t ndurs, capdurs;
+	struct kft_durs durs;		/* each finished call's, for percentiles
+					 * (given back once they are known) */
 	int64_t p50_ns, p99_ns;
 	double oncpu_ns;		/* finished calls' time on the CPU, summed */
 	struct {			/* the longest interval */

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "spill.h"
+#include "tempfile.h"
+
+/* 16 KiB a page: a thread's array costs at most four of them. */
+#define PAGE_VALUES 4096u
+/* Up to this many values an array is simply memory. */
+#define SMALL_VALUES (4 * PAGE_VALUES)
+
+int kft_spill32_init(struct kft_spill32 *a, uint64_t n, struct kft_error *err)
+{
+	memset(a, 0, sizeof(*a));
+	a->n = n;
+	a->fd = -1;
+	for (int i = 0; i < KFT_SPILL_SLOTS; i++)
+		a->slot[i].page = UINT64_MAX;
+	if (n <= SMALL_VALUES) {
+		a->mem = calloc(n ? n : 1, sizeof(*a->mem));
+		if (!a->mem)
+			return kft_error_set(err, "out of memory");
+		return 0;
+	}
+	a->written = calloc((n / PAGE_VALUES + 1) / 8 + 1, 1);
+	if (!a->written)
+		return kft_error_set(err, "out of memory");
+	a->fd = kft_temp_file(err);
+	return a->fd < 0 ? -1 : 0;
+}
+
+static bool was_written(const struct kft_spill32 *a, uint64_t page)
+{
+	return a->written[page / 8] & (1u << (page % 8));
+}
+
+static int page_io(struct kft_spill32 *a, uint64_t page, uint32_t *v, bool out)
+{
+	uint64_t first = page * PAGE_VALUES;
+	uint64_t count = a->n - first < PAGE_VALUES ? a->n - first : PAGE_VALUES;
+	char *p = (char *)v;
+	size_t len = count * sizeof(*v);
+	off_t off = (off_t)(first * sizeof(*v));
+
+	while (len) {
+		ssize_t k = out ? pwrite(a->fd, p, len, off) : pread(a->fd, p, len, off);
+
+		if (k <= 0) {
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (!a->error)
+				a->error = k < 0 ? errno : EIO;
+			return -1;
+		}
+		p += k;
+		len -= (size_t)k;
+		off += k;
+	}
+	if (out)
+		a->written[page / 8] |= (uint8_t)(1u << (page % 8));
+	return 0;
+}
+
+/* The slot holding page, after writing out what it held: NULL on error. */
+static struct kft_spill_slot *take(struct kft_spill32 *a, uint64_t page)
+{
+	struct kft_spill_slot *s = &a->slot[page % KFT_SPILL_SLOTS];
+
+	if (s->page == page)
+		return s;
+	if (!s->v && !(s->v = malloc(PAGE_VALUES * sizeof(*s->v)))) {
+		a->error = a->error ? a->error : ENOMEM;
+		return NULL;
+	}
+	if (s->page != UINT64_MAX && s->dirty && page_io(a, s->page, s->v, true))
+		return NULL;
+	s->page = UINT64_MAX;
+	s->dirty = false;
+	if (was_written(a, page)) {
+		if (page_io(a, page, s->v, false))
+			return NULL;
+	} else {
+		memset(s->v, 0, PAGE_VALUES * sizeof(*s->v));
+	}
+	s->page = page;
+	return s;
+}
+
+int kft_spill32_set(struct kft_spill32 *a, uint64_t i, uint32_t v)
+{
+	uint64_t page = i / PAGE_VALUES;
+	struct kft_spill_slot *s;
+
+	if (a->mem) {
+		a->mem[i] = v;
+		return 0;
+	}
+	s = &a->slot[page % KFT_SPILL_SLOTS];
+	if (s->page != page && was_written(a, page)) {
+		/* a late value for a page long written out (a call open
+		 * across it): into the file alone, the cache left as it is */
+		off_t off = (off_t)(i * sizeof(v));
+
+		for (;;) {
+			ssize_t k = pwrite(a->fd, &v, sizeof(v), off);
+
+			if (k == (ssize_t)sizeof(v))
+				return 0;
+			if (k < 0 && errno == EINTR)
+				continue;
+			a->error = a->error ? a->error : k < 0 ? errno : EIO;
+			return -1;
+		}
+	}
+	if (!(s = take(a, page)))
+		return -1;
+	s->v[i % PAGE_VALUES] = v;
+	s->dirty = true;
+	return 0;
+}
+
+uint32_t kft_spill32_get(struct kft_spill32 *a, uint64_t i)
+{
+	struct kft_spill_slot *s;
+
+	if (a->mem)
+		return a->mem[i];
+	s = take(a, i / PAGE_VALUES);
+	return s ? s->v[i % PAGE_VALUES] : 0;
+}
+
+int kft_spill32_check(const struct kft_spill32 *a, struct kft_error *err)
+{
+	if (!a->error)
+		return 0;
+	return kft_error_set(err, "a temporary file (TMPDIR): %s", strerror(a->error));
+}
+
+void kft_spill32_free(struct kft_spill32 *a)
+{
+	free(a->mem);
+	free(a->written);
+	for (int i = 0; i < KFT_SPILL_SLOTS; i++)
+		free(a->slot[i].v);
+	if (a->fd >= 0)
+		close(a->fd);
+	memset(a, 0, sizeof(*a));
+	a->fd = -1;
+}
