@@ -70,6 +70,7 @@ static int make_spans(struct kft_switches *sw, struct kft_switch *v, size_t n)
 			t->tid = v[i].tid;
 			t->first = sw->nspans;
 			t->n = 0;
+			t->cpu = v[i].cpu;
 		}
 		if (!(v[i].flags & KFT_SWITCH_OUT) || i + 1 == n || v[i + 1].tid != v[i].tid ||
 		    (v[i + 1].flags & KFT_SWITCH_OUT))
@@ -91,6 +92,8 @@ static int make_spans(struct kft_switches *sw, struct kft_switch *v, size_t n)
 			.from_prio = v[i + 1].other_prio,
 			.from_state = (v[i + 1].flags & KFT_SWITCH_PREEMPTED) ? 'R'
 				      : (v[i + 1].flags & KFT_SWITCH_STATE_D) ? 'D' : 'S',
+			.cpu_out = v[i].cpu,
+			.cpu_in = v[i + 1].cpu,
 		};
 		t->n++;
 	}
@@ -172,11 +175,10 @@ int kft_switches_copy(struct kft_switches *dst, const struct kft_switches *src)
 	return 0;
 }
 
-const struct kft_offcpu *kft_switches_of(const struct kft_switches *sw, uint32_t tid, size_t *n)
+static const struct kft_switch_thread *thread_of(const struct kft_switches *sw, uint32_t tid)
 {
 	size_t lo = 0, hi = sw->nthreads;
 
-	*n = 0;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 
@@ -185,10 +187,18 @@ const struct kft_offcpu *kft_switches_of(const struct kft_switches *sw, uint32_t
 		else
 			hi = mid;
 	}
-	if (lo == sw->nthreads || sw->threads[lo].tid != tid || !sw->threads[lo].n)
+	return lo < sw->nthreads && sw->threads[lo].tid == tid ? &sw->threads[lo] : NULL;
+}
+
+const struct kft_offcpu *kft_switches_of(const struct kft_switches *sw, uint32_t tid, size_t *n)
+{
+	const struct kft_switch_thread *t = thread_of(sw, tid);
+
+	*n = 0;
+	if (!t || !t->n)
 		return NULL;
-	*n = sw->threads[lo].n;
-	return &sw->spans[sw->threads[lo].first];
+	*n = t->n;
+	return &sw->spans[t->first];
 }
 
 /* The first of n spans that ends after at. */
@@ -205,6 +215,23 @@ static size_t first_ending_after(const struct kft_offcpu *s, size_t n, uint64_t 
 			hi = mid;
 	}
 	return lo;
+}
+
+int64_t kft_switches_cpu_at(const struct kft_switches *sw, uint32_t tid, uint64_t ns)
+{
+	const struct kft_switch_thread *t = thread_of(sw, tid);
+	const struct kft_offcpu *s;
+	size_t k;
+
+	if (!t)
+		return -1;
+	if (!t->n)
+		return t->cpu;
+	s = &sw->spans[t->first];
+	k = first_ending_after(s, t->n, ns);
+	if (k == t->n)
+		return s[t->n - 1].cpu_in;
+	return s[k].from_ns <= ns ? s[k].cpu_in : s[k].cpu_out;
 }
 
 uint64_t kft_switches_off_ns(const struct kft_switches *sw, uint32_t tid, uint64_t from,

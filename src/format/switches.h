@@ -23,6 +23,7 @@ struct kft_offcpu {
 					 * (KFT_SWITCH_UNKNOWN_TID: not known) */
 	int16_t to_prio, from_prio;
 	char from_state;		/* the state from_tid went in */
+	uint32_t cpu_out, cpu_in;	/* the CPU it left, the CPU it came back on */
 };
 
 /* A thread made runnable (kernel traces: sched_wakeup). */
@@ -44,6 +45,7 @@ struct kft_switches {
 	struct kft_switch_thread {
 		uint32_t tid;
 		size_t first, n;	/* its spans */
+		uint32_t cpu;		/* where its first switch was */
 	} *threads;			/* by tid */
 	size_t nthreads;
 };
@@ -58,6 +60,10 @@ int kft_switches_copy(struct kft_switches *dst, const struct kft_switches *src);
 /* How long thread tid was off the CPU within [from, to]. */
 uint64_t kft_switches_off_ns(const struct kft_switches *sw, uint32_t tid, uint64_t from,
 			     uint64_t to);
+
+/* The CPU thread tid ran on at ns (it changes only while the thread is
+ * off the CPU), or -1 when not known. */
+int64_t kft_switches_cpu_at(const struct kft_switches *sw, uint32_t tid, uint64_t ns);
 
 /* Thread tid's spans (NULL, 0: none). */
 const struct kft_offcpu *kft_switches_of(const struct kft_switches *sw, uint32_t tid, size_t *n);

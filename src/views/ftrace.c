@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * ftrace's `trace` layouts: function_graph (a call tree with durations)
- * and function (one line per entry with its caller). The kernel prints
+ * here; function and latency_trace in ftrace-lines.c. The kernel prints
  * CPUs interleaved; kft prints each thread's calls together, in order,
  * so that a thread's tree reads from top to bottom.
  */
@@ -9,45 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../format/calls.h"
+#include "ftrace.h"
 #include "put.h"
-#include "views.h"
 
-/* The spans a thread spent off the CPU, shown where they began. */
-struct offcpu_cursor {
-	const struct kft_offcpu *spans;
-	size_t n, next;
-	uint32_t tid, session;
-	bool set;
-};
-
-/* Thread c's spans (none unless shown), from the start when the thread
- * is new to it. */
-static void offcpu_follow(struct offcpu_cursor *oc, const struct kft_trace *tr, bool shown,
-			  const struct kft_call *c)
-{
-	if (oc->set && oc->tid == c->tid && oc->session == c->session)
-		return;
-	oc->spans = shown ? kft_switches_of(&tr->switches, c->tid, &oc->n) : NULL;
-	if (!oc->spans)
-		oc->n = 0;
-	oc->next = 0;
-	oc->tid = c->tid;
-	oc->session = c->session;
-	oc->set = true;
-}
-
-/* Threads one after another, each in time order. */
-struct by_thread {
-	const struct kft_trace *tr;
-	size_t *order, *groups, ngroups, g;
-	struct kft_calls *cs;
-	struct kft_error *err;
-	bool failed;
-	bool switches;		/* show where threads left the CPU */
-};
-
-static int next_call(struct by_thread *bt, struct kft_call *c)
+int ftrace_next_call(struct by_thread *bt, struct kft_call *c)
 {
 	for (;;) {
 		if (bt->cs && kft_calls_next(bt->cs, c))
@@ -117,7 +82,6 @@ struct line {
 	size_t cap;
 };
 
-#define NAME_MAX_LEN 256
 
 static char *line_for(struct line *l, unsigned int indent)
 {
@@ -186,7 +150,7 @@ static int print_graph(FILE *out, struct by_thread *bt, struct kft_symbolizer *s
 	struct offcpu_cursor oc = { 0 };
 	size_t top = 0, cap = 0;
 	struct kft_call prev, c, next;
-	bool have_prev = false, have = next_call(bt, &c), have_next;
+	bool have_prev = false, have = ftrace_next_call(bt, &c), have_next;
 	struct line l = { 0 };
 	int ret = 0;
 
@@ -197,7 +161,7 @@ static int print_graph(FILE *out, struct by_thread *bt, struct kft_symbolizer *s
 		bool first = !have_prev, new_thread, parent;
 		char name[NAME_MAX_LEN], *line, *p;
 
-		have_next = next_call(bt, &next);
+		have_next = ftrace_next_call(bt, &next);
 		have_prev = true;
 		if (c.dur_ns == -2)
 			continue;	/* stack watch chains belong to `kft log` */
@@ -271,113 +235,20 @@ oom:
 	goto out;
 }
 
-/* "TID  SSSSSS.UUUUUU: " */
-static char *function_start(char *p, uint32_t tid, uint64_t ns)
-{
-	p = kft_put_int(p, tid, 7);
-	*p++ = ' ';
-	p = kft_put_int(p, (int64_t)(ns / 1000000000), 6);
-	*p++ = '.';
-	p = kft_put_zero_padded(p, ns / 1000 % 1000000, 6);
-	*p++ = ':';
-	*p++ = ' ';
-	return p;
-}
-
-/* "TID:PRIO:STATE " (the priority left out when not known). */
-static char *put_task(char *p, uint32_t tid, int16_t prio, char state)
-{
-	p = kft_put_int(p, tid, 0);
-	*p++ = ':';
-	if (prio >= 0) {
-		p = kft_put_int(p, prio, 0);
-		*p++ = ':';
-	}
-	*p++ = state;
-	*p++ = ' ';
-	return p;
-}
-
-/* function: each switch out and back in before `before`, as the
- * sched_switch tracer wrote them, "TID:S ==>" and "==> TID:R" (S: it
- * slept, R: preempted, runnable; the other task is not known here). */
-static void put_switch_lines(FILE *out, struct offcpu_cursor *oc, uint64_t before)
-{
-	/* event 2k: span k's start, 2k + 1: its end */
-	for (; oc->next < 2 * oc->n; oc->next++) {
-		const struct kft_offcpu *s = &oc->spans[oc->next / 2];
-		bool in = oc->next % 2;
-		uint64_t at = in ? s->to_ns : s->from_ns;
-		char line[128], *p;
-
-		if (at >= before)
-			break;
-		p = function_start(line, oc->tid, at);
-		/* the seed's "pid:prio:state ==> pid:prio:state", as much of
-		 * it as is known */
-		if (in) {
-			if (s->from_tid != KFT_SWITCH_UNKNOWN_TID)
-				p = put_task(p, s->from_tid, s->from_prio, s->from_state);
-			p = kft_put_str(p, "==> ", 0);
-			p = put_task(p, oc->tid, s->prio, 'R');
-		} else {
-			p = put_task(p, oc->tid, s->prio, s->state);
-			p = kft_put_str(p, "==>", 0);
-			if (s->to_tid != KFT_SWITCH_UNKNOWN_TID) {
-				*p++ = ' ';
-				p = put_task(p, s->to_tid, s->to_prio, 'R');
-			}
-		}
-		if (p[-1] == ' ')
-			p--;	/* the blank put_task ends with */
-		*p++ = '\n';
-		fwrite(line, 1, (size_t)(p - line), out);
-	}
-}
-
-static void print_function(FILE *out, struct by_thread *bt, struct kft_symbolizer *sz)
-{
-	struct offcpu_cursor oc = { 0 };
-	struct kft_call c;
-
-	fprintf(out, "# tracer: function\n#\n"
-		     "#   TID      TIMESTAMP  FUNCTION\n"
-		     "#   |            |         |\n");
-	while (next_call(bt, &c)) {
-		char name[NAME_MAX_LEN], caller[NAME_MAX_LEN], line[2 * NAME_MAX_LEN + 64], *p = line;
-		uint64_t image = kft_symbolizer_image(sz, c.session, c.entry_ns);
-
-		if (c.dur_ns == -2)
-			continue;
-		if (oc.set && (oc.tid != c.tid || oc.session != c.session))
-			put_switch_lines(out, &oc, UINT64_MAX);
-		offcpu_follow(&oc, bt->tr, bt->switches, &c);
-		put_switch_lines(out, &oc, c.entry_ns);
-		kft_view_symbol(sz, image, c.func, false, name, sizeof(name));
-		kft_view_symbol(sz, image, c.call_site, true, caller, sizeof(caller));
-		/* "TID  SSSSSS.UUUUUU: name <-caller" */
-		p = function_start(p, c.tid, c.entry_ns);
-		p = kft_put_str(p, name, 0);
-		p = kft_put_str(p, " <-", 0);
-		p = kft_put_str(p, caller, 0);
-		*p++ = '\n';
-		fwrite(line, 1, (size_t)(p - line), out);
-	}
-	put_switch_lines(out, &oc, UINT64_MAX);
-}
-
 int kft_view_ftrace(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
-		    enum kft_ftrace_tracer tracer, bool switches, struct kft_error *err)
+		    const struct kft_ftrace_opts *o, struct kft_error *err)
 {
-	struct by_thread bt = { .tr = tr, .err = err, .switches = switches };
+	struct by_thread bt = { .tr = tr, .err = err, .switches = o->switches };
 	int ret = 0;
 
 	if (kft_calls_thread_groups(tr, &bt.order, &bt.groups, &bt.ngroups, err))
 		return -1;
-	if (tracer == KFT_FTRACE_GRAPH)
+	if (o->tracer == KFT_FTRACE_GRAPH)
 		ret = print_graph(out, &bt, sz, err);
+	else if (o->tracer == KFT_FTRACE_FUNCTION)
+		ret = ftrace_print_function(out, &bt, sz, o);
 	else
-		print_function(out, &bt, sz);
+		ret = ftrace_print_latency(out, &bt, sz, o);
 	kft_calls_close(bt.cs);
 	free(bt.order);
 	free(bt.groups);

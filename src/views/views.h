@@ -21,12 +21,29 @@ int kft_view_log(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *s
 /* The /proc/kft status text. */
 void kft_view_status(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz);
 
-enum kft_ftrace_tracer { KFT_FTRACE_GRAPH, KFT_FTRACE_FUNCTION };
+enum kft_ftrace_tracer { KFT_FTRACE_GRAPH, KFT_FTRACE_FUNCTION, KFT_FTRACE_LATENCY };
 
-/* ftrace's `trace` file layouts, one thread after another; with
- * switches, where each thread left the CPU and for how long. */
+/* What ftrace's layouts show: the tracer, and iter_ctrl's options. */
+struct kft_ftrace_opts {
+	enum kft_ftrace_tracer tracer;
+	bool switches;		/* where each thread left the CPU, for how long */
+	bool print_parent;	/* function: " <-caller" (on by default) */
+	bool sym_offset;	/* name+0xoffset */
+	bool sym_addr;		/* and " <address>" */
+	bool raw, hex;		/* function: numbers only, decimal or hex */
+	bool verbose;		/* latency: every field spelled out */
+};
+
+/* iter_ctrl's defaults: print-parent, the rest off. */
+void kft_ftrace_opts_init(struct kft_ftrace_opts *o);
+/* One option of iter_ctrl, as "sym-offset" or "noprint-parent": 0, or -1
+ * when unknown. */
+int kft_ftrace_opts_set(struct kft_ftrace_opts *o, const char *word);
+
+/* ftrace's `trace` file layouts (and function's latency_trace), one
+ * thread after another. */
 int kft_view_ftrace(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
-		    enum kft_ftrace_tracer tracer, bool switches, struct kft_error *err);
+		    const struct kft_ftrace_opts *o, struct kft_error *err);
 
 /* One line per thread that lost calls (a full log, too many call sites,
  * too deep), each starting with prefix: how many, why, what to raise.

@@ -308,8 +308,22 @@ void fuzz_read_trace(const char *dir)
 		kft_view_status(out, &tr, sz);
 		kft_view_log(out, &tr, sz, &raw, &err);
 		kft_view_log(out, &tr, sz, &names, &err);
-		kft_view_ftrace(out, &tr, sz, KFT_FTRACE_GRAPH, true, &err);
-		kft_view_ftrace(out, &tr, sz, KFT_FTRACE_FUNCTION, true, &err);
+		struct kft_ftrace_opts fo;
+
+		kft_ftrace_opts_init(&fo);
+		fo.switches = true;
+		kft_view_ftrace(out, &tr, sz, &fo, &err);
+		fo.tracer = KFT_FTRACE_FUNCTION;
+		kft_view_ftrace(out, &tr, sz, &fo, &err);
+		fo.sym_offset = fo.sym_addr = true;
+		fo.print_parent = false;
+		kft_view_ftrace(out, &tr, sz, &fo, &err);
+		fo.hex = true;
+		kft_view_ftrace(out, &tr, sz, &fo, &err);
+		fo.tracer = KFT_FTRACE_LATENCY;
+		kft_view_ftrace(out, &tr, sz, &fo, &err);
+		fo.verbose = true;
+		kft_view_ftrace(out, &tr, sz, &fo, &err);
 		kft_view_losses(out, &tr, "kft: ");
 		kft_view_unreached(out, &tr, sz, "kft: ");
 		summaries(&tr, sz);

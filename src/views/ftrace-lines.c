@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The function tracer's one-line layouts: the `trace` file, "comm-pid
+ * [cpu] seconds: func <-parent" under iter_ctrl's options, and
+ * latency_trace, with its flag columns, times from the first call and
+ * delay marks. A program's CPU is where its context switches put it; a
+ * thread with none recorded shows "[??]" (trace) or '.' (latency_trace).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "export-common.h"
+#include "ftrace.h"
+#include "put.h"
+
+void kft_ftrace_opts_init(struct kft_ftrace_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->tracer = KFT_FTRACE_GRAPH;
+	o->print_parent = true;
+}
+
+int kft_ftrace_opts_set(struct kft_ftrace_opts *o, const char *word)
+{
+	static const struct {
+		const char *name;
+		size_t off;
+	} opts[] = {
+		{ "print-parent", offsetof(struct kft_ftrace_opts, print_parent) },
+		{ "sym-offset", offsetof(struct kft_ftrace_opts, sym_offset) },
+		{ "sym-addr", offsetof(struct kft_ftrace_opts, sym_addr) },
+		{ "raw", offsetof(struct kft_ftrace_opts, raw) },
+		{ "hex", offsetof(struct kft_ftrace_opts, hex) },
+		{ "verbose", offsetof(struct kft_ftrace_opts, verbose) },
+	};
+	bool on = strncmp(word, "no", 2) != 0;
+	const char *name = on ? word : word + 2;
+
+	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
+		if (!strcmp(name, opts[i].name)) {
+			*(bool *)((char *)o + opts[i].off) = on;
+			return 0;
+		}
+	return -1;
+}
+
+/* The task name of the thread being printed, looked up once a thread. */
+struct task {
+	uint32_t tid, pid, session;
+	bool set;
+	char comm[32];
+};
+
+static const char *task_comm(struct task *t, const struct kft_trace *tr, const struct kft_call *c)
+{
+	if (!t->set || t->tid != c->tid || t->pid != c->pid || t->session != c->session) {
+		export_thread_name(tr, c->pid, c->tid, t->comm, sizeof(t->comm));
+		t->tid = c->tid;
+		t->pid = c->pid;
+		t->session = c->session;
+		t->set = true;
+	}
+	return t->comm;
+}
+
+/* "            comm-TID   [cc] SSSSS.UUUUUU: " (cpu -1: not known) */
+static char *function_start(char *p, const char *comm, uint32_t tid, int64_t cpu, uint64_t ns)
+{
+	size_t n = strlen(comm);
+
+	p = kft_put_blanks(p, n < 16 ? (int)(16 - n) : 0);
+	p = kft_put_str(p, comm, 0);
+	*p++ = '-';
+	{
+		char digits[16], *d = kft_put_int(digits, tid, 0);
+
+		*d = '\0';
+		p = kft_put_str(p, digits, 5);
+	}
+	p = kft_put_str(p, " [", 0);
+	if (cpu < 0) {
+		p = kft_put_str(p, "??", 0);
+	} else {
+		if (cpu < 10)
+			*p++ = '0';
+		p = kft_put_int(p, cpu, 0);
+	}
+	p = kft_put_str(p, "] ", 0);
+	p = kft_put_int(p, (int64_t)(ns / 1000000000), 5);
+	*p++ = '.';
+	p = kft_put_zero_padded(p, ns / 1000 % 1000000, 6);
+	*p++ = ':';
+	*p++ = ' ';
+	return p;
+}
+
+/* "TID:PRIO:STATE " (the priority left out when not known). */
+static char *put_task(char *p, uint32_t tid, int16_t prio, char state)
+{
+	p = kft_put_int(p, tid, 0);
+	*p++ = ':';
+	if (prio >= 0) {
+		p = kft_put_int(p, prio, 0);
+		*p++ = ':';
+	}
+	*p++ = state;
+	*p++ = ' ';
+	return p;
+}
+
+/* function: each switch out and back in before `before`, as the
+ * sched_switch tracer wrote them, "TID:S ==>" and "==> TID:R" (S: it
+ * slept, R: preempted, runnable; the other task is not known here). */
+static void put_switch_lines(FILE *out, struct offcpu_cursor *oc, const char *comm,
+			     uint64_t before)
+{
+	/* event 2k: span k's start, 2k + 1: its end */
+	for (; oc->next < 2 * oc->n; oc->next++) {
+		const struct kft_offcpu *s = &oc->spans[oc->next / 2];
+		bool in = oc->next % 2;
+		uint64_t at = in ? s->to_ns : s->from_ns;
+		char line[192], *p;
+
+		if (at >= before)
+			break;
+		p = function_start(line, comm, oc->tid, in ? s->cpu_in : s->cpu_out, at);
+		/* the seed's "pid:prio:state ==> pid:prio:state", as much of
+		 * it as is known */
+		if (in) {
+			if (s->from_tid != KFT_SWITCH_UNKNOWN_TID)
+				p = put_task(p, s->from_tid, s->from_prio, s->from_state);
+			p = kft_put_str(p, "==> ", 0);
+			p = put_task(p, oc->tid, s->prio, 'R');
+		} else {
+			p = put_task(p, oc->tid, s->prio, s->state);
+			p = kft_put_str(p, "==>", 0);
+			if (s->to_tid != KFT_SWITCH_UNKNOWN_TID) {
+				*p++ = ' ';
+				p = put_task(p, s->to_tid, s->to_prio, 'R');
+			}
+		}
+		if (p[-1] == ' ')
+			p--;	/* the blank put_task ends with */
+		*p++ = '\n';
+		fwrite(line, 1, (size_t)(p - line), out);
+	}
+}
+
+/* A function's name as the options ask: "name", "name+0x1c",
+ * "name <55d0c0a01149>". */
+static char *put_sym(char *p, struct kft_symbolizer *sz, uint64_t image, uint64_t addr,
+		     const struct kft_ftrace_opts *o)
+{
+	char name[NAME_MAX_LEN];
+	struct kft_symbol sym = { 0 };
+
+	kft_view_symbol(sz, image, addr, false, name, sizeof(name));
+	p = kft_put_str(p, name, 0);
+	if (o->sym_offset && sz && kft_symbolize(sz, image, addr, &sym) && sym.name)
+		p += sprintf(p, "+0x%" PRIx64, sym.offset);
+	if (o->sym_addr)
+		p += sprintf(p, " <%" PRIx64 ">", addr);
+	return p;
+}
+
+int ftrace_print_function(FILE *out, struct by_thread *bt, struct kft_symbolizer *sz,
+			  const struct kft_ftrace_opts *o)
+{
+	const struct kft_switches *sw = &bt->tr->switches;
+	struct offcpu_cursor oc = { 0 };
+	struct task task = { 0 };
+	struct kft_call c;
+	const char *comm = "";
+
+	fprintf(out, "# tracer: function\n#\n");
+	if (o->raw || o->hex)
+		fprintf(out, "# TID CPU TIMESTAMP-NS FUNCTION-ADDRESS CALLER-ADDRESS%s\n",
+			o->hex ? " (hex)" : "");
+	else
+		fprintf(out, "#           TASK-PID   CPU#    TIMESTAMP  FUNCTION\n"
+			     "#              | |      |          |         |\n");
+	while (ftrace_next_call(bt, &c)) {
+		char line[4 * NAME_MAX_LEN + 128], *p = line;
+		uint64_t image = kft_symbolizer_image(sz, c.session, c.entry_ns);
+		int64_t cpu;
+
+		if (c.dur_ns == -2)
+			continue;
+		if (oc.set && (oc.tid != c.tid || oc.session != c.session))
+			put_switch_lines(out, &oc, comm, UINT64_MAX);
+		comm = task_comm(&task, bt->tr, &c);
+		offcpu_follow(&oc, bt->tr, bt->switches, &c);
+		put_switch_lines(out, &oc, comm, c.entry_ns);
+		cpu = kft_switches_cpu_at(sw, c.tid, c.entry_ns);
+		if (o->hex) {
+			fprintf(out, "%08" PRIx32 " %08" PRIx32 " %016" PRIx64 " %016" PRIx64
+				" %016" PRIx64 "\n", c.tid, (uint32_t)cpu, c.entry_ns, c.func,
+				c.call_site);
+			continue;
+		}
+		if (o->raw) {
+			fprintf(out, "%" PRIu32 " %" PRId64 " %" PRIu64 " %" PRIx64 " %" PRIx64 "\n",
+				c.tid, cpu, c.entry_ns, c.func, c.call_site);
+			continue;
+		}
+		p = function_start(p, comm, c.tid, cpu, c.entry_ns);
+		p = put_sym(p, sz, image, c.func, o);
+		if (o->print_parent) {
+			p = kft_put_str(p, " <-", 0);
+			p = put_sym(p, sz, image, c.call_site, o);
+		}
+		*p++ = '\n';
+		fwrite(line, 1, (size_t)(p - line), out);
+	}
+	put_switch_lines(out, &oc, comm, UINT64_MAX);
+	return bt->failed ? -1 : 0;
+}
+
+/* latency_trace: one call, its delay mark told by the line after it. */
+struct lat_row {
+	struct kft_call call;
+	int64_t cpu;
+	char who[48];
+};
+
+static char delay_mark(uint64_t ns)
+{
+	return ns > 100000 ? '!' : ns > 1000 ? '+' : ' ';
+}
+
+static void put_lat_row(FILE *out, struct kft_symbolizer *sz, const struct lat_row *r,
+			uint64_t start, uint64_t next, uint64_t index,
+			const struct kft_ftrace_opts *o)
+{
+	const struct kft_call *c = &r->call;
+	uint64_t image = kft_symbolizer_image(sz, c->session, c->entry_ns);
+	uint64_t rel = c->entry_ns - start, delta = next - c->entry_ns;
+	char name[4 * NAME_MAX_LEN], caller[4 * NAME_MAX_LEN];
+	bool irq = c->flags & KFT_REC_SIGNAL;
+
+	*put_sym(name, sz, image, c->func, o) = '\0';
+	*put_sym(caller, sz, image, c->call_site, o) = '\0';
+	if (o->verbose) {
+		/* comm pid cpu flags preempt-count index [time] ms (+delta ms) */
+		fprintf(out, "%s %" PRIu32 " %s%" PRId64 " %d 00000000 %08" PRIx64 " [%08" PRIx64
+			"] %" PRIu64 ".%03" PRIu64 "ms (+%" PRIu64 ".%03" PRIu64 "ms): %s (%s)\n",
+			r->who, c->tid, r->cpu < 0 ? "-" : "", r->cpu < 0 ? (int64_t)0 : r->cpu,
+			irq, index, (c->entry_ns / 1000) & 0xffffffffu, rel / 1000000,
+			rel / 1000 % 1000, delta / 1000000, delta / 1000 % 1000, name, caller);
+		return;
+	}
+	/* irqs-off, need-resched and preempt-depth are not known for a
+	 * program: '.'; hardirq/softirq: 'h' in a signal handler */
+	fprintf(out, "%16s-%-5" PRIu32 " %c.%c%c. %5" PRIu64 "us%c: %s (%s)\n", r->who, c->tid,
+		r->cpu < 0 ? '.' : (char)('0' + r->cpu % 10), '.', irq ? 'h' : '.', rel / 1000,
+		delay_mark(delta), name, caller);
+}
+
+int ftrace_print_latency(FILE *out, struct by_thread *bt, struct kft_symbolizer *sz,
+			 const struct kft_ftrace_opts *o)
+{
+	const struct kft_trace *tr = bt->tr;
+	struct task task = { 0 };
+	struct lat_row prev;
+	struct kft_call c;
+	uint64_t start = UINT64_MAX, end = 0, n = 0;
+	bool have_prev = false;
+
+	/* the header's span and count: a first pass over the calls */
+	while (ftrace_next_call(bt, &c)) {
+		if (c.dur_ns == -2)
+			continue;
+		start = c.entry_ns < start ? c.entry_ns : start;
+		end = c.entry_ns > end ? c.entry_ns : end;
+		n++;
+	}
+	if (bt->failed)
+		return -1;
+	kft_calls_close(bt->cs);
+	bt->cs = NULL;
+	bt->g = 0;
+	if (!n)
+		start = end = 0;
+	fprintf(out, "# tracer: function\n"
+		     "function latency trace (kft)\n"
+		     "--------------------------------------------------------------------\n"
+		     " latency: %" PRIu64 " us, #%" PRIu64 "/%" PRIu64 ", CPU#- | (M:- VP:0, KP:0, "
+		     "SP:0 HP:0 #P:-)\n"
+		     "--------------------------------------------------------------------\n\n",
+		(end - start) / 1000, n, n);
+	if (o->verbose)
+		fputs("# comm pid cpu flags preempt-count index [time] time (+delay): "
+		      "function (caller)\n", out);
+	else
+		fputs("#                      _------=> CPU# (its last digit; . not known)\n"
+		      "#                     / _-----=> irqs-off (. not known)\n"
+		      "#                    | / _----=> need-resched (. not known)\n"
+		      "#                    || / _---=> hardirq/softirq (h: a signal handler)\n"
+		      "#                    ||| / _--=> preempt-depth (. not known)\n"
+		      "#                    |||| /\n"
+		      "#                    |||||     delay\n"
+		      "#        cmd-pid     ||||| time  |   caller\n"
+		      "#            \\   /   |||||   \\   |   /\n",
+		      out);
+	for (uint64_t index = 0; ftrace_next_call(bt, &c);) {
+		struct lat_row r = { .call = c };
+
+		if (c.dur_ns == -2)
+			continue;
+		snprintf(r.who, sizeof(r.who), "%s", task_comm(&task, tr, &c));
+		r.cpu = kft_switches_cpu_at(&tr->switches, c.tid, c.entry_ns);
+		if (have_prev)
+			put_lat_row(out, sz, &prev, start, c.entry_ns, index++, o);
+		prev = r;
+		have_prev = true;
+	}
+	if (have_prev)
+		put_lat_row(out, sz, &prev, start, prev.call.entry_ns, n - 1, o);
+	return bt->failed ? -1 : 0;
+}
