@@ -64,16 +64,19 @@ static void put_row(FILE *out, struct export_ctx *x, struct kft_symbolizer *sz,
 		    const struct row *r, uint64_t start, uint64_t next)
 {
 	const struct kft_call *c = &r->call;
+	int64_t cpu = kft_switches_cpu_at(&x->tr->switches, c->tid, c->entry_ns);
 	char comm[32], caller[256], who[64];
 
 	export_thread_name(x->tr, c->pid, c->tid, comm, sizeof(comm));
 	snprintf(who, sizeof(who), "%s-%" PRIu32, comm, c->tid);
 	kft_view_symbol(sz, kft_symbolizer_image(sz, c->session, c->entry_ns), c->call_site, false,
 			caller, sizeof(caller));
-	/* CPU, irqs-off, need-resched and preempt-depth are not known for a
-	 * program's calls: '.'; hardirq/softirq: 'h' for a signal handler */
-	fprintf(out, "%16s ...%c. %5" PRIu64 "us%c: %s (%s)\n", who,
-		(c->flags & KFT_REC_SIGNAL) ? 'h' : '.', (c->entry_ns - start) / 1000,
+	/* the CPU's last digit where the context switches tell it;
+	 * irqs-off, need-resched and preempt-depth are not known: '.';
+	 * hardirq/softirq: 'h' for a signal handler */
+	fprintf(out, "%16s %c..%c. %5" PRIu64 "us%c: %s (%s)\n", who,
+		cpu < 0 ? '.' : (char)('0' + cpu % 10), (c->flags & KFT_REC_SIGNAL) ? 'h' : '.',
+		(c->entry_ns - start) / 1000,
 		delay_mark(next - c->entry_ns), x->names.funcs[r->func].name, caller);
 }
 
@@ -83,7 +86,20 @@ struct window {
 	uint32_t pid, tid;
 	const char *tracer, *what;
 	char started[128], ended[128], cpu[16];
+	int64_t only_cpu;		/* >= 0: leave out calls known to run elsewhere */
 };
+
+/* Whether c is shown in the window: on its CPU, or where not known. */
+static bool on_window_cpu(const struct window *wd, const struct kft_trace *tr,
+			  const struct kft_call *c)
+{
+	int64_t cpu;
+
+	if (wd->only_cpu < 0)
+		return true;
+	cpu = kft_switches_cpu_at(&tr->switches, c->tid, c->entry_ns);
+	return cpu < 0 || cpu == wd->only_cpu;
+}
 
 /* The header, then every call that began in the window. */
 static int print_window(FILE *out, struct export_ctx *x, const struct kft_trace *tr,
@@ -101,7 +117,8 @@ static int print_window(FILE *out, struct export_ctx *x, const struct kft_trace 
 	if (!(cs = kft_calls_open(tr, NULL, 0, err)))
 		return -1;
 	while (kft_calls_next(cs, &c) > 0)
-		if (c.dur_ns != -2 && c.entry_ns >= wd->start && c.entry_ns <= wd->end)
+		if (c.dur_ns != -2 && c.entry_ns >= wd->start && c.entry_ns <= wd->end &&
+		    on_window_cpu(wd, tr, &c))
 			n++;
 	kft_calls_close(cs);
 	export_thread_name(tr, wd->pid, wd->tid, comm, sizeof(comm));
@@ -114,7 +131,7 @@ static int print_window(FILE *out, struct export_ctx *x, const struct kft_trace 
 		     "=> ended at: %s\n",
 		wd->tracer, wd->what, (wd->end - wd->start) / 1000, limit < n ? limit : n, n,
 		wd->cpu, comm, wd->tid, wd->started, wd->ended);
-	fputs("#                  _------=> CPU# (not known: .)\n"
+	fputs("#                  _------=> CPU# (its last digit; not known: .)\n"
 	      "#                 / _-----=> irqs-off\n"
 	      "#                | / _----=> need-resched\n"
 	      "#                || / _---=> hardirq/softirq (h: a signal handler)\n"
@@ -129,7 +146,7 @@ static int print_window(FILE *out, struct export_ctx *x, const struct kft_trace 
 	while (kft_calls_next(cs, &c) > 0 && shown < limit) {
 		struct row r = { .call = c };
 
-		if (c.dur_ns == -2 || c.entry_ns < wd->start)
+		if (c.dur_ns == -2 || c.entry_ns < wd->start || !on_window_cpu(wd, tr, &c))
 			continue;
 		if (c.entry_ns > wd->end)
 			break;
@@ -154,7 +171,8 @@ int kft_view_latency(FILE *out, const struct kft_trace *tr, struct kft_symbolize
 		     const char *func, size_t limit, struct kft_error *err)
 {
 	struct kft_export_opts o = { 0 };
-	struct window wd = { .tracer = "kft", .cpu = "-" };
+	struct window wd = { .tracer = "kft", .cpu = "-", .only_cpu = -1 };
+	int64_t cpu;
 	struct export_ctx x;
 	struct worst w = { 0 };
 	char what[300];
@@ -170,6 +188,8 @@ int kft_view_latency(FILE *out, const struct kft_trace *tr, struct kft_symbolize
 	wd.end = wd.start + (uint64_t)w.call.dur_ns;
 	wd.pid = w.call.pid;
 	wd.tid = w.call.tid;
+	if ((cpu = kft_switches_cpu_at(&tr->switches, wd.tid, wd.start)) >= 0)
+		snprintf(wd.cpu, sizeof(wd.cpu), "%" PRIu32, (uint32_t)cpu);
 	snprintf(what, sizeof(what), "latency trace: the longest call of %s", func);
 	wd.what = what;
 	snprintf(wd.started, sizeof(wd.started), "%s", func);
@@ -206,7 +226,8 @@ int kft_view_wakeup_latency(FILE *out, const struct kft_trace *tr, struct kft_sy
 	const struct kft_offcpu *worst_span = NULL;
 	struct kft_export_opts o = { 0 };
 	struct window wd = { .tracer = "wakeup",
-			     .what = "wakeup latency trace: from a task's wakeup to its running" };
+			     .what = "wakeup latency trace: from a task's wakeup to its running, "
+				     "on its CPU" };
 	struct export_ctx x;
 	char waker[32];
 	int ret;
@@ -237,6 +258,7 @@ int kft_view_wakeup_latency(FILE *out, const struct kft_trace *tr, struct kft_sy
 	if (!wd.pid)
 		wd.pid = worst->tid;
 	snprintf(wd.cpu, sizeof(wd.cpu), "%" PRIu32, worst->cpu);
+	wd.only_cpu = worst->cpu;	/* that CPU's calls, as the wakeup tracer's */
 	export_thread_name(tr, worst->waker, worst->waker, waker, sizeof(waker));
 	snprintf(wd.started, sizeof(wd.started), "woken by %s-%" PRIu32 " (prio %d)", waker,
 		 worst->waker, worst->prio);

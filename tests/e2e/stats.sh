@@ -68,7 +68,7 @@ test_latency_trace() {
 		test "$(grep -c '^=> \(started\|ended\) at: reset_coprocessor$' lat)" = 2
 	check "the task" grep -qE '^\| task: periodic-[0-9]+$' lat
 	check "its first row: itself, at 0 us, called by run" \
-		grep -qE '^ +periodic-[0-9]+ \.\.\.\.\. +0us.: reset_coprocessor \(run\)$' lat
+		grep -qE '^ +periodic-[0-9]+ [0-9.]\.\.\.\. +0us.: reset_coprocessor \(run\)$' lat
 	kft latency -n 3 run >run
 	check "-n 3: three rows of many" test "$(grep -cE '^ +periodic-[0-9]+ ' run)" = 3
 	check "#3/N in the header" grep -qE '^latency: [0-9]+ us, #3/[0-9]+,' run

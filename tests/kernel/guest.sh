@@ -123,6 +123,13 @@ check "wakeup latency: the worst, in the latency_trace layout" sh -c '
 	grep -q "^# tracer: wakeup$" /tmp/wakeup && grep -qE "^latency: [0-9]+ us, #[0-9]+/[0-9]+, CPU#[0-9]+ " /tmp/wakeup &&
 	grep -q "^=> started at: woken by " /tmp/wakeup && grep -q "^=> ended at: switched in" /tmp/wakeup'
 head -6 /tmp/wakeup | sed 's/^/#   /'
+check "wakeup latency: that CPU's calls only (or where not known)" awk '
+	/^latency: / { split($0, a, "CPU#"); cpu = (a[2] + 0) % 10 }
+	/^ *[^ #]+-[0-9]+ [0-9.]\.\.[h.]\. / { c = substr($2, 1, 1); if (c != "." && c != cpu) bad = 1 }
+	END { exit bad }' /tmp/wakeup
+kft ftrace -t function /tmp/t1 > /tmp/fnk 2>&1
+check "function layout: the kernel's calls, each on its CPU" \
+	grep -qE '^ *[^ ]+-[0-9]+ +\[[0-9]{2,}\] +[0-9]+\.[0-9]{6}: do_sys_openat2 <-' /tmp/fnk
 kft record --kernel --no-switches -o /tmp/tn -- /progs/sysprog > /dev/null 2>&1
 check "switches: none with --no-switches" test ! -e /tmp/tn/switches
 
