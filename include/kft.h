@@ -19,6 +19,15 @@ int kft_stop(void);
 /* Arm the start trigger, as `kft prime`. 0 on success. */
 int kft_prime(void);
 
+/* Tracing off, as `kft tracing off` (ftrace's tracing_on): calls entered
+ * from now on are not logged, until kft_resume(); the run goes on, and
+ * the calls open now are logged when they end. Every thread and process
+ * of the trace at once. 0 on success. */
+int kft_pause(void);
+
+/* Tracing on again, as `kft tracing on`. 0 on success. */
+int kft_resume(void);
+
 #ifdef __cplusplus
 }
 #endif

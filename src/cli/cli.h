@@ -18,7 +18,7 @@ int cmd_record(int argc, char **argv);
 int cmd_log(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_compress(int argc, char **argv);
-int cmd_control(int argc, char **argv);	/* prime, start, stop */
+int cmd_control(int argc, char **argv);	/* prime, start, stop, tracing */
 int cmd_ftrace(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_flame(int argc, char **argv);
@@ -70,6 +70,11 @@ pid_t launch(const char *prog, char **argv, const char *runtime, const char *dir
 struct kft_config;
 int record_kernel(struct kft_config *cfg, const char *config, const char *dir, bool compensate,
 		  bool irqs, bool switches, int argc, char **argv);
+
+/* The trace directory arg names: arg itself, or, for a PID (when no
+ * directory has that name), the trace of that traced process (target.c).
+ * 0, or 1 after saying why not. */
+int cli_trace_target(const char *arg, char *dir, size_t size);
 
 /* If argv has -h/--help before "--", print usage to stdout and return true. */
 bool wants_help(int argc, char **argv, const char *usage);

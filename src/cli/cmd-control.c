@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * kft prime|start|stop: what writing to /proc/kft did, for a trace whose
- * program is still running. The control file is shared memory between
+ * kft prime|start|stop, kft tracing on|off: what writing to /proc/kft
+ * (and ftrace's tracing_on) did, for a trace whose program is still
+ * running, named by its directory or a traced process's PID. The control file is shared memory between
  * the traced processes and us; only its owner may open it for writing.
  */
 #include <errno.h>
@@ -15,30 +16,46 @@
 #include "cli.h"
 
 static const char usage[] =
-	"usage: kft prime|start|stop [DIR]\n"
+	"usage: kft prime|start|stop [DIR|PID]\n"
+	"       kft tracing on|off [DIR|PID]\n"
 	"\n"
-	"Drive the run state machine of the trace in DIR (default kft.data) while\n"
-	"its program runs, as `echo prime >/proc/kft` did:\n"
-	"  prime   arm the start trigger (the run starts when it fires)\n"
-	"  start   start logging now; no prime needed\n"
-	"  stop    stop logging now (calls still open are logged with -1)\n";
+	"Drive the run of the trace in DIR (default kft.data), or of the traced\n"
+	"process PID, while its program runs, as writing to /proc/kft did:\n"
+	"  prime        arm the start trigger (the run starts when it fires)\n"
+	"  start        start logging now; no prime needed\n"
+	"  stop         stop logging now (calls still open are logged with -1)\n"
+	"  tracing off  log no call entered from now on, until `tracing on`, as\n"
+	"               ftrace's tracing_on; the run goes on, its triggers wait,\n"
+	"               and calls open now are logged when they end\n"
+	"  tracing on   log again\n"
+	"A PID names the trace its process has open; only the process's owner (or\n"
+	"root) may steer it.\n";
 
 int cmd_control(int argc, char **argv)
 {
 	const char *verb = argv[0] + strlen("kft ");	/* "kft prime" */
-	const char *dir;
 	struct kft_control *ctl;
-	char path[4096];
+	char dir[4096], path[4200];
+	int tracing = -1;	/* tracing on|off: 1 or 0 */
 	bool done;
 	int fd;
 
 	if (wants_help(argc, argv, usage))
 		return 0;
+	if (!strcmp(verb, "tracing")) {
+		if (argc < 2 || (strcmp(argv[1], "on") && strcmp(argv[1], "off")))
+			return fail("tracing: usage: kft tracing on|off [DIR|PID]");
+		tracing = !strcmp(argv[1], "on");
+		argv++;
+		argc--;
+	}
 	if (argc > 2 || (argc == 2 && argv[1][0] == '-'))
-		return fail("%s: usage: kft %s [DIR]", verb, verb);
-	dir = argc == 2 ? argv[1] : KFT_DEFAULT_DIR;
+		return fail("%s: usage: kft %s%s [DIR|PID]", verb, verb,
+			    tracing < 0 ? "" : tracing ? " on" : " off");
+	if (cli_trace_target(argc == 2 ? argv[1] : KFT_DEFAULT_DIR, dir, sizeof(dir)))
+		return 1;
 	snprintf(path, sizeof(path), "%s/control", dir);
-	fd = open(path, O_RDWR | O_CLOEXEC);
+	fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0)
 		return fail("%s: %s", path, strerror(errno));
 	ctl = mmap(NULL, sizeof(*ctl), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -53,6 +70,13 @@ int cmd_control(int argc, char **argv)
 	if (ctl->ended_ns) {
 		munmap(ctl, sizeof(*ctl));
 		return fail("%s: the program of the trace in %s has ended", verb, dir);
+	}
+	if (tracing >= 0) {
+		done = kft_control_pause(ctl, !tracing);
+		munmap(ctl, sizeof(*ctl));
+		if (!done)
+			return fail("tracing: already %s", tracing ? "on" : "off");
+		return 0;
 	}
 	if (!strcmp(verb, "prime"))
 		done = kft_control_prime(ctl);

@@ -7,9 +7,10 @@
 #include "cli.h"
 
 static const char usage[] =
-	"usage: kft status [--no-demangle] [DIR]\n"
+	"usage: kft status [--no-demangle] [DIR|PID]\n"
 	"\n"
-	"Print the state of the run in DIR (default kft.data), while the program\n"
+	"Print the state of the run in DIR (default kft.data), or of the traced\n"
+	"process PID, while the program\n"
 	"runs or after: 'status: run id N, [not ]primed, [not ]triggered,\n"
 	"[not ]complete', the config as given, then why and when the run started\n"
 	"and stopped, the entries logged and the deepest stack seen.\n"
@@ -20,7 +21,7 @@ int cmd_status(int argc, char **argv)
 {
 	struct kft_symbolizer *sz;
 	struct kft_trace tr;
-	const char *dir;
+	char dir[4096];
 
 	if (wants_help(argc, argv, usage))
 		return 0;
@@ -30,9 +31,9 @@ int cmd_status(int argc, char **argv)
 		argc--;
 	}
 	if (argc > 2 || (argc == 2 && argv[1][0] == '-'))
-		return fail("status: usage: kft status [--no-demangle] [DIR]");
-	dir = argc == 2 ? argv[1] : KFT_DEFAULT_DIR;
-	if (open_trace(dir, true, &tr, &sz))
+		return fail("status: usage: kft status [--no-demangle] [DIR|PID]");
+	if (cli_trace_target(argc == 2 ? argv[1] : KFT_DEFAULT_DIR, dir, sizeof(dir)) ||
+	    open_trace(dir, true, &tr, &sz))
 		return 1;
 	kft_view_status(stdout, &tr, sz);
 	close_trace(&tr, sz);

@@ -30,6 +30,7 @@ static const char usage[] =
 	"  prime    arm the start trigger of a running trace\n"
 	"  start    start a running trace now\n"
 	"  stop     stop a running trace now\n"
+	"  tracing  turn a running trace's logging off and on (ftrace's tracing_on)\n"
 	"  kernel   trace the Linux kernel step by step (config, prime, start, stop,\n"
 	"           status, data); `kft record --kernel` does it in one go\n"
 	"\n"
@@ -73,6 +74,7 @@ int main(int argc, char **argv)
 		{ "latency", cmd_latency },
 		{ "addr2sym", cmd_addr2sym }, { "sym2addr", cmd_sym2addr },
 		{ "prime", cmd_control }, { "start", cmd_control }, { "stop", cmd_control },
+		{ "tracing", cmd_control },
 		{ "kernel", cmd_kernel }, { "compress", cmd_compress },
 		{ "functions", cmd_functions },
 	};

@@ -68,7 +68,7 @@ NOTRACE bool kft_control_stop(struct kft_control *ctl, uint32_t how, uint64_t no
 		if (how != KFT_HOW_USER && !(st & KFT_STATE_TRIGGERED))
 			return false;
 		if (rearm)
-			next = KFT_STATE_PRIMED;
+			next = KFT_STATE_PRIMED | (st & KFT_STATE_PAUSED);
 		else
 			next = (st & KFT_STATE_FLAGS) | KFT_STATE_COMPLETE;
 		next |= (gen + 1) << KFT_STATE_GEN_SHIFT;
@@ -89,6 +89,21 @@ NOTRACE bool kft_control_prime(struct kft_control *ctl)
 			return false;
 		if (__atomic_compare_exchange_n(&ctl->state, &st, st | KFT_STATE_PRIMED, false,
 						__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+			return true;
+	}
+}
+
+NOTRACE bool kft_control_pause(struct kft_control *ctl, bool paused)
+{
+	uint64_t st = __atomic_load_n(&ctl->state, __ATOMIC_ACQUIRE);
+
+	for (;;) {
+		uint64_t next = paused ? st | KFT_STATE_PAUSED : st & ~KFT_STATE_PAUSED;
+
+		if (next == st)
+			return false;
+		if (__atomic_compare_exchange_n(&ctl->state, &st, next, false, __ATOMIC_ACQ_REL,
+						__ATOMIC_ACQUIRE))
 			return true;
 	}
 }

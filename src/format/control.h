@@ -38,4 +38,8 @@ bool kft_control_stop(struct kft_control *ctl, uint32_t how, uint64_t now, uint6
 /* Arm the start trigger. Returns false if the run is running or complete. */
 bool kft_control_prime(struct kft_control *ctl);
 
+/* Tracing off (paused) or on again, whatever the run's state, as
+ * ftrace's tracing_on. Returns false if it already was so. */
+bool kft_control_pause(struct kft_control *ctl, bool paused);
+
 #endif

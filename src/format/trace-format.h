@@ -46,6 +46,9 @@
 #define KFT_STATE_PRIMED	0x1ULL
 #define KFT_STATE_TRIGGERED	0x2ULL
 #define KFT_STATE_COMPLETE	0x4ULL
+#define KFT_STATE_PAUSED	0x8ULL	/* tracing off (ftrace's tracing_on 0): calls
+					 * entered now are not logged; the run and
+					 * the calls open before go on */
 #define KFT_STATE_FLAGS		0xffULL
 #define KFT_STATE_GEN_SHIFT	8
 

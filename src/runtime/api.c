@@ -27,6 +27,22 @@ KFT_EXPORT KFT_NOTRACE int kft_stop(void)
 				kft_rt.session, 0) ? 0 : -1;
 }
 
+KFT_EXPORT KFT_NOTRACE int kft_pause(void)
+{
+	if (!attached())
+		return -1;
+	kft_control_pause(kft_rt.ctl, true);
+	return 0;
+}
+
+KFT_EXPORT KFT_NOTRACE int kft_resume(void)
+{
+	if (!attached())
+		return -1;
+	kft_control_pause(kft_rt.ctl, false);
+	return 0;
+}
+
 KFT_EXPORT KFT_NOTRACE int kft_prime(void)
 {
 	if (!attached())

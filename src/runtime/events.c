@@ -19,9 +19,11 @@
 /* the per-call steps, inlined into the hooks' common path */
 #define HOT_STEP static inline __attribute__((always_inline)) KFT_NOTRACE
 
+/* Started, not stopped, tracing not off: calls entered now are logged. */
 static inline KFT_NOTRACE bool running(uint64_t st)
 {
-	return (st & (KFT_STATE_TRIGGERED | KFT_STATE_COMPLETE)) == KFT_STATE_TRIGGERED;
+	return (st & (KFT_STATE_TRIGGERED | KFT_STATE_COMPLETE | KFT_STATE_PAUSED)) ==
+	       KFT_STATE_TRIGGERED;
 }
 
 static inline KFT_NOTRACE bool waiting(uint64_t st)
@@ -311,6 +313,8 @@ static KFT_NOTRACE __attribute__((noinline)) void entry_general(struct kft_tls *
 			test_stop(KFT_TRIGGER_ENTRY, fn, now);
 	} else if (st & KFT_STATE_COMPLETE) {
 		count_lost(h);
+	} else if (st & KFT_STATE_PAUSED) {
+		flags |= KFT_FRAME_FILTERED;	/* not logged, and no loss */
 	}
 	if (likely(depth < t->frames_cap ||
 		   (depth == t->frames_cap && kft_thread_more_frames(t)))) {

@@ -97,6 +97,8 @@ void kft_view_status(FILE *out, const struct kft_trace *tr, struct kft_symbolize
 		fprintf(out, "  stopped at %" PRIu64 " usec by %s\n", at_ns / 1000, why);
 	if (ctl->ended_ns)
 		fprintf(out, "  program ended at %" PRIu64 " usec\n", ctl->ended_ns / 1000);
+	if (ctl->state & KFT_STATE_PAUSED)
+		fprintf(out, "  tracing off: calls entered now are not logged (kft tracing on)\n");
 	fprintf(out, "  stops %" PRIu64 "\n", ctl->state >> KFT_STATE_GEN_SHIFT);
 	fprintf(out, "  threads %zu", tr->nthreads - stacks);
 	if (stacks)

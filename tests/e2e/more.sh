@@ -197,10 +197,10 @@ once_corrupt_traces() {
 }
 
 once_help() {
-	for cmd in record log ftrace export flame stats diff latency status prime start stop kd addr2sym sym2addr compress functions; do
+	for cmd in record log ftrace export flame stats diff latency status prime start stop tracing kd addr2sym sym2addr compress functions; do
 		kft $cmd --help >h
 		check "$cmd --help" grep -q "^usage: kft" h
-		case $cmd in prime|start|stop) page=control ;; *) page=$cmd ;; esac
+		case $cmd in prime|start|stop|tracing) page=control ;; *) page=$cmd ;; esac
 		check "man page for $cmd" test -s "$ROOT/docs/kft-$page.1"
 	done
 	check "config man page" test -s "$ROOT/docs/kft-config.5"
