@@ -25,6 +25,7 @@ static const char usage[] =
 	"  diff     what changed between two traces, per function and call path\n"
 	"  latency  a function's longest call, as ftrace's latency_trace showed it\n"
 	"  status   print the run state and config, as /proc/kft did\n"
+	"  pipe     print a running trace's calls as they end, as trace_pipe\n"
 	"  functions list the functions a program's filters can name\n"
 	"  compress compress what a trace still holds raw (kft record does it itself)\n"
 	"  prime    arm the start trigger of a running trace\n"
@@ -76,7 +77,7 @@ int main(int argc, char **argv)
 		{ "prime", cmd_control }, { "start", cmd_control }, { "stop", cmd_control },
 		{ "tracing", cmd_control },
 		{ "kernel", cmd_kernel }, { "compress", cmd_compress },
-		{ "functions", cmd_functions },
+		{ "functions", cmd_functions }, { "pipe", cmd_pipe },
 	};
 
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||

@@ -164,15 +164,8 @@ static char *put_sym(char *p, struct kft_symbolizer *sz, uint64_t image, uint64_
 	return p;
 }
 
-int ftrace_print_function(FILE *out, struct by_thread *bt, struct kft_symbolizer *sz,
-			  const struct kft_ftrace_opts *o)
+void ftrace_function_header(FILE *out, const struct kft_ftrace_opts *o)
 {
-	const struct kft_switches *sw = &bt->tr->switches;
-	struct offcpu_cursor oc = { 0 };
-	struct task task = { 0 };
-	struct kft_call c;
-	const char *comm = "";
-
 	fprintf(out, "# tracer: function\n#\n");
 	if (o->raw || o->hex)
 		fprintf(out, "# TID CPU TIMESTAMP-NS FUNCTION-ADDRESS CALLER-ADDRESS%s\n",
@@ -180,11 +173,55 @@ int ftrace_print_function(FILE *out, struct by_thread *bt, struct kft_symbolizer
 	else
 		fprintf(out, "#           TASK-PID   CPU#    TIMESTAMP  FUNCTION\n"
 			     "#              | |      |          |         |\n");
-	while (ftrace_next_call(bt, &c)) {
-		char line[4 * NAME_MAX_LEN + 128], *p = line;
-		uint64_t image = kft_symbolizer_image(sz, c.session, c.entry_ns);
-		int64_t cpu;
+}
 
+/* One call's line, its thread named comm. */
+static void put_function_row(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
+			     const struct kft_call *c, const char *comm,
+			     const struct kft_ftrace_opts *o)
+{
+	char line[4 * NAME_MAX_LEN + 128], *p = line;
+	uint64_t image = kft_symbolizer_image(sz, c->session, c->entry_ns);
+	int64_t cpu = kft_switches_cpu_at(&tr->switches, c->tid, c->entry_ns);
+
+	if (o->hex) {
+		fprintf(out, "%08" PRIx32 " %08" PRIx32 " %016" PRIx64 " %016" PRIx64 " %016" PRIx64
+			"\n", c->tid, (uint32_t)cpu, c->entry_ns, c->func, c->call_site);
+		return;
+	}
+	if (o->raw) {
+		fprintf(out, "%" PRIu32 " %" PRId64 " %" PRIu64 " %" PRIx64 " %" PRIx64 "\n", c->tid,
+			cpu, c->entry_ns, c->func, c->call_site);
+		return;
+	}
+	p = function_start(p, comm, c->tid, cpu, c->entry_ns);
+	p = put_sym(p, sz, image, c->func, o);
+	if (o->print_parent) {
+		p = kft_put_str(p, " <-", 0);
+		p = put_sym(p, sz, image, c->call_site, o);
+	}
+	*p++ = '\n';
+	fwrite(line, 1, (size_t)(p - line), out);
+}
+
+void ftrace_function_row(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
+			 const struct kft_call *c, const struct kft_ftrace_opts *o)
+{
+	struct task task = { 0 };
+
+	put_function_row(out, tr, sz, c, task_comm(&task, tr, c), o);
+}
+
+int ftrace_print_function(FILE *out, struct by_thread *bt, struct kft_symbolizer *sz,
+			  const struct kft_ftrace_opts *o)
+{
+	struct offcpu_cursor oc = { 0 };
+	struct task task = { 0 };
+	struct kft_call c;
+	const char *comm = "";
+
+	ftrace_function_header(out, o);
+	while (ftrace_next_call(bt, &c)) {
 		if (c.dur_ns == -2)
 			continue;
 		if (oc.set && (oc.tid != c.tid || oc.session != c.session))
@@ -192,26 +229,7 @@ int ftrace_print_function(FILE *out, struct by_thread *bt, struct kft_symbolizer
 		comm = task_comm(&task, bt->tr, &c);
 		offcpu_follow(&oc, bt->tr, bt->switches, &c);
 		put_switch_lines(out, &oc, comm, c.entry_ns);
-		cpu = kft_switches_cpu_at(sw, c.tid, c.entry_ns);
-		if (o->hex) {
-			fprintf(out, "%08" PRIx32 " %08" PRIx32 " %016" PRIx64 " %016" PRIx64
-				" %016" PRIx64 "\n", c.tid, (uint32_t)cpu, c.entry_ns, c.func,
-				c.call_site);
-			continue;
-		}
-		if (o->raw) {
-			fprintf(out, "%" PRIu32 " %" PRId64 " %" PRIu64 " %" PRIx64 " %" PRIx64 "\n",
-				c.tid, cpu, c.entry_ns, c.func, c.call_site);
-			continue;
-		}
-		p = function_start(p, comm, c.tid, cpu, c.entry_ns);
-		p = put_sym(p, sz, image, c.func, o);
-		if (o->print_parent) {
-			p = kft_put_str(p, " <-", 0);
-			p = put_sym(p, sz, image, c.call_site, o);
-		}
-		*p++ = '\n';
-		fwrite(line, 1, (size_t)(p - line), out);
+		put_function_row(out, bt->tr, sz, &c, comm, o);
 	}
 	put_switch_lines(out, &oc, comm, UINT64_MAX);
 	return bt->failed ? -1 : 0;

@@ -143,6 +143,39 @@ static bool same_thread(const struct kft_call *a, const struct kft_call *b)
 	return a->tid == b->tid && a->session == b->session && a->coroutine == b->coroutine;
 }
 
+static void graph_header(FILE *out)
+{
+	fprintf(out, "# tracer: function_graph\n#\n"
+		     "#   TID    DURATION         FUNCTION CALLS\n"
+		     "#   |      |   |             |   |   |   |\n");
+}
+
+void kft_view_ftrace_header(FILE *out, const struct kft_ftrace_opts *o)
+{
+	if (o->tracer == KFT_FTRACE_GRAPH)
+		graph_header(out);
+	else
+		ftrace_function_header(out, o);
+}
+
+void kft_view_ftrace_row(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
+			 const struct kft_call *c, const struct kft_ftrace_opts *o)
+{
+	char name[NAME_MAX_LEN], line[2 * NAME_MAX_LEN + 64], *p;
+	unsigned int indent = 2 * (c->depth < NAME_MAX_LEN / 2 ? c->depth : NAME_MAX_LEN / 2);
+
+	if (o->tracer != KFT_FTRACE_GRAPH) {
+		ftrace_function_row(out, tr, sz, c, o);
+		return;
+	}
+	kft_view_symbol(sz, kft_symbolizer_image(sz, c->session, c->entry_ns), c->func, false,
+			name, sizeof(name));
+	p = graph_start(line, c->tid, c->dur_ns, indent);
+	p = kft_put_str(p, name, 0);
+	p = kft_put_str(p, c->dur_ns == -1 ? "(); /* unfinished */\n" : "();\n", 0);
+	fwrite(line, 1, (size_t)(p - line), out);
+}
+
 static int print_graph(FILE *out, struct by_thread *bt, struct kft_symbolizer *sz,
 		       struct kft_error *err)
 {
@@ -154,9 +187,7 @@ static int print_graph(FILE *out, struct by_thread *bt, struct kft_symbolizer *s
 	struct line l = { 0 };
 	int ret = 0;
 
-	fprintf(out, "# tracer: function_graph\n#\n"
-		     "#   TID    DURATION         FUNCTION CALLS\n"
-		     "#   |      |   |             |   |   |   |\n");
+	graph_header(out);
 	for (; have; prev = c, c = next, have = have_next) {
 		bool first = !have_prev, new_thread, parent;
 		char name[NAME_MAX_LEN], *line, *p;

@@ -79,7 +79,7 @@ static void print_counters(FILE *out, const struct kft_trace *tr)
 			tr->ctl.threads_lost);
 }
 
-static void print_row(FILE *out, const struct kft_call *c, uint64_t mark,
+void kft_view_log_row(FILE *out, const struct kft_call *c, uint64_t mark,
 		      struct kft_symbolizer *sz, const struct kft_log_opts *opts)
 {
 	uint64_t unit = opts->ns ? 1 : 1000;
@@ -116,6 +116,17 @@ static void print_row(FILE *out, const struct kft_call *c, uint64_t mark,
 	fwrite(line, 1, (size_t)(p - line), out);
 }
 
+void kft_view_log_columns(FILE *out, const struct kft_log_opts *opts)
+{
+	if (opts->ns) {
+		fprintf(out, "  Entry (ns)   Delta (ns)     PID        Function                        Caller\n");
+		fprintf(out, "------------ ------------ -------- ----------------                 ------------\n");
+	} else {
+		fprintf(out, " Entry    Delta     PID        Function                        Caller\n");
+		fprintf(out, "-------- -------- -------- ----------------                 ------------\n");
+	}
+}
+
 int kft_view_log(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
 		 const struct kft_log_opts *opts, struct kft_error *err)
 {
@@ -130,15 +141,9 @@ int kft_view_log(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *s
 	fprintf(out, "\n");
 	print_counters(out, tr);
 	fprintf(out, "\nNumber of entries after filters = %" PRIu64 "\n\n\n", kft_calls_total(cs));
-	if (opts->ns) {
-		fprintf(out, "  Entry (ns)   Delta (ns)     PID        Function                        Caller\n");
-		fprintf(out, "------------ ------------ -------- ----------------                 ------------\n");
-	} else {
-		fprintf(out, " Entry    Delta     PID        Function                        Caller\n");
-		fprintf(out, "-------- -------- -------- ----------------                 ------------\n");
-	}
+	kft_view_log_columns(out, opts);
 	while (kft_calls_next(cs, &c))
-		print_row(out, &c, mark, sz, opts);
+		kft_view_log_row(out, &c, mark, sz, opts);
 	kft_calls_close(cs);
 	return 0;
 }

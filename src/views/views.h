@@ -18,6 +18,11 @@ struct kft_log_opts {
 int kft_view_log(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
 		 const struct kft_log_opts *opts, struct kft_error *err);
 
+/* Its column titles, and one call's row (Entry counted from mark). */
+void kft_view_log_columns(FILE *out, const struct kft_log_opts *opts);
+void kft_view_log_row(FILE *out, const struct kft_call *c, uint64_t mark,
+		      struct kft_symbolizer *sz, const struct kft_log_opts *opts);
+
 /* The /proc/kft status text. */
 void kft_view_status(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz);
 
@@ -44,6 +49,12 @@ int kft_ftrace_opts_set(struct kft_ftrace_opts *o, const char *word);
  * thread after another. */
 int kft_view_ftrace(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
 		    const struct kft_ftrace_opts *o, struct kft_error *err);
+/* Their headers, and one call alone as each shows it, for a live stream
+ * (kft pipe): function's line, or function_graph's line of a call that
+ * has ended, "f();" with its duration, indented by its depth. */
+void kft_view_ftrace_header(FILE *out, const struct kft_ftrace_opts *o);
+void kft_view_ftrace_row(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
+			 const struct kft_call *c, const struct kft_ftrace_opts *o);
 
 /* One line per thread that lost calls (a full log, too many call sites,
  * too deep), each starting with prefix: how many, why, what to raise.

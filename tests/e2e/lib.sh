@@ -52,6 +52,16 @@ log_rows() {
 # symbols are installed (libc6-dbg), libc.so.6+0x... where not
 libc_named() { sed 's/__libc_start_call_main$/libc.so.6/'; }
 
+# wait_for FILE: up to 20 s for FILE to appear
+wait_for() {
+	for _ in $(seq 200); do
+		[ -e "$1" ] && return 0
+		sleep 0.1
+	done
+	echo "no $1 after 20 s"
+	return 1
+}
+
 # calls_of DIR FUNC: kd's count for FUNC
 calls_of() { kft kd -f Fc "$1" | awk -v f="$2" '$1 == f { print $2 }'; }
 

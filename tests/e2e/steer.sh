@@ -2,16 +2,6 @@
 # Steering a running program: kft_pause()/kft_resume(), kft tracing on|off,
 # and prime/start/stop/status/tracing by PID.
 
-# wait_for FILE: up to 20 s for FILE to appear
-wait_for() {
-	for _ in $(seq 200); do
-		[ -e "$1" ] && return 0
-		sleep 0.1
-	done
-	echo "no $1 after 20 s"
-	return 1
-}
-
 test_pause_resume_in_the_program() {
 	build pause -I"$ROOT/include" -L"$KFT_BUILD/lib" -Wl,-rpath,"$KFT_BUILD/lib" -lkft
 	./pause >alone

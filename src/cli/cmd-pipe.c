@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * kft pipe: a running trace's calls as they end, each printed once, as
+ * ftrace's trace_pipe streamed the kernel's. Records are written when
+ * calls end, so a call shows as soon as it has ended; the stream polls
+ * the thread files (new ones too) and remembers how far it read each.
+ *
+ * The runtime's helper may compress finished records and give their raw
+ * pages back while we read: a page given back reads as zeros, which no
+ * record is, so a zero record means "read it again from the compressed
+ * file", which the next poll opens. A thread that ends has its file cut
+ * down once its log is compressed: reading the mapping past the new end
+ * raises SIGBUS, which takes us back to poll again, with nothing printed
+ * twice (a call counts as printed only once it is). When the program has ended, kft
+ * record finishes the trace (compressing and cutting the files) holding
+ * the directory's lock; the stream waits for the lock, then reads the
+ * rest, and the calls still open at the end, from the finished trace.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../views/views.h"
+#include "cli.h"
+
+static const char usage[] =
+	"usage: kft pipe [-t log|function|function_graph] [--ns] [DIR|PID]\n"
+	"\n"
+	"Print the calls of the trace in DIR (default kft.data), or of the traced\n"
+	"process PID, as they end, each once, while the program runs, as ftrace's\n"
+	"trace_pipe; end when the program has ended and every call is printed, or\n"
+	"on Ctrl-C. A call shows when it ends (records are written then), so calls\n"
+	"come in the order they ended, thread by thread as they are read.\n"
+	"\n"
+	"  -t log             KFT's log rows: Entry, Delta, PID, Function, Caller\n"
+	"                     (the default; `kft kd -` reads them)\n"
+	"  -t function        ftrace's function tracer lines\n"
+	"  -t function_graph  each call as a leaf, 'f();' with its duration,\n"
+	"                     indented by its depth\n"
+	"  --ns               log rows in nanoseconds\n"
+	"  --no-demangle      C++ names as the symbol table has them\n";
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+/* A file cut down under our mapping, while a poll reads it. */
+static sigjmp_buf cut_down;
+static volatile sig_atomic_t reading;
+
+static void on_bus(int sig)
+{
+	if (reading)
+		siglongjmp(cut_down, 1);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* How far each thread file has been read, by name. */
+struct seen {
+	char *name;
+	uint64_t next;		/* the next record to print (counted from the first) */
+};
+
+struct pipe {
+	const char *dir;
+	int layout;		/* 0: log rows; else the ftrace tracer + 1 */
+	struct kft_log_opts log;
+	struct kft_ftrace_opts ft;
+	struct seen *seen;
+	size_t nseen;
+	uint64_t printed;
+};
+
+static struct seen *seen_of(struct pipe *p, const char *name)
+{
+	struct seen *bigger;
+
+	for (size_t i = 0; i < p->nseen; i++)
+		if (!strcmp(p->seen[i].name, name))
+			return &p->seen[i];
+	bigger = realloc(p->seen, (p->nseen + 1) * sizeof(*bigger));
+	if (!bigger)
+		return NULL;
+	p->seen = bigger;
+	bigger[p->nseen].name = strdup(name);
+	bigger[p->nseen].next = 0;
+	return bigger[p->nseen].name ? &bigger[p->nseen++] : NULL;
+}
+
+/* A record's raw page given back after compression: all zeros. */
+static bool given_back(const struct kft_thread_file *th, uint64_t j)
+{
+	const struct kft_rec *r;
+
+	if (j < th->zcount)
+		return false;
+	r = &th->recs[j < th->hdr.capacity ? j : j - th->hdr.capacity];
+	return !r->entry_depth && !r->dur && !r->site_flags;
+}
+
+static void print_call(struct pipe *p, const struct kft_trace *tr, struct kft_symbolizer *sz,
+		       const struct kft_call *c)
+{
+	if (p->layout)
+		kft_view_ftrace_row(stdout, tr, sz, c, &p->ft);
+	else
+		kft_view_log_row(stdout, c, kft_trace_base_ns(tr), sz, &p->log);
+	p->printed++;
+}
+
+static void call_of(struct kft_call *c, const struct kft_thread_file *th, uint64_t entry_ns,
+		    int64_t dur_ns, uint64_t func, uint64_t site, uint32_t depth, uint32_t flags)
+{
+	memset(c, 0, sizeof(*c));
+	c->entry_ns = entry_ns;
+	c->dur_ns = dur_ns;
+	c->func = func;
+	c->call_site = site;
+	c->depth = depth;
+	c->flags = flags;
+	c->tid = th->hdr.tid;
+	c->pid = th->hdr.pid;
+	c->session = th->hdr.session;
+	c->coroutine = (uint32_t)th->hdr.coroutine;
+}
+
+/* What the thread file holds past where we were: 0, or -1 out of memory.
+ * *again: a record was read too early (see above). With last, the calls
+ * still open come too. */
+static int read_thread(struct pipe *p, const struct kft_trace *tr, struct kft_symbolizer *sz,
+		       const struct kft_thread_file *th, bool last, bool *again)
+{
+	struct seen *s = seen_of(p, th->name);
+	uint64_t end = th->first + th->nrecs;
+
+	if (!s)
+		return -1;
+	if (s->next < th->first)
+		s->next = th->first;	/* a ring overwrote what we had not read */
+	for (; s->next < end; s->next++) {
+		struct kft_rec_data r;
+		struct kft_call c;
+
+		if (given_back(th, s->next)) {
+			*again = true;
+			break;
+		}
+		kft_thread_rec(th, s->next - th->first, &r);
+		call_of(&c, th, r.entry_ns, kft_dur_decode(r.dur), r.func, r.call_site, r.depth,
+			r.flags);
+		print_call(p, tr, sz, &c);
+	}
+	if (last && s->next == end) {
+		for (uint64_t f = 0; f < th->nframes; f++) {
+			const struct kft_frame *fr = &th->frames[f];
+			struct kft_call c;
+
+			if (!(fr->flags & KFT_FRAME_LOGGED))
+				continue;
+			call_of(&c, th, fr->entry_ns, -1, fr->func, fr->call_site, (uint32_t)f,
+				kft_frame_rec_flags(fr));
+			print_call(p, tr, sz, &c);
+		}
+		s->next = UINT64_MAX;	/* done */
+	}
+	return 0;
+}
+
+/* One pass over the trace as it is now: 1 when the program has ended
+ * (and, with last, all is printed), 0 to poll again, -1 on an error. */
+static int poll_once(struct pipe *p, bool last, bool *again)
+{
+	struct kft_symbolizer *volatile sz = NULL;
+	struct kft_trace tr;
+	struct kft_error err;
+	volatile int ret = 0;
+
+	if (kft_trace_open(&tr, p->dir, &err))
+		return 0;	/* no thread file yet, say: wait */
+	if (tr.ctl.ended_ns && !last) {
+		kft_trace_close(&tr);
+		return 1;
+	}
+	if (sigsetjmp(cut_down, 1)) {
+		*again = true;
+		ret = 0;
+	} else {
+		reading = 1;
+		ret = tr.ctl.ended_ns ? 1 : 0;
+		sz = kft_symbolizer_new(p->dir, &err);
+		if (sz && cli_no_demangle)
+			kft_symbolizer_set_demangle(sz, false);
+		for (size_t i = 0; i < tr.nthreads && !interrupted; i++)
+			if (read_thread(p, &tr, sz, &tr.threads[i], last, again)) {
+				ret = -1;
+				break;
+			}
+	}
+	reading = 0;
+	fflush(stdout);
+	kft_symbolizer_free(sz);
+	kft_trace_close(&tr);
+	return ret;
+}
+
+/* Wait until kft record has finished the trace: it holds the lock. */
+static void wait_finished(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	while (flock(fd, LOCK_SH) && errno == EINTR && !interrupted)
+		;
+	close(fd);
+}
+
+static void pause_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+static int parse(int argc, char **argv, struct pipe *p)
+{
+	static const struct option longopts[] = {
+		{ "tracer", required_argument, NULL, 't' },
+		{ "ns", no_argument, NULL, 'n' },
+		{ "no-demangle", no_argument, NULL, 'D' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	kft_ftrace_opts_init(&p->ft);
+	while ((c = getopt_long(argc, argv, "t:", longopts, NULL)) != -1) {
+		if (c == 't' && !strcmp(optarg, "log")) {
+			p->layout = 0;
+		} else if (c == 't' && !strcmp(optarg, "function")) {
+			p->layout = 1;
+			p->ft.tracer = KFT_FTRACE_FUNCTION;
+		} else if (c == 't' && !strcmp(optarg, "function_graph")) {
+			p->layout = 1;
+			p->ft.tracer = KFT_FTRACE_GRAPH;
+		} else if (c == 't') {
+			return fail("pipe: unknown layout '%s' (log, function or function_graph)",
+				    optarg);
+		} else if (c == 'n') {
+			p->log.ns = true;
+		} else if (c == 'D') {
+			cli_no_demangle = true;
+		} else {
+			fputs(usage, stderr);
+			return 2;
+		}
+	}
+	if (argc - optind > 1)
+		return fail("pipe: one trace directory or PID at most");
+	return 0;
+}
+
+int cmd_pipe(int argc, char **argv)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct pipe p = { 0 };
+	bool last = false;
+	char dir[4096];
+	int ret;
+
+	if (wants_help(argc, argv, usage))
+		return 0;
+	if ((ret = parse(argc, argv, &p)))
+		return ret;
+	if (cli_trace_target(optind < argc ? argv[optind] : KFT_DEFAULT_DIR, dir, sizeof(dir)))
+		return 1;
+	p.dir = dir;
+	if (access(dir, F_OK))
+		return fail("pipe: %s: %s", dir, strerror(errno));
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = on_bus;
+	sigaction(SIGBUS, &sa, NULL);
+	if (p.layout)
+		kft_view_ftrace_header(stdout, &p.ft);
+	else
+		kft_view_log_columns(stdout, &p.log);
+	while (!interrupted) {
+		bool again = false;
+		uint64_t before = p.printed;
+
+		ret = poll_once(&p, last, &again);
+		if (ret < 0) {
+			fail("pipe: out of memory");
+			break;
+		}
+		if (ret == 1 && last && !again)
+			break;
+		if (ret == 1 && !last) {
+			wait_finished(dir);
+			last = true;
+			continue;
+		}
+		/* a reader of the whole trace each time: not too often */
+		if (!again)
+			pause_ms(p.printed == before ? 50 : 20);
+	}
+	for (size_t i = 0; i < p.nseen; i++)
+		free(p.seen[i].name);
+	free(p.seen);
+	fflush(stdout);
+	return ret < 0 ? 1 : 0;
+}

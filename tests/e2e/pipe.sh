@@ -1,0 +1,84 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# kft pipe: a running trace's calls as they end, each once (trace_pipe).
+
+# The pipe, started as the run begins, prints the log's rows, each once:
+# the same multiset of rows, with the runtime compressing (and giving back)
+# records while the pipe reads them, and without.
+once_pipe_sees_every_call_once() {
+	build many
+	for behind in "" 64K; do
+		rm -rf t
+		env ${behind:+KFT_COMPRESS_BEHIND=$behind} "$KFT" record -o t -- ./many 300000 3 \
+			>/dev/null &
+		rec=$!
+		wait_for t/control
+		kft pipe t >piped
+		wait "$rec"
+		tail -n +3 piped | sort >a
+		kft log t | awk 'rows { print } /^--------/ { rows = 1 }' | sort >b
+		check "behind '$behind': every row once ($(wc -l <a) of $(wc -l <b))" cmp -s a b
+		check "behind '$behind': the leaves" test "$(grep -c ' leaf ' a)" = 900000
+	done
+}
+
+# Calls show while the program runs, and the pipe ends with it.
+once_pipe_is_live() {
+	build waiter
+	kft record -- ./waiter >/dev/null 2>&1 &
+	rec=$!
+	wait_for pid
+	pid=$(cat pid)
+	"$KFT" pipe "$pid" >piped &	# (not the shell function: $! is kft's pid)
+	pipe=$!
+	for _ in $(seq 200); do
+		grep -q ' tick ' piped && break
+		sleep 0.1
+	done
+	check "ticks printed while it runs" grep -q ' tick ' piped
+	check "... and it does run" kill -0 "$pid"
+	touch end
+	wait "$rec"
+	for _ in $(seq 100); do
+		kill -0 "$pipe" 2>/dev/null || break
+		sleep 0.1
+	done
+	check "the pipe ended with the program" sh -c "! kill -0 $pipe 2>/dev/null"
+	wait "$pipe"
+	check "every tick once" test "$(grep -c ' tick ' piped)" = "$(calls_of kft.data tick)"
+	check "main, last to end, last" test "$(tail -1 piped | awk '{ print $4 }')" = main
+}
+
+once_pipe_stops_on_ctrl_c() {
+	build waiter
+	kft record -- ./waiter >/dev/null 2>&1 &
+	rec=$!
+	wait_for pid
+	"$KFT" pipe -t function >piped &
+	pipe=$!
+	sleep 0.5
+	kill -INT "$pipe"
+	wait "$pipe" && rc=0 || rc=$?
+	check "Ctrl-C: exit 0" test "$rc" = 0
+	check "function lines" grep -qE '^ *waiter-[0-9]+ +\[([0-9]{2,}|\?\?)\] +[0-9]+\.[0-9]{6}: tick <-main$' piped
+	touch end
+	wait "$rec"
+	check "the program went on" grep -q "by the end of the program$" <(kft log)
+}
+
+# On a finished trace: every call, in each layout, as the views give them.
+once_pipe_layouts() {
+	build calls
+	kft record -- ./calls >/dev/null
+	kft pipe -t function | grep -v '^#' | sort >a
+	kft ftrace -t function | grep -v '^#' | sort >b
+	check "function: the lines of kft ftrace -t function" cmp -s a b
+	kft pipe -t function_graph >g
+	check "function_graph: each call a leaf line" \
+		test "$(grep -cE '^ *[0-9]+\) .* us \|  +(main|top|middle|leaf)\(\);$' g)" = 8
+	check "function_graph: leaf indented under middle" \
+		grep -qE '\|      +leaf\(\);$' g
+	refused kft pipe -t bogus 2>err
+	check "an unknown layout named" grep -q "pipe: unknown layout 'bogus' (log, function or function_graph)" err
+	refused kft pipe nosuch.data 2>err
+	check "a missing trace named" grep -q "pipe: nosuch.data: No such file or directory" err
+}
