@@ -31,6 +31,7 @@ int cmd_sym2addr(int argc, char **argv);
 int cmd_kernel(int argc, char **argv);
 int cmd_functions(int argc, char **argv);
 int cmd_pipe(int argc, char **argv);
+int cmd_embed(int argc, char **argv);
 
 /* Print "kft: msg" to stderr; returns 1 for `return fail(...)`. */
 int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -26,6 +26,7 @@ static const char usage[] =
 	"  latency  a function's longest call, as ftrace's latency_trace showed it\n"
 	"  status   print the run state and config, as /proc/kft did\n"
 	"  pipe     print a running trace's calls as they end, as trace_pipe\n"
+	"  embed    write C that makes a program trace itself, without kft record\n"
 	"  functions list the functions a program's filters can name\n"
 	"  compress compress what a trace still holds raw (kft record does it itself)\n"
 	"  prime    arm the start trigger of a running trace\n"
@@ -78,6 +79,7 @@ int main(int argc, char **argv)
 		{ "tracing", cmd_control },
 		{ "kernel", cmd_kernel }, { "compress", cmd_compress },
 		{ "functions", cmd_functions }, { "pipe", cmd_pipe },
+		{ "embed", cmd_embed },
 	};
 
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||

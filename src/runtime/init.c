@@ -394,6 +394,7 @@ static KFT_NOTRACE void at_exit(void)
 	kft_save_maps(false);	/* catches libraries mapped since start */
 	kft_thread_trim(&kft_tls);
 	kft_fibers_thread_exit();
+	kft_static_run_end();
 }
 
 KFT_NOTRACE int kft_runtime_init(void)
@@ -415,7 +416,9 @@ static KFT_NOTRACE int kft_runtime_init_held(void)
 	if (!__atomic_compare_exchange_n(&kft_rt.ready, &expected, 2, false, __ATOMIC_ACQ_REL,
 					 __ATOMIC_ACQUIRE))
 		return kft_rt.ready == 1 ? 0 : -1;
-	dir = getenv("KFT_DIR");
+	dir = kft_static_run_dir();	/* a program made with kft embed, alone */
+	if (!dir)
+		dir = getenv("KFT_DIR");
 	if (!dir || !*dir)
 		goto disable;
 	kft_rt.dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);

@@ -217,6 +217,10 @@ uint64_t kft_signal_caller(const struct kft_tls *t, uint64_t call_site) KFT_HIDD
 
 /* init.c */
 int kft_runtime_init(void) KFT_HIDDEN;
+/* A static run (kft embed, static-run.c): the trace directory it made,
+ * or NULL when this is none; and its end, marked at exit. */
+const char *kft_static_run_dir(void) KFT_HIDDEN;
+void kft_static_run_end(void) KFT_HIDDEN;
 void kft_save_maps(bool closing) KFT_HIDDEN;
 void kft_resolve_config(void) KFT_HIDDEN;
 uint64_t kft_config_func_at(uint64_t addr) KFT_HIDDEN;
