@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../kernel/boot-args.h"
 #include "../kernel/ftrace-collect.h"
 #include "../kernel/journal.h"
 #include "cli.h"
@@ -27,6 +28,14 @@ static const char usage[] =
 	"       kft kernel status        the session's state (and the trace's, once stopped)\n"
 	"       kft kernel data          the trace in the /proc/kft_data layout (stops first)\n"
 	"       kft kernel reset         restore whatever a session left set\n"
+	"       kft kernel bootargs CONFIG\n"
+	"                                the kernel command line that makes CONFIG's trace\n"
+	"                                while the kernel boots (and, on stderr, what of\n"
+	"                                CONFIG the command line cannot say)\n"
+	"       kft kernel data --from-boot [-c CONFIG] -o DIR\n"
+	"                                after such a boot: tracing off, what ftrace traced\n"
+	"                                since boot into the trace DIR (CONFIG's maxtime,\n"
+	"                                onlyints and logentries applied as it is read)\n"
 	"\n"
 	"As root. The session lives in $KFT_KERNEL_STATE (default /run/kft); its trace\n"
 	"is $KFT_KERNEL_STATE/kft.data, for kft kd, kft ftrace and the rest.\n"
@@ -208,6 +217,51 @@ static int do_data(void)
 	return cmd_log(2, argv);
 }
 
+static int do_bootargs(const char *file)
+{
+	struct kft_config cfg;
+	struct kft_error err;
+
+	if (kft_config_load(&cfg, file, &err))
+		return fail("%s", err.msg);
+	kft_boot_args(&cfg, stdout, stderr);
+	kft_config_release(&cfg);
+	return 0;
+}
+
+/* kft kernel data --from-boot [-c CONFIG] -o DIR */
+static int do_data_from_boot(int argc, char **argv)
+{
+	const char *config = NULL, *dir = NULL;
+	struct kft_kernel k;
+	struct kft_config cfg;
+	struct kft_error err;
+	int ret;
+
+	for (int i = 3; i < argc; i++) {
+		if (!strcmp(argv[i], "-c") && i + 1 < argc)
+			config = argv[++i];
+		else if (!strcmp(argv[i], "-o") && i + 1 < argc)
+			dir = argv[++i];
+		else
+			return fail("kernel: data --from-boot: '%s'? (-c CONFIG, -o DIR)", argv[i]);
+	}
+	if (!dir)
+		return fail("kernel: data --from-boot: -o DIR: where to write the trace");
+	kft_config_init(&cfg);
+	if (config && kft_config_load(&cfg, config, &err))
+		return fail("%s", err.msg);
+	if (kft_kernel_probe(&k, &err)) {
+		kft_config_release(&cfg);
+		return fail("%s", err.msg);
+	}
+	ret = kernel_take() || prepare_dir(dir) || write_trace_files(dir, &cfg, true, 0, 0) ||
+	      kernel_collect_boot(&k, dir, &cfg);
+	kft_kernel_release(&k);
+	kft_config_release(&cfg);
+	return ret ? 1 : 0;
+}
+
 static int do_reset(void)
 {
 	struct kft_kernel k;
@@ -241,6 +295,10 @@ int cmd_kernel(int argc, char **argv)
 		return 0;
 	if (!strcmp(what, "config") && argc == 3)
 		return do_config(argv[2]);
+	if (!strcmp(what, "bootargs") && argc == 3)
+		return do_bootargs(argv[2]);
+	if (!strcmp(what, "data") && argc > 2 && !strcmp(argv[2], "--from-boot"))
+		return do_data_from_boot(argc, argv);
 	for (size_t i = 0; argc == 2 && i < sizeof(steps) / sizeof(steps[0]); i++)
 		if (!strcmp(what, steps[i].name))
 			return steps[i].run();

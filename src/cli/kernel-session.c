@@ -211,6 +211,41 @@ int kernel_finish(struct kft_kernel *k, const char *dir, const struct kft_config
 	return ret;
 }
 
+int kernel_collect_boot(struct kft_kernel *k, const char *dir, const struct kft_config *cfg)
+{
+	struct kft_kernel_result res;
+	struct kft_control ctl;
+	struct kft_error err;
+	char *clock = kft_file_read(kft_kernel_path(k, "trace_clock"), &err);
+
+	/* the boot's times are CLOCK_MONOTONIC, since boot: the trace's
+	 * clock starts there, so Entry counts from power-on */
+	if (clock && !strstr(clock, "[mono]")) {
+		free(clock);
+		return fail("kernel: ftrace's clock is not mono (boot with trace_clock=mono, as "
+			    "`kft kernel bootargs` says)");
+	}
+	free(clock);
+	if (kft_kernel_set_on(k, false, &err))
+		return fail("%s", err.msg);
+	if (control_io(dir, &ctl, false))
+		return 1;
+	ctl.clock_base_ns = 0;
+	if (kft_kernel_collect(k->dir, dir, cfg, 0, ctl.next_session, &res, &err))
+		return fail("%s", err.msg);
+	mark_complete(&ctl, dir, cfg, &res, false);
+	ctl.ended_ns = ctl.stop.mark_ns;
+	if (control_io(dir, &ctl, true))
+		return 1;
+	fprintf(stderr, "kft: kernel: %llu calls from %llu tasks traced since boot, in %s; "
+		"tracing is off now\n", (unsigned long long)res.calls,
+		(unsigned long long)res.tasks, dir);
+	if (res.lost)
+		fprintf(stderr, "kft: kernel: %llu events lost: the buffer was full (raise "
+			"logentries, or filter more)\n", (unsigned long long)res.lost);
+	return 0;
+}
+
 void kernel_timers_init(struct kernel_timers *t, const struct kft_config *cfg, uint64_t t0)
 {
 	memset(t, 0, sizeof(*t));

@@ -33,6 +33,11 @@ int kernel_arm(struct kft_kernel *k, const struct kft_config *cfg, pid_t follow,
 int kernel_finish(struct kft_kernel *k, const char *dir, const struct kft_config *cfg,
 		  bool stopped_by_trigger);
 
+/* What ftrace traced since boot (ftrace's boot parameters, kft kernel
+ * bootargs): tracing off, the buffer into dir (made with config and
+ * control), times since boot. */
+int kernel_collect_boot(struct kft_kernel *k, const char *dir, const struct kft_config *cfg);
+
 /* Put the kernel back as the journal says. */
 int kernel_restore(void);
 

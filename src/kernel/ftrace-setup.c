@@ -11,12 +11,11 @@
 #include <tracefs.h>
 
 #include "../symbols/symmap.h"
+#include "boot-args.h"
 #include "ftrace-setup.h"
 
 #define STACK_TRACER_FILE "/proc/sys/kernel/stack_tracer_enabled"
 /* ring buffer bytes per recorded call: an entry and an exit event */
-#define BYTES_PER_CALL 80
-#define DEFAULT_BUFFER_KB 4096
 
 const char *kft_kernel_path(const struct kft_kernel *k, const char *name)
 {
@@ -385,16 +384,13 @@ int kft_kernel_arm(struct kft_kernel *k, struct kft_journal *j, const struct kft
 {
 	char num[64];
 	char *list;
-	uint64_t kb = DEFAULT_BUFFER_KB;
 	bool started = cfg->start.type == KFT_TRIGGER_NONE;
 
 	/* quiet first: no tracer while the filters change */
 	if (set(k, j, "tracing_on", "0", err) || set(k, j, "current_tracer", "nop", err) ||
 	    set(k, j, "trace_clock", "mono", err))
 		return -1;
-	if (cfg->logentries_set)
-		kb = (cfg->logentries * BYTES_PER_CALL + 1023) / 1024;
-	snprintf(num, sizeof(num), "%llu", (unsigned long long)(kb < 64 ? 64 : kb));
+	snprintf(num, sizeof(num), "%llu", kft_kernel_buffer_kb(cfg));
 	if (set(k, j, "buffer_size_kb", num, err) ||
 	    set(k, j, "options/overwrite", cfg->overwrite ? "1" : "0", err) ||
 	    set(k, j, "options/record-tgid", "1", err))

@@ -5,17 +5,18 @@
 # and print the guest's console. Exit status: guest.sh's, 124 on timeout,
 # 125 when the guest never said how it ended (panic, crash).
 #
-#   tests/kernel/boot.sh [-t SECONDS] [-o CONSOLE_LOG] STAGE
+#   tests/kernel/boot.sh [-t SECONDS] [-o CONSOLE_LOG] [-a KERNEL_ARGS] STAGE
 #
 # The kernel is KFT_KERNEL_IMAGE, or Debian's linux-image-amd64 unpacked
 # into $KFT_KERNEL_CACHE (default build/kernel-cache) by fetch-kernel.sh.
 set -euo pipefail
 
-timeout_s=600 log=
-while getopts "t:o:" opt; do
+timeout_s=600 log= extra=
+while getopts "t:o:a:" opt; do
 	case $opt in
 	t) timeout_s=$OPTARG ;;
 	o) log=$OPTARG ;;
+	a) extra=$OPTARG ;;
 	*) sed -n '3,11p' "$0"; exit 2 ;;
 	esac
 done
@@ -55,7 +56,7 @@ chmod 755 "$root"	# the stage came from mktemp -d (0700): others must see /
 set +e
 timeout --foreground -k 5 "$timeout_s" qemu-system-x86_64 -accel tcg -cpu max -smp 1 -m 768M \
 	-kernel "$kernel" -initrd "$work/initrd.gz" \
-	-append "console=ttyS0 panic=-1 oops=panic loglevel=3" \
+	-append "console=ttyS0 panic=-1 oops=panic loglevel=3${extra:+ $extra}" \
 	-nographic -monitor none -serial stdio -no-reboot -nodefaults </dev/null \
 	| sed -u 's/\r$//' | tee "$work/console" ${log:+"$log"}
 qemu_rc=${PIPESTATUS[0]}

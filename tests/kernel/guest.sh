@@ -3,14 +3,7 @@
 # Prints "ok - NAME" or "not ok - NAME" per check; exits with the
 # number of failures. Assert names, nesting and counts, never durations:
 # emulation stretches them.
-PATH=/kft/bin:$PATH
-T=/sys/kernel/tracing
-failed=0
-
-ok() { echo "ok - $1"; }
-not_ok() { echo "not ok - $1"; failed=$((failed + 1)); }
-# check NAME COMMAND...: the command must succeed
-check() { name=$1; shift; if "$@" >/tmp/out 2>&1; then ok "$name"; else not_ok "$name"; sed 's/^/#   /' /tmp/out | head -20; fi; }
+. /guest-lib.sh
 # calls DIR FUNC: how many calls of FUNC the trace holds (kd's count column)
 calls() { kft kd -f Fc "$1" 2>/dev/null | awk -v f="$2" '$1 == f { print $2; found = 1 } END { if (!found) print 0 }'; }
 snapshot() {

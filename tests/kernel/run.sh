@@ -19,7 +19,7 @@ mkdir -p "$stage/kft/bin" "$stage/kft/lib" "$stage/progs"
 cp "$build/bin/kft" "$stage/kft/bin/"
 cp "$build/lib/libkft.so" "$stage/kft/lib/"
 $cc -O2 -g -finstrument-functions -o "$stage/progs/sysprog" "$here/progs/sysprog.c"
-cp "$here/guest.sh" "$stage/guest.sh"
+cp "$here/guest-lib.sh" "$stage/guest-lib.sh"
 
 # the shared libraries they need, at the paths the loader looks in
 for bin in "$stage/kft/bin/kft" "$stage/kft/lib/libkft.so" "$stage/progs/sysprog"; do
@@ -35,19 +35,30 @@ done
 	cp -L /lib64/ld-linux-x86-64.so.2 "$stage/lib64/"
 }
 
-log=$(mktemp /tmp/kft-console.XXXXXX)
-set +e
-"$here/boot.sh" -t "${KFT_KERNEL_TIMEOUT:-900}" "$stage" > "$log" 2>&1
-rc=$?
-set -e
-grep -a -E '^(ok|not ok) - |^#   ' "$log" || true
-pass=$(grep -a -c '^ok - ' "$log" || true)
-fail=$(grep -a -c '^not ok - ' "$log" || true)
-if [ "$rc" -ne 0 ] && [ "$fail" -eq 0 ]; then
-	echo "not ok - the guest ran to the end (boot.sh exit $rc)"
-	tail -30 "$log" | sed 's/^/#   /'
-	fail=1
-fi
-rm -f "$log"
+# boot GUEST_SCRIPT [KERNEL_ARGS]: one boot running it; adds to pass and fail
+pass=0 fail=0
+boot() {
+	local log rc p f
+	log=$(mktemp /tmp/kft-console.XXXXXX)
+	cp "$here/$1" "$stage/guest.sh"
+	set +e
+	"$here/boot.sh" -t "${KFT_KERNEL_TIMEOUT:-900}" ${2:+-a "$2"} "$stage" > "$log" 2>&1
+	rc=$?
+	set -e
+	grep -a -E '^(ok|not ok) - |^#   ' "$log" || true
+	p=$(grep -a -c '^ok - ' "$log" || true)
+	f=$(grep -a -c '^not ok - ' "$log" || true)
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		echo "not ok - $1: the guest ran to the end (boot.sh exit $rc)"
+		tail -30 "$log" | sed 's/^/#   /'
+		f=1
+	fi
+	rm -f "$log"
+	pass=$((pass + p)) fail=$((fail + f))
+}
+boot guest.sh
+# a boot trace: the kernel traced from power-on, as the config says
+cp "$here/boot.conf" "$stage/boot.conf"
+boot guest-boot.sh "$("$build/bin/kft" kernel bootargs "$here/boot.conf" 2>/dev/null)"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
