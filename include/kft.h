@@ -28,6 +28,15 @@ int kft_pause(void);
 /* Tracing on again, as `kft tracing on`. 0 on success. */
 int kft_resume(void);
 
+/* A marker in the trace, at this moment and inside the calls open now,
+ * as ftrace's trace_marker: kft log shows it as a row, kft ftrace as a
+ * comment. Up to 96 bytes of text are kept. Only while the run logs (0
+ * otherwise, and nothing written); -1 without kft record. */
+int kft_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* kft_printf("%s", name). */
+int kft_mark(const char *name);
+
 #ifdef __cplusplus
 }
 #endif

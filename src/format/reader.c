@@ -307,6 +307,53 @@ out:
 	return ret;
 }
 
+static int by_time(const void *a, const void *b)
+{
+	const struct kft_mark *x = a, *y = b;
+
+	return x->ns < y->ns ? -1 : x->ns > y->ns;
+}
+
+/* The markers, whole records only, each text cut at its length. A
+ * missing file is none. */
+static int read_marks(struct kft_trace *tr, struct kft_error *err)
+{
+	char path[4096];
+	struct stat st;
+	size_t n, got = 0;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/marks", tr->dir);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return 0;
+	}
+	n = (size_t)st.st_size / sizeof(struct kft_mark);
+	tr->marks = calloc(n ? n : 1, sizeof(*tr->marks));
+	if (!tr->marks) {
+		close(fd);
+		return kft_error_set(err, "out of memory");
+	}
+	while (got < n * sizeof(struct kft_mark)) {
+		ssize_t k = pread(fd, (char *)tr->marks + got, n * sizeof(struct kft_mark) - got,
+				  (off_t)got);
+
+		if (k <= 0)
+			break;
+		got += (size_t)k;
+	}
+	close(fd);
+	tr->nmarks = got / sizeof(struct kft_mark);
+	for (size_t i = 0; i < tr->nmarks; i++)
+		if (tr->marks[i].len > KFT_MARK_TEXT)
+			tr->marks[i].len = KFT_MARK_TEXT;
+	qsort(tr->marks, tr->nmarks, sizeof(*tr->marks), by_time);
+	return 0;
+}
+
 int kft_trace_open(struct kft_trace *tr, const char *dir, struct kft_error *err)
 {
 	memset(tr, 0, sizeof(*tr));
@@ -314,7 +361,8 @@ int kft_trace_open(struct kft_trace *tr, const char *dir, struct kft_error *err)
 	tr->dir = strdup(dir);
 	if (!tr->dir)
 		return kft_error_set(err, "out of memory");
-	if (read_control(tr, err) || read_config(tr, err) || read_threads(tr, err)) {
+	if (read_control(tr, err) || read_config(tr, err) || read_threads(tr, err) ||
+	    read_marks(tr, err)) {
 		kft_trace_close(tr);
 		return -1;
 	}
@@ -337,6 +385,7 @@ void kft_trace_close(struct kft_trace *tr)
 	kft_zcache_free(tr->zcache);
 	kft_switches_free(&tr->switches);
 	free(tr->switches_error);
+	free(tr->marks);
 	for (size_t i = 0; i < tr->nskipped; i++)
 		free(tr->skipped[i]);
 	free(tr->skipped);

@@ -61,6 +61,8 @@ struct kft_trace {
 	size_t nskipped;
 	struct kft_zcache *zcache;	/* decompressed frames, for every thread */
 	struct kft_switches switches;	/* the threads' context switches, if recorded */
+	struct kft_mark *marks;		/* the markers, in time order */
+	size_t nmarks;
 	char *switches_error;		/* why they could not be read (then none) */
 };
 

@@ -142,6 +142,15 @@ static int own_strings(struct kft_text_row *row, const char *origin, struct kft_
 	return 0;
 }
 
+bool kft_text_log_is_marker(const char *line)
+{
+	size_t i = strspn(line, " \t");
+
+	i += strcspn(line + i, " \t\r\n");	/* Entry */
+	i += strspn(line + i, " \t");
+	return line[i] == '#' && (line[i + 1] == ' ' || line[i + 1] == '\t');
+}
+
 int kft_text_log_parse_row(struct kft_text_row *row, char *line, const char *origin,
 			   unsigned int lineno, struct kft_error *err)
 {
@@ -255,7 +264,7 @@ int kft_text_reader_next(struct kft_text_reader *r, const struct kft_text_row **
 			r->titled_ns = strstr(r->line, "Entry (ns)") != NULL;
 			continue;
 		}
-		if (strspn(r->line, " \t\r\n") == strlen(r->line))
+		if (strspn(r->line, " \t\r\n") == strlen(r->line) || kft_text_log_is_marker(r->line))
 			continue;
 		if (parse_in_place(&r->row, r->line, r->origin, r->lineno, err))
 			return -1;

@@ -59,6 +59,8 @@ void kft_caller_name(const char *called_at, char *out, size_t size);
 int kft_text_log_load(struct kft_text_log *log, const char *path, struct kft_error *err);
 void kft_text_log_free(struct kft_text_log *log);
 
+/* A marker's row of `kft log` ("Entry # PID text"): no call, passed over. */
+bool kft_text_log_is_marker(const char *line);
 /* Parse one data line into a row with strings of its own (exposed for
  * the unit tests). */
 int kft_text_log_parse_row(struct kft_text_row *row, char *line, const char *origin,

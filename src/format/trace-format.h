@@ -89,6 +89,23 @@ struct kft_switch {
 	int16_t prio, other_prio;	/* the kernel's priorities, -1 not known */
 };
 
+/*
+ * A marker (kft.h's kft_printf, kft_mark, as ftrace's trace_marker): one
+ * record of the trace's `marks` file, appended whole by one write from
+ * any thread of any process while the run logs.
+ */
+#define KFT_MARK_TEXT 96
+struct kft_mark {
+	uint64_t ns;		/* since clock_base_ns */
+	uint32_t pid, tid;
+	uint32_t session;	/* the process image */
+	uint32_t depth;		/* the thread's calls open then */
+	uint16_t len;		/* bytes of text */
+	uint8_t in_signal;	/* made in a signal handler */
+	uint8_t pad[5];
+	char text[KFT_MARK_TEXT];	/* not NUL-terminated when full */
+};
+
 /* Why the run started or stopped (enum kft_trigger_type values). */
 struct kft_fired {
 	uint32_t how;		/* 0: not yet */

@@ -91,3 +91,10 @@ bool kft_view_stopped(const struct kft_control *ctl, struct kft_symbolizer *sz, 
 	}
 	return false;
 }
+
+char *kft_view_mark_text(char *p, const struct kft_mark *m)
+{
+	for (size_t i = 0; i < m->len && i < KFT_MARK_TEXT && m->text[i]; i++)
+		*p++ = (unsigned char)m->text[i] < 0x20 || m->text[i] == 0x7f ? '?' : m->text[i];
+	return p;
+}

@@ -212,10 +212,29 @@ void ftrace_function_row(FILE *out, const struct kft_trace *tr, struct kft_symbo
 	put_function_row(out, tr, sz, c, task_comm(&task, tr, c), o);
 }
 
+/* The thread's markers made before `before`, as trace_marker's lines. */
+static void put_mark_lines(FILE *out, const struct kft_trace *tr, struct mark_cursor *mc,
+			   const char *comm, uint64_t before)
+{
+	const struct kft_mark *m;
+
+	while ((m = mark_before(mc, before))) {
+		char line[KFT_MARK_TEXT + 128], *p;
+
+		p = function_start(line, comm, m->tid, kft_switches_cpu_at(&tr->switches, m->tid,
+									    m->ns), m->ns);
+		p = kft_put_str(p, "/* ", 0);
+		p = kft_view_mark_text(p, m);
+		p = kft_put_str(p, " */\n", 0);
+		fwrite(line, 1, (size_t)(p - line), out);
+	}
+}
+
 int ftrace_print_function(FILE *out, struct by_thread *bt, struct kft_symbolizer *sz,
 			  const struct kft_ftrace_opts *o)
 {
 	struct offcpu_cursor oc = { 0 };
+	struct mark_cursor mc = { 0 };
 	struct task task = { 0 };
 	struct kft_call c;
 	const char *comm = "";
@@ -224,14 +243,22 @@ int ftrace_print_function(FILE *out, struct by_thread *bt, struct kft_symbolizer
 	while (ftrace_next_call(bt, &c)) {
 		if (c.dur_ns == -2)
 			continue;
-		if (oc.set && (oc.tid != c.tid || oc.session != c.session))
+		if (oc.set && (oc.tid != c.tid || oc.session != c.session)) {
 			put_switch_lines(out, &oc, comm, UINT64_MAX);
+			if (!o->raw && !o->hex)
+				put_mark_lines(out, bt->tr, &mc, comm, UINT64_MAX);
+		}
 		comm = task_comm(&task, bt->tr, &c);
 		offcpu_follow(&oc, bt->tr, bt->switches, &c);
+		mark_follow(&mc, bt->tr, &c);
 		put_switch_lines(out, &oc, comm, c.entry_ns);
+		if (!o->raw && !o->hex)
+			put_mark_lines(out, bt->tr, &mc, comm, c.entry_ns);
 		put_function_row(out, bt->tr, sz, &c, comm, o);
 	}
 	put_switch_lines(out, &oc, comm, UINT64_MAX);
+	if (!o->raw && !o->hex)
+		put_mark_lines(out, bt->tr, &mc, comm, UINT64_MAX);
 	return bt->failed ? -1 : 0;
 }
 

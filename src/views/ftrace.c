@@ -138,6 +138,35 @@ static int put_offcpu_comments(FILE *out, struct offcpu_cursor *oc, uint64_t bef
 	return 0;
 }
 
+/* function_graph: the thread's markers made before `before`, as comment
+ * lines inside the calls then open, as ftrace shows trace_marker. */
+static int put_mark_comments(FILE *out, struct mark_cursor *mc, uint64_t before,
+			     unsigned int indent, struct line *l)
+{
+	const struct kft_mark *m;
+
+	while ((m = mark_before(mc, before))) {
+		char *line = line_for(l, indent), *p = line;
+
+		if (!line)
+			return -1;
+		p = graph_start(p, mc->tid, -1, indent);
+		p = kft_put_str(p, "/* ", 0);
+		p = kft_view_mark_text(p, m);
+		p = kft_put_str(p, " */\n", 0);
+		fwrite(line, 1, (size_t)(p - line), out);
+	}
+	return 0;
+}
+
+/* Both kinds of comment lines, before `before`. */
+static int put_comments(FILE *out, struct offcpu_cursor *oc, struct mark_cursor *mc,
+			uint64_t before, unsigned int indent, struct line *l)
+{
+	return put_offcpu_comments(out, oc, before, indent, l) ||
+	       put_mark_comments(out, mc, before, indent, l) ? -1 : 0;
+}
+
 static bool same_thread(const struct kft_call *a, const struct kft_call *b)
 {
 	return a->tid == b->tid && a->session == b->session && a->coroutine == b->coroutine;
@@ -181,6 +210,7 @@ static int print_graph(FILE *out, struct by_thread *bt, struct kft_symbolizer *s
 {
 	struct open_call *stack = NULL;
 	struct offcpu_cursor oc = { 0 };
+	struct mark_cursor mc = { 0 };
 	size_t top = 0, cap = 0;
 	struct kft_call prev, c, next;
 	bool have_prev = false, have = ftrace_next_call(bt, &c), have_next;
@@ -201,25 +231,29 @@ static int print_graph(FILE *out, struct by_thread *bt, struct kft_symbolizer *s
 			const struct kft_call *e = &stack[top - 1].call;
 
 			if (e->dur_ns >= 0 &&
-			    put_offcpu_comments(out, &oc, e->entry_ns + (uint64_t)e->dur_ns,
-						stack[top - 1].indent + 2, &l))
+			    put_comments(out, &oc, &mc, e->entry_ns + (uint64_t)e->dur_ns,
+					 stack[top - 1].indent + 2, &l))
 				goto oom;
 			if (close_call(out, &stack[--top], sz, &l))
 				goto oom;
 		}
 		if (new_thread) {
-			if (put_offcpu_comments(out, &oc, UINT64_MAX, 0, &l))
+			if (put_comments(out, &oc, &mc, UINT64_MAX, 0, &l))
 				goto oom;
 			fprintf(out, "  ------------------------------------------\n");
 		}
 		offcpu_follow(&oc, bt->tr, bt->switches, &c);
-		if (put_offcpu_comments(out, &oc, c.entry_ns, (unsigned int)(2 * top), &l))
+		mark_follow(&mc, bt->tr, &c);
+		if (put_comments(out, &oc, &mc, c.entry_ns, (unsigned int)(2 * top), &l))
 			goto oom;
-		/* a call its thread left the CPU in opens, to show where */
+		/* a call its thread left the CPU in, or made a marker in, opens,
+		 * to show where */
 		parent = (have_next && same_thread(&next, &c) && next.depth > c.depth &&
 			  next.dur_ns != -2) ||
 			 (oc.next < oc.n && (c.dur_ns < 0 || oc.spans[oc.next].from_ns <
-								c.entry_ns + (uint64_t)c.dur_ns));
+								c.entry_ns + (uint64_t)c.dur_ns)) ||
+			 (mc.next < bt->tr->nmarks &&
+			  (c.dur_ns < 0 || bt->tr->marks[mc.next].ns < c.entry_ns + (uint64_t)c.dur_ns));
 		kft_view_symbol(sz, kft_symbolizer_image(sz, c.session, c.entry_ns), c.func, false,
 				name, sizeof(name));
 		if (!(line = line_for(&l, (unsigned int)(2 * top))))
@@ -249,13 +283,13 @@ static int print_graph(FILE *out, struct by_thread *bt, struct kft_symbolizer *s
 	while (top) {
 		const struct kft_call *e = &stack[top - 1].call;
 
-		if (put_offcpu_comments(out, &oc, e->dur_ns >= 0 ? e->entry_ns + (uint64_t)e->dur_ns
-								  : UINT64_MAX,
-					stack[top - 1].indent + 2, &l) ||
+		if (put_comments(out, &oc, &mc, e->dur_ns >= 0 ? e->entry_ns + (uint64_t)e->dur_ns
+								: UINT64_MAX,
+				 stack[top - 1].indent + 2, &l) ||
 		    close_call(out, &stack[--top], sz, &l))
 			goto oom;
 	}
-	if (put_offcpu_comments(out, &oc, UINT64_MAX, 0, &l))
+	if (put_comments(out, &oc, &mc, UINT64_MAX, 0, &l))
 		goto oom;
 out:
 	free(stack);

@@ -116,6 +116,30 @@ void kft_view_log_row(FILE *out, const struct kft_call *c, uint64_t mark,
 	fwrite(line, 1, (size_t)(p - line), out);
 }
 
+/* A marker's row: Entry, '#' where the Delta goes, PID, its text. */
+static void put_mark_row(FILE *out, const struct kft_mark *m, uint64_t mark,
+			 const struct kft_log_opts *opts)
+{
+	uint64_t unit = opts->ns ? 1 : 1000;
+	int w = opts->ns ? 12 : 8;
+	char line[KFT_MARK_TEXT + 64], pid[24], *p = line;
+
+	p = kft_put_int(p, m->ns >= mark ? (int64_t)((m->ns - mark) / unit) :
+					    -(int64_t)((mark - m->ns) / unit), w);
+	*p++ = ' ';
+	p = kft_put_blanks(p, w - 1);
+	*p++ = '#';
+	*p++ = ' ';
+	p = kft_put_blanks(p, 7 - (int)kft_pid_label(pid, m->tid, 0, false));
+	p = kft_put_str(p, pid, 0);
+	*p++ = m->in_signal ? 'i' : ' ';
+	*p++ = ' ';
+	*p++ = ' ';
+	p = kft_view_mark_text(p, m);
+	*p++ = '\n';
+	fwrite(line, 1, (size_t)(p - line), out);
+}
+
 void kft_view_log_columns(FILE *out, const struct kft_log_opts *opts)
 {
 	if (opts->ns) {
@@ -132,7 +156,8 @@ int kft_view_log(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *s
 {
 	struct kft_calls *cs = kft_calls_open(tr, NULL, 0, err);
 	struct kft_call c;
-	uint64_t mark = kft_trace_base_ns(tr);
+	uint64_t base = kft_trace_base_ns(tr);
+	size_t m = 0;
 
 	if (!cs)
 		return -1;
@@ -142,8 +167,14 @@ int kft_view_log(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *s
 	print_counters(out, tr);
 	fprintf(out, "\nNumber of entries after filters = %" PRIu64 "\n\n\n", kft_calls_total(cs));
 	kft_view_log_columns(out, opts);
-	while (kft_calls_next(cs, &c))
-		kft_view_log_row(out, &c, mark, sz, opts);
+	/* markers go among the calls by time, before a call entered then */
+	while (kft_calls_next(cs, &c)) {
+		for (; m < tr->nmarks && tr->marks[m].ns <= c.entry_ns; m++)
+			put_mark_row(out, &tr->marks[m], base, opts);
+		kft_view_log_row(out, &c, base, sz, opts);
+	}
+	for (; m < tr->nmarks; m++)
+		put_mark_row(out, &tr->marks[m], base, opts);
 	kft_calls_close(cs);
 	return 0;
 }

@@ -64,6 +64,10 @@ int kft_view_losses(FILE *out, const struct kft_trace *tr, const char *prefix);
 void kft_view_unreached(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
 			const char *prefix);
 
+/* A marker's text at p, on one line (control characters as '?'):
+ * returns its end. At most KFT_MARK_TEXT bytes. */
+char *kft_view_mark_text(char *p, const struct kft_mark *m);
+
 /* "name", "name+0x1c" (with_offset), or "0x..." when unknown; into buf. */
 const char *kft_view_symbol(struct kft_symbolizer *sz, uint64_t image, uint64_t addr,
 			    bool with_offset, char *buf, size_t size);

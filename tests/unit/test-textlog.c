@@ -31,6 +31,18 @@ static void release(void)
 	memset(&row, 0, sizeof(row));
 }
 
+/* A marker's row (Entry # PID text) is passed over; a row is not. */
+static void test_marker_rows(void **state)
+{
+	(void)state;
+	assert_true(kft_text_log_is_marker("     291        #    5674   between, n=42\n"));
+	assert_true(kft_text_log_is_marker("1 # 2 x"));
+	assert_false(kft_text_log_is_marker("     293        0    5674   b   main+0x4a\n"));
+	assert_false(kft_text_log_is_marker("     293       #5    5674   b   main+0x4a\n"));
+	assert_false(kft_text_log_is_marker("#"));
+	assert_false(kft_text_log_is_marker(""));
+}
+
 static void test_raw_row(void **state)
 {
 	assert_int_equal(parse("       7       -1      33  0xc0021e88                       0xc0023f58\n"), 0);
@@ -171,6 +183,7 @@ int main(void)
 		cmocka_unit_test(test_old_forms),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_load),
+		cmocka_unit_test(test_marker_rows),
 	};
 
 	return cmocka_run_group_tests_name("text-log", tests, NULL, NULL);

@@ -1,0 +1,53 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Markers (kft.h's kft_printf and kft_mark, as ftrace's trace_marker): in
+# the log among the calls, in ftrace's layouts where they were made.
+
+build_marks() {
+	build marks -I"$ROOT/include" -L"$KFT_BUILD/lib" -Wl,-rpath,"$KFT_BUILD/lib" -lkft
+}
+
+test_markers() {
+	build_marks
+	./marks >alone
+	check "alone: it runs, the markers say there is no trace" \
+		grep -q "^marks -1 -1 -1 sink 2$" alone
+	kft record -- ./marks >out
+	check "traced: written, and the paused one is not" grep -q "^marks 0 0 0 sink 2$" out
+	# the log: a row each, at its time among the calls
+	kft log | awk '/^--------/ { rows = 1; next }
+		rows { print ($2 == "#") ? "# " substr($0, index($0, $4)) : $4 }' >rows
+	expect rows <<'E'
+main
+a
+# inside a
+# between, n=42
+b
+# last
+E
+	# function_graph: a comment inside the call it was made in
+	kft ftrace | norm | grep -v '^#' >graph
+	expect graph <<'E'
+TID)   |  main() {
+TID)   |    a() {
+TID)   |      /* inside a */
+TID) DUR |    } /* a */
+TID)   |    /* between, n=42 */
+TID) DUR |    b();
+TID)   |    /* last */
+TID) DUR |  } /* main */
+E
+	kft ftrace -t function | grep -o '/\* .* \*/$' >fn
+	expect fn <<'E'
+/* inside a */
+/* between, n=42 */
+/* last */
+E
+	# the log's text still reads as a KFT log: markers are no calls
+	kft log | kft kd -c - | grep -v '^---\|Trace' >tree
+	expect tree <<'E'
+main
+|  a
+|  b
+E
+	check "kd counts calls only" test "$(kft kd -f Fc | awk '$1 == "a" { print $2 }')" = 1
+}
