@@ -287,11 +287,14 @@ static void put_lat_row(FILE *out, struct kft_symbolizer *sz, const struct lat_r
 	*put_sym(name, sz, image, c->func, o) = '\0';
 	*put_sym(caller, sz, image, c->call_site, o) = '\0';
 	if (o->verbose) {
+		char cpu[24] = "-";	/* not known */
+
+		if (r->cpu >= 0)
+			snprintf(cpu, sizeof(cpu), "%" PRId64, r->cpu);
 		/* comm pid cpu flags preempt-count index [time] ms (+delta ms) */
-		fprintf(out, "%s %" PRIu32 " %s%" PRId64 " %d 00000000 %08" PRIx64 " [%08" PRIx64
+		fprintf(out, "%s %" PRIu32 " %s %d 00000000 %08" PRIx64 " [%08" PRIx64
 			"] %" PRIu64 ".%03" PRIu64 "ms (+%" PRIu64 ".%03" PRIu64 "ms): %s (%s)\n",
-			r->who, c->tid, r->cpu < 0 ? "-" : "", r->cpu < 0 ? (int64_t)0 : r->cpu,
-			irq, index, (c->entry_ns / 1000) & 0xffffffffu, rel / 1000000,
+			r->who, c->tid, cpu, irq, index, (c->entry_ns / 1000) & 0xffffffffu, rel / 1000000,
 			rel / 1000 % 1000, delta / 1000000, delta / 1000 % 1000, name, caller);
 		return;
 	}

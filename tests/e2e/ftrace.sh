@@ -112,5 +112,5 @@ test_latency_layout() {
 	kft ftrace -t latency -O verbose >v
 	check "verbose: comm pid cpu flags count index [time] ms (+ms): func (caller)" \
 		test "$(grep -vE '^#|^-|^ latency|^function|^$' v |
-			grep -cvE '^calls [0-9]+ -?[0-9]+ [01] 00000000 [0-9a-f]{8} \[[0-9a-f]{8}\] [0-9]+\.[0-9]{3}ms \(\+[0-9]+\.[0-9]{3}ms\): [a-z_]+ \([a-z_.0-9]+\)$')" = 0
+			grep -cvE '^calls [0-9]+ ([0-9]+|-) [01] 00000000 [0-9a-f]{8} \[[0-9a-f]{8}\] [0-9]+\.[0-9]{3}ms \(\+[0-9]+\.[0-9]{3}ms\): [a-z_]+ \([a-z_.0-9]+\)$')" = 0
 }
