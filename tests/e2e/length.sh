@@ -90,7 +90,8 @@ once_views_read_in_bounded_memory() {
 }
 
 # What each view's memory grows by per call, beyond the trace's own
-# (mapped) bytes: at most the 8 of an entry-order index. Measured as the
+# (mapped) bytes: the 8 of an entry-order index (measured 7.98 to 8.15;
+# the bound leaves 1 MB for the noise of two runs). Measured as the
 # peak RSS of 4 million calls less that of 2 million, so the constant
 # part falls out; with the build that has no sanitizer (ASan keeps freed
 # blocks for a while, which is no part of kft's memory).
@@ -110,13 +111,13 @@ once_views_grow_by_at_most_8_bytes_a_call() {
 		b=$(cd t4 && TMPDIR=$PWD peak_kib "$plain" $view)
 		per=$(awk -v a="$a" -v b="$b" -v t="$trace" \
 			'BEGIN { printf "%.2f", ((b - a) * 1024 - t) / 2000000 }')
-		check "kft $view: $per bytes a call more" awk -v p="$per" 'BEGIN { exit !(p <= 8.25) }'
+		check "kft $view: $per bytes a call more" awk -v p="$per" 'BEGIN { exit !(p <= 8.5) }'
 	done
 	a=$(peak_kib "$plain" diff t2/kft.data t2/kft.data)
 	b=$(peak_kib "$plain" diff t4/kft.data t4/kft.data)
 	per=$(awk -v a="$a" -v b="$b" -v t="$trace" \
 		'BEGIN { printf "%.2f", ((b - a) * 1024 - 2 * t) / 4000000 }')
-	check "kft diff: $per bytes a call more" awk -v p="$per" 'BEGIN { exit !(p <= 8.25) }'
+	check "kft diff: $per bytes a call more" awk -v p="$per" 'BEGIN { exit !(p <= 8.5) }'
 }
 
 # kd 1.1's nesting (--classic) and text logs nest by caller name, so
