@@ -55,8 +55,22 @@ once_pipe_stops_on_ctrl_c() {
 	wait_for pid
 	"$KFT" pipe -t function >piped &
 	pipe=$!
-	sleep 0.5
+	# its first poll has written (and it has its handlers by then)
+	for _ in $(seq 200); do
+		[ -s piped ] && break
+		sleep 0.1
+	done
 	kill -INT "$pipe"
+	for _ in $(seq 100); do
+		kill -0 "$pipe" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$pipe" 2>/dev/null; then
+		kill -KILL "$pipe"
+		echo "kft pipe still ran 10 s after SIGINT"
+		touch end
+		return 1
+	fi
 	wait "$pipe" && rc=0 || rc=$?
 	check "Ctrl-C: exit 0" test "$rc" = 0
 	check "function lines" grep -qE '^ *waiter-[0-9]+ +\[([0-9]{2,}|\?\?)\] +[0-9]+\.[0-9]{6}: tick <-main$' piped
