@@ -3,6 +3,7 @@
  * name, as ftrace's available_filter_functions. */
 #include <fnmatch.h>
 #include <limits.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,8 +18,9 @@ static const char usage[] =
 	"program process PID runs, that kft record's filters can name: one a line,\n"
 	"sorted, as the symbol table has them (C++ names mangled, as globs match\n"
 	"them). With GLOBs, only the functions one of them matches (foo*, *foo,\n"
-	"*foo*, f?o, [ab]*), as -F, -N and -G would take them. Functions of the\n"
-	"shared libraries the program loads are not listed.\n";
+	"*foo*, f?o, [ab]*), as -F, -N and -G would take them. For a PID, the\n"
+	"functions of the shared libraries it has loaded follow, each as\n"
+	"'name [library]', as available_filter_functions shows a module's.\n";
 
 static int by_name(const void *a, const void *b)
 {
@@ -35,13 +37,77 @@ static bool wanted(const char *name, char **globs, int nglobs)
 	return false;
 }
 
-int cmd_functions(int argc, char **argv)
+/* The functions of one ELF file that a glob wants, sorted, each once,
+ * with " [lib]" after it for a library: how many, or -1 (said). */
+static long list_object(const char *path, const char *lib, char **globs, int nglobs)
 {
-	char path[PATH_MAX];
 	struct kft_elf elf;
 	struct kft_error err;
 	const char **names;
 	size_t n = 0;
+
+	if (kft_elf_open(&elf, path, &err))
+		return lib ? 0 : -fail("%s", err.msg);	/* a library kft cannot read: none */
+	names = malloc((elf.nsyms ? elf.nsyms : 1) * sizeof(*names));
+	if (!names) {
+		kft_elf_close(&elf);
+		return -fail("out of memory");
+	}
+	for (size_t i = 0; i < elf.nsyms; i++)
+		if (wanted(elf.syms[i].name, globs, nglobs))
+			names[n++] = elf.syms[i].name;
+	qsort(names, n, sizeof(*names), by_name);
+	for (size_t i = 0; i < n; i++)
+		if (!i || strcmp(names[i], names[i - 1]))
+			printf(lib ? "%s [%s]\n" : "%s\n", names[i], lib);
+	free(names);
+	kft_elf_close(&elf);
+	return (long)n;
+}
+
+/* The shared libraries process pid has mapped to run (executable
+ * mappings of files other than its program), each once, in map order. */
+static long list_libraries(long pid, char **globs, int nglobs)
+{
+	char path[64], line[PATH_MAX + 128], exe[PATH_MAX], last[PATH_MAX] = "";
+	ssize_t len;
+	long total = 0;
+	FILE *maps;
+
+	snprintf(path, sizeof(path), "/proc/%ld/exe", pid);
+	len = readlink(path, exe, sizeof(exe) - 1);
+	exe[len > 0 ? len : 0] = '\0';
+	snprintf(path, sizeof(path), "/proc/%ld/maps", pid);
+	if (!(maps = fopen(path, "re")))
+		return 0;
+	while (fgets(line, sizeof(line), maps)) {
+		char perms[8] = "", *file = strchr(line, '/');
+		const char *base;
+		long n;
+
+		if (!file || sscanf(line, "%*s %7s", perms) != 1 || perms[2] != 'x')
+			continue;
+		file[strcspn(file, "\n")] = '\0';
+		if (!strcmp(file, exe) || !strcmp(file, last) || strstr(file, " (deleted)"))
+			continue;
+		snprintf(last, sizeof(last), "%s", file);
+		base = strrchr(file, '/') + 1;
+		/* read through the process's view of the file */
+		n = list_object(file, base, globs, nglobs);
+		if (n < 0) {
+			fclose(maps);
+			return n;
+		}
+		total += n;
+	}
+	fclose(maps);
+	return total;
+}
+
+int cmd_functions(int argc, char **argv)
+{
+	char path[PATH_MAX];
+	long n, libs = 0;
 	char *end;
 	long pid;
 
@@ -54,24 +120,15 @@ int cmd_functions(int argc, char **argv)
 		snprintf(path, sizeof(path), "/proc/%ld/exe", pid);
 	else if (find_program(argv[1], path, sizeof(path)))
 		return fail("functions: %s: program not found or not executable", argv[1]);
-	if (kft_elf_open(&elf, path, &err))
-		return fail("%s%s", err.msg,
-			    pid > 0 && !*end ? " (no such process, or not yours to read)" : "");
-	names = malloc((elf.nsyms ? elf.nsyms : 1) * sizeof(*names));
-	if (!names) {
-		kft_elf_close(&elf);
-		return fail("out of memory");
+	n = list_object(path, NULL, argv + 2, argc - 2);
+	if (n < 0) {
+		if (pid > 0 && !*end)
+			fprintf(stderr, "kft: (no such process %ld, or not yours to read)\n", pid);
+		return 1;
 	}
-	for (size_t i = 0; i < elf.nsyms; i++)
-		if (wanted(elf.syms[i].name, argv + 2, argc - 2))
-			names[n++] = elf.syms[i].name;
-	qsort(names, n, sizeof(*names), by_name);
-	for (size_t i = 0; i < n; i++)
-		if (!i || strcmp(names[i], names[i - 1]))
-			puts(names[i]);
-	free(names);
-	kft_elf_close(&elf);
-	if (!n && argc > 2)
+	if (pid > 0 && !*end && (libs = list_libraries(pid, argv + 2, argc - 2)) < 0)
+		return 1;
+	if (!n && !libs && argc > 2)
 		return fail("functions: no function of %s matches", argv[1]);
 	return 0;
 }

@@ -71,10 +71,17 @@ E
 	build waiting
 	./waiting & pid=$!
 	kft functions "$pid" 't*' >by-pid || true
+	kft functions "$pid" printf >printf || true
 	touch done
 	wait "$pid"
-	expect by-pid <<'E'
+	grep -v ' \[' by-pid >own
+	expect own <<'E'
 tick
+E
+	# the libraries it has loaded, as available_filter_functions shows modules
+	check "a library's functions, named with it" grep -qE '^t[a-z_0-9]* \[libc\.so\.6\]$' by-pid
+	expect printf <<'E'
+printf [libc.so.6]
 E
 	refused kft functions /nonexistent/prog 2>err
 	check "no program" grep -q "program not found" err
