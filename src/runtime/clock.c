@@ -21,7 +21,7 @@
 
 struct kft_clock kft_clock KFT_HIDDEN;
 
-static KFT_NOTRACE uint64_t mono_ns(void)
+KFT_NOTRACE uint64_t kft_mono_ns(void)
 {
 	struct timespec ts;
 
@@ -60,7 +60,7 @@ static KFT_NOTRACE void pair(uint64_t *tsc, uint64_t *ns)
 	uint64_t best = UINT64_MAX;
 
 	for (int i = 0; i < 8; i++) {
-		uint64_t t1 = __rdtsc(), m = mono_ns(), t2 = __rdtsc();
+		uint64_t t1 = __rdtsc(), m = kft_mono_ns(), t2 = __rdtsc();
 
 		if (t2 - t1 < best) {
 			best = t2 - t1;
@@ -84,7 +84,7 @@ KFT_NOTRACE void kft_clock_init(uint64_t clock_base)
 		uint64_t t0, n0, t1, n1;
 
 		pair(&t0, &n0);
-		while (mono_ns() - n0 < 1000000)
+		while (kft_mono_ns() - n0 < 1000000)
 			;
 		pair(&t1, &n1);
 		if (t1 <= t0 || n1 <= n0)
@@ -101,5 +101,5 @@ KFT_NOTRACE void kft_clock_init(uint64_t clock_base)
 
 KFT_NOTRACE uint64_t kft_clock_slow(void)
 {
-	return mono_ns() - kft_clock.base;
+	return kft_mono_ns() - kft_clock.base;
 }

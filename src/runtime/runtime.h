@@ -137,6 +137,8 @@ struct kft_clock {
 
 extern struct kft_clock kft_clock KFT_HIDDEN;
 void kft_clock_init(uint64_t clock_base) KFT_HIDDEN;
+/* CLOCK_MONOTONIC now, in ns (the clock bases are in it) */
+uint64_t kft_mono_ns(void) KFT_HIDDEN;
 uint64_t kft_clock_slow(void) KFT_HIDDEN;
 
 static inline KFT_NOTRACE uint64_t kft_now(void)

@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "../format/control.h"
@@ -47,14 +46,6 @@ static KFT_NOTRACE int put_file(int dirfd, const char *name, const void *data, s
 	return close(fd) || !ok ? -1 : 0;
 }
 
-static KFT_NOTRACE uint64_t monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 /* config, control and info, as kft record writes them */
 static KFT_NOTRACE int put_trace_files(int dirfd)
 {
@@ -67,7 +58,7 @@ static KFT_NOTRACE int put_trace_files(int dirfd)
 	if (kft_config_parse(&cfg, kft_embedded_config, strlen(kft_embedded_config),
 			     "kft_embedded_config", NULL))
 		kft_config_init(&cfg);	/* checked by kft embed: not expected */
-	kft_control_init(&ctl, monotonic_ns(),
+	kft_control_init(&ctl, kft_mono_ns(),
 			 KFT_MODE_TIMED | (cfg.autorepeat ? KFT_MODE_AUTOREPEAT : 0) |
 				 (cfg.overwrite ? KFT_MODE_OVERWRITE : 0),
 			 true);
@@ -128,6 +119,6 @@ KFT_NOTRACE void kft_static_run_end(void)
 
 	if (!maker || getpid() != maker || !kft_rt.ctl)
 		return;
-	ended = monotonic_ns() - kft_rt.ctl->clock_base_ns;
+	ended = kft_mono_ns() - kft_rt.ctl->clock_base_ns;
 	__atomic_store_n(&kft_rt.ctl->ended_ns, ended ? ended : 1, __ATOMIC_RELEASE);
 }

@@ -98,3 +98,8 @@ char *kft_view_mark_text(char *p, const struct kft_mark *m)
 		*p++ = (unsigned char)m->text[i] < 0x20 || m->text[i] == 0x7f ? '?' : m->text[i];
 	return p;
 }
+
+char kft_view_delay_mark(uint64_t ns)
+{
+	return ns > 100000 ? '!' : ns > 1000 ? '+' : ' ';
+}

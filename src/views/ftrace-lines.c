@@ -269,11 +269,6 @@ struct lat_row {
 	char who[48];
 };
 
-static char delay_mark(uint64_t ns)
-{
-	return ns > 100000 ? '!' : ns > 1000 ? '+' : ' ';
-}
-
 static void put_lat_row(FILE *out, struct kft_symbolizer *sz, const struct lat_row *r,
 			uint64_t start, uint64_t next, uint64_t index,
 			const struct kft_ftrace_opts *o)
@@ -302,7 +297,7 @@ static void put_lat_row(FILE *out, struct kft_symbolizer *sz, const struct lat_r
 	 * program: '.'; hardirq/softirq: 'h' in a signal handler */
 	fprintf(out, "%16s-%-5" PRIu32 " %c.%c%c. %5" PRIu64 "us%c: %s (%s)\n", r->who, c->tid,
 		r->cpu < 0 ? '.' : (char)('0' + r->cpu % 10), '.', irq ? 'h' : '.', rel / 1000,
-		delay_mark(delta), name, caller);
+		kft_view_delay_mark(delta), name, caller);
 }
 
 int ftrace_print_latency(FILE *out, struct by_thread *bt, struct kft_symbolizer *sz,

@@ -49,12 +49,6 @@ static int find_worst(struct export_ctx *x, const struct kft_trace *tr, const ch
 	return 0;
 }
 
-/* ftrace's delay mark for the time to the next line. */
-static char delay_mark(uint64_t ns)
-{
-	return ns > 100000 ? '!' : ns > 1000 ? '+' : ' ';
-}
-
 struct row {
 	struct kft_call call;
 	uint32_t func;
@@ -77,7 +71,7 @@ static void put_row(FILE *out, struct export_ctx *x, struct kft_symbolizer *sz,
 	fprintf(out, "%16s %c..%c. %5" PRIu64 "us%c: %s (%s)\n", who,
 		cpu < 0 ? '.' : (char)('0' + cpu % 10), (c->flags & KFT_REC_SIGNAL) ? 'h' : '.',
 		(c->entry_ns - start) / 1000,
-		delay_mark(next - c->entry_ns), x->names.funcs[r->func].name, caller);
+		kft_view_delay_mark(next - c->entry_ns), x->names.funcs[r->func].name, caller);
 }
 
 /* A latency's window, and what the header says of it. */

@@ -64,6 +64,10 @@ int kft_view_losses(FILE *out, const struct kft_trace *tr, const char *prefix);
 void kft_view_unreached(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
 			const char *prefix);
 
+/* latency_trace's delay mark for ns to the next line: '!' over 100 us,
+ * '+' over 1 us, else ' '. */
+char kft_view_delay_mark(uint64_t ns);
+
 /* A marker's text at p, on one line (control characters as '?'):
  * returns its end. At most KFT_MARK_TEXT bytes. */
 char *kft_view_mark_text(char *p, const struct kft_mark *m);
