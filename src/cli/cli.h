@@ -19,6 +19,7 @@ int cmd_log(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_compress(int argc, char **argv);
 int cmd_control(int argc, char **argv);	/* prime, start, stop, tracing */
+int cmd_config(int argc, char **argv);
 int cmd_ftrace(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_flame(int argc, char **argv);
@@ -77,6 +78,11 @@ int record_kernel(struct kft_config *cfg, const char *config, const char *dir, b
  * directory has that name), the trace of that traced process (target.c).
  * 0, or 1 after saying why not. */
 int cli_trace_target(const char *arg, char *dir, size_t size);
+/* The control file of the trace in dir, mapped shared, for steering a
+ * program that still runs; NULL after saying why not (verb heads the
+ * message). Unmap with cli_unmap_control(). */
+struct kft_control *cli_map_control(const char *dir, const char *verb);
+void cli_unmap_control(struct kft_control *ctl);
 
 /* If argv has -h/--help before "--", print usage to stdout and return true. */
 bool wants_help(int argc, char **argv, const char *usage);

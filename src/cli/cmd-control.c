@@ -5,12 +5,7 @@
  * running, named by its directory or a traced process's PID. The control file is shared memory between
  * the traced processes and us; only its owner may open it for writing.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "../format/control.h"
 #include "cli.h"
@@ -35,10 +30,9 @@ int cmd_control(int argc, char **argv)
 {
 	const char *verb = argv[0] + strlen("kft ");	/* "kft prime" */
 	struct kft_control *ctl;
-	char dir[4096], path[4200];
+	char dir[4096];
 	int tracing = -1;	/* tracing on|off: 1 or 0 */
 	bool done;
-	int fd;
 
 	if (wants_help(argc, argv, usage))
 		return 0;
@@ -54,26 +48,12 @@ int cmd_control(int argc, char **argv)
 			    tracing < 0 ? "" : tracing ? " on" : " off");
 	if (cli_trace_target(argc == 2 ? argv[1] : KFT_DEFAULT_DIR, dir, sizeof(dir)))
 		return 1;
-	snprintf(path, sizeof(path), "%s/control", dir);
-	fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0)
-		return fail("%s: %s", path, strerror(errno));
-	ctl = mmap(NULL, sizeof(*ctl), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	close(fd);
-	if (ctl == MAP_FAILED)
-		return fail("%s: %s", path, strerror(errno));
-	if (memcmp(ctl->magic, KFT_CONTROL_MAGIC, sizeof(KFT_CONTROL_MAGIC)) ||
-	    ctl->version != KFT_FORMAT_VERSION) {
-		munmap(ctl, sizeof(*ctl));
-		return fail("%s: not a kft control file", path);
-	}
-	if (ctl->ended_ns) {
-		munmap(ctl, sizeof(*ctl));
-		return fail("%s: the program of the trace in %s has ended", verb, dir);
-	}
+	ctl = cli_map_control(dir, verb);
+	if (!ctl)
+		return 1;
 	if (tracing >= 0) {
 		done = kft_control_pause(ctl, !tracing);
-		munmap(ctl, sizeof(*ctl));
+		cli_unmap_control(ctl);
 		if (!done)
 			return fail("tracing: already %s", tracing ? "on" : "off");
 		return 0;
@@ -84,7 +64,7 @@ int cmd_control(int argc, char **argv)
 		done = kft_control_start(ctl, KFT_HOW_USER, now_ns() - ctl->clock_base_ns, 0, 0, 0);
 	else
 		done = kft_control_stop(ctl, KFT_HOW_USER, now_ns() - ctl->clock_base_ns, 0, 0, 0);
-	munmap(ctl, sizeof(*ctl));
+	cli_unmap_control(ctl);
 	if (!done)
 		return fail("%s: the run is %s", verb,
 			    !strcmp(verb, "stop") ? "already complete" :

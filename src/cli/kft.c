@@ -33,6 +33,7 @@ static const char usage[] =
 	"  start    start a running trace now\n"
 	"  stop     stop a running trace now\n"
 	"  tracing  turn a running trace's logging off and on (ftrace's tracing_on)\n"
+	"  config   install a new config into a running trace, as a new run\n"
 	"  kernel   trace the Linux kernel step by step (config, prime, start, stop,\n"
 	"           status, data); `kft record --kernel` does it in one go\n"
 	"\n"
@@ -76,7 +77,7 @@ int main(int argc, char **argv)
 		{ "latency", cmd_latency },
 		{ "addr2sym", cmd_addr2sym }, { "sym2addr", cmd_sym2addr },
 		{ "prime", cmd_control }, { "start", cmd_control }, { "stop", cmd_control },
-		{ "tracing", cmd_control },
+		{ "tracing", cmd_control }, { "config", cmd_config },
 		{ "kernel", cmd_kernel }, { "compress", cmd_compress },
 		{ "functions", cmd_functions }, { "pipe", cmd_pipe },
 		{ "embed", cmd_embed },

@@ -8,10 +8,14 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "../format/trace-format.h"
 #include "cli.h"
 
 static bool is_pid(const char *s)
@@ -72,4 +76,39 @@ int cli_trace_target(const char *arg, char *dir, size_t size)
 		return fail("process %s is not traced by kft (no trace's control file in its "
 			    "memory map)", arg);
 	return 0;
+}
+
+struct kft_control *cli_map_control(const char *dir, const char *verb)
+{
+	struct kft_control *ctl;
+	char path[4200];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/control", dir);
+	fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0) {
+		fail("%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	ctl = mmap(NULL, sizeof(*ctl), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (ctl == MAP_FAILED) {
+		fail("%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (memcmp(ctl->magic, KFT_CONTROL_MAGIC, sizeof(KFT_CONTROL_MAGIC)) ||
+	    ctl->version != KFT_FORMAT_VERSION) {
+		fail("%s: not a kft control file", path);
+	} else if (ctl->ended_ns) {
+		fail("%s: the program of the trace in %s has ended", verb, dir);
+	} else {
+		return ctl;
+	}
+	munmap(ctl, sizeof(*ctl));
+	return NULL;
+}
+
+void cli_unmap_control(struct kft_control *ctl)
+{
+	munmap(ctl, sizeof(*ctl));
 }

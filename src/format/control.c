@@ -15,6 +15,7 @@ NOTRACE void kft_control_init(struct kft_control *ctl, uint64_t clock_base_ns, u
 	ctl->clock_base_ns = clock_base_ns;
 	ctl->state = primed ? KFT_STATE_PRIMED : 0;
 	ctl->run_id = 1;
+	ctl->run_loaded = 1;
 	ctl->mode = mode;
 	ctl->first_start_ns = UINT64_MAX;
 	ctl->next_session = 1;

@@ -127,7 +127,9 @@ struct kft_control {
 	struct kft_fired start;		/* latest start */
 	struct kft_fired stop;		/* latest stop */
 	uint32_t next_session;		/* atomic counter */
-	uint32_t padding;
+	uint32_t run_loaded;		/* atomic: the newest run id a process image has
+					 * taken the config of (kft config waits for it);
+					 * 0 in traces older than kft config */
 	uint64_t hook_cost_ns;		/* a call's hook pair, measured at start; 0 = not */
 	uint64_t hook_inside_ns;	/* the part of it inside the call's own time */
 	uint64_t max_log_bytes;		/* --max-size: the records of every thread

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
  * The runtime's own thread, on a machine with more than one CPU. It has
- * three jobs, each in its own file: fault each thread's log in ahead of its
+ * four jobs, each in its own file: fault each thread's log in ahead of its
  * writer (prefault.c), compress what the writers have finished
- * (compress.c), and turn a patchable build's entries on and off as
- * the run starts and ends (patch.c). It blocks every signal, runs no
+ * (compress.c), take a new run's config (resolve.c), and turn a patchable
+ * build's entries on and off as the run starts and ends (patch.c). It blocks every signal, runs no
  * traced code, and sleeps half a millisecond when there is nothing to do.
  * A fork child goes without (it may exec, or need to be alone).
  */
@@ -29,6 +29,7 @@ static KFT_NOTRACE void *helper(void *arg)
 
 		busy |= kft_compress_step();
 
+		kft_reload_follow();
 		kft_patch_follow_run();
 		if (!busy)
 			nanosleep(&nap, NULL);

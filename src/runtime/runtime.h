@@ -43,6 +43,7 @@ struct kft_runtime {
 	struct kft_control *ctl;
 	int dirfd;
 	uint32_t session;
+	uint32_t run_id;			/* the run whose config is loaded */
 	struct kft_config cfg;
 	struct rt_trigger start;
 	struct rt_trigger stop;
@@ -224,7 +225,11 @@ int kft_runtime_init(void) KFT_HIDDEN;
 const char *kft_static_run_dir(void) KFT_HIDDEN;
 void kft_static_run_end(void) KFT_HIDDEN;
 void kft_save_maps(bool closing) KFT_HIDDEN;
+
+/* resolve.c: the config's functions in this image; a new run's config */
+void kft_load_config(void) KFT_HIDDEN;
 void kft_resolve_config(void) KFT_HIDDEN;
+void kft_reload_follow(void) KFT_HIDDEN;
 uint64_t kft_config_func_at(uint64_t addr) KFT_HIDDEN;
 void kft_update_plain(void) KFT_HIDDEN;
 

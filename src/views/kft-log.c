@@ -21,10 +21,17 @@ static void print_marks(FILE *out, const struct kft_trace *tr, struct kft_symbol
 	uint64_t at_ns;
 	char why[512];
 
+	/* after kft config, the header tells of the run now installed; the
+	 * calls of the runs before it stay, earlier in the log */
+	if (ctl->run_id == 2)
+		fprintf(out, "Runs before this one: 1 (its config kept as config-run1)\n");
+	else if (ctl->run_id > 2)
+		fprintf(out, "Runs before this one: %u (their configs kept as config-run1 to "
+			"config-run%u)\n", ctl->run_id - 1, ctl->run_id - 1);
 	if (ctl->start.how)
 		fprintf(out, "Logging started at %" PRIu64 " usec by %s\n",
-			ctl->first_start_ns / 1000, kft_view_fired(&ctl->start, false, sz, why,
-								     sizeof(why)));
+			(ctl->run_id > 1 ? ctl->start.mark_ns : ctl->first_start_ns) / 1000,
+			kft_view_fired(&ctl->start, false, sz, why, sizeof(why)));
 	else
 		fprintf(out, "Logging not yet started\n");
 	if (kft_view_stopped(ctl, sz, &at_ns, why, sizeof(why)))

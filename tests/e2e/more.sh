@@ -197,7 +197,7 @@ once_corrupt_traces() {
 }
 
 once_help() {
-	for cmd in record log ftrace export flame stats diff latency status prime start stop tracing pipe embed kd addr2sym sym2addr compress functions; do
+	for cmd in record log ftrace export flame stats diff latency status prime start stop tracing config pipe embed kd addr2sym sym2addr compress functions; do
 		kft $cmd --help >h
 		check "$cmd --help" grep -q "^usage: kft" h
 		case $cmd in prime|start|stop|tracing) page=control ;; *) page=$cmd ;; esac

@@ -82,11 +82,93 @@ once_steer_refusals() {
 	cp "$KFT" "$bin/kft"
 	chmod 755 "$bin" "$bin/kft"
 	(cd / && runuser -u nobody -- "$bin/kft" stop "$pid") 2>err && ok=1 || ok=0
+	printf 'begin\nend\n' >"$bin/new.conf"
+	chmod 644 "$bin/new.conf"
+	(cd / && runuser -u nobody -- "$bin/kft" config "$pid" "$bin/new.conf") 2>err-config &&
+		ok_config=1 || ok_config=0
 	rm -rf "$bin"
 	touch end
 	wait "$rec"
 	check "another user is refused" test "$ok" = 0
 	check "... and told why" grep -q "only its owner, or root, may steer it" err
+	check "another user cannot load a config either" test "$ok_config" = 0
+	check "... and is told why" grep -q "only its owner, or root, may steer it" err-config
+	check "the run is still run 1" test ! -e kft.data/config-run1
 	kft log >log
 	check "the run went on to the end" grep -q "by the end of the program$" log
+}
+
+# kft config: a new run, with other functions, while three threads call
+test_new_config_mid_run() {
+	build retune
+	printf 'begin\n  filter funclist alpha fend\nend\n' >a.conf
+	printf 'begin\n  filter funclist beta fend\nend\n' >b.conf
+	"$KFT" record -c a.conf -- ./retune >out 2>err &
+	rec=$!
+	wait_for pid
+	pid=$(cat pid)
+	sleep 0.2
+	kft config "$pid" b.conf >said
+	check "kft config says what it did" \
+		grep -q "^run 2 installed and primed; run 1's config kept as .*kft.data/config-run1$" said
+	kft status "$pid" >st
+	check "status: run 2, primed and started" \
+		grep -q "^status: run id 2, primed, triggered, not complete$" st
+	check "status shows the new config" grep -q "beta" st
+	sleep 0.2
+	touch end
+	wait "$rec"
+	check "the program's result is unchanged" grep -q "^calls made$" out
+	check "the old run's config is kept" grep -q alpha kft.data/config-run1
+	kft log >log
+	check "the log's header tells of the runs" \
+		grep -q "^Runs before this one: 1 (its config kept as config-run1)$" log
+	rows >rows
+	check "alpha was traced in run 1" test "$(grep -c '^alpha <- worker' rows)" -gt 10
+	check "beta in run 2" test "$(grep -c '^beta <- worker' rows)" -gt 10
+	check "nothing else" test "$(grep -v -c -E '^(-1 )?(alpha|beta) <- worker$' rows)" = 0
+	# every alpha began before every beta: the runs do not overlap
+	kft log | awk '/^--------/ { r = 1; next }
+		r && $4 == "alpha" && $1 > a { a = $1 }
+		r && $4 == "beta" && (b == "" || $1 < b) { b = $1 }
+		END { print (a < b) ? "apart" : "overlap " a " " b }' >order
+	check "alpha's calls all came before beta's" grep -q "^apart$" order
+	kft kd -f Fc | awk '$1 == "alpha" || $1 == "beta" { n += $2 } END { print n }' >kdn
+	check "kd counts the calls the log has" \
+		test "$(cat kdn)" = "$(grep -c -E '^(-1 )?(alpha|beta) <- ' rows)"
+}
+
+once_new_config_refusals() {
+	printf 'begin\n  filter mintme 5\nend\n' >bad.conf
+	printf 'begin\n  overwrite\n  logentries 1000\nend\n' >ring.conf
+	printf 'begin\nend\n' >plain.conf
+	build waiter
+	"$KFT" record -- ./waiter >/dev/null 2>&1 &
+	rec=$!
+	wait_for pid
+	pid=$(cat pid)
+	refused kft config "$pid" bad.conf 2>err
+	check "a bad config names file, line and word" grep -q "^kft: bad.conf:2: 'mintme': unknown filter" err
+	refused kft config "$pid" ring.conf 2>err
+	check "a ring cannot come in" grep -q "a new config cannot change that" err
+	kft status "$pid" >st
+	check "refused: run 1 goes on" grep -q "^status: run id 1, primed, triggered, not complete$" st
+	kft config --no-prime "$pid" plain.conf >said
+	check "--no-prime: loaded only" grep -q "^run 2 installed, not primed" said
+	kft status "$pid" >st
+	check "status: run 2, not primed" \
+		grep -q "^status: run id 2, not primed, not triggered, not complete$" st
+	touch go-a
+	wait_for did-a
+	kft start "$pid"
+	touch go-b
+	wait_for did-b
+	touch end
+	wait "$rec"
+	rows >rows
+	check "a ran while run 2 was not started: not logged" test "$(grep -c '^a <- ' rows)" = 0
+	check "b, after kft start, is" test "$(grep -c '^b <- ' rows)" = 1
+	refused kft config kft.data plain.conf 2>err
+	check "the program has ended: said" grep -q "has ended" err
+	check "nothing was written outside the trace" test ! -e config-run1
 }
