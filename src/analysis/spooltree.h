@@ -39,6 +39,7 @@ struct kft_spool_call {
 	const char *args;		/* or NULL */
 	bool irq;
 	uint32_t parent, depth;		/* parent: an earlier call's number, or KFT_NONE */
+	uint32_t tid;			/* the thread's (as a node's) */
 };
 
 /* Where calls come from, as often as asked, each time after a rewind,

@@ -48,6 +48,7 @@ static int tree_next(void *ctx, struct kft_functable *ft, struct kft_spool_call 
 				(call.entry_ns >= tt->base_ns ? tt->base_ns : call.entry_ns));
 	c->dur_ns = call.dur_ns;
 	c->irq = call.flags & KFT_REC_SIGNAL;
+	c->tid = call.tid;
 	kft_pid_label(tt->pid, call.tid, call.coroutine, c->irq);
 	c->pid = tt->pid;
 	if (kft_functable_addr(ft, image, call.func, &c->func) ||

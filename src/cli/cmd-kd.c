@@ -13,6 +13,7 @@
 #include "../analysis/trace-tree.h"
 #include "../format/calls.h"
 #include "../format/text-log.h"
+#include "../views/kd-notes.h"
 #include "../views/kd.h"
 #include "cli.h"
 
@@ -46,6 +47,12 @@ static const char usage[] =
 	"And beyond kd:\n"
 	"  --ascending        sort smallest first\n"
 	"  --slowest N FUNC   the N slowest calls of FUNC, each with its call tree\n"
+	"  --switches         with -c: where each thread left the CPU and for how\n"
+	"                     long, as '/* off the CPU N us: slept */' (or\n"
+	"                     preempted) inside the calls then open. The markers\n"
+	"                     a program made (kft_printf, kft_mark) show as\n"
+	"                     '/* text */' rows there always (but with -i, -r,\n"
+	"                     --classic, --slowest and text logs)\n"
 	"  --no-demangle      C++ names as the symbol table has them\n"
 	"  --classic          kd 1.1's arithmetic: functions by name, nesting by\n"
 	"                     caller name across threads, unfinished calls summed\n"
@@ -162,7 +169,8 @@ int cmd_kd(int argc, char **argv)
 	struct kft_text_log log = { 0 };
 	struct kft_error err;
 	struct stat st;
-	bool in_memory;
+	struct kft_kd_notes notes = { 0 };
+	bool in_memory, switches = false;
 	int ret = 1;
 
 	for (int i = 1; i < argc; i++) {
@@ -213,6 +221,8 @@ int cmd_kd(int argc, char **argv)
 			o.classic = true;
 		} else if (!strcmp(a, "--ascending")) {
 			o.ascending = true;
+		} else if (!strcmp(a, "--switches")) {
+			switches = true;
 		} else if (!strcmp(a, "--slowest")) {
 			if (i + 2 >= argc)
 				return fail("kd: --slowest needs N and FUNC");
@@ -246,6 +256,18 @@ int cmd_kd(int argc, char **argv)
 
 		if (open_trace(input, true, &tr, &sz))
 			return 1;
+		if (switches && !tr.switches.present)
+			fprintf(stderr, "kft: kd: %s has no context switches (recorded with "
+				"--no-switches, or the kernel refused them)\n", tr.dir);
+		/* the notes are taken now: some trees are printed after the
+		 * trace is closed */
+		if (tree && !o.classic && !o.interlace && !o.raw_order && !slowest_func) {
+			if (kft_kd_notes_take(&notes, &tr, switches, &err)) {
+				close_trace(&tr, sz);
+				return fail("%s", err.msg);
+			}
+			o.notes = &notes;
+		}
 		if (o.classic && !in_memory) {
 			/* kd 1.1's nesting and sums, from the calls as rows */
 			struct kft_classic_rows *cr = kft_classic_rows_open(&tr, sz, &err);
@@ -282,12 +304,15 @@ int cmd_kd(int argc, char **argv)
 			      : o.interlace ? kft_view_kd_interlaced_stream(stdout, &tr, sz, &o, &err)
 					    : kft_view_kd_tree_stream(stdout, &tr, sz, &o, &err);
 			close_trace(&tr, sz);
+			kft_kd_notes_free(&notes);
 			return ret ? fail("%s", err.msg) : 0;
 		}
 		ret = kft_calltree_from_trace(&t, &tr, sz, &err);
 		close_trace(&tr, sz);
-		if (ret)
+		if (ret) {
+			kft_kd_notes_free(&notes);
 			return fail("%s", err.msg);
+		}
 		if (o.classic) {
 			/* nest again as kd did, from the rows as a log shows them */
 			ret = kft_calltree_to_text(&t, &log, &err);
@@ -334,5 +359,6 @@ int cmd_kd(int argc, char **argv)
 		fail("%s", err.msg);
 	kft_calltree_free(&t);
 	kft_text_log_free(&log);
+	kft_kd_notes_free(&notes);
 	return ret;
 }

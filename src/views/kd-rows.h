@@ -12,6 +12,7 @@
 
 #include "../analysis/calltree.h"
 #include "kd-lines.h"
+#include "kd-notes.h"
 #include "kd.h"
 
 struct tree_ctx {
@@ -22,6 +23,13 @@ struct tree_ctx {
 	size_t next_root;	/* roots before it are printed */
 	unsigned int nmarks;	/* roots given a mark so far */
 	struct kft_linebuf lb;
+	/* o->notes: the current root's thread's, and the ends of its calls
+	 * open (by depth) where the next note goes */
+	struct kft_kd_note_thread *nt;
+	int64_t root_end;
+	char root_mark;
+	int64_t *open_end;
+	size_t nopen, opencap;
 };
 
 /* The mark of the n-th chain that -i sets apart ('|' first). */
@@ -32,5 +40,7 @@ void kft_kd_tree_columns(struct tree_ctx *c);
 void kft_kd_tree_header(struct tree_ctx *c);
 /* Node n at depth, its indentation drawn with mark. */
 void kft_kd_tree_row(struct tree_ctx *c, const struct kft_node *n, unsigned int depth, char mark);
+/* After the last row: the notes not shown yet, and c's memory for them. */
+void kft_kd_tree_end(struct tree_ctx *c);
 
 #endif

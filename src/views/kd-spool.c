@@ -101,6 +101,9 @@ int kft_view_kd_tree_spool(FILE *out, struct kft_spooltree *st, const struct kft
 			ret = interlace_before(&s, n.dur_ns < 0 ? INT64_MAX
 							       : n.entry_ns + n.dur_ns);
 	}
+	if (!ret)
+		kft_kd_tree_end(&s.c);
+	free(s.c.open_end);
 	free(s.c.lb.s);
 	return ret;
 }
@@ -178,6 +181,7 @@ int kft_view_kd_slowest_spool(FILE *out, struct kft_spooltree *st, const struct 
 
 	all.columns = KFT_KD_TREE_COLUMNS;
 	all.interlace = false;
+	all.notes = NULL;
 	ret = find_slowest(st, func, (size_t)n, &hits, &nhits, err);
 	if (!ret && !nhits)
 		ret = kft_error_set(err, "no finished call of '%s' in the trace", func);

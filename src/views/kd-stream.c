@@ -276,6 +276,7 @@ static int stream_close(struct stream *s, int ret)
 	free(s->held);
 	free(s->open);
 	free(s->tc.lb.s);
+	free(s->tc.open_end);
 	kft_functable_done(&s->ft);
 	kft_calltree_free(&s->names);
 	return ret;
@@ -333,6 +334,7 @@ int kft_view_kd_tree_stream(FILE *out, const struct kft_trace *tr, struct kft_sy
 			s.heap[0] = s.heap[--s.nheap];
 		sift(&s, 0);
 	}
+	kft_kd_tree_end(&s.tc);
 	ret = 0;
 out:
 	return stream_close(&s, ret);
@@ -683,6 +685,7 @@ int kft_view_kd_slowest_stream(FILE *out, const struct kft_trace *tr, struct kft
 	int ret = -1;
 
 	all.columns = KFT_KD_TREE_COLUMNS;
+	all.notes = NULL;
 	stream_init(&s, out, tr, sz, &all);
 	top.h = malloc((size_t)n * sizeof(*top.h));
 	if (!top.h) {

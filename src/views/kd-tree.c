@@ -74,6 +74,7 @@ int kft_view_kd_tree(FILE *out, const struct kft_calltree *t, const struct kft_k
 				interlace_before(&c, n->dur_ns < 0 ? INT64_MAX : n->entry_ns + n->dur_ns);
 		}
 	}
+	kft_kd_tree_end(&c);
 	free(c.lb.s);
 	return 0;
 }
@@ -100,6 +101,7 @@ int kft_view_kd_slowest(FILE *out, const struct kft_calltree *t, const struct kf
 
 	all.columns = KFT_KD_TREE_COLUMNS;
 	all.interlace = false;
+	all.notes = NULL;
 	hits = malloc((t->nnodes ? t->nnodes : 1) * sizeof(*hits));
 	if (!hits)
 		return kft_error_set(err, "out of memory");

@@ -23,6 +23,9 @@ struct kft_kd_opts {
 	int max_depth;		/* -d, for aligning saved arguments */
 	int max_funclen;	/* -m, likewise */
 	bool classic;
+	/* -c: markers and off-CPU spans to show between the calls (kd-notes.h);
+	 * NULL: none. Set only for plain trees (no -i, -r or --classic). */
+	struct kft_kd_notes *notes;
 };
 
 int kft_view_kd_summary(FILE *out, const struct kft_calltree *t, const struct kft_funcstats *fs,

@@ -36,6 +36,29 @@ TID) DUR |    b();
 TID)   |    /* last */
 TID) DUR |  } /* main */
 E
+	# kd's call trees: a row where the call's name would be, as ftrace's
+	# comment; the same from each way kd builds a tree
+	kft kd -c >tree
+	expect tree <<'E'
+ Trace
+---------------------------------
+main
+|  a
+|  |  /* inside a */
+|  /* between, n=42 */
+|  b
+|  /* last */
+E
+	KFT_KD_IN_MEMORY=1 kft kd -c >tree.mem
+	expect tree <tree.mem
+	KFT_KD_ON_DISK=1 kft kd -c >tree.disk
+	expect tree <tree.disk
+	kft kd -c -l | awk '/\/\*/ { print ($2 ~ /^[0-9]+$/ && $3 ~ /^[0-9]+$/) ? "one number" : "blank" }' >cols
+	expect cols <<'E'
+blank
+blank
+blank
+E
 	kft ftrace -t function | grep -o '/\* .* \*/$' >fn
 	expect fn <<'E'
 /* inside a */

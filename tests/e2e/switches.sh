@@ -70,6 +70,31 @@ test_switches_in_ftrace() {
 		s && / ==> [0-9]+:R$/ { ok = 1 } END { exit !ok }' fn
 }
 
+# kft kd -c --switches: the same spans at the same places as ftrace's,
+# from the streamed tree, the tree in memory and the tree on disk
+test_switches_in_kd_trees() {
+	record_switches || return
+	kft kd -c -l --switches >tree
+	awk '$NF == "wait_pipe" { on = 1; next } on && !/off the CPU/ { exit }
+	     on && /off the CPU .* us: slept/ { print }' tree >slept
+	check "the sleep shows inside wait_pipe" test -s slept
+	check "... 100 ms of it" awk '
+		{ for (i = 1; i <= NF; i++) if ($i == "CPU") v += $(i + 1) }
+		END { exit !(v >= 90000) }' slept
+	KFT_KD_IN_MEMORY=1 kft kd -c -l --switches >tree.mem
+	expect tree <tree.mem
+	KFT_KD_ON_DISK=1 kft kd -c -l --switches >tree.disk
+	expect tree <tree.disk
+	# as many spans, at the same depth, as ftrace --switches shows
+	kft ftrace --switches | awk '/off the CPU/ { sub(/^.*\|/, ""); match($0, /^ */);
+		print RLENGTH / 2 - 1 }' >ftrace.depths
+	awk '/off the CPU/ { n = 0; for (i = 1; i <= NF && $i != "/*"; i++) if ($i == "|") n++
+		print n }' tree >kd.depths
+	expect ftrace.depths <kd.depths
+	kft kd -c >plain
+	check "without --switches, no such row" test "$(grep -c 'off the CPU' plain)" = 0
+}
+
 # kft export --perfetto --switches: the time off the CPU as slices inside
 # the calls then open
 test_switches_in_perfetto() {
