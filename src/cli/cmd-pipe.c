@@ -45,7 +45,10 @@ static const char usage[] =
 	"  -t function_graph  each call as a leaf, 'f();' with its duration,\n"
 	"                     indented by its depth\n"
 	"  --ns               log rows in nanoseconds\n"
-	"  --no-demangle      C++ names as the symbol table has them\n";
+	"  --no-demangle      C++ names as the symbol table has them\n"
+	"\n"
+	"The markers the program makes (kft_printf, kft_mark) come as they are\n"
+	"read, each once, as '#' rows or '/* text */' lines.\n";
 
 static volatile sig_atomic_t interrupted;
 
@@ -81,6 +84,7 @@ struct pipe {
 	struct seen *seen;
 	size_t nseen;
 	uint64_t printed;
+	uint64_t marks_read;	/* records of the marks file printed */
 };
 
 static struct seen *seen_of(struct pipe *p, const char *name)
@@ -134,6 +138,32 @@ static void call_of(struct kft_call *c, const struct kft_thread_file *th, uint64
 	c->pid = th->hdr.pid;
 	c->session = th->hdr.session;
 	c->coroutine = (uint32_t)th->hdr.coroutine;
+}
+
+/* The markers appended since the last poll, in the order they were
+ * written (the trace's own list is sorted by time, which a marker
+ * written late could enter anywhere in). */
+static void read_marks(struct pipe *p, const struct kft_trace *tr)
+{
+	char path[4200];
+	struct kft_mark m;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/marks", p->dir);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	while (pread(fd, &m, sizeof(m), (off_t)(p->marks_read * sizeof(m))) == (ssize_t)sizeof(m)) {
+		if (m.len > KFT_MARK_TEXT)
+			m.len = KFT_MARK_TEXT;
+		if (p->layout)
+			kft_view_ftrace_mark(stdout, tr, &m, &p->ft);
+		else
+			kft_view_log_mark_row(stdout, &m, kft_trace_base_ns(tr), &p->log);
+		p->marks_read++;
+		p->printed++;
+	}
+	close(fd);
 }
 
 /* What the thread file holds past where we were: 0, or -1 out of memory.
@@ -202,6 +232,7 @@ static int poll_once(struct pipe *p, bool last, bool *again)
 		sz = kft_symbolizer_new(p->dir, &err);
 		if (sz && cli_no_demangle)
 			kft_symbolizer_set_demangle(sz, false);
+		read_marks(p, &tr);
 		for (size_t i = 0; i < tr.nthreads && !interrupted; i++)
 			if (read_thread(p, &tr, sz, &tr.threads[i], last, again)) {
 				ret = -1;

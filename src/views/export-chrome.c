@@ -2,13 +2,15 @@
 /*
  * Chrome's Trace Event Format (JSON), as chrome://tracing, Perfetto's UI
  * and speedscope read it: every call a complete event, written as the
- * call stream comes, threads and processes named by metadata events.
+ * call stream comes, threads and processes named by metadata events, the
+ * markers instant events at the end.
  */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "export-common.h"
+#include "views.h"
 
 /* s as a JSON string's contents. */
 static void put_json(FILE *out, const char *s)
@@ -62,6 +64,27 @@ static void put_names(FILE *out, const struct kft_trace *tr, bool *first)
 	}
 }
 
+/* The markers (kft_printf, kft_mark): instant events on their threads. */
+static void put_marks(FILE *out, const struct export_ctx *x, bool *first,
+		      struct kft_export_result *res)
+{
+	for (size_t i = 0; i < x->tr->nmarks; i++) {
+		const struct kft_mark *m = &x->tr->marks[i];
+		char text[KFT_MARK_TEXT + 1];
+
+		*kft_view_mark_text(text, m) = '\0';
+		fputs(*first ? "\n{\"ph\":\"i\",\"s\":\"t\",\"name\":\"" :
+			       ",\n{\"ph\":\"i\",\"s\":\"t\",\"name\":\"", out);
+		put_json(out, text);
+		fprintf(out, "\",\"cat\":\"marker\",\"pid\":%" PRIu32 ",\"tid\":%" PRIu32 ",\"ts\":",
+			m->pid, m->tid);
+		put_us(out, m->ns > x->base ? m->ns - x->base : 0);
+		fputs("}", out);
+		*first = false;
+		res->written++;
+	}
+}
+
 int kft_export_chrome(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
 		      const struct kft_export_opts *o, struct kft_export_result *res,
 		      struct kft_error *err)
@@ -102,6 +125,7 @@ int kft_export_chrome(FILE *out, const struct kft_trace *tr, struct kft_symboliz
 		first = false;
 		res->written++;
 	}
+	put_marks(out, &x, &first, res);
 	fputs("\n]}\n", out);
 	ret = ferror(out) ? kft_error_set(err, "write error") : 0;
 out:

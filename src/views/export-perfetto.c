@@ -21,6 +21,8 @@
 #include "../common/grow.h"
 #include "../common/protobuf.h"
 #include "export-common.h"
+#include "mark-cursor.h"
+#include "views.h"
 
 /* Trace */
 #define TRACE_PACKET 1
@@ -64,8 +66,10 @@
 #define EVENT_ANNOTATIONS 4
 #define EVENT_TYPE 9
 #define EVENT_NAME_IID 10
+#define EVENT_NAME 23
 #define TYPE_SLICE_BEGIN 1
 #define TYPE_SLICE_END 2
+#define TYPE_INSTANT 3
 #define ANNOTATION_BOOL 2
 #define ANNOTATION_NAME 10
 /* InternedData, EventCategory, EventName */
@@ -103,6 +107,7 @@ struct track {
 	const struct kft_offcpu *spans;	/* a thread's own track: off the CPU */
 	size_t nspans, next_span;
 	uint8_t span_named;		/* bit 0: "slept", bit 1: "preempted" */
+	struct mark_cursor marks;	/* a thread's own track: its markers */
 };
 
 struct perfetto {
@@ -318,6 +323,7 @@ static int track_of(struct perfetto *p, const struct kft_call *c, uint64_t at, s
 		if (p->x.o->switches)
 			p->tracks[t].spans = kft_switches_of(&p->x.tr->switches, c->tid,
 							     &p->tracks[t].nspans);
+		mark_follow(&p->tracks[t].marks, p->x.tr, c);
 	}
 	/* the slot may have moved as the map grew */
 	slot = kft_addrmap_slot(&p->by_thread, (uint64_t)c->pid << 1 | irq, key);
@@ -386,8 +392,37 @@ static int end_slices_by(struct perfetto *p, size_t t, uint64_t at)
 	return 0;
 }
 
-/* Track t's spans off the CPU that began before `before`, each a slice
- * inside the calls then open (a thread ends no call while off the CPU). */
+/* Track t's markers made before `before` (since the trace's base), each
+ * an instant event named by its text, inside the calls then open. */
+static int put_marks(struct perfetto *p, size_t t, uint64_t before)
+{
+	struct track *k = &p->tracks[t];
+	uint64_t until = before > UINT64_MAX - p->x.base ? UINT64_MAX : before + p->x.base;
+	const struct kft_mark *m;
+
+	while ((m = mark_before(&k->marks, until))) {
+		uint64_t at = m->ns > p->x.base ? m->ns - p->x.base : 0;
+		char text[KFT_MARK_TEXT + 1];
+		size_t ev;
+
+		*kft_view_mark_text(text, m) = '\0';
+		if (end_slices_by(p, t, at))
+			return -1;
+		event(p, t, at);
+		ev = kft_pb_open(&p->packet, PACKET_TRACK_EVENT);
+		kft_pb_varint(&p->packet, EVENT_TYPE, TYPE_INSTANT);
+		kft_pb_string(&p->packet, EVENT_NAME, text);
+		kft_pb_varint(&p->packet, EVENT_CATEGORY_IIDS, CATEGORY_USER);
+		kft_pb_close(&p->packet, ev);
+		if (put_packet(p))
+			return -1;
+	}
+	return 0;
+}
+
+/* Track t's spans off the CPU and markers before `before`, in time order;
+ * a span is a slice inside the calls then open (a thread ends no call
+ * while off the CPU). */
 static int put_spans(struct perfetto *p, size_t t, uint64_t before)
 {
 	struct track *k = &p->tracks[t];
@@ -402,6 +437,8 @@ static int put_spans(struct perfetto *p, size_t t, uint64_t before)
 
 		if (from >= before)
 			break;
+		if (put_marks(p, t, from))
+			return -1;
 		k->next_span++;
 		if (s->to_ns <= p->x.base)
 			continue;	/* before the run began */
@@ -434,7 +471,7 @@ static int put_spans(struct perfetto *p, size_t t, uint64_t before)
 		if (put_packet(p))
 			return -1;
 	}
-	return 0;
+	return put_marks(p, t, before);
 }
 
 /* Whether function f's name is yet to be interned on track t (and from

@@ -212,22 +212,36 @@ void ftrace_function_row(FILE *out, const struct kft_trace *tr, struct kft_symbo
 	put_function_row(out, tr, sz, c, task_comm(&task, tr, c), o);
 }
 
+/* A marker as trace_marker's line. */
+static void put_mark_line(FILE *out, const struct kft_trace *tr, const struct kft_mark *m,
+			  const char *comm)
+{
+	char line[KFT_MARK_TEXT + 128], *p;
+
+	p = function_start(line, comm, m->tid, kft_switches_cpu_at(&tr->switches, m->tid, m->ns),
+			   m->ns);
+	p = kft_put_str(p, "/* ", 0);
+	p = kft_view_mark_text(p, m);
+	p = kft_put_str(p, " */\n", 0);
+	fwrite(line, 1, (size_t)(p - line), out);
+}
+
+void ftrace_function_mark(FILE *out, const struct kft_trace *tr, const struct kft_mark *m)
+{
+	struct kft_call c = { .tid = m->tid, .pid = m->pid, .session = m->session };
+	struct task task = { 0 };
+
+	put_mark_line(out, tr, m, task_comm(&task, tr, &c));
+}
+
 /* The thread's markers made before `before`, as trace_marker's lines. */
 static void put_mark_lines(FILE *out, const struct kft_trace *tr, struct mark_cursor *mc,
 			   const char *comm, uint64_t before)
 {
 	const struct kft_mark *m;
 
-	while ((m = mark_before(mc, before))) {
-		char line[KFT_MARK_TEXT + 128], *p;
-
-		p = function_start(line, comm, m->tid, kft_switches_cpu_at(&tr->switches, m->tid,
-									    m->ns), m->ns);
-		p = kft_put_str(p, "/* ", 0);
-		p = kft_view_mark_text(p, m);
-		p = kft_put_str(p, " */\n", 0);
-		fwrite(line, 1, (size_t)(p - line), out);
-	}
+	while ((m = mark_before(mc, before)))
+		put_mark_line(out, tr, m, comm);
 }
 
 int ftrace_print_function(FILE *out, struct by_thread *bt, struct kft_symbolizer *sz,

@@ -205,6 +205,22 @@ void kft_view_ftrace_row(FILE *out, const struct kft_trace *tr, struct kft_symbo
 	fwrite(line, 1, (size_t)(p - line), out);
 }
 
+void kft_view_ftrace_mark(FILE *out, const struct kft_trace *tr, const struct kft_mark *m,
+			  const struct kft_ftrace_opts *o)
+{
+	char line[KFT_MARK_TEXT + 128], *p;
+
+	if (o->tracer != KFT_FTRACE_GRAPH) {
+		ftrace_function_mark(out, tr, m);
+		return;
+	}
+	p = graph_start(line, m->tid, -1, 2 * (m->depth < 32 ? m->depth : 32));
+	p = kft_put_str(p, "/* ", 0);
+	p = kft_view_mark_text(p, m);
+	p = kft_put_str(p, " */\n", 0);
+	fwrite(line, 1, (size_t)(p - line), out);
+}
+
 static int print_graph(FILE *out, struct by_thread *bt, struct kft_symbolizer *sz,
 		       struct kft_error *err)
 {

@@ -124,8 +124,8 @@ void kft_view_log_row(FILE *out, const struct kft_call *c, uint64_t mark,
 }
 
 /* A marker's row: Entry, '#' where the Delta goes, PID, its text. */
-static void put_mark_row(FILE *out, const struct kft_mark *m, uint64_t mark,
-			 const struct kft_log_opts *opts)
+void kft_view_log_mark_row(FILE *out, const struct kft_mark *m, uint64_t mark,
+			   const struct kft_log_opts *opts)
 {
 	uint64_t unit = opts->ns ? 1 : 1000;
 	int w = opts->ns ? 12 : 8;
@@ -177,11 +177,11 @@ int kft_view_log(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *s
 	/* markers go among the calls by time, before a call entered then */
 	while (kft_calls_next(cs, &c)) {
 		for (; m < tr->nmarks && tr->marks[m].ns <= c.entry_ns; m++)
-			put_mark_row(out, &tr->marks[m], base, opts);
+			kft_view_log_mark_row(out, &tr->marks[m], base, opts);
 		kft_view_log_row(out, &c, base, sz, opts);
 	}
 	for (; m < tr->nmarks; m++)
-		put_mark_row(out, &tr->marks[m], base, opts);
+		kft_view_log_mark_row(out, &tr->marks[m], base, opts);
 	kft_calls_close(cs);
 	return 0;
 }

@@ -22,6 +22,9 @@ int kft_view_log(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *s
 void kft_view_log_columns(FILE *out, const struct kft_log_opts *opts);
 void kft_view_log_row(FILE *out, const struct kft_call *c, uint64_t mark,
 		      struct kft_symbolizer *sz, const struct kft_log_opts *opts);
+/* A marker's row: '#' for its Delta, its text for Function and Caller. */
+void kft_view_log_mark_row(FILE *out, const struct kft_mark *m, uint64_t mark,
+			   const struct kft_log_opts *opts);
 
 /* The /proc/kft status text. */
 void kft_view_status(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz);
@@ -55,6 +58,10 @@ int kft_view_ftrace(FILE *out, const struct kft_trace *tr, struct kft_symbolizer
 void kft_view_ftrace_header(FILE *out, const struct kft_ftrace_opts *o);
 void kft_view_ftrace_row(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
 			 const struct kft_call *c, const struct kft_ftrace_opts *o);
+/* A marker alone: trace_marker's line, or a comment indented by the
+ * calls its thread had open. */
+void kft_view_ftrace_mark(FILE *out, const struct kft_trace *tr, const struct kft_mark *m,
+			  const struct kft_ftrace_opts *o);
 
 /* One line per thread that lost calls (a full log, too many call sites,
  * too deep), each starting with prefix: how many, why, what to raise.

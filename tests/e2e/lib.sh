@@ -100,7 +100,8 @@ refused() {
 # "TRACK DEPTH NAME BEGIN_NS END_NS UNFINISHED" in the order the slices
 # began, TRACK being the name of its track (thread name or "TID signal
 # handlers", "TID coroutine N"), DEPTH counted on that track from 0
-# (blanks in names become '_').
+# (blanks in names become '_'). An instant event (a marker) is a row too,
+# with END its BEGIN and UNFINISHED "instant", DEPTH the slices open then.
 # Compressed packets are inflated first (tests/perfetto/inflate.c).
 perfetto_slices() {
 	local inflate="$KFT_BUILD/tests/perfetto-inflate"
@@ -116,9 +117,12 @@ perfetto_slices() {
 			sl_begin[n] = now[seq]; sl_un[n] = unfinished; stack[seq, depth[seq]++] = n
 		} else if (type == "TYPE_SLICE_END") {
 			sl_end[stack[seq, --depth[seq]]] = now[seq]
+		} else if (type == "TYPE_INSTANT") {
+			n++; sl_track[n] = seq; sl_depth[n] = depth[seq] + 0; sl_name[n] = iname
+			sl_begin[n] = sl_end[n] = now[seq]; sl_un[n] = "instant"
 		}
 	}
-	/^packet \{/ { ts = ""; clock = ""; seq = ""; type = ""; iid = ""; uuid = ""; tname = ""
+	/^packet \{/ { ts = ""; clock = ""; seq = ""; type = ""; iid = ""; iname = ""; uuid = ""; tname = ""
 		       pname = ""; defuuid = ""; unfinished = 0; path = ""; next }
 	/\{$/ { path = path "/" $1; next }
 	/^\}/ { flush(); next }
@@ -129,6 +133,7 @@ perfetto_slices() {
 	path == "" && $1 == "trusted_packet_sequence_id:" { seq = v }
 	path == "/track_event" && $1 == "type:" { type = v }
 	path == "/track_event" && $1 == "name_iid:" { iid = v }
+	path == "/track_event" && $1 == "name:" { iname = $0; sub(/^ *name: "/, "", iname); sub(/"$/, "", iname) }
 	path == "/track_event/debug_annotations" && $0 ~ /name: "unfinished"/ { unfinished = 1 }
 	path == "/interned_data/event_names" && $1 == "iid:" { niid = v }
 	path == "/interned_data/event_names" && $1 == "name:" {

@@ -65,6 +65,24 @@ E
 /* between, n=42 */
 /* last */
 E
+	# the exports: Chrome's instant events, Perfetto's inside the slices
+	kft export --chrome m.json
+	grep -o '"ph":"i","s":"t","name":"[^"]*","cat":"marker"' m.json >instants
+	expect instants <<'E'
+"ph":"i","s":"t","name":"inside a","cat":"marker"
+"ph":"i","s":"t","name":"between, n=42","cat":"marker"
+"ph":"i","s":"t","name":"last","cat":"marker"
+E
+	kft export --perfetto m.pb
+	perfetto_slices m.pb | awk '{ print $2, $3, $6 }' >slices
+	expect slices <<'E'
+0 main 0
+1 a 0
+2 inside_a instant
+1 between,_n=42 instant
+1 b 0
+1 last instant
+E
 	# the log's text still reads as a KFT log: markers are no calls
 	kft log | kft kd -c - | grep -v '^---\|Trace' >tree
 	expect tree <<'E'

@@ -96,3 +96,22 @@ once_pipe_layouts() {
 	refused kft pipe nosuch.data 2>err
 	check "a missing trace named" grep -q "pipe: nosuch.data: No such file or directory" err
 }
+
+# Markers: each once, as kft log and kft ftrace show them.
+test_pipe_markers() {
+	build marks -I"$ROOT/include" -L"$KFT_BUILD/lib" -Wl,-rpath,"$KFT_BUILD/lib" -lkft
+	kft record -- ./marks >/dev/null
+	kft pipe | awk '$2 == "#"' >a
+	kft log | awk 'r && $2 == "#" { print } /^--------/ { r = 1 }' >b
+	check "log rows: the markers of kft log" cmp -s a b
+	check "... all three" test "$(wc -l <a)" = 3
+	kft pipe -t function | grep '/\*' | sort >a
+	kft ftrace -t function | grep '/\*' | sort >b
+	check "function: the marker lines of kft ftrace -t function" cmp -s a b
+	kft pipe -t function_graph | grep '/\*' | sed 's/^ *[0-9]*) *|//' >g
+	expect g <<'E'
+      /* inside a */
+    /* between, n=42 */
+    /* last */
+E
+}
