@@ -68,6 +68,13 @@ int find_runtime(char *out, size_t size);
 pid_t launch(const char *prog, char **argv, const char *runtime, const char *dir,
 	     const int *gate);
 
+/* After a program traced by kft record has ended (or been let go): its
+ * names saved with the trace, its losses said (cmd-record.c). */
+void record_finish(const char *dir);
+/* kft record -p (record-attach.c): exe is the process's program, checked. */
+int record_attach(pid_t pid, const char *exe, const char *dir, const struct kft_config *cfg,
+		  bool primed, uint32_t mode, uint64_t max_size);
+
 /* kft record --kernel (record-kernel.c) */
 /* cfg: loaded, with the options' selections; record_kernel releases it */
 struct kft_config;

@@ -31,6 +31,7 @@
 static const char usage[] =
 	"usage: kft record [-c CONFIG] [-o DIR] [--max-size SIZE] [--no-prime] [--no-check]\n"
 	"                  [--compensate] [--no-compress] [--no-switches] [--] PROG [ARGS...]\n"
+	"       kft record -p PID [-c CONFIG] [-o DIR] [--max-size SIZE] [--no-prime]\n"
 	"       kft record --kernel [-c CONFIG] [-o DIR] [--irqs] [--compensate] [-- CMD [ARGS...]]\n"
 	"\n"
 	"Run PROG (built with -finstrument-functions) and record its function calls\n"
@@ -50,6 +51,10 @@ static const char usage[] =
 	"                     kernel.perf_event_paranoid allows; with --kernel, the\n"
 	"                     sched_switch events. kft kd's On-CPU column and kft\n"
 	"                     ftrace's switch lines come from them)\n"
+	"  -p, --pid PID      trace the running process PID, built with\n"
+	"                     -fpatchable-function-entry=5 and started without kft,\n"
+	"                     until Ctrl-C or the config's stop trigger; it runs on\n"
+	"                     untraced after (kft-record(1) says what it takes)\n"
 	"  -o, --output DIR   the trace directory: new, empty, or an older kft trace,\n"
 	"                     which is replaced (a directory of other files, a\n"
 	"                     symbolic link or one in use by another kft is refused)\n"
@@ -79,6 +84,7 @@ struct record_opts {
 	bool no_compress;
 	bool no_switches;
 	bool irqs;
+	const char *pid;	/* -p: attach to it */
 	uint64_t max_size;
 	/* ftrace's selections from the options, as config statements */
 	const char *filter[64], *notrace[64], *graph[64];
@@ -173,6 +179,29 @@ static int check_program(const char *path, const struct kft_config *cfg, const c
 out:
 	kft_elf_close(&elf);
 	return ret;
+}
+
+/* kft record -p: the process's program checked as a program to start is. */
+static int attach(const struct record_opts *o, const struct kft_config *cfg)
+{
+	char path[64], exe[PATH_MAX];
+	char *end;
+	long pid = strtol(o->pid, &end, 10);
+	ssize_t n;
+
+	if (!*o->pid || *end || pid <= 0 || pid > INT32_MAX)
+		return fail("record: -p %s: not a process id", o->pid);
+	snprintf(path, sizeof(path), "/proc/%ld/exe", pid);
+	n = readlink(path, exe, sizeof(exe) - 1);
+	if (n < 0)
+		return fail(errno == ENOENT ? "no process %ld" :
+			    "process %ld: its program cannot be read (%s): only its owner, or "
+			    "root, may trace it", pid, strerror(errno));
+	exe[n] = '\0';
+	if (!o->no_check && check_program(exe, cfg, o->config ? o->config : "config"))
+		return 1;
+	return record_attach((pid_t)pid, exe, o->dir, cfg, cfg->prime || !o->no_prime,
+			     o->no_compress ? KFT_MODE_NO_COMPRESS : 0, o->max_size);
 }
 
 /* libkft.so lives in ../lib beside bin/kft, in the build tree and installed. */
@@ -283,7 +312,7 @@ static int parse_size(const char *arg, uint64_t *out)
  * rebuilt, removed or elsewhere), and say what it could not hold and what
  * the config asked for that never came.
  */
-static void finish_trace(const char *dir)
+void record_finish(const char *dir)
 {
 	struct kft_symbolizer *sz;
 	struct kft_trace tr;
@@ -319,12 +348,13 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		{ "notrace", required_argument, NULL, 'N' },
 		{ "graph", required_argument, NULL, 'G' },
 		{ "depth", required_argument, NULL, 'D' },
+		{ "pid", required_argument, NULL, 'p' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
 	o->dir = KFT_DEFAULT_DIR;
-	while ((c = getopt_long(argc, argv, "+c:o:F:N:G:D:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+c:o:F:N:G:D:p:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'F':
 		case 'N':
@@ -341,6 +371,9 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		}
 		case 'D':
 			o->depth = optarg;
+			break;
+		case 'p':
+			o->pid = optarg;
 			break;
 		case 'c':
 			o->config = optarg;
@@ -382,7 +415,11 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		fprintf(stderr, "kft: record: --irqs goes with --kernel\n");
 		return -1;
 	}
-	if (optind >= argc && !o->kernel) {
+	if (o->pid && (o->kernel || o->compensate || optind < argc)) {
+		fprintf(stderr, "kft: record: -p takes no program, --kernel or --compensate\n");
+		return -1;
+	}
+	if (optind >= argc && !o->kernel && !o->pid) {
 		fprintf(stderr, "kft: record: no program given\n%s", usage);
 		return -1;
 	}
@@ -558,6 +595,10 @@ int cmd_record(int argc, char **argv)
 		kft_config_release(&cfg);
 		return 1;
 	}
+	if (o.pid) {
+		ret = attach(&o, &cfg);
+		goto out;
+	}
 	if (o.kernel)
 		return record_kernel(&cfg, o.config, o.dir, o.compensate, o.irqs, !o.no_switches,
 				     argc - optind, argv + optind);
@@ -641,7 +682,7 @@ int cmd_record(int argc, char **argv)
 	}
 	write_info(o.dir, argc - optind, argv + optind, status);
 	mark_ended(o.dir);
-	finish_trace(o.dir);
+	record_finish(o.dir);
 	/* with --no-compress, the files are still cut down to what they hold */
 	compress_rest(o.dir, o.no_compress);
 out:

@@ -49,6 +49,8 @@
 #define KFT_STATE_PAUSED	0x8ULL	/* tracing off (ftrace's tracing_on 0): calls
 					 * entered now are not logged; the run and
 					 * the calls open before go on */
+#define KFT_STATE_DETACHED	0x10ULL	/* kft record -p: the run is over and the
+					 * program's sites are NOPs again */
 #define KFT_STATE_FLAGS		0xffULL
 #define KFT_STATE_GEN_SHIFT	8
 
@@ -58,6 +60,8 @@
 #define KFT_MODE_OVERWRITE	0x8
 #define KFT_MODE_COMPENSATE	0x10	/* durations less the hooks' own cost */
 #define KFT_MODE_NO_COMPRESS	0x20	/* finished records stay raw (--no-compress) */
+#define KFT_MODE_DETACH		0x40	/* kft record -p leaves: once the run is over,
+					 * make the sites NOPs and say DETACHED */
 
 #define KFT_SWITCHES_MAGIC "KFTSWCH"
 

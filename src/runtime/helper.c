@@ -18,23 +18,34 @@
 #include "runtime.h"
 
 static int running;
+static int quit;		/* the helper's end is asked */
 
 static KFT_NOTRACE void *helper(void *arg)
 {
 	struct timespec nap = { 0, 500000 };
 
 	(void)arg;
-	for (;;) {
+	while (!__atomic_load_n(&quit, __ATOMIC_ACQUIRE)) {
 		bool busy = kft_prefault_step();
 
 		busy |= kft_compress_step();
 
 		kft_reload_follow();
 		kft_patch_follow_run();
+		/* attached, once the sites are NOPs for good: nothing is left
+		 * to do in a program kft has let go */
+		if (kft_rt.attached && kft_patch_detached())
+			break;
 		if (!busy)
 			nanosleep(&nap, NULL);
 	}
+	__atomic_store_n(&running, 0, __ATOMIC_RELEASE);
 	return NULL;
+}
+
+KFT_NOTRACE void kft_helper_quit(void)
+{
+	__atomic_store_n(&quit, 1, __ATOMIC_RELEASE);
 }
 
 KFT_NOTRACE void kft_helper_start(void)
@@ -47,6 +58,7 @@ KFT_NOTRACE void kft_helper_start(void)
 	kft_prefault_reset();
 	kft_compress_reset();
 	running = 0;
+	quit = 0;
 	if (want && !strcmp(want, "0"))
 		return;		/* for programs that must stay single-threaded */
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)

@@ -19,12 +19,16 @@ static KFT_NOTRACE __attribute__((noinline)) int slow_setup(struct kft_tls *t)
 	int saved = errno;
 	int ret = -1;
 
+	int ready;
+
 	if (!kft_rt.ready)
 		kft_runtime_init();
-	if (kft_rt.ready > 0 && !kft_thread_setup(t))
+	ready = __atomic_load_n(&kft_rt.ready, __ATOMIC_ACQUIRE);
+	if (ready == 1 && !kft_thread_setup(t))
 		ret = 0;
-	else
+	else if (ready != 2)
 		t->dead = 1;	/* no trace for this thread: stop trying */
+	/* (2: kft_attach is still setting up in another thread: later) */
 	errno = saved;
 	return ret;
 }

@@ -124,6 +124,8 @@ KFT_NOTRACE int kft_runtime_init(void)
 	return ret;
 }
 
+static KFT_NOTRACE int join_trace(const char *dir, bool attaching);
+
 static KFT_NOTRACE int kft_runtime_init_held(void)
 {
 	int expected = 0;
@@ -135,6 +137,34 @@ static KFT_NOTRACE int kft_runtime_init_held(void)
 	dir = kft_static_run_dir();	/* a program made with kft embed, alone */
 	if (!dir)
 		dir = getenv("KFT_DIR");
+	return join_trace(dir, false);
+}
+
+/*
+ * kft record -p: the library was loaded into a running program (by
+ * dlopen, through ptrace), found no trace to join, and is told one now.
+ * Other threads run meanwhile: the sites become calls only by live
+ * rewriting, and the helper thread is needed to turn them back into NOPs
+ * when the run ends. Returns 0, or what kft record says:
+ * KFT_ATTACH_*.
+ */
+KFT_EXPORT KFT_NOTRACE int kft_attach(const char *dir)
+{
+	struct kft_tls *t = &kft_tls;
+	int expected = -1, ret;
+
+	if (!__atomic_compare_exchange_n(&kft_rt.ready, &expected, 2, false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE))
+		return KFT_ATTACH_TRACED;
+	t->busy = 1;
+	ret = join_trace(dir, true);
+	t->busy = 0;
+	return ret ? kft_rt.attach_error : 0;
+}
+
+static KFT_NOTRACE int join_trace(const char *dir, bool attaching)
+{
+	kft_rt.attach_error = KFT_ATTACH_TRACE;
 	if (!dir || !*dir)
 		goto disable;
 	kft_rt.dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -147,6 +177,15 @@ static KFT_NOTRACE int kft_runtime_init_held(void)
 	kft_save_maps(false);
 	kft_calibrate(kft_rt.ctl->mode & KFT_MODE_COMPENSATE);
 	kft_helper_start();
+	if (attaching) {
+		/* patched under running threads, and unpatched by the helper */
+		kft_rt.attached = true;
+		kft_rt.attach_error = !kft_helper_running() ? KFT_ATTACH_NO_HELPER
+				      : !kft_patch_live()   ? KFT_ATTACH_NO_LIVE
+							    : 0;
+		if (kft_rt.attach_error)
+			goto undo;
+	}
 	kft_patch_all();
 	kft_rt.compensate = kft_rt.ctl->mode & KFT_MODE_COMPENSATE;
 	/* compressing on another CPU slows the traced threads (on some
@@ -163,6 +202,8 @@ static KFT_NOTRACE int kft_runtime_init_held(void)
 	atexit(at_exit);
 	__atomic_store_n(&kft_rt.ready, 1, __ATOMIC_RELEASE);
 	return 0;
+undo:
+	kft_helper_quit();
 disable:
 	__atomic_store_n(&kft_rt.ready, -1, __ATOMIC_RELEASE);
 	return -1;

@@ -61,7 +61,13 @@
  */
 	.globl	__fentry__
 	.type	__fentry__, @function
+/* kft_fentry: the same, for our own stubs; a library loaded late (kft
+ * record -p) would find __fentry__ in the C library first */
+	.globl	kft_fentry
+	.hidden	kft_fentry
+	.type	kft_fentry, @function
 __fentry__:
+kft_fentry:
 	pushq	%rbx
 	movq	%rsp, %rbx
 	andq	$-16, %rsp

@@ -8,6 +8,10 @@
  * (hooks.c). Patching happens at start, before main, and for a library
  * opened with dlopen, when it is opened.
  *
+ * kft record -p loads the runtime into a program that runs already
+ * (kft_attach): its sites are rewritten live from the start, and when
+ * the run ends they become NOPs for good.
+ *
  * While the program runs, the helper thread follows the run: when it
  * ends, the calls become NOPs again, and when it is armed again (kft
  * prime, kft start, autorepeat) they come back. Other threads may be
@@ -41,7 +45,8 @@
 #define MAX_MODULES 256
 #define INT3 0xcc
 
-void __fentry__(void);
+/* our __fentry__ (mcount-x86_64.S), whoever else defines one */
+void kft_fentry(void) KFT_HIDDEN;
 
 /* A module's patchable sites, and the stub its calls go through. */
 struct module_sites {
@@ -94,7 +99,7 @@ static KFT_NOTRACE uintptr_t make_stub(uintptr_t addr)
 		uintptr_t off = (uintptr_t)((step + 1) / 2) * (16UL << 20);
 		uintptr_t hint = (step % 2 ? addr - off : addr + off) & ~(uintptr_t)(page - 1);
 		unsigned char *p;
-		uintptr_t target = (uintptr_t)__fentry__;
+		uintptr_t target = (uintptr_t)kft_fentry;
 
 		if ((step % 2 && off >= addr) || hint < (uintptr_t)page)
 			continue;
@@ -295,6 +300,29 @@ static KFT_NOTRACE bool can_rewrite_live(void)
 	return live == 1;
 }
 
+KFT_NOTRACE bool kft_patch_live(void)
+{
+	bool ok;
+
+	pthread_mutex_lock(&lock);
+	ok = can_rewrite_live();
+	pthread_mutex_unlock(&lock);
+	return ok;
+}
+
+KFT_NOTRACE bool kft_patch_detached(void)
+{
+	uint64_t st = __atomic_load_n(&kft_rt.ctl->state, __ATOMIC_ACQUIRE);
+
+	if (st & KFT_STATE_DETACHED)
+		return true;
+	if (!(__atomic_load_n(&kft_rt.ctl->mode, __ATOMIC_ACQUIRE) & KFT_MODE_DETACH) ||
+	    !(st & KFT_STATE_COMPLETE) || __atomic_load_n(&calls_on, __ATOMIC_ACQUIRE))
+		return false;
+	__atomic_fetch_or(&kft_rt.ctl->state, KFT_STATE_DETACHED, __ATOMIC_RELEASE);
+	return true;
+}
+
 /* At start and after dlopen: every module's sites to calls (or to what
  * the run wants now, if the helper already turned them off). */
 KFT_NOTRACE void kft_patch_all(void)
@@ -318,8 +346,9 @@ KFT_NOTRACE void kft_patch_forked(void)
 KFT_NOTRACE void kft_patch_follow_run(void)
 {
 	uint64_t st = __atomic_load_n(&kft_rt.ctl->state, __ATOMIC_ACQUIRE);
+	/* (attached, the program is left as it was found, full log or not) */
 	bool want = ((st & (KFT_STATE_PRIMED | KFT_STATE_TRIGGERED)) && !(st & KFT_STATE_COMPLETE)) ||
-		    kft_log_filled();
+		    (kft_log_filled() && !kft_rt.attached);
 
 	if (want == __atomic_load_n(&calls_on, __ATOMIC_RELAXED) ||
 	    !__atomic_load_n(&nmodules, __ATOMIC_ACQUIRE))

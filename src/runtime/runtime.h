@@ -80,6 +80,8 @@ struct kft_runtime {
 	uint64_t unseen_inside_ns;
 	uint32_t thread_seq;		/* names thread files uniquely */
 	bool no_fallocate;		/* the file system takes no reservations */
+	bool attached;			/* kft record -p loaded us into a running program */
+	int attach_error;		/* why attaching failed: KFT_ATTACH_* */
 	uint32_t parent_session;	/* a fork child's: the image it came from */
 	uint64_t forked_ns;		/* and when; its map is that image's then */
 };
@@ -192,6 +194,8 @@ void kft_calibrate(bool compensate) KFT_HIDDEN;
 /* helper.c: the runtime's own thread, for prefault.c and patch.c */
 void kft_helper_start(void) KFT_HIDDEN;
 void kft_helper_stop(void) KFT_HIDDEN;
+/* The helper thread ends (after a detach, or a failed attach). */
+void kft_helper_quit(void) KFT_HIDDEN;
 bool kft_helper_running(void) KFT_HIDDEN;
 
 /* prefault.c: the helper keeps the logs faulted in ahead */
@@ -211,6 +215,14 @@ void kft_compress_done(struct kft_tls *t) KFT_HIDDEN;
 void kft_patch_all(void) KFT_HIDDEN;
 void kft_patch_follow_run(void) KFT_HIDDEN;
 void kft_patch_forked(void) KFT_HIDDEN;
+/* Whether sites may be rewritten under running threads (asking the
+ * kernel for membarrier SYNC_CORE, taking SIGTRAP); kft_patch_all uses
+ * live rewriting from then on. */
+bool kft_patch_live(void) KFT_HIDDEN;
+/* Attached, when kft record -p leaves (KFT_MODE_DETACH): once the run is
+ * over and every site a NOP again, the control file says so
+ * (KFT_STATE_DETACHED); true then. */
+bool kft_patch_detached(void) KFT_HIDDEN;
 
 /* signals.c: a signal kft handles first (SIGTRAP, for live patching);
  * what is not kft's goes on to the program's action */
@@ -220,6 +232,12 @@ uint64_t kft_signal_caller(const struct kft_tls *t, uint64_t call_site) KFT_HIDD
 
 /* init.c */
 int kft_runtime_init(void) KFT_HIDDEN;
+/* kft_attach's answers, besides 0 (kept in step with kft record -p) */
+#define KFT_ATTACH_TRACED	1	/* already traced */
+#define KFT_ATTACH_TRACE	2	/* the trace directory could not be joined */
+#define KFT_ATTACH_NO_HELPER	3	/* one CPU, or KFT_PREFAULT=0: no helper thread */
+#define KFT_ATTACH_NO_LIVE	4	/* no membarrier SYNC_CORE: no live patching */
+KFT_EXPORT int kft_attach(const char *dir);
 /* A static run (kft embed, static-run.c): the trace directory it made,
  * or NULL when this is none; and its end, marked at exit. */
 const char *kft_static_run_dir(void) KFT_HIDDEN;

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Calls made inside another running process through ptrace (inject.c). */
+#ifndef KFT_CLI_INJECT_H
+#define KFT_CLI_INJECT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/user.h>
+
+struct inject {
+	pid_t pid;
+	bool seized, stopped, gone;
+	struct user_regs_struct saved;	/* the thread's own, put back at the end */
+	uint64_t top;			/* below it, our strings and frames */
+};
+
+/* Seize process pid and stop its main thread (in a system call if it
+ * can be had): 0, or 1 after saying why not. inject_end() after it
+ * whatever came of it. */
+int inject_begin(struct inject *in, pid_t pid);
+/* s copied into the process, *at its address there. */
+int inject_string(struct inject *in, const char *s, uint64_t *at);
+/* fn(a0, a1) called in the stopped thread; *ret what it returned. */
+int inject_call(struct inject *in, uint64_t fn, uint64_t a0, uint64_t a1, uint64_t *ret);
+/* The thread's registers back, and the process let go. */
+void inject_end(struct inject *in);
+
+#endif

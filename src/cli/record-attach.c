@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * kft record -p PID: trace a program that is running already, built with
+ * -fpatchable-function-entry=5 and started without kft, until Ctrl-C or
+ * the config's stop trigger, then let it run on with its function entries
+ * NOPs again.
+ *
+ * The trace directory is made as for a program kft starts. Then, through
+ * ptrace (inject.c), the process loads libkft with its own dlopen and
+ * calls kft_attach(DIR): the runtime joins the trace, rewrites the entry
+ * NOPs into calls while the threads run, and its helper thread follows
+ * the run. To leave, kft stops the run and asks the helper (in the control
+ * file) to make every entry a NOP again; the helper says when it has, and
+ * ends. libkft stays loaded, idle: a call open at the end still returns
+ * through it.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "../format/control.h"
+#include "../symbols/elf-symtab.h"
+#include "cli.h"
+#include "inject.h"
+
+#define DETACH_WAIT_MS 5000
+
+/* kft_attach's answers (src/runtime/runtime.h) */
+static const char *const attach_errors[] = {
+	[1] = "it is traced by kft already",
+	[2] = "its runtime could not join the trace directory",
+	[3] = "kft's runtime has no helper thread in it (one CPU, or KFT_PREFAULT=0 in "
+	      "its environment), which a program traced this way needs",
+	[4] = "this kernel cannot have code rewritten under running threads (membarrier "
+	      "SYNC_CORE)",
+};
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+static void nap_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* Where object `name` (a path, or a file name) is loaded in process pid,
+ * and its file: the start of its mapping at file offset 0 (the objects
+ * this is asked of are linked at address 0). 0 if not loaded. */
+static uint64_t object_base(pid_t pid, const char *name, char *path, size_t size)
+{
+	char maps[64], line[PATH_MAX + 128];
+	uint64_t base = 0;
+	FILE *f;
+
+	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)pid);
+	f = fopen(maps, "re");
+	if (!f)
+		return 0;
+	while (!base && fgets(line, sizeof(line), f)) {
+		unsigned long long start, offset;
+		char *file = strchr(line, '/'), *slash;
+
+		if (!file || sscanf(line, "%llx-%*x %*s %llx", &start, &offset) != 2 || offset)
+			continue;
+		file[strcspn(file, "\n")] = '\0';
+		slash = strrchr(file, '/');
+		if (strcmp(file, name) && strcmp(slash + 1, name))
+			continue;
+		snprintf(path, size, "%s", file);
+		base = start;
+	}
+	fclose(f);
+	return base;
+}
+
+/* The address of function sym of object `name` in process pid, or 0. */
+static uint64_t remote_function(pid_t pid, const char *name, const char *sym)
+{
+	char path[PATH_MAX];
+	uint64_t base = object_base(pid, name, path, sizeof(path)), addr = 0;
+	char versioned[128];
+	struct kft_elf elf;
+
+	if (!base || kft_elf_open(&elf, path, NULL))
+		return 0;
+	/* a library's debug symbols name its exports with their version */
+	snprintf(versioned, sizeof(versioned), "%s@@*", sym);
+	if (!kft_elf_find(&elf, sym, &addr, 1) && !kft_elf_find_glob(&elf, versioned, &addr, 1))
+		addr = 0;
+	kft_elf_close(&elf);
+	return addr ? base + addr : 0;
+}
+
+/* What dlerror() says in the process, read from its memory. */
+static void remote_dlerror(struct inject *in, uint64_t dlerror_fn, char *msg, size_t size)
+{
+	uint64_t at = 0;
+	struct iovec local = { msg, size - 1 }, remote;
+
+	snprintf(msg, size, "no reason given");
+	if (!dlerror_fn || inject_call(in, dlerror_fn, 0, 0, &at) || !at)
+		return;
+	remote = (struct iovec){ (void *)(uintptr_t)at, size - 1 };
+	memset(msg, 0, size);
+	if (process_vm_readv(in->pid, &local, 1, &remote, 1, 0) <= 0)
+		snprintf(msg, size, "no reason readable");
+}
+
+/* libkft into process pid, and into the trace in dir (absolute). */
+static int inject_runtime(pid_t pid, const char *runtime, const char *dir)
+{
+	uint64_t dlopen_fn = remote_function(pid, "libc.so.6", "dlopen");
+	uint64_t dlerror_fn = remote_function(pid, "libc.so.6", "dlerror");
+	uint64_t lib_at, dir_at, handle = 0, attach_fn, ret = 0;
+	struct inject in;
+	char why[512];
+	int rc = 1;
+
+	if (!dlopen_fn)
+		return fail("process %d: no dlopen found in its C library (glibc's "
+			    "libc.so.6 is needed)", (int)pid);
+	if (inject_begin(&in, pid))
+		goto out;
+	if (inject_string(&in, runtime, &lib_at) || inject_string(&in, dir, &dir_at) ||
+	    inject_call(&in, dlopen_fn, lib_at, 2 /* RTLD_NOW */, &handle))
+		goto out;
+	if (!handle) {
+		remote_dlerror(&in, dlerror_fn, why, sizeof(why));
+		fail("process %d: it could not load %s: %s", (int)pid, runtime, why);
+		goto out;
+	}
+	attach_fn = remote_function(pid, runtime, "kft_attach");
+	if (!attach_fn) {
+		fail("process %d: kft_attach not found in %s as it loaded it", (int)pid, runtime);
+		goto out;
+	}
+	if (inject_call(&in, attach_fn, dir_at, 0, &ret))
+		goto out;
+	if ((uint32_t)ret) {
+		uint32_t e = (uint32_t)ret;
+
+		fail("process %d: cannot trace it: %s", (int)pid,
+		     e < sizeof(attach_errors) / sizeof(attach_errors[0]) && attach_errors[e] ?
+			     attach_errors[e] : "kft_attach failed");
+		goto out;
+	}
+	rc = 0;
+out:
+	inject_end(&in);
+	return rc;
+}
+
+static bool process_gone(pid_t pid)
+{
+	char path[64], state = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return true;
+	/* "pid (comm) S ...": a zombie has ended */
+	if (fscanf(f, "%*d (%*[^)]) %c", &state) != 1)
+		state = 0;
+	fclose(f);
+	return state == 'Z' || state == 'X';
+}
+
+/* Until Ctrl-C, the run's end, or the process's; then let it go. Returns
+ * what the info file says of the end. */
+static const char *follow(pid_t pid, struct kft_control *ctl)
+{
+	uint64_t st;
+
+	for (;;) {
+		if (process_gone(pid))
+			return "status = exited while attached\n";
+		st = __atomic_load_n(&ctl->state, __ATOMIC_ACQUIRE);
+		if (interrupted || (st & KFT_STATE_COMPLETE))
+			break;
+		nap_ms(20);
+	}
+	if (!(st & KFT_STATE_COMPLETE))
+		kft_control_stop(ctl, KFT_HOW_USER, now_ns() - ctl->clock_base_ns, 0, 0, 0);
+	__atomic_fetch_or(&ctl->mode, KFT_MODE_DETACH, __ATOMIC_RELEASE);
+	for (int ms = 0; ms < DETACH_WAIT_MS; ms += 5) {
+		if (__atomic_load_n(&ctl->state, __ATOMIC_ACQUIRE) & KFT_STATE_DETACHED)
+			return "status = detached\n";
+		if (process_gone(pid))
+			return "status = exited while detaching\n";
+		nap_ms(5);
+	}
+	fprintf(stderr, "kft: process %d did not say within %d s that its function entries "
+		"are NOPs again\n", (int)pid, DETACH_WAIT_MS / 1000);
+	return "status = detaching\n";
+}
+
+int record_attach(pid_t pid, const char *exe, const char *dir, const struct kft_config *cfg,
+		  bool primed, uint32_t mode, uint64_t max_size)
+{
+	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
+	char runtime[PATH_MAX], lib[PATH_MAX], absdir[PATH_MAX], pidtext[32];
+	char dash_p[] = "-p", *info_argv[3] = { dash_p, pidtext, (char *)exe };
+	struct kft_control *ctl;
+	struct kft_elf elf;
+	const char *how;
+	bool patchable;
+
+	snprintf(pidtext, sizeof(pidtext), "%d", (int)pid);
+	if (kft_elf_open_headers(&elf, exe, NULL))
+		return fail("process %d: cannot read its program %s", (int)pid, exe);
+	patchable = elf.patch_size > 0;
+	kft_elf_close(&elf);
+	if (!patchable)
+		return fail("process %d (%s) was not built with -fpatchable-function-entry=5: kft "
+			    "attaches only to such programs (start others under kft record)",
+			    (int)pid, exe);
+	if (find_runtime(lib, sizeof(lib)) || !realpath(lib, runtime))
+		return fail("runtime library %s: %s", lib, strerror(errno));
+	if (prepare_dir(dir) || write_trace_files(dir, cfg, primed, mode, max_size) ||
+	    write_info(dir, 3, info_argv, "status = attaching\n"))
+		return 1;
+	if (!realpath(dir, absdir))
+		return fail("%s: %s", dir, strerror(errno));
+	if (inject_runtime(pid, runtime, absdir))
+		return 1;
+	ctl = cli_map_control(dir, "record");
+	if (!ctl)
+		return 1;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	write_info(dir, 3, info_argv, "status = attached\n");
+	fprintf(stderr, "kft: tracing process %d (%s) into %s; Ctrl-C to stop\n", (int)pid, exe,
+		dir);
+	how = follow(pid, ctl);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	cli_unmap_control(ctl);
+	write_info(dir, 3, info_argv, how);
+	mark_ended(dir);
+	record_finish(dir);
+	if (!strcmp(how, "status = detached\n"))
+		fprintf(stderr, "kft: process %d runs on untraced; the trace is in %s\n", (int)pid,
+			dir);
+	return 0;
+}
