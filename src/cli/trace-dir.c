@@ -51,8 +51,12 @@ static bool trace_file_name(const char *n)
 	}
 	if (!strcmp(n, "info") || !strcmp(n, "config") || !strcmp(n, "control") ||
 	    !strcmp(n, "user-config") || !strcmp(n, "kallsyms") || !strcmp(n, "symbols") ||
-	    !strcmp(n, ".symbols.tmp") || !strcmp(n, "switches"))
+	    !strcmp(n, ".symbols.tmp") || !strcmp(n, "switches") || !strcmp(n, "marks") ||
+	    !strcmp(n, "config.new"))
 		return true;
+	/* an earlier run's config, kept by kft config */
+	if (!strncmp(n, "config-run", 10))
+		return (p = digits(n + 10)) && !*p;
 	if (!strncmp(n, "maps-", 5))
 		return (p = digits(n + 5)) && !*p;
 	/* a new thread file made ahead (spares.c), left by a crash */

@@ -91,4 +91,6 @@ main
 |  b
 E
 	check "kd counts calls only" test "$(kft kd -f Fc | awk '$1 == "a" { print $2 }')" = 1
+	kft record -- ./marks >/dev/null 2>err
+	check "a trace with markers is recorded over" test ! -s err
 }

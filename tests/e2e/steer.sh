@@ -171,4 +171,12 @@ once_new_config_refusals() {
 	refused kft config kft.data plain.conf 2>err
 	check "the program has ended: said" grep -q "has ended" err
 	check "nothing was written outside the trace" test ! -e config-run1
+	rm -f pid end
+	kft record -- ./waiter >/dev/null 2>err &
+	rec=$!
+	wait_for pid
+	touch end
+	wait "$rec"
+	check "a trace with an earlier run's config is recorded over" test ! -s err
+	check "... and the old config went with it" test ! -e kft.data/config-run1
 }
