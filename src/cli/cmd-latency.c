@@ -9,7 +9,7 @@
 #include "cli.h"
 
 static const char usage[] =
-	"usage: kft latency [-n N] [DIR] FUNC\n"
+	"usage: kft latency [-n N] [DIR] [FUNC]\n"
 	"       kft latency --wakeup [-n N] [DIR]\n"
 	"\n"
 	"The longest call of FUNC in the trace in DIR (default kft.data), as\n"
@@ -19,11 +19,51 @@ static const char usage[] =
 	"others, with the time since its start and the delay marks (+ over 1 us\n"
 	"to the next line, ! over 100 us).\n"
 	"\n"
+	"A trace made by `kft record --latency FUNC` keeps FUNC's longest call in\n"
+	"DIR/latency, even after its rings have forgotten it: FUNC may be left\n"
+	"out, and that copy is read (at any moment, while the program runs too).\n"
+	"\n"
 	"  --wakeup       the worst wakeup latency of a kernel trace instead (from\n"
 	"                 sched_wakeup to the task's switch in, as ftrace's wakeup\n"
 	"                 tracer kept it), with what ran meanwhile\n"
 	"  -n N           at most N lines of calls (default 1000)\n"
 	"  --no-demangle  C++ names as the symbol table has them\n";
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+/*
+ * With kft record --latency: the function it kept (when none is named),
+ * and its copy to read instead of the trace, when the function is that
+ * one. 0, or 1 after saying that no function is named or kept.
+ */
+static int kept_copy(const char **dir, const char **func, char *kept, char *copy, size_t size)
+{
+	char path[4200];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/latency-func", *dir);
+	f = fopen(path, "re");
+	kept[0] = '\0';
+	if (f) {
+		if (!fgets(kept, 256, f))
+			kept[0] = '\0';
+		fclose(f);
+		kept[strcspn(kept, "\n")] = '\0';
+	}
+	if (!*func && !kept[0])
+		return fail("latency: which function? (see kft latency -h)");
+	if (!*func)
+		*func = kept;
+	snprintf(copy, size, "%s/latency", *dir);
+	if (kept[0] && !strcmp(*func, kept) && is_dir(copy))
+		*dir = copy;
+	return 0;
+}
 
 int cmd_latency(int argc, char **argv)
 {
@@ -38,6 +78,7 @@ int cmd_latency(int argc, char **argv)
 	struct kft_error err;
 	struct kft_trace tr;
 	long limit = 1000;
+	char kept[256], copy[4200];
 	char *end;
 	int c, ret;
 
@@ -66,11 +107,17 @@ int cmd_latency(int argc, char **argv)
 	} else if (argc - optind == 2) {
 		dir = argv[optind];
 		func = argv[optind + 1];
-	} else if (argc - optind == 1) {
+	} else if (argc - optind == 1 && !is_dir(argv[optind])) {
 		func = argv[optind];
+	} else if (argc - optind <= 1) {
+		if (argc - optind == 1)
+			dir = argv[optind];
+		func = NULL;
 	} else {
-		return fail("latency: which function? (see kft latency -h)");
+		return fail("latency: a trace directory and a function at most");
 	}
+	if (!wakeup && kept_copy(&dir, &func, kept, copy, sizeof(copy)))
+		return 1;
 	if (open_trace(dir, true, &tr, &sz))
 		return 1;
 	ret = func ? kft_view_latency(stdout, &tr, sz, func, (size_t)limit, &err)

@@ -29,6 +29,7 @@
 
 #include "../views/views.h"
 #include "cli.h"
+#include "read-progress.h"
 
 static const char usage[] =
 	"usage: kft pipe [-t log|function|function_graph] [--ns] [DIR|PID]\n"
@@ -70,38 +71,15 @@ static void on_bus(int sig)
 	raise(sig);
 }
 
-/* How far each thread file has been read, by name. */
-struct seen {
-	char *name;
-	uint64_t next;		/* the next record to print (counted from the first) */
-};
-
 struct pipe {
 	const char *dir;
 	int layout;		/* 0: log rows; else the ftrace tracer + 1 */
 	struct kft_log_opts log;
 	struct kft_ftrace_opts ft;
-	struct seen *seen;
-	size_t nseen;
+	struct read_progress_set seen;	/* how far each thread file is printed */
 	uint64_t printed;
 	uint64_t marks_read;	/* records of the marks file printed */
 };
-
-static struct seen *seen_of(struct pipe *p, const char *name)
-{
-	struct seen *bigger;
-
-	for (size_t i = 0; i < p->nseen; i++)
-		if (!strcmp(p->seen[i].name, name))
-			return &p->seen[i];
-	bigger = realloc(p->seen, (p->nseen + 1) * sizeof(*bigger));
-	if (!bigger)
-		return NULL;
-	p->seen = bigger;
-	bigger[p->nseen].name = strdup(name);
-	bigger[p->nseen].next = 0;
-	return bigger[p->nseen].name ? &bigger[p->nseen++] : NULL;
-}
 
 /* A record's raw page given back after compression: all zeros. */
 static bool given_back(const struct kft_thread_file *th, uint64_t j)
@@ -172,7 +150,7 @@ static void read_marks(struct pipe *p, const struct kft_trace *tr)
 static int read_thread(struct pipe *p, const struct kft_trace *tr, struct kft_symbolizer *sz,
 		       const struct kft_thread_file *th, bool last, bool *again)
 {
-	struct seen *s = seen_of(p, th->name);
+	struct read_progress *s = read_progress_of(&p->seen, th->name);
 	uint64_t end = th->first + th->nrecs;
 
 	if (!s)
@@ -348,9 +326,7 @@ int cmd_pipe(int argc, char **argv)
 		if (!again)
 			pause_ms(p.printed == before ? 50 : 20);
 	}
-	for (size_t i = 0; i < p.nseen; i++)
-		free(p.seen[i].name);
-	free(p.seen);
+	read_progress_free(&p.seen);
 	fflush(stdout);
 	return ret < 0 ? 1 : 0;
 }

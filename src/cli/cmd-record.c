@@ -27,6 +27,7 @@
 #include "../symbols/saved-symbols.h"
 #include "../views/views.h"
 #include "cli.h"
+#include "latency-keeper.h"
 
 static const char usage[] =
 	"usage: kft record [-c CONFIG] [-o DIR] [--max-size SIZE] [--no-prime] [--no-check]\n"
@@ -70,9 +71,16 @@ static const char usage[] =
 	"      --irqs         with --kernel: the interrupts and softirqs too, each a\n"
 	"                     call of a pseudo-task a CPU (irq/cpuN) named after it\n"
 	"                     (irq16:eth0, softirq:TIMER): kft stats gives their table\n"
+	"      --latency FUNC keep the longest call of FUNC as the program runs, as\n"
+	"                     ftrace's latency tracers kept their worst case: the\n"
+	"                     threads log into rings (logentries, default 1M calls\n"
+	"                     each), and a longer call of FUNC copies the trace into\n"
+	"                     DIR/latency (kft latency DIR reads it, at any moment)\n"
 	"      --no-check     do not check that PROG is instrumented and that the\n"
 	"                     config's functions exist in it (for functions that live\n"
 	"                     in shared libraries)\n";
+
+#define LATENCY_RING (1 << 20)	/* --latency: calls a thread's ring holds */
 
 struct record_opts {
 	const char *config;
@@ -85,6 +93,7 @@ struct record_opts {
 	bool no_switches;
 	bool irqs;
 	const char *pid;	/* -p: attach to it */
+	const char *latency;	/* --latency: keep its longest call */
 	uint64_t max_size;
 	/* ftrace's selections from the options, as config statements */
 	const char *filter[64], *notrace[64], *graph[64];
@@ -179,6 +188,23 @@ static int check_program(const char *path, const struct kft_config *cfg, const c
 out:
 	kft_elf_close(&elf);
 	return ret;
+}
+
+/* --latency FUNC: a function the program has (a glob names no one). */
+static int check_latency_func(const char *prog, const char *func)
+{
+	struct kft_elf elf;
+	uint64_t addr;
+	bool found;
+
+	if (kft_is_glob(func))
+		return fail("record: --latency %s: one function, not a glob", func);
+	if (kft_elf_open(&elf, prog, NULL))
+		return 0;	/* check_program has said what it could */
+	found = kft_elf_find(&elf, func, &addr, 1);
+	kft_elf_close(&elf);
+	return found ? 0 : fail("record: --latency %s: no function of that name in %s (if it "
+				"lives in a shared library, use --no-check)", func, prog);
 }
 
 /* kft record -p: the process's program checked as a program to start is. */
@@ -349,6 +375,7 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		{ "graph", required_argument, NULL, 'G' },
 		{ "depth", required_argument, NULL, 'D' },
 		{ "pid", required_argument, NULL, 'p' },
+		{ "latency", required_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -374,6 +401,9 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 			break;
 		case 'p':
 			o->pid = optarg;
+			break;
+		case 'L':
+			o->latency = optarg;
 			break;
 		case 'c':
 			o->config = optarg;
@@ -413,6 +443,10 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 	}
 	if (o->irqs && !o->kernel) {
 		fprintf(stderr, "kft: record: --irqs goes with --kernel\n");
+		return -1;
+	}
+	if (o->latency && (o->kernel || o->pid)) {
+		fprintf(stderr, "kft: record: --latency goes with a program kft starts\n");
 		return -1;
 	}
 	if (o->pid && (o->kernel || o->compensate || optind < argc)) {
@@ -573,6 +607,8 @@ int cmd_record(int argc, char **argv)
 	char prog[PATH_MAX], runtime[PATH_MAX], status[128];
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old_pipe;
 	struct kft_spares *spares;
+	struct kft_latency_keeper *keeper;
+	char *latency_copy = NULL;
 	struct kft_switch_rec *switches = NULL;
 	unsigned long long lost_switches = 0;
 	uint64_t clock_base;
@@ -599,6 +635,12 @@ int cmd_record(int argc, char **argv)
 		ret = attach(&o, &cfg);
 		goto out;
 	}
+	if (o.latency) {
+		/* rings: the trace keeps the latest calls, the copy the worst */
+		cfg.overwrite = true;
+		if (!cfg.logentries_set)
+			cfg.logentries = LATENCY_RING;
+	}
 	if (o.kernel)
 		return record_kernel(&cfg, o.config, o.dir, o.compensate, o.irqs, !o.no_switches,
 				     argc - optind, argv + optind);
@@ -606,7 +648,8 @@ int cmd_record(int argc, char **argv)
 		fail("%s: program not found or not executable", argv[optind]);
 		goto out;
 	}
-	if (!o.no_check && check_program(prog, &cfg, o.config ? o.config : "config"))
+	if (!o.no_check && (check_program(prog, &cfg, o.config ? o.config : "config") ||
+			    (o.latency && check_latency_func(prog, o.latency))))
 		goto out;
 	if (find_runtime(runtime, sizeof(runtime)) || prepare_dir(o.dir) ||
 	    write_trace_files(o.dir, &cfg, cfg.prime || !o.no_prime,
@@ -650,9 +693,11 @@ int cmd_record(int argc, char **argv)
 	sigaction(SIGPIPE, &old_pipe, NULL);
 	close(gate[1]);
 	spares = pid > 0 ? kft_spares_start(o.dir) : NULL;
+	keeper = pid > 0 && o.latency ? kft_latency_keeper_start(o.dir, o.latency) : NULL;
 	while (pid > 0 && waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
 		;
 	kft_spares_stop(spares);
+	latency_copy = kft_latency_keeper_stop(keeper);
 	kft_switches_stop(switches, &lost_switches);
 	if (lost_switches)
 		fprintf(stderr, "kft: %llu context switches not recorded: the kernel's buffer was "
@@ -683,9 +728,12 @@ int cmd_record(int argc, char **argv)
 	write_info(o.dir, argc - optind, argv + optind, status);
 	mark_ended(o.dir);
 	record_finish(o.dir);
+	if (latency_copy)
+		record_finish(latency_copy);
 	/* with --no-compress, the files are still cut down to what they hold */
 	compress_rest(o.dir, o.no_compress);
 out:
+	free(latency_copy);
 	kft_config_release(&cfg);
 	return ret;
 }

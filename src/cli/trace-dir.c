@@ -54,6 +54,11 @@ static bool trace_file_name(const char *n)
 	    !strcmp(n, ".symbols.tmp") || !strcmp(n, "switches") || !strcmp(n, "marks") ||
 	    !strcmp(n, "config.new"))
 		return true;
+	/* kft record --latency: the function, the link, the copies */
+	if (!strcmp(n, "latency-func") || !strcmp(n, "latency") || !strcmp(n, ".latency.tmp"))
+		return true;
+	if (!strncmp(n, "latency.", 8))
+		return (p = digits(n + 8)) && !*p;
 	/* an earlier run's config, kept by kft config */
 	if (!strncmp(n, "config-run", 10))
 		return (p = digits(n + 10)) && !*p;
@@ -68,6 +73,26 @@ static bool trace_file_name(const char *n)
 	if (*p == '-' && !(p = digits(p + 1)))
 		return false;
 	return !strcmp(p, ".kft") || !strcmp(p, ".kfz");
+}
+
+/* A copy kft record --latency made (latency.N): a trace's files, then
+ * the directory. */
+static void remove_copy(int dfd, const char *name)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct dirent *de;
+	DIR *d;
+
+	if (fd < 0 || !(d = fdopendir(fd))) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while ((de = readdir(d)))
+		if (trace_file_name(de->d_name))
+			unlinkat(dirfd(d), de->d_name, 0);
+	closedir(d);
+	unlinkat(dfd, name, AT_REMOVEDIR);
 }
 
 /* Whether dfd holds a kft trace: a control file that says so. */
@@ -132,8 +157,8 @@ int prepare_dir(const char *dir)
 	}
 	rewinddir(d);
 	while ((de = readdir(d)))
-		if (trace_file_name(de->d_name))
-			unlinkat(dfd, de->d_name, 0);
+		if (trace_file_name(de->d_name) && unlinkat(dfd, de->d_name, 0) && errno == EISDIR)
+			remove_copy(dfd, de->d_name);
 	closedir(d);
 	return 0;	/* dfd stays open: it holds the lock */
 }

@@ -76,6 +76,55 @@ test_latency_trace() {
 	check "a function never called" grep -q "no finished call of 'nosuch' in the trace" err
 }
 
+# kft record --latency: the longest call kept as the program runs, while
+# the rings forget it; readable while it runs, replaced by a longer one
+test_latency_kept() {
+	build worst
+	printf 'begin\n  logentries 20000\nend\n' >ring.conf
+	"$KFT" record --latency handle -c ring.conf -- ./worst >out 2>err &
+	rec=$!
+	wait_for half
+	for _ in $(seq 100); do
+		kft latency >live 2>/dev/null && grep -q "^=> started at: handle$" live &&
+			awk '/^latency: / { exit !($2 >= 20000) }' live && break
+		sleep 0.05
+	done
+	check "while it runs: the 20 ms call" awk '/^latency: / { exit !($2 >= 20000) }' live
+	touch go
+	wait "$rec"
+	check "the program ran as ever" grep -q "^sink 1$" out
+	check "nothing said: $(cat err)" test ! -s err
+	kft latency -n 1000 >lat
+	check "the worst call, 20 ms at least" awk '/^latency: / { exit !($2 >= 20000 && $2 < 100000) }' lat
+	check "where it started and ended" \
+		test "$(grep -c '^=> \(started\|ended\) at: handle$' lat)" = 2
+	check "its first row: itself, called by main" \
+		grep -qE '^ +worst-[0-9]+ [0-9.]\.\.\.\. +0us.: handle \(main\)$' lat
+	check "the other thread meanwhile" test "$(grep -c ': other (side)$' lat)" -ge 3
+	check "the rings have forgotten it" \
+		test "$(kft kd -f Fc | awk '$1 == "handle" { print $2 }')" -lt 30
+	check "the copy kept it: FUNC named or not, the same" \
+		cmp -s lat <(kft latency -n 1000 kft.data handle)
+	check "... and read as a trace of its own" \
+		cmp -s lat <(kft latency -n 1000 kft.data/latency handle)
+	n=$(readlink kft.data/latency | sed 's/^latency\.//')
+	check "a longer call replaced a shorter one (copy $n linked)" test "$n" -ge 2
+	check "... and copies before the one before it are gone" \
+		test "$(ls -d kft.data/latency.* | wc -l)" -le 2
+	check "another function: from the rings" \
+		grep -q "^=> started at: other$" <(kft latency -n 1 other)
+	# kept with the trace, and replaced with it
+	build periodic
+	kft record -- ./periodic >/dev/null 2>err
+	check "a trace with copies is recorded over" test ! -e kft.data/latency.2
+	refused kft latency 2>err
+	check "no function kept, none named" grep -q "latency: which function?" err
+	refused kft record --latency 'han*' -- ./worst 2>err
+	check "a glob is refused" grep -q "record: --latency han\*: one function, not a glob" err
+	refused kft record --latency nosuch -- ./worst 2>err
+	check "a function the program lacks" grep -q "record: --latency nosuch: no function of that name" err
+}
+
 # symbol sets, as kptrace.conf's groups: in the funclist, and for kft stats
 test_stats_sets() {
 	build periodic

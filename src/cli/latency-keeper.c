@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The longest call of a function, kept as the program runs (see
+ * latency-keeper.h). Every 20 ms the thread reads the records the rings
+ * gained since its last look (a ring that went round meanwhile has lost
+ * some: rings are sized for far more than 20 ms of calls), and names each
+ * new function address once. A longer call of FUNC makes a new copy
+ * straight away, before the rings overwrite its window; the link moves to
+ * it in one rename, and the copy before it goes only with the next one, so
+ * a reader that opened the old copy can finish.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../common/addrmap.h"
+#include "../views/views.h"
+#include "cli.h"
+#include "latency-keeper.h"
+#include "read-progress.h"
+
+#define POLL_MS 20
+
+struct kft_latency_keeper {
+	char *dir, *func;
+	pthread_t thread;
+	int stop;			/* atomic */
+	struct read_progress_set read;
+	struct kft_addrmap known;	/* (image, function) -> 1: func, 0: another */
+	int64_t longest;		/* ns; -1 before the first call */
+	unsigned int copies;		/* latency.1, .2, ... made */
+};
+
+/* Whether the function at addr of image is FUNC, as kd names it (its
+ * name, or without the " [file.c]" that tells static functions apart). */
+static bool is_func(struct kft_latency_keeper *k, struct kft_symbolizer **sz,
+		    const struct kft_trace *tr, uint32_t session, uint64_t ns, uint64_t addr)
+{
+	uint32_t *v = kft_addrmap_slot(&k->known, session, addr);
+	char name[512];
+	size_t n = strlen(k->func);
+
+	if (!v)
+		return false;
+	if (*v != KFT_ADDRMAP_NONE)
+		return *v;
+	if (!*sz) {
+		struct kft_error err;
+
+		*sz = kft_symbolizer_new(tr->dir, &err);
+		if (!*sz)
+			return false;
+		v = kft_addrmap_slot(&k->known, session, addr);
+		if (!v)
+			return false;
+	}
+	kft_view_symbol(*sz, kft_symbolizer_image(*sz, session, ns), addr, false, name,
+			sizeof(name));
+	*v = !strncmp(name, k->func, n) && (!name[n] || !strncmp(name + n, " [", 2));
+	return *v;
+}
+
+static int copy_file(int from_dir, int to_dir, const char *name)
+{
+	char buf[1 << 16];
+	int in = openat(from_dir, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW), out, ret = 0;
+	ssize_t n;
+
+	if (in < 0)
+		return errno == ENOENT ? 0 : -1;
+	out = openat(to_dir, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (out < 0) {
+		close(in);
+		return -1;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n) {
+			ret = -1;
+			break;
+		}
+	if (n < 0)
+		ret = -1;
+	close(in);
+	return close(out) || ret ? -1 : 0;
+}
+
+/* Whether a file of the trace goes into a copy: what a reader needs. */
+static bool copied(const char *n)
+{
+	size_t len = strlen(n);
+
+	return !strcmp(n, "control") || !strcmp(n, "config") || !strcmp(n, "info") ||
+	       !strcmp(n, "switches") || !strcmp(n, "marks") || !strncmp(n, "maps-", 5) ||
+	       (!strncmp(n, "thread-", 7) && len > 4 && !strcmp(n + len - 4, ".kft"));
+}
+
+static void remove_copy(const char *dir, unsigned int n)
+{
+	char path[4200];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/latency.%u", dir, n);
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.')
+			unlinkat(dirfd(d), de->d_name, 0);
+	closedir(d);
+	rmdir(path);
+}
+
+/* The trace as it stands into latency.N; the link to it. */
+static void make_copy(struct kft_latency_keeper *k)
+{
+	char path[4200], name[64], link[4200], tmp[4200];
+	unsigned int n = k->copies + 1;
+	int from, to = -1;
+	struct dirent *de;
+	DIR *d;
+	bool ok = true;
+
+	snprintf(path, sizeof(path), "%s/latency.%u", k->dir, n);
+	from = open(k->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (from < 0 || mkdir(path, 0700) || (to = open(path, O_RDONLY | O_DIRECTORY |
+							     O_CLOEXEC)) < 0 ||
+	    !(d = fdopendir(dup(from)))) {
+		fprintf(stderr, "kft: latency: %s: %s\n", path, strerror(errno));
+		goto out;
+	}
+	while ((de = readdir(d)))
+		if (copied(de->d_name) && copy_file(from, to, de->d_name))
+			ok = false;
+	closedir(d);
+	if (!ok) {
+		fprintf(stderr, "kft: latency: copying the trace into %s: %s\n", path,
+			strerror(errno));
+		goto out;
+	}
+	/* the link moves in one step */
+	snprintf(name, sizeof(name), "latency.%u", n);
+	snprintf(link, sizeof(link), "%s/%s", k->dir, KFT_LATENCY_LINK);
+	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", k->dir, KFT_LATENCY_LINK);
+	unlink(tmp);
+	if (symlink(name, tmp) || rename(tmp, link)) {
+		fprintf(stderr, "kft: latency: %s: %s\n", link, strerror(errno));
+		goto out;
+	}
+	k->copies = n;
+	if (n > 2)
+		remove_copy(k->dir, n - 2);
+out:
+	if (to >= 0)
+		close(to);
+	if (from >= 0)
+		close(from);
+}
+
+/* Whether record j (counted from the thread's first) was whole when read:
+ * the writer may have gone round the ring onto it since (its header is
+ * mapped as it writes it), or be writing it now. */
+static bool still_there(const struct kft_thread_file *th, uint64_t j)
+{
+	const struct kft_thread_hdr *live = th->map;
+	uint64_t head;
+
+	if (!th->hdr.capacity || !live)
+		return true;
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	head = __atomic_load_n(&live->head, __ATOMIC_ACQUIRE);
+	return head + 16 <= j + th->hdr.capacity;
+}
+
+/* The calls that ended since the last look; a copy if one of them is the
+ * longest call of FUNC yet. */
+static void look(struct kft_latency_keeper *k)
+{
+	struct kft_symbolizer *sz = NULL;
+	struct kft_trace tr;
+	struct kft_error err;
+	int64_t longest = k->longest;
+
+	if (kft_trace_open(&tr, k->dir, &err))
+		return;		/* no thread file yet */
+	for (size_t i = 0; i < tr.nthreads; i++) {
+		const struct kft_thread_file *th = &tr.threads[i];
+		struct read_progress *r = read_progress_of(&k->read, th->name);
+		uint64_t end = th->first + th->nrecs;
+
+		if (!r)
+			break;
+		if (r->next < th->first)
+			r->next = th->first;	/* the ring went round: those are gone */
+		for (; r->next < end; r->next++) {
+			struct kft_rec_data rec;
+			int64_t dur;
+
+			kft_thread_rec(th, r->next - th->first, &rec);
+			dur = kft_dur_decode(rec.dur);
+			if (dur > longest && still_there(th, r->next) &&
+			    is_func(k, &sz, &tr, th->hdr.session, rec.entry_ns, rec.func))
+				longest = dur;
+		}
+	}
+	if (longest > k->longest) {
+		k->longest = longest;
+		make_copy(k);
+	}
+	kft_symbolizer_free(sz);
+	kft_trace_close(&tr);
+}
+
+static void nap_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+static void *keep(void *arg)
+{
+	struct kft_latency_keeper *k = arg;
+
+	while (!__atomic_load_n(&k->stop, __ATOMIC_ACQUIRE)) {
+		look(k);
+		nap_ms(POLL_MS);
+	}
+	return NULL;
+}
+
+struct kft_latency_keeper *kft_latency_keeper_start(const char *dir, const char *func)
+{
+	struct kft_latency_keeper *k = calloc(1, sizeof(*k));
+
+	if (!k || !(k->dir = strdup(dir)) || !(k->func = strdup(func))) {
+		fail("out of memory");
+		goto fail;
+	}
+	k->longest = -1;
+	if (write_file(dir, KFT_LATENCY_FUNC_FILE, func, strlen(func)))
+		goto fail;
+	if (pthread_create(&k->thread, NULL, keep, k)) {
+		fail("latency: cannot start a thread");
+		goto fail;
+	}
+	return k;
+fail:
+	if (k) {
+		free(k->dir);
+		free(k->func);
+	}
+	free(k);
+	return NULL;
+}
+
+char *kft_latency_keeper_stop(struct kft_latency_keeper *k)
+{
+	char *copy = NULL;
+
+	if (!k)
+		return NULL;
+	__atomic_store_n(&k->stop, 1, __ATOMIC_RELEASE);
+	pthread_join(k->thread, NULL);
+	look(k);
+	if (k->copies && asprintf(&copy, "%s/latency.%u", k->dir, k->copies) < 0)
+		copy = NULL;
+	read_progress_free(&k->read);
+	kft_addrmap_free(&k->known);
+	free(k->dir);
+	free(k->func);
+	free(k);
+	return copy;
+}
