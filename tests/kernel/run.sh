@@ -20,6 +20,24 @@ cp "$build/bin/kft" "$stage/kft/bin/"
 cp "$build/lib/libkft.so" "$stage/kft/lib/"
 $cc -O2 -g -finstrument-functions -o "$stage/progs/sysprog" "$here/progs/sysprog.c"
 cp "$here/guest-lib.sh" "$stage/guest-lib.sh"
+# the virtio disk's drivers, in the order they load (Debian builds them as
+# modules), when the kernel is the one fetch-kernel.sh unpacked
+kernel=${KFT_KERNEL_IMAGE:-$("$here/fetch-kernel.sh")}
+mods="$(dirname "$kernel")/../lib/modules/$(basename "$kernel" | sed 's/^vmlinuz-//')/kernel/drivers"
+if [ -d "$mods" ]; then
+	mkdir -p "$stage/modules"
+	n=0
+	for m in virtio/virtio_ring virtio/virtio virtio/virtio_pci_legacy_dev \
+		 virtio/virtio_pci_modern_dev virtio/virtio_pci block/virtio_blk; do
+		f=$(ls "$mods/$m.ko"* 2>/dev/null | head -1)
+		[ -n "$f" ] || continue
+		n=$((n + 1))
+		case $f in
+		*.xz) xz -dc "$f" > "$stage/modules/$n-$(basename "$m").ko" ;;
+		*) cp "$f" "$stage/modules/$n-$(basename "$m").ko" ;;
+		esac
+	done
+fi
 
 # the shared libraries they need, at the paths the loader looks in
 for bin in "$stage/kft/bin/kft" "$stage/kft/lib/libkft.so" "$stage/progs/sysprog"; do
