@@ -47,12 +47,12 @@ static const char usage[] =
 	"And beyond kd:\n"
 	"  --ascending        sort smallest first\n"
 	"  --slowest N FUNC   the N slowest calls of FUNC, each with its call tree\n"
-	"  --switches         with -c: where each thread left the CPU and for how\n"
-	"                     long, as '/* off the CPU N us: slept */' (or\n"
-	"                     preempted) inside the calls then open. The markers\n"
-	"                     a program made (kft_printf, kft_mark) show as\n"
-	"                     '/* text */' rows there always (but with -i, -r,\n"
-	"                     --classic, --slowest and text logs)\n"
+	"  --switches         with -c or --slowest: where each thread left the CPU\n"
+	"                     and for how long, as '/* off the CPU N us: slept */'\n"
+	"                     (or preempted) inside the calls then open. The\n"
+	"                     markers a program made (kft_printf, kft_mark) show\n"
+	"                     as '/* text */' rows there always (but with -i, -r,\n"
+	"                     --classic and text logs)\n"
 	"  --no-demangle      C++ names as the symbol table has them\n"
 	"  --classic          kd 1.1's arithmetic: functions by name, nesting by\n"
 	"                     caller name across threads, unfinished calls summed\n"
@@ -261,7 +261,7 @@ int cmd_kd(int argc, char **argv)
 				"--no-switches, or the kernel refused them)\n", tr.dir);
 		/* the notes are taken now: some trees are printed after the
 		 * trace is closed */
-		if (tree && !o.classic && !o.interlace && !o.raw_order && !slowest_func) {
+		if ((tree || slowest_func) && !o.classic && !o.interlace && !o.raw_order) {
 			if (kft_kd_notes_take(&notes, &tr, switches, &err)) {
 				close_trace(&tr, sz);
 				return fail("%s", err.msg);

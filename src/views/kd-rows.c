@@ -148,17 +148,43 @@ static int64_t end_of(const struct kft_node *n)
 	return n->dur_ns < 0 ? INT64_MAX : n->entry_ns + n->dur_ns;
 }
 
+/* The first of thread nt's notes made at ns or later. */
+static size_t first_note_from(const struct kft_kd_notes *kn, const struct kft_kd_note_thread *nt,
+			      int64_t ns)
+{
+	size_t lo = nt->first, hi = nt->first + nt->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (kn->notes[mid].ns < ns)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+void kft_kd_tree_root_done(struct tree_ctx *c)
+{
+	if (c->o->notes && c->nt)
+		notes_until(c, c->root_end, c->root_mark, true);
+	c->nt = NULL;
+	c->nopen = 0;
+}
+
 /* Before node n's row: the notes its thread made before n began; a new
  * root first ends the one before (its notes up to its end). */
 static void notes_before(struct tree_ctx *c, const struct kft_node *n, unsigned int depth,
 			 char mark)
 {
 	if (!depth) {
-		notes_until(c, c->root_end, c->root_mark, true);
-		c->nopen = 0;
+		kft_kd_tree_root_done(c);
 		c->nt = kft_kd_notes_thread(c->o->notes, (uint32_t)n->tid);
 		if (c->nt)
 			c->nt->has_calls = true;
+		if (c->nt && c->notes_within_roots)
+			c->nt->next = first_note_from(c->o->notes, c->nt, n->entry_ns);
 		c->root_end = end_of(n);
 		c->root_mark = mark;
 	}
@@ -180,11 +206,11 @@ void kft_kd_tree_end(struct tree_ctx *c)
 	struct kft_kd_notes *kn = c->o->notes;
 
 	if (kn) {
-		notes_until(c, c->root_end, c->root_mark, true);
+		kft_kd_tree_root_done(c);
 		/* what threads noted after their last call; where a thread
 		 * none of whose calls was traced (kft's own helper) slept is
 		 * left out */
-		for (size_t i = 0; i < kn->nthreads; i++) {
+		for (size_t i = 0; i < kn->nthreads && !c->notes_within_roots; i++) {
 			c->nt = &kn->threads[i];
 			c->nopen = 0;
 			notes_until(c, INT64_MAX, '|', c->nt->has_calls);

@@ -26,6 +26,8 @@ struct tree_ctx {
 	/* o->notes: the current root's thread's, and the ends of its calls
 	 * open (by depth) where the next note goes */
 	struct kft_kd_note_thread *nt;
+	bool notes_within_roots;	/* --slowest: a root's notes are those made
+					 * while it ran, none before or after */
 	int64_t root_end;
 	char root_mark;
 	int64_t *open_end;
@@ -40,6 +42,8 @@ void kft_kd_tree_columns(struct tree_ctx *c);
 void kft_kd_tree_header(struct tree_ctx *c);
 /* Node n at depth, its indentation drawn with mark. */
 void kft_kd_tree_row(struct tree_ctx *c, const struct kft_node *n, unsigned int depth, char mark);
+/* After a root's last row: its notes made after that row. */
+void kft_kd_tree_root_done(struct tree_ctx *c);
 /* After the last row: the notes not shown yet, and c's memory for them. */
 void kft_kd_tree_end(struct tree_ctx *c);
 

@@ -181,7 +181,7 @@ int kft_view_kd_slowest_spool(FILE *out, struct kft_spooltree *st, const struct 
 
 	all.columns = KFT_KD_TREE_COLUMNS;
 	all.interlace = false;
-	all.notes = NULL;
+	s.c.notes_within_roots = true;
 	ret = find_slowest(st, func, (size_t)n, &hits, &nhits, err);
 	if (!ret && !nhits)
 		ret = kft_error_set(err, "no finished call of '%s' in the trace", func);
@@ -195,7 +195,9 @@ int kft_view_kd_slowest_spool(FILE *out, struct kft_spooltree *st, const struct 
 			kft_kd_us(node.entry_ns), node.pid);
 		kft_kd_tree_header(&s.c);
 		ret = print_subtree(&s, hits[i].place, '|');
+		kft_kd_tree_root_done(&s.c);
 	}
+	kft_kd_tree_end(&s.c);
 	free(hits);
 	free(s.c.lb.s);
 	return ret;

@@ -685,7 +685,6 @@ int kft_view_kd_slowest_stream(FILE *out, const struct kft_trace *tr, struct kft
 	int ret = -1;
 
 	all.columns = KFT_KD_TREE_COLUMNS;
-	all.notes = NULL;
 	stream_init(&s, out, tr, sz, &all);
 	top.h = malloc((size_t)n * sizeof(*top.h));
 	if (!top.h) {
@@ -699,6 +698,7 @@ int kft_view_kd_slowest_stream(FILE *out, const struct kft_trace *tr, struct kft
 		goto out;
 	}
 	kft_kd_tree_columns(&s.tc);
+	s.tc.notes_within_roots = true;
 	for (size_t i = 0; i < top.n; i++) {
 		const struct hit *h = &top.h[i];
 		const struct kft_call *c;
@@ -722,7 +722,9 @@ int kft_view_kd_slowest_stream(FILE *out, const struct kft_trace *tr, struct kft
 		kft_kd_tree_header(&s.tc);
 		if (print_calls(&s, h->file, false))
 			goto out;
+		kft_kd_tree_root_done(&s.tc);
 	}
+	kft_kd_tree_end(&s.tc);
 	ret = 0;
 out:
 	free(top.h);

@@ -101,7 +101,7 @@ int kft_view_kd_slowest(FILE *out, const struct kft_calltree *t, const struct kf
 
 	all.columns = KFT_KD_TREE_COLUMNS;
 	all.interlace = false;
-	all.notes = NULL;
+	c.notes_within_roots = true;
 	hits = malloc((t->nnodes ? t->nnodes : 1) * sizeof(*hits));
 	if (!hits)
 		return kft_error_set(err, "out of memory");
@@ -126,7 +126,9 @@ int kft_view_kd_slowest(FILE *out, const struct kft_calltree *t, const struct kf
 			node->pid);
 		kft_kd_tree_header(&c);
 		print_subtree(&c, hits[i], 0, '|');
+		kft_kd_tree_root_done(&c);
 	}
+	kft_kd_tree_end(&c);
 	free(c.lb.s);
 	free(hits);
 	return 0;

@@ -53,6 +53,10 @@ E
 	expect tree <tree.mem
 	KFT_KD_ON_DISK=1 kft kd -c >tree.disk
 	expect tree <tree.disk
+	kft kd --slowest 1 a | awk '/\/\*/ { sub(/^.*\|  /, ""); print }' >slow
+	expect slow <<'E'
+/* inside a */
+E
 	kft kd -c -l | awk '/\/\*/ { print ($2 ~ /^[0-9]+$/ && $3 ~ /^[0-9]+$/) ? "one number" : "blank" }' >cols
 	expect cols <<'E'
 blank

@@ -93,6 +93,14 @@ test_switches_in_kd_trees() {
 	expect ftrace.depths <kd.depths
 	kft kd -c >plain
 	check "without --switches, no such row" test "$(grep -c 'off the CPU' plain)" = 0
+	# --slowest: the spans inside the call it shows, nothing around it
+	kft kd --slowest 1 wait_pipe --switches >slow
+	check "--slowest: the sleep inside wait_pipe" grep -q '^ .* |  /\* off the CPU .* us: slept \*/$' slow
+	check "--slowest: nothing outside it" test "$(grep -c '[0-9] /\* off the CPU' slow)" = 0
+	KFT_KD_IN_MEMORY=1 kft kd --slowest 1 wait_pipe --switches >slow.mem
+	expect slow <slow.mem
+	KFT_KD_ON_DISK=1 kft kd --slowest 1 wait_pipe --switches >slow.disk
+	expect slow <slow.disk
 }
 
 # kft export --perfetto --switches: the time off the CPU as slices inside
