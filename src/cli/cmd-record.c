@@ -219,9 +219,10 @@ static int attach(const struct record_opts *o, const struct kft_config *cfg)
 		return fail("record: -p %s: not a process id", o->pid);
 	snprintf(path, sizeof(path), "/proc/%ld/exe", pid);
 	n = readlink(path, exe, sizeof(exe) - 1);
+	if (n < 0 && errno == ENOENT)
+		return fail("no process %ld", pid);
 	if (n < 0)
-		return fail(errno == ENOENT ? "no process %ld" :
-			    "process %ld: its program cannot be read (%s): only its owner, or "
+		return fail("process %ld: its program cannot be read (%s): only its owner, or "
 			    "root, may trace it", pid, strerror(errno));
 	exe[n] = '\0';
 	if (!o->no_check && check_program(exe, cfg, o->config ? o->config : "config"))

@@ -4,8 +4,10 @@
  * four jobs, each in its own file: fault each thread's log in ahead of its
  * writer (prefault.c), compress what the writers have finished
  * (compress.c), take a new run's config (resolve.c), and turn a patchable
- * build's entries on and off as the run starts and ends (patch.c). It blocks every signal, runs no
- * traced code, and sleeps half a millisecond when there is nothing to do.
+ * build's entries on and off as the run starts and ends (patch.c). It
+ * blocks every signal, runs no traced code, and sleeps half a millisecond
+ * when there is nothing to do. Attached to a running program (kft record
+ * -p), it ends once kft has let the program go.
  * A fork child goes without (it may exec, or need to be alone).
  */
 #include <pthread.h>

@@ -17,9 +17,7 @@ __thread struct kft_tls kft_tls __attribute__((tls_model("initial-exec")));
 static KFT_NOTRACE __attribute__((noinline)) int slow_setup(struct kft_tls *t)
 {
 	int saved = errno;
-	int ret = -1;
-
-	int ready;
+	int ret = -1, ready;
 
 	if (!kft_rt.ready)
 		kft_runtime_init();

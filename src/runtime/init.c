@@ -1,16 +1,15 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
  * Joining a trace: `kft record` puts KFT_DIR in the environment and this
- * library in LD_PRELOAD. Each process image (start, fork child, exec)
- * maps the shared control file, loads the config, resolves its function
- * names in its own memory, and saves its memory map for the symbolizer.
+ * library in LD_PRELOAD (or, for a program running already, has it loaded
+ * and calls kft_attach). Each process image (start, fork child, exec)
+ * maps the shared control file, loads the config and resolves its
+ * function names in its own memory (resolve.c), and saves its memory map
+ * for the symbolizer.
  */
-#include <dlfcn.h>
 #include <fcntl.h>
-#include <link.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -18,7 +17,6 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include "../symbols/elf-symtab.h"
 #include "runtime.h"
 
 static KFT_NOTRACE int map_control(void)

@@ -18,6 +18,7 @@
 
 #include "../symbols/elf-symtab.h"
 #include "runtime.h"
+
 /* The addresses of one list (funclist, notrace, graph), growing. */
 struct addr_list {
 	uint64_t *v;
