@@ -16,6 +16,7 @@
  * the directory's lock; the stream waits for the lock, then reads the
  * rest, and the calls still open at the end, from the finished trace.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -24,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -77,6 +79,8 @@ struct pipe {
 	struct kft_log_opts log;
 	struct kft_ftrace_opts ft;
 	struct read_progress_set seen;	/* how far each thread file is printed */
+	struct kft_symbolizer *sz;	/* kept while the memory maps stay as they were */
+	uint64_t maps_seen;		/* what they were: see maps_now() */
 	uint64_t printed;
 	uint64_t marks_read;	/* records of the marks file printed */
 };
@@ -186,11 +190,48 @@ static int read_thread(struct pipe *p, const struct kft_trace *tr, struct kft_sy
 	return 0;
 }
 
+/* The trace's memory maps and saved symbols as they stand: their number
+ * and sizes folded together (a new process image, a library opened and a
+ * finished trace's symbols each change it). */
+static uint64_t maps_now(const char *dir)
+{
+	uint64_t sig = 0;
+	struct dirent *de;
+	struct stat st;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return 0;
+	while ((de = readdir(d)))
+		if ((!strncmp(de->d_name, "maps-", 5) || !strcmp(de->d_name, "symbols")) &&
+		    !fstatat(dirfd(d), de->d_name, &st, 0))
+			sig = sig * 1000003 + (uint64_t)st.st_size + 1;
+	closedir(d);
+	return sig;
+}
+
+/* The names, made anew only when the memory maps changed: making them
+ * reads every object's symbol table, too much for each poll. */
+static struct kft_symbolizer *names_for(struct pipe *p)
+{
+	uint64_t now = maps_now(p->dir);
+	struct kft_error err;
+
+	if (p->sz && now == p->maps_seen)
+		return p->sz;
+	kft_symbolizer_free(p->sz);
+	p->sz = kft_symbolizer_new(p->dir, &err);
+	if (p->sz && cli_no_demangle)
+		kft_symbolizer_set_demangle(p->sz, false);
+	p->maps_seen = now;
+	return p->sz;
+}
+
 /* One pass over the trace as it is now: 1 when the program has ended
  * (and, with last, all is printed), 0 to poll again, -1 on an error. */
 static int poll_once(struct pipe *p, bool last, bool *again)
 {
-	struct kft_symbolizer *volatile sz = NULL;
+	struct kft_symbolizer *sz;
 	struct kft_trace tr;
 	struct kft_error err;
 	volatile int ret = 0;
@@ -201,15 +242,13 @@ static int poll_once(struct pipe *p, bool last, bool *again)
 		kft_trace_close(&tr);
 		return 1;
 	}
+	sz = names_for(p);
 	if (sigsetjmp(cut_down, 1)) {
 		*again = true;
 		ret = 0;
 	} else {
 		reading = 1;
 		ret = tr.ctl.ended_ns ? 1 : 0;
-		sz = kft_symbolizer_new(p->dir, &err);
-		if (sz && cli_no_demangle)
-			kft_symbolizer_set_demangle(sz, false);
 		read_marks(p, &tr);
 		for (size_t i = 0; i < tr.nthreads && !interrupted; i++)
 			if (read_thread(p, &tr, sz, &tr.threads[i], last, again)) {
@@ -219,7 +258,6 @@ static int poll_once(struct pipe *p, bool last, bool *again)
 	}
 	reading = 0;
 	fflush(stdout);
-	kft_symbolizer_free(sz);
 	kft_trace_close(&tr);
 	return ret;
 }
@@ -327,6 +365,7 @@ int cmd_pipe(int argc, char **argv)
 			pause_ms(p.printed == before ? 50 : 20);
 	}
 	read_progress_free(&p.seen);
+	kft_symbolizer_free(p.sz);
 	fflush(stdout);
 	return ret < 0 ? 1 : 0;
 }
