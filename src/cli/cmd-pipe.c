@@ -106,22 +106,6 @@ static void print_call(struct pipe *p, const struct kft_trace *tr, struct kft_sy
 	p->printed++;
 }
 
-static void call_of(struct kft_call *c, const struct kft_thread_file *th, uint64_t entry_ns,
-		    int64_t dur_ns, uint64_t func, uint64_t site, uint32_t depth, uint32_t flags)
-{
-	memset(c, 0, sizeof(*c));
-	c->entry_ns = entry_ns;
-	c->dur_ns = dur_ns;
-	c->func = func;
-	c->call_site = site;
-	c->depth = depth;
-	c->flags = flags;
-	c->tid = th->hdr.tid;
-	c->pid = th->hdr.pid;
-	c->session = th->hdr.session;
-	c->coroutine = (uint32_t)th->hdr.coroutine;
-}
-
 /* The markers appended since the last poll, in the order they were
  * written (the trace's own list is sorted by time, which a marker
  * written late could enter anywhere in). */
@@ -162,27 +146,23 @@ static int read_thread(struct pipe *p, const struct kft_trace *tr, struct kft_sy
 	if (s->next < th->first)
 		s->next = th->first;	/* a ring overwrote what we had not read */
 	for (; s->next < end; s->next++) {
-		struct kft_rec_data r;
 		struct kft_call c;
 
 		if (given_back(th, s->next)) {
 			*again = true;
 			break;
 		}
-		kft_thread_rec(th, s->next - th->first, &r);
-		call_of(&c, th, r.entry_ns, kft_dur_decode(r.dur), r.func, r.call_site, r.depth,
-			r.flags);
+		/* indented as recorded: the nesting is not built here */
+		kft_thread_call(th, s->next - th->first, KFT_DEPTH_RECORDED, &c);
 		print_call(p, tr, sz, &c);
 	}
 	if (last && s->next == end) {
 		for (uint64_t f = 0; f < th->nframes; f++) {
-			const struct kft_frame *fr = &th->frames[f];
 			struct kft_call c;
 
-			if (!(fr->flags & KFT_FRAME_LOGGED))
+			if (!(th->frames[f].flags & KFT_FRAME_LOGGED))
 				continue;
-			call_of(&c, th, fr->entry_ns, -1, fr->func, fr->call_site, (uint32_t)f,
-				kft_frame_rec_flags(fr));
+			kft_thread_call(th, th->nrecs + f, KFT_DEPTH_RECORDED, &c);
 			print_call(p, tr, sz, &c);
 		}
 		s->next = UINT64_MAX;	/* done */

@@ -5,34 +5,6 @@
 #include "call-source.h"
 #include "thread-walk.h"
 
-static void fill_call(struct kft_call *c, const struct kft_thread_file *th, uint64_t i,
-		      uint32_t depth)
-{
-	if (i < th->nrecs) {
-		struct kft_rec_data r;
-
-		kft_thread_rec(th, i, &r);
-		c->entry_ns = r.entry_ns;
-		c->dur_ns = kft_dur_decode(r.dur);
-		c->func = r.func;
-		c->call_site = r.call_site;
-		c->flags = r.flags;
-	} else {
-		const struct kft_frame *fr = &th->frames[i - th->nrecs];
-
-		c->entry_ns = fr->entry_ns;
-		c->dur_ns = -1;
-		c->func = fr->func;
-		c->call_site = fr->call_site;
-		c->flags = kft_frame_rec_flags(fr);
-	}
-	c->depth = depth;
-	c->tid = th->hdr.tid;
-	c->pid = th->hdr.pid;
-	c->session = th->hdr.session;
-	c->coroutine = (uint32_t)th->hdr.coroutine;
-}
-
 /*
  * Local: the duration less the finished children's, at least 0. Kept in
  * usec, which is what kd prints, in 32 bits: 71 minutes.
@@ -168,7 +140,7 @@ void kft_source_advance(struct kft_source *s)
 	bool call = s->pos < s->n, watch = s->wpos < s->nwatch;
 
 	if (call)
-		fill_call(&s->head, s->th, s->idx[s->pos], s->depth ? s->depth[s->pos] : 0);
+		kft_thread_call(s->th, s->idx[s->pos], s->depth ? s->depth[s->pos] : 0, &s->head);
 	if (watch) {
 		const struct kft_watch_row *w = &s->watch[s->wpos];
 		struct kft_rec_data r;
@@ -176,7 +148,7 @@ void kft_source_advance(struct kft_source *s)
 		kft_thread_rec(s->th, w->rec, &r);
 		if (!call || w->order_ns < s->head.entry_ns ||
 		    (w->order_ns == s->head.entry_ns && r.depth <= s->head.depth)) {
-			fill_call(&s->head, s->th, w->rec, r.depth);
+			kft_thread_call(s->th, w->rec, r.depth, &s->head);
 			s->head_key = w->order_ns;
 			s->wpos++;
 			s->has_head = true;
@@ -197,7 +169,7 @@ void kft_source_advance(struct kft_source *s)
 
 void kft_source_call(const struct kft_source *s, uint64_t pos, struct kft_call *c)
 {
-	fill_call(c, s->th, s->idx[pos], s->depth ? s->depth[pos] : 0);
+	kft_thread_call(s->th, s->idx[pos], s->depth ? s->depth[pos] : 0, c);
 }
 
 void kft_source_close(struct kft_source *s)

@@ -87,6 +87,13 @@ static inline uint32_t kft_frame_rec_flags(const struct kft_frame *fr)
 	       ((fr->flags & KFT_FRAME_KERNEL) ? KFT_REC_KERNEL : 0);
 }
 
+/* Call i of thread file th: its record i (counted from the first), or
+ * from nrecs on its open frame i - nrecs (unfinished: -1), at depth, or
+ * with KFT_DEPTH_RECORDED at the depth the record or frame holds. */
+#define KFT_DEPTH_RECORDED UINT32_MAX
+void kft_thread_call(const struct kft_thread_file *th, uint64_t i, uint32_t depth,
+		     struct kft_call *c);
+
 /* Frames of compressed records found corrupt (their calls read as
  * naming no function), over every thread. */
 uint64_t kft_trace_damaged(const struct kft_trace *tr);
