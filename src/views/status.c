@@ -95,7 +95,10 @@ void kft_view_status(FILE *out, const struct kft_trace *tr, struct kft_symbolize
 		fprintf(out, "  last started at %" PRIu64 " usec\n", ctl->start.mark_ns / 1000);
 	if (kft_view_stopped(ctl, sz, &at_ns, why, sizeof(why)))
 		fprintf(out, "  stopped at %" PRIu64 " usec by %s\n", at_ns / 1000, why);
-	if (ctl->ended_ns)
+	if (ctl->ended_ns && (ctl->state & KFT_STATE_DETACHED))
+		fprintf(out, "  program let go at %" PRIu64 " usec (kft record -p), its entries "
+			"NOPs again\n", ctl->ended_ns / 1000);
+	else if (ctl->ended_ns)
 		fprintf(out, "  program ended at %" PRIu64 " usec\n", ctl->ended_ns / 1000);
 	if (ctl->state & KFT_STATE_PAUSED)
 		fprintf(out, "  tracing off: calls entered now are not logged (kft tracing on)\n");

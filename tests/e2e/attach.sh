@@ -72,6 +72,8 @@ test_attach_and_detach() {
 	check "from the three threads" \
 		test "$(kft log t | awk '$4 == "alpha" { print $3 }' | sort -u | wc -l)" = 3
 	check "stopped by the user" grep -q "by user action$" <(kft log t)
+	check "status: let go" grep -q "^  program let go at [0-9]* usec (kft record -p), its entries NOPs again$" \
+		<(kft status t)
 	# views agree on what was recorded
 	check "kd counts the log's calls" test "$(kft kd -f Fc t | awk '$1 == "alpha" || $1 == "beta" {
 		n += $2 } END { print n }')" = "$(grep -c -E '^(-1 )?(alpha|beta) <- ' rows)"
