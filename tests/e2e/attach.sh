@@ -58,6 +58,11 @@ test_attach_and_detach() {
 	check "the program runs on" kill -0 "$pid"
 	check "alpha's entry is a NOP again" is_nop "$(entry_bytes "$pid" retune alpha)"
 	check "... and beta's" is_nop "$(entry_bytes "$pid" retune beta)"
+	# (it ends just after it says the entries are NOPs: give it a moment)
+	for _ in $(seq 100); do
+		[ "$(ls "/proc/$pid/task" | wc -l)" = 4 ] && break
+		sleep 0.02
+	done
 	check "kft's helper thread has ended: the program's own four threads" \
 		test "$(ls "/proc/$pid/task" | wc -l)" = 4
 	sleep 0.2

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * A handler whose calls take 1 ms, but the 4th 5 ms and the 11th 20 ms,
- * each longer than all before; after the 11th the program writes ./half
+ * each longer than all before, with 200 ms after the 4th for kft to see
+ * it before the 11th comes; after the 11th the program writes ./half
  * and waits for ./go, so that the worst can be read while it runs. Then
  * 29 more calls (some of 5 ms), each followed by 3000 short calls of
  * filler(), so that a small ring forgets the worst call long before the
@@ -44,6 +45,8 @@ int main(void)
 		handle(i == 10 ? 20000 : i % 7 == 3 ? 5000 : 1000);
 		for (int k = 0; k < (i > 10 ? 3000 : 0); k++)
 			filler();
+		if (i == 3)
+			sleep_us(200000);
 		if (i == 10) {
 			FILE *f = fopen("half", "w");
 
