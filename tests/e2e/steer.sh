@@ -111,7 +111,12 @@ test_new_config_mid_run() {
 	kft config "$pid" b.conf >said
 	check "kft config says what it did" \
 		grep -q "^run 2 installed and primed; run 1's config kept as .*kft.data/config-run1$" said
-	kft status "$pid" >st
+	# (started by the next call a thread makes)
+	for _ in $(seq 100); do
+		kft status "$pid" >st
+		grep -q "^status: run id 2, primed, triggered, not complete$" st && break
+		sleep 0.02
+	done
 	check "status: run 2, primed and started" \
 		grep -q "^status: run id 2, primed, triggered, not complete$" st
 	check "status shows the new config" grep -q "beta" st
