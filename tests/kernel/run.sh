@@ -29,7 +29,7 @@ if [ -d "$mods" ]; then
 	n=0
 	for m in virtio/virtio_ring virtio/virtio virtio/virtio_pci_legacy_dev \
 		 virtio/virtio_pci_modern_dev virtio/virtio_pci block/virtio_blk; do
-		f=$(ls "$mods/$m.ko"* 2>/dev/null | head -1)
+		f=$(ls "$mods/$m.ko"* 2>/dev/null | head -1 || true)
 		[ -n "$f" ] || continue
 		n=$((n + 1))
 		case $f in
