@@ -47,6 +47,7 @@ void close_trace(struct kft_trace *tr, struct kft_symbolizer *sz);
 
 /* The trace directory (trace-dir.c). */
 uint64_t now_ns(void);	/* CLOCK_MONOTONIC */
+void cli_nap_ms(long ms);	/* sleep ms milliseconds (the polling commands') */
 int prepare_dir(const char *dir);
 int write_file(const char *dir, const char *name, const void *data, size_t len);
 int write_info(const char *dir, int argc, char **argv, const char *status);

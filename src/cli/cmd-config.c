@@ -17,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "../config/config.h"
@@ -69,13 +68,6 @@ static int replace_config(const char *dir, const struct kft_config *cfg, uint32_
 	return 0;
 }
 
-static void nap_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
-
 /* Wait for a process image to take run id; false if none did. */
 static bool taken(struct kft_control *ctl, uint32_t id)
 {
@@ -84,7 +76,7 @@ static bool taken(struct kft_control *ctl, uint32_t id)
 			return true;
 		if (__atomic_load_n(&ctl->ended_ns, __ATOMIC_ACQUIRE))
 			return false;
-		nap_ms(1);
+		cli_nap_ms(1);
 	}
 	return false;
 }

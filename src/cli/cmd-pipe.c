@@ -26,7 +26,6 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "../views/views.h"
@@ -254,13 +253,6 @@ static void wait_finished(const char *dir)
 	close(fd);
 }
 
-static void pause_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
-
 static int parse(int argc, char **argv, struct pipe *p)
 {
 	static const struct option longopts[] = {
@@ -342,7 +334,7 @@ int cmd_pipe(int argc, char **argv)
 		}
 		/* a reader of the whole trace each time: not too often */
 		if (!again)
-			pause_ms(p.printed == before ? 50 : 20);
+			cli_nap_ms(p.printed == before ? 50 : 20);
 	}
 	read_progress_free(&p.seen);
 	kft_symbolizer_free(p.sz);

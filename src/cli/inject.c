@@ -22,7 +22,6 @@
 #include <sys/uio.h>
 #include <sys/user.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -31,13 +30,6 @@
 #define BELOW_STACK 8192	/* past the red zone and whatever the thread left there */
 #define CALL_TIMEOUT_MS 10000
 #define SYSCALL_TRIES 200	/* stops tried for one inside a system call */
-
-static void nap_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
 
 /* The next stop of the seized thread; false (said) if it went away. */
 static bool wait_stop(struct inject *in, int *status)
@@ -87,7 +79,7 @@ static int stop_in_syscall(struct inject *in)
 		if (ptrace(PTRACE_CONT, in->pid, 0, 0))
 			return fail("process %d: ptrace(PTRACE_CONT): %s", (int)in->pid,
 				    strerror(errno));
-		nap_ms(1);
+		cli_nap_ms(1);
 	}
 }
 
@@ -163,7 +155,7 @@ int inject_call(struct inject *in, uint64_t fn, uint64_t a0, uint64_t a1, uint64
 					    "it was taken back, and the program may hang",
 					    (int)in->pid, CALL_TIMEOUT_MS / 1000);
 			}
-			nap_ms(1);
+			cli_nap_ms(1);
 			continue;
 		}
 		if (WIFEXITED(status) || WIFSIGNALED(status)) {

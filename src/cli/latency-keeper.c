@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "../common/addrmap.h"
@@ -218,20 +217,13 @@ static void look(struct kft_latency_keeper *k)
 	kft_trace_close(&tr);
 }
 
-static void nap_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
-
 static void *keep(void *arg)
 {
 	struct kft_latency_keeper *k = arg;
 
 	while (!__atomic_load_n(&k->stop, __ATOMIC_ACQUIRE)) {
 		look(k);
-		nap_ms(POLL_MS);
+		cli_nap_ms(POLL_MS);
 	}
 	return NULL;
 }

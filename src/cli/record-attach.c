@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -47,13 +46,6 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	interrupted = 1;
-}
-
-static void nap_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
 }
 
 /* Where object `name` (a path, or a file name) is loaded in process pid,
@@ -191,7 +183,7 @@ static const char *follow(pid_t pid, struct kft_control *ctl)
 		st = __atomic_load_n(&ctl->state, __ATOMIC_ACQUIRE);
 		if (interrupted || (st & KFT_STATE_COMPLETE))
 			break;
-		nap_ms(20);
+		cli_nap_ms(20);
 	}
 	if (!(st & KFT_STATE_COMPLETE))
 		kft_control_stop(ctl, KFT_HOW_USER, now_ns() - ctl->clock_base_ns, 0, 0, 0);
@@ -201,7 +193,7 @@ static const char *follow(pid_t pid, struct kft_control *ctl)
 			return "status = detached\n";
 		if (process_gone(pid))
 			return "status = exited while detaching\n";
-		nap_ms(5);
+		cli_nap_ms(5);
 	}
 	fprintf(stderr, "kft: process %d did not say within %d s that its function entries "
 		"are NOPs again\n", (int)pid, DETACH_WAIT_MS / 1000);
