@@ -48,6 +48,9 @@ void close_trace(struct kft_trace *tr, struct kft_symbolizer *sz);
 /* The trace directory (trace-dir.c). */
 uint64_t now_ns(void);	/* CLOCK_MONOTONIC */
 void cli_nap_ms(long ms);	/* sleep ms milliseconds (the polling commands') */
+/* A copy kft record --latency made (latency.N in the trace directory
+ * dfd): its files, which are a trace's, then the directory. */
+void remove_latency_copy(int dfd, const char *name);
 int prepare_dir(const char *dir);
 int write_file(const char *dir, const char *name, const void *data, size_t len);
 int write_info(const char *dir, int argc, char **argv, const char *status);

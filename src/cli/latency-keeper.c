@@ -100,23 +100,6 @@ static bool copied(const char *n)
 	       (!strncmp(n, "thread-", 7) && len > 4 && !strcmp(n + len - 4, ".kft"));
 }
 
-static void remove_copy(const char *dir, unsigned int n)
-{
-	char path[4200];
-	struct dirent *de;
-	DIR *d;
-
-	snprintf(path, sizeof(path), "%s/latency.%u", dir, n);
-	d = opendir(path);
-	if (!d)
-		return;
-	while ((de = readdir(d)))
-		if (de->d_name[0] != '.')
-			unlinkat(dirfd(d), de->d_name, 0);
-	closedir(d);
-	rmdir(path);
-}
-
 /* The trace as it stands into latency.N; the link to it. */
 static void make_copy(struct kft_latency_keeper *k)
 {
@@ -154,8 +137,10 @@ static void make_copy(struct kft_latency_keeper *k)
 		goto out;
 	}
 	k->copies = n;
-	if (n > 2)
-		remove_copy(k->dir, n - 2);
+	if (n > 2) {
+		snprintf(name, sizeof(name), "latency.%u", n - 2);
+		remove_latency_copy(from, name);
+	}
 out:
 	if (to >= 0)
 		close(to);

@@ -82,9 +82,7 @@ static bool trace_file_name(const char *n)
 	return !strcmp(p, ".kft") || !strcmp(p, ".kfz");
 }
 
-/* A copy kft record --latency made (latency.N): a trace's files, then
- * the directory. */
-static void remove_copy(int dfd, const char *name)
+void remove_latency_copy(int dfd, const char *name)
 {
 	int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	struct dirent *de;
@@ -165,7 +163,7 @@ int prepare_dir(const char *dir)
 	rewinddir(d);
 	while ((de = readdir(d)))
 		if (trace_file_name(de->d_name) && unlinkat(dfd, de->d_name, 0) && errno == EISDIR)
-			remove_copy(dfd, de->d_name);
+			remove_latency_copy(dfd, de->d_name);
 	closedir(d);
 	return 0;	/* dfd stays open: it holds the lock */
 }
