@@ -81,22 +81,6 @@ static bool taken(struct kft_control *ctl, uint32_t id)
 	return false;
 }
 
-/* The new run: the old one's marks cleared, primed or loaded; tracing
- * off stays off, and the stop generation stays raised. */
-static void begin_run(struct kft_control *ctl, bool primed)
-{
-	uint64_t st = __atomic_load_n(&ctl->state, __ATOMIC_ACQUIRE);
-	uint64_t next;
-
-	memset(&ctl->start, 0, sizeof(ctl->start));
-	memset(&ctl->stop, 0, sizeof(ctl->stop));
-	do
-		next = (st & ~KFT_STATE_FLAGS) | (st & KFT_STATE_PAUSED) |
-		       (primed ? KFT_STATE_PRIMED : 0);
-	while (!__atomic_compare_exchange_n(&ctl->state, &st, next, false, __ATOMIC_ACQ_REL,
-					    __ATOMIC_ACQUIRE));
-}
-
 static int install(const char *dir, struct kft_control *ctl, const struct kft_config *cfg,
 		   const char *file, bool primed)
 {
@@ -131,7 +115,7 @@ static int install(const char *dir, struct kft_control *ctl, const struct kft_co
 			    ctl->ended_ns ? "the program ended" :
 					    "a process without kft's helper thread (on one CPU, "
 					    "or with KFT_PREFAULT=0) cannot take a new config");
-	begin_run(ctl, primed);
+	kft_control_new_run(ctl, primed);
 	printf("run %u installed%s; run %u's config kept as %s/config-run%u\n", id,
 	       primed ? " and primed" : ", not primed", old, dir, old);
 	return 0;

@@ -108,3 +108,17 @@ NOTRACE bool kft_control_pause(struct kft_control *ctl, bool paused)
 			return true;
 	}
 }
+
+NOTRACE void kft_control_new_run(struct kft_control *ctl, bool primed)
+{
+	uint64_t st = __atomic_load_n(&ctl->state, __ATOMIC_ACQUIRE);
+	uint64_t next;
+
+	memset(&ctl->start, 0, sizeof(ctl->start));
+	memset(&ctl->stop, 0, sizeof(ctl->stop));
+	do
+		next = (st & ~KFT_STATE_FLAGS) | (st & KFT_STATE_PAUSED) |
+		       (primed ? KFT_STATE_PRIMED : 0);
+	while (!__atomic_compare_exchange_n(&ctl->state, &st, next, false, __ATOMIC_ACQ_REL,
+					    __ATOMIC_ACQUIRE));
+}

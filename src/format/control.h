@@ -38,6 +38,11 @@ bool kft_control_stop(struct kft_control *ctl, uint32_t how, uint64_t now, uint6
 /* Arm the start trigger. Returns false if the run is running or complete. */
 bool kft_control_prime(struct kft_control *ctl);
 
+/* kft config: a new run after the old one stopped, primed or only
+ * loaded; its start and stop marks cleared. Tracing off stays off, and
+ * the stop generation stays as the stop left it. */
+void kft_control_new_run(struct kft_control *ctl, bool primed);
+
 /* Tracing off (paused) or on again, whatever the run's state, as
  * ftrace's tracing_on. Returns false if it already was so. */
 bool kft_control_pause(struct kft_control *ctl, bool paused);

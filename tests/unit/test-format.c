@@ -156,6 +156,30 @@ static void test_state_trigger_needs_prime(void **state)
 	assert_int_equal(ctl.stop.mark_ns, 20);
 }
 
+/* kft config's new run: loaded or primed, the old marks gone, the
+ * generation and tracing off kept */
+static void test_state_new_run(void **state)
+{
+	struct kft_control ctl;
+
+	kft_control_init(&ctl, 0, KFT_MODE_TIMED, true);
+	assert_true(kft_control_start(&ctl, KFT_HOW_ENTRY, 10, 0x1, 1, 0));
+	assert_true(kft_control_pause(&ctl, true));
+	assert_true(kft_control_stop(&ctl, KFT_HOW_USER, 20, 0, 0, 0));
+	kft_control_new_run(&ctl, false);
+	assert_int_equal(ctl.state & KFT_STATE_FLAGS, KFT_STATE_PAUSED);
+	assert_int_equal(gen(&ctl), 1);
+	assert_int_equal(ctl.start.how, 0);
+	assert_int_equal(ctl.stop.how, 0);
+	assert_false(kft_control_start(&ctl, KFT_HOW_ENTRY, 30, 0x1, 1, 0));	/* not primed */
+	kft_control_new_run(&ctl, true);
+	assert_int_equal(ctl.state & KFT_STATE_FLAGS, KFT_STATE_PAUSED | KFT_STATE_PRIMED);
+	assert_true(kft_control_start(&ctl, KFT_HOW_ENTRY, 31, 0x1, 1, 0));
+	assert_int_equal(ctl.start.mark_ns, 31);
+	assert_int_equal(ctl.first_start_ns, 10);
+	(void)state;
+}
+
 static void test_state_user_start_and_stop(void **state)
 {
 	struct kft_control ctl;
@@ -257,6 +281,7 @@ int main(void)
 		cmocka_unit_test(test_site_index_grows),
 		cmocka_unit_test(test_state_trigger_needs_prime),
 		cmocka_unit_test(test_state_user_start_and_stop),
+		cmocka_unit_test(test_state_new_run),
 		cmocka_unit_test(test_state_autorepeat),
 	};
 
