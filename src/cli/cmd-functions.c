@@ -3,10 +3,10 @@
  * name, as ftrace's available_filter_functions. */
 #include <fnmatch.h>
 #include <limits.h>
-#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../symbols/elf-symtab.h"
 #include "cli.h"
@@ -65,43 +65,46 @@ static long list_object(const char *path, const char *lib, char **globs, int ngl
 	return (long)n;
 }
 
+/* Listing the libraries of a process: what is left out, and the sum. */
+struct libraries {
+	char exe[PATH_MAX], last[PATH_MAX];
+	char **globs;
+	int nglobs;
+	long total;
+	bool failed;		/* list_object said why */
+};
+
+static int list_library(struct cli_mapping *m, void *arg)
+{
+	struct libraries *l = arg;
+	long n;
+
+	if (m->perms[2] != 'x' || m->deleted || !strcmp(m->path, l->exe) ||
+	    !strcmp(m->path, l->last))
+		return 0;
+	snprintf(l->last, sizeof(l->last), "%s", m->path);
+	n = list_object(m->path, strrchr(m->path, '/') + 1, l->globs, l->nglobs);
+	if (n < 0)
+		l->failed = true;
+	else
+		l->total += n;
+	return l->failed;
+}
+
 /* The shared libraries process pid has mapped to run (executable
  * mappings of files other than its program), each once, in map order. */
 static long list_libraries(long pid, char **globs, int nglobs)
 {
-	char path[64], line[PATH_MAX + 128], exe[PATH_MAX], last[PATH_MAX] = "";
+	struct libraries l = { .globs = globs, .nglobs = nglobs };
+	char path[64];
 	ssize_t len;
-	long total = 0;
-	FILE *maps;
 
 	snprintf(path, sizeof(path), "/proc/%ld/exe", pid);
-	len = readlink(path, exe, sizeof(exe) - 1);
-	exe[len > 0 ? len : 0] = '\0';
-	snprintf(path, sizeof(path), "/proc/%ld/maps", pid);
-	if (!(maps = fopen(path, "re")))
-		return 0;
-	while (fgets(line, sizeof(line), maps)) {
-		char perms[8] = "", *file = strchr(line, '/');
-		const char *base;
-		long n;
-
-		if (!file || sscanf(line, "%*s %7s", perms) != 1 || perms[2] != 'x')
-			continue;
-		file[strcspn(file, "\n")] = '\0';
-		if (!strcmp(file, exe) || !strcmp(file, last) || strstr(file, " (deleted)"))
-			continue;
-		snprintf(last, sizeof(last), "%s", file);
-		base = strrchr(file, '/') + 1;
-		/* read through the process's view of the file */
-		n = list_object(file, base, globs, nglobs);
-		if (n < 0) {
-			fclose(maps);
-			return n;
-		}
-		total += n;
-	}
-	fclose(maps);
-	return total;
+	len = readlink(path, l.exe, sizeof(l.exe) - 1);
+	l.exe[len > 0 ? len : 0] = '\0';
+	/* a map that cannot be read lists no library */
+	cli_each_mapping(pid, list_library, &l);
+	return l.failed ? -1 : l.total;
 }
 
 int cmd_functions(int argc, char **argv)

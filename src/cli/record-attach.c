@@ -51,31 +51,30 @@ static void on_signal(int sig)
 /* Where object `name` (a path, or a file name) is loaded in process pid,
  * and its file: the start of its mapping at file offset 0 (the objects
  * this is asked of are linked at address 0). 0 if not loaded. */
+struct object {
+	const char *name;
+	char *path;
+	size_t size;
+	uint64_t base;
+};
+
+static int find_object(struct cli_mapping *m, void *arg)
+{
+	struct object *o = arg;
+
+	if (m->offset || m->deleted ||
+	    (strcmp(m->path, o->name) && strcmp(strrchr(m->path, '/') + 1, o->name)))
+		return 0;
+	snprintf(o->path, o->size, "%s", m->path);
+	o->base = m->start;
+	return 1;
+}
+
 static uint64_t object_base(pid_t pid, const char *name, char *path, size_t size)
 {
-	char maps[64], line[PATH_MAX + 128];
-	uint64_t base = 0;
-	FILE *f;
+	struct object o = { name, path, size, 0 };
 
-	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)pid);
-	f = fopen(maps, "re");
-	if (!f)
-		return 0;
-	while (!base && fgets(line, sizeof(line), f)) {
-		unsigned long long start, offset;
-		char *file = strchr(line, '/'), *slash;
-
-		if (!file || sscanf(line, "%llx-%*x %*s %llx", &start, &offset) != 2 || offset)
-			continue;
-		file[strcspn(file, "\n")] = '\0';
-		slash = strrchr(file, '/');
-		if (strcmp(file, name) && strcmp(slash + 1, name))
-			continue;
-		snprintf(path, size, "%s", file);
-		base = start;
-	}
-	fclose(f);
-	return base;
+	return cli_each_mapping(pid, find_object, &o) > 0 ? o.base : 0;
 }
 
 /* The address of function sym of object `name` in process pid, or 0. */

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -28,50 +29,78 @@ static bool is_pid(const char *s)
 	return true;
 }
 
-int cli_trace_target(const char *arg, char *dir, size_t size)
+int cli_each_mapping(long pid, int (*fn)(struct cli_mapping *m, void *ctx), void *ctx)
 {
 	char path[64], line[4096 + 128];
-	struct stat st;
+	int ret = 0;
 	FILE *maps;
-	int found = 0;
+
+	snprintf(path, sizeof(path), "/proc/%ld/maps", pid);
+	maps = fopen(path, "re");
+	if (!maps)
+		return -1;
+	/* "start-end perms offset dev inode   /path/to/file[ (deleted)]" */
+	while (!ret && fgets(line, sizeof(line), maps)) {
+		struct cli_mapping m = { .path = strchr(line, '/') };
+		unsigned long long start, offset;
+		size_t n;
+
+		if (!m.path || sscanf(line, "%llx-%*x %7s %llx", &start, m.perms, &offset) != 3)
+			continue;
+		m.start = start;
+		m.offset = offset;
+		n = strcspn(m.path, "\n");
+		m.path[n] = '\0';
+		if (n > 10 && !strcmp(m.path + n - 10, " (deleted)")) {
+			m.deleted = true;
+			m.path[n - 10] = '\0';
+		}
+		ret = fn(&m, ctx);
+	}
+	if (!ret && ferror(maps))
+		ret = -1;
+	fclose(maps);
+	return ret;
+}
+
+/* The trace directory whose control file a process has mapped. */
+struct control_of {
+	char *dir;
+	size_t size;
+};
+
+static int find_control(struct cli_mapping *m, void *arg)
+{
+	struct control_of *c = arg;
+	size_t n = strlen(m->path);
+
+	if (n < 8 || strcmp(m->path + n - 8, "/control") || m->deleted)
+		return 0;
+	m->path[n - 8] = '\0';
+	return snprintf(c->dir, c->size, "%s", m->path) >= (int)c->size ? 2 : 1;
+}
+
+int cli_trace_target(const char *arg, char *dir, size_t size)
+{
+	struct control_of c = { dir, size };
+	struct stat st;
+	int found;
 
 	if (!is_pid(arg) || (stat(arg, &st) == 0 && S_ISDIR(st.st_mode))) {
 		if (snprintf(dir, size, "%s", arg) >= (int)size)
 			return fail("%s: too long a path", arg);
 		return 0;
 	}
-	snprintf(path, sizeof(path), "/proc/%s/maps", arg);
-	maps = fopen(path, "re");
-	if (!maps) {
-		if (errno == ENOENT)
-			return fail("no process %s (and no directory of that name)", arg);
-		return fail("process %s: %s: %s (another user's process, or one "
+	errno = 0;
+	found = cli_each_mapping(strtol(arg, NULL, 10), find_control, &c);
+	if (found < 0 && errno == ENOENT)
+		return fail("no process %s (and no directory of that name)", arg);
+	if (found < 0)
+		return fail("process %s: /proc/%s/maps: %s (another user's process, or one "
 			    "kernel.yama.ptrace_scope keeps from you: only its owner, "
-			    "or root, may steer it)", arg, path, strerror(errno));
-	}
-	/* "start-end perms offset dev inode   /path/to/kft.data/control" */
-	while (!found && fgets(line, sizeof(line), maps)) {
-		char *name = strchr(line, '/');
-		size_t n;
-
-		if (!name)
-			continue;
-		n = strcspn(name, "\n");
-		name[n] = '\0';
-		if (n < 8 || strcmp(name + n - 8, "/control") || strstr(name, " (deleted)"))
-			continue;
-		name[n - 8] = '\0';
-		if (snprintf(dir, size, "%s", name) >= (int)size) {
-			fclose(maps);
-			return fail("process %s: too long a trace path", arg);
-		}
-		found = 1;
-	}
-	if (ferror(maps) && !found) {
-		fclose(maps);
-		return fail("process %s: %s: %s", arg, path, strerror(errno));
-	}
-	fclose(maps);
+			    "or root, may steer it)", arg, arg, strerror(errno));
+	if (found == 2)
+		return fail("process %s: too long a trace path", arg);
 	if (!found)
 		return fail("process %s is not traced by kft (no trace's control file in its "
 			    "memory map)", arg);
