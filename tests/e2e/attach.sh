@@ -100,11 +100,7 @@ once_attach_until_stop_trigger() {
 	sleep 0.2
 	touch go-a
 	wait_for did-a
-	for _ in $(seq 100); do
-		kill -0 "$rec" 2>/dev/null || break
-		sleep 0.05
-	done
-	check "kft record -p ended with the stop trigger" sh -c "! kill -0 $rec 2>/dev/null"
+	check "kft record -p ended with the stop trigger" gone "$rec" 5
 	wait "$rec"
 	check "detached" grep -q "^status = detached$" kft.data/info
 	touch go-b

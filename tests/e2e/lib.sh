@@ -62,6 +62,16 @@ wait_for() {
 	return 1
 }
 
+# gone PID SECONDS: whether process PID has ended within SECONDS (polled
+# every 50 ms; it is not waited for)
+gone() {
+	for _ in $(seq $(($2 * 20))); do
+		kill -0 "$1" 2>/dev/null || return 0
+		sleep 0.05
+	done
+	! kill -0 "$1" 2>/dev/null
+}
+
 # calls_of DIR FUNC: kd's count for FUNC
 calls_of() { kft kd -f Fc "$1" | awk -v f="$2" '$1 == f { print $2 }'; }
 

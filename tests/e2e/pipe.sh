@@ -38,11 +38,7 @@ once_pipe_is_live() {
 	check "... and it does run" kill -0 "$pid"
 	touch end
 	wait "$rec"
-	for _ in $(seq 100); do
-		kill -0 "$pipe" 2>/dev/null || break
-		sleep 0.1
-	done
-	check "the pipe ended with the program" sh -c "! kill -0 $pipe 2>/dev/null"
+	check "the pipe ended with the program" gone "$pipe" 10
 	wait "$pipe"
 	check "every tick once" test "$(grep -c ' tick ' piped)" = "$(calls_of kft.data tick)"
 	check "main, last to end, last" test "$(tail -1 piped | awk '{ print $4 }')" = main
@@ -61,11 +57,7 @@ once_pipe_stops_on_ctrl_c() {
 		sleep 0.1
 	done
 	kill -INT "$pipe"
-	for _ in $(seq 100); do
-		kill -0 "$pipe" 2>/dev/null || break
-		sleep 0.1
-	done
-	if kill -0 "$pipe" 2>/dev/null; then
+	if ! gone "$pipe" 10; then
 		kill -KILL "$pipe"
 		echo "kft pipe still ran 10 s after SIGINT"
 		touch end
