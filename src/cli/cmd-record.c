@@ -160,9 +160,9 @@ static int check_program(const char *path, const struct kft_config *cfg, const c
 	for (size_t i = 0; i < cfg->nfuncs; i++)
 		if (cfg->funcs[i].name)
 			refs[nrefs++] = &cfg->funcs[i];
-	for (size_t i = 0; i < cfg->notrace.n; i++)
-		if (cfg->notrace.refs[i].name)
-			refs[nrefs++] = &cfg->notrace.refs[i];
+	for (size_t i = 0; i < cfg->skip_list.n; i++)
+		if (cfg->skip_list.refs[i].name)
+			refs[nrefs++] = &cfg->skip_list.refs[i];
 	for (size_t i = 0; i < cfg->graph.n; i++)
 		if (cfg->graph.refs[i].name)
 			refs[nrefs++] = &cfg->graph.refs[i];
@@ -524,8 +524,8 @@ static int add_selections(struct kft_config *cfg, const struct record_opts *o)
 		return fail("%s", err.msg);
 	move_refs(&cfg->has_funclist, &cfg->nfuncs, &cfg->funcs, &opt.has_funclist, &opt.nfuncs,
 		  &opt.funcs);
-	move_refs(&cfg->notrace.set, &cfg->notrace.n, &cfg->notrace.refs, &opt.notrace.set,
-		  &opt.notrace.n, &opt.notrace.refs);
+	move_refs(&cfg->skip_list.set, &cfg->skip_list.n, &cfg->skip_list.refs, &opt.skip_list.set,
+		  &opt.skip_list.n, &opt.skip_list.refs);
 	move_refs(&cfg->graph.set, &cfg->graph.n, &cfg->graph.refs, &opt.graph.set, &opt.graph.n,
 		  &opt.graph.refs);
 	if (opt.max_depth)

@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1
+#ifdef __KERNEL__	/* kft.ko builds it too */
+#include <linux/kernel.h>
+#include <linux/stdarg.h>
+#else
 #include <stdarg.h>
 #include <stdio.h>
+#endif
 
 #include "error.h"
 

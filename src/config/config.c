@@ -5,6 +5,7 @@
  * are errors naming file, line and word, and a funclist without fend
  * cannot loop forever.
  */
+#ifndef __KERNEL__	/* kft.ko builds it too: module/kft-libc.h */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -15,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#endif
 
 #include "config.h"
 
@@ -442,8 +444,8 @@ static int parse_filter(struct parser *p, struct kft_config *cfg, const struct t
 	if (!strcmp(what->text, "funclist"))
 		return parse_funclist(p, cfg, what, &cfg->has_funclist, &cfg->nfuncs, &cfg->funcs);
 	if (!strcmp(what->text, "notrace"))
-		return parse_funclist(p, cfg, what, &cfg->notrace.set, &cfg->notrace.n,
-				      &cfg->notrace.refs);
+		return parse_funclist(p, cfg, what, &cfg->skip_list.set, &cfg->skip_list.n,
+				      &cfg->skip_list.refs);
 	if (!strcmp(what->text, "graph"))
 		return parse_funclist(p, cfg, what, &cfg->graph.set, &cfg->graph.n,
 				      &cfg->graph.refs);
@@ -537,9 +539,9 @@ void kft_config_release(struct kft_config *cfg)
 	for (size_t i = 0; i < cfg->nfuncs; i++)
 		free(cfg->funcs[i].name);
 	free(cfg->funcs);
-	for (size_t i = 0; i < cfg->notrace.n; i++)
-		free(cfg->notrace.refs[i].name);
-	free(cfg->notrace.refs);
+	for (size_t i = 0; i < cfg->skip_list.n; i++)
+		free(cfg->skip_list.refs[i].name);
+	free(cfg->skip_list.refs);
 	for (size_t i = 0; i < cfg->graph.n; i++)
 		free(cfg->graph.refs[i].name);
 	free(cfg->graph.refs);
@@ -607,6 +609,7 @@ int kft_config_parse(struct kft_config *cfg, const char *text, size_t len, const
 	return ret;
 }
 
+#ifndef __KERNEL__
 int kft_config_load(struct kft_config *cfg, const char *path, struct kft_error *err)
 {
 	struct stat st;
@@ -640,6 +643,8 @@ out:
 	close(fd);
 	return ret;
 }
+
+#endif
 
 bool kft_is_glob(const char *name)
 {
@@ -747,7 +752,7 @@ char *kft_config_format(const struct kft_config *cfg)
 		sb_add(&sb, " fend\n");
 	}
 	for (int l = 0; l < 2; l++) {
-		const struct kft_func_list *list = l ? &cfg->graph : &cfg->notrace;
+		const struct kft_func_list *list = l ? &cfg->graph : &cfg->skip_list;
 
 		if (!list->set)
 			continue;

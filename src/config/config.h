@@ -20,9 +20,13 @@
 #ifndef KFT_CONFIG_H
 #define KFT_CONFIG_H
 
+#ifdef __KERNEL__
+#include <linux/types.h>
+#else
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#endif
 
 #include "../common/error.h"
 
@@ -100,7 +104,7 @@ struct kft_config {
 	 * the functions only inside which calls are traced, and how many
 	 * levels are traced from the outermost traced call (or graph
 	 * function) down; 0: all */
-	struct kft_func_list notrace;
+	struct kft_func_list skip_list;	/* "filter notrace" */
 	struct kft_func_list graph;
 	uint32_t max_depth;
 	/* not a statement: `kft record --kernel --irqs` also records the

@@ -39,7 +39,7 @@ void kft_boot_args(const struct kft_config *cfg, FILE *args, FILE *notes)
 	if (cfg->mintime)
 		fprintf(args, " tracing_thresh=%" PRIu64, cfg->mintime);
 	put_list(args, " ftrace_filter=", cfg->funcs, cfg->nfuncs);
-	put_list(args, " ftrace_notrace=", cfg->notrace.refs, cfg->notrace.n);
+	put_list(args, " ftrace_notrace=", cfg->skip_list.refs, cfg->skip_list.n);
 	put_list(args, " ftrace_graph_filter=", cfg->graph.refs, cfg->graph.n);
 	if (cfg->max_depth)
 		fprintf(args, " ftrace_graph_max_depth=%u", cfg->max_depth);

@@ -234,8 +234,8 @@ int kft_kernel_check(struct kft_kernel *k, struct kft_config *cfg, const char *o
 		ret = check_ref(k, &cfg->stop.func, &ksyms, origin, err);
 	for (size_t i = 0; !ret && i < cfg->nfuncs; i++)
 		ret = check_ref(k, &cfg->funcs[i], &ksyms, origin, err);
-	for (size_t i = 0; !ret && i < cfg->notrace.n; i++)
-		ret = check_ref(k, &cfg->notrace.refs[i], &ksyms, origin, err);
+	for (size_t i = 0; !ret && i < cfg->skip_list.n; i++)
+		ret = check_ref(k, &cfg->skip_list.refs[i], &ksyms, origin, err);
 	for (size_t i = 0; !ret && i < cfg->graph.n; i++)
 		ret = check_ref(k, &cfg->graph.refs[i], &ksyms, origin, err);
 	if (!ret && cfg->watch != KFT_WATCH_NONE && !k->stack_tracer)
@@ -416,7 +416,7 @@ int kft_kernel_arm(struct kft_kernel *k, struct kft_journal *j, const struct kft
 	if (kft_journal_set_list(j, kft_kernel_path(k, "set_ftrace_pid"), pid > 0 ? num : "", err) ||
 	    (pid > 0 && set(k, j, "options/function-fork", "1", err)))
 		return -1;
-	list = list_text(cfg->notrace.refs, cfg->notrace.n);
+	list = list_text(cfg->skip_list.refs, cfg->skip_list.n);
 	if (!list)
 		return kft_error_set(err, "out of memory");
 	if (kft_journal_set_list(j, kft_kernel_path(k, "set_ftrace_notrace"), list, err)) {

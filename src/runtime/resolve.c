@@ -227,7 +227,7 @@ static pthread_mutex_t resolve_lock = PTHREAD_MUTEX_INITIALIZER;
 static KFT_NOTRACE void resolve_locked(void)
 {
 	const struct kft_config *cfg = &kft_rt.cfg;
-	size_t nrefs = 2 + cfg->nfuncs + cfg->notrace.n + cfg->graph.n;
+	size_t nrefs = 2 + cfg->nfuncs + cfg->skip_list.n + cfg->graph.n;
 	struct resolve_ctx *ctx = calloc(nrefs, sizeof(*ctx));
 	uint64_t *hex = calloc(nrefs, sizeof(*hex));
 	struct names names = { ctx, 0, hex, 0, NULL, 0, 0 };
@@ -249,7 +249,7 @@ static KFT_NOTRACE void resolve_locked(void)
 	if (cfg->stop.func.name)
 		ctx[names.n++] = (struct resolve_ctx){ cfg->stop.func.name, &kft_rt.stop, NULL };
 	list_refs(&names, hex, cfg->funcs, cfg->nfuncs, &funcs);
-	list_refs(&names, hex, cfg->notrace.refs, cfg->notrace.n, &notrace);
+	list_refs(&names, hex, cfg->skip_list.refs, cfg->skip_list.n, &notrace);
 	list_refs(&names, hex, cfg->graph.refs, cfg->graph.n, &graph);
 	if (names.n || names.nhex)
 		dl_iterate_phdr(resolve_object, &names);
@@ -282,7 +282,7 @@ KFT_NOTRACE void kft_resolve_config(void)
 KFT_NOTRACE void kft_update_plain(void)
 {
 	kft_rt.plain = !kft_rt.has_funclist && !kft_rt.cfg.noints && !kft_rt.cfg.onlyints &&
-		       !kft_rt.cfg.notrace.set && !kft_rt.has_graph && !kft_rt.max_depth &&
+		       !kft_rt.cfg.skip_list.set && !kft_rt.has_graph && !kft_rt.max_depth &&
 		       kft_rt.stop.type == KFT_TRIGGER_NONE && !kft_rt.overwrite &&
 		       !kft_rt.compensate;
 }

@@ -53,8 +53,8 @@ static void print_config(FILE *out, const struct kft_config *cfg)
 		fprintf(out, "  filter onlyints\n");
 	if (cfg->has_funclist)
 		print_list(out, "funclist", cfg->funcs, cfg->nfuncs);
-	if (cfg->notrace.set)
-		print_list(out, "notrace", cfg->notrace.refs, cfg->notrace.n);
+	if (cfg->skip_list.set)
+		print_list(out, "notrace", cfg->skip_list.refs, cfg->skip_list.n);
 	if (cfg->graph.set)
 		print_list(out, "graph", cfg->graph.refs, cfg->graph.n);
 	if (cfg->max_depth)

@@ -147,11 +147,11 @@ static void test_selections(void **state)
 {
 	parses("begin\nset S s1 s2*\nfilter notrace foo* *bar [ab]? fend\n"
 	       "filter graph main @S fend\nfilter depth 4\nend");
-	assert_true(cfg.notrace.set);
-	assert_int_equal(cfg.notrace.n, 3);
-	assert_string_equal(cfg.notrace.refs[0].name, "foo*");
-	assert_string_equal(cfg.notrace.refs[2].name, "[ab]?");
-	assert_true(kft_is_glob(cfg.notrace.refs[1].name));
+	assert_true(cfg.skip_list.set);
+	assert_int_equal(cfg.skip_list.n, 3);
+	assert_string_equal(cfg.skip_list.refs[0].name, "foo*");
+	assert_string_equal(cfg.skip_list.refs[2].name, "[ab]?");
+	assert_true(kft_is_glob(cfg.skip_list.refs[1].name));
 	assert_true(cfg.graph.set);
 	assert_int_equal(cfg.graph.n, 3);
 	assert_string_equal(cfg.graph.refs[2].name, "s2*");
