@@ -101,6 +101,11 @@ deps:
 demo: deps all
 	@examples/run-demo.sh $(O)
 
+# kft.ko, KFT's /proc/kft, for the running kernel (KDIR: another kernel's
+# build tree, e.g. /usr/src/linux-headers-VERSION)
+module:
+	$(MAKE) -C module $(if $(KDIR),KDIR=$(KDIR))
+
 # kft against uftrace and LTTng-UST (installs them if missing)
 bench: deps all
 	bench/run.sh
@@ -110,8 +115,10 @@ install: all
 	install -m 755 $(O)/bin/kft $(DESTDIR)$(PREFIX)/bin/kft
 	install -m 644 $(O)/lib/libkft.so $(DESTDIR)$(PREFIX)/lib/libkft.so
 	install -m 644 include/kft.h $(DESTDIR)$(PREFIX)/include/kft.h
-	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man4 \
+		$(DESTDIR)$(PREFIX)/share/man/man5
 	install -m 644 docs/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 docs/*.4 $(DESTDIR)$(PREFIX)/share/man/man4/
 	install -m 644 docs/*.5 $(DESTDIR)$(PREFIX)/share/man/man5/
 
 clean:
@@ -122,10 +129,11 @@ help:
 	@echo "make demo       install missing packages, build, trace examples/, show the log"
 	@echo "make check      install missing packages, build, run every test"
 	@echo "make check-kernel  the kernel tests alone (QEMU, Debian's kernel)"
+	@echo "make module     kft.ko (/proc/kft, /proc/kft_data) for the running kernel"
 	@echo "make bench      kft against uftrace and LTTng-UST, same workloads, one run"
 	@echo "make fuzz       each libFuzzer target for FUZZ_TIME seconds (default 60)"
 	@echo "make install PREFIX=DIR"
 
-.PHONY: all unit check check-fast check-kernel deps demo bench fuzz fuzz-targets install clean help
+.PHONY: all unit check check-fast check-kernel deps demo module bench fuzz fuzz-targets install clean help
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

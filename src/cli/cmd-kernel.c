@@ -18,6 +18,7 @@
 #include "../kernel/ftrace-collect.h"
 #include "../kernel/journal.h"
 #include "cli.h"
+#include "kernel-module.h"
 #include "kernel-session.h"
 
 static const char usage[] =
@@ -37,8 +38,11 @@ static const char usage[] =
 	"                                since boot into the trace DIR (CONFIG's maxtime,\n"
 	"                                onlyints and logentries applied as it is read)\n"
 	"\n"
-	"As root. The session lives in $KFT_KERNEL_STATE (default /run/kft); its trace\n"
-	"is $KFT_KERNEL_STATE/kft.data, for kft kd, kft ftrace and the rest.\n"
+	"As root. With kft.ko loaded (/proc/kft there), config, prime, start, stop,\n"
+	"status and data use it: the calls are timed and filtered in the kernel.\n"
+	"Otherwise they use ftrace: the session lives in $KFT_KERNEL_STATE (default\n"
+	"/run/kft); its trace is $KFT_KERNEL_STATE/kft.data, for kft kd, kft ftrace\n"
+	"and the rest. `kft kernel status` names the backend in its first line.\n"
 	"`kft record --kernel` does all of it in one command.\n";
 
 static bool primed(void)
@@ -75,6 +79,14 @@ static int do_config(const char *file)
 	kft_config_init(&cfg);
 	if (kft_config_load(&cfg, file, &err))
 		return fail("%s", err.msg);
+	if (kernel_module_loaded()) {
+		/* checked here, so a mistake names the file; as a new run */
+		text = kft_config_format(&cfg);
+		ret = text ? kernel_module_send(text, file) : fail("out of memory");
+		free(text);
+		kft_config_release(&cfg);
+		return ret;
+	}
 	if (!kernel_check(&k, &cfg, file)) {
 		text = kft_config_format(&cfg);
 		ret = text ? write_file(kernel_state_path(""), "config", text, strlen(text))
@@ -177,6 +189,7 @@ static int do_status(void)
 	struct kft_error err;
 	char *cfg;
 
+	printf("backend: ftrace (tracefs; kft.ko is not loaded)\n");
 	if (primed()) {
 		if (kft_kernel_probe(&k, &err))
 			return fail("%s", err.msg);
@@ -293,6 +306,14 @@ int cmd_kernel(int argc, char **argv)
 
 	if (wants_help(argc, argv, usage))
 		return 0;
+	if (argc == 2 && kernel_module_loaded()) {
+		if (!strcmp(what, "prime") || !strcmp(what, "start") || !strcmp(what, "stop"))
+			return kernel_module_send(what, what);
+		if (!strcmp(what, "status"))
+			return kernel_module_status();
+		if (!strcmp(what, "data"))
+			return kernel_module_data();
+	}
 	if (!strcmp(what, "config") && argc == 3)
 		return do_config(argv[2]);
 	if (!strcmp(what, "bootargs") && argc == 3)

@@ -205,6 +205,7 @@ once_help() {
 	done
 	check "config man page" test -s "$ROOT/docs/kft-config.5"
 	check "format man page" test -s "$ROOT/docs/kft-data.5"
+	check "kft.ko man page" test -s "$ROOT/docs/kft-module.4"
 	kft --help | grep -q "commands:"
 	kft --version | grep -q "^kft [0-9]"
 	set +e

@@ -10,7 +10,8 @@
 # The kernel is KFT_KERNEL_IMAGE, or Debian's linux-image-amd64 unpacked
 # into $KFT_KERNEL_CACHE (default build/kernel-cache) by fetch-kernel.sh.
 # The guest has a virtio disk of 16 MiB (/dev/vda once the stage's
-# virtio modules are loaded), for a device to interrupt.
+# virtio modules are loaded), for a device to interrupt, and
+# KFT_GUEST_CPUS CPUs (default 1).
 set -euo pipefail
 
 timeout_s=600 log= extra=
@@ -57,7 +58,7 @@ head -c 16M /dev/urandom > "$work/disk.img"
 
 # KVM is left alone: on hosts without vmx/svm /dev/kvm may exist and crawl.
 set +e
-timeout --foreground -k 5 "$timeout_s" qemu-system-x86_64 -accel tcg -cpu max -smp 1 -m 768M \
+timeout --foreground -k 5 "$timeout_s" qemu-system-x86_64 -accel tcg -cpu max -smp "${KFT_GUEST_CPUS:-1}" -m 768M \
 	-kernel "$kernel" -initrd "$work/initrd.gz" \
 	-drive file="$work/disk.img",if=virtio,format=raw \
 	-append "console=ttyS0 panic=-1 oops=panic loglevel=3${extra:+ $extra}" \

@@ -39,6 +39,10 @@ if [ -d "$mods" ]; then
 	done
 fi
 
+# kft.ko, for the same kernel (a failure to build it is a failed test)
+module_built=0
+"$here/build-module.sh" "$kernel" "$stage" > "$stage/module.log" 2>&1 && module_built=1
+
 # the shared libraries they need, at the paths the loader looks in
 for bin in "$stage/kft/bin/kft" "$stage/kft/lib/libkft.so" "$stage/progs/sysprog"; do
 	ldd "$bin" | awk '/=> \// { print $3 } /^\t\/[^ ]+ \(/ { print $1 }'
@@ -78,5 +82,14 @@ boot guest.sh
 # a boot trace: the kernel traced from power-on, as the config says
 cp "$here/boot.conf" "$stage/boot.conf"
 boot guest-boot.sh "$("$build/bin/kft" kernel bootargs "$here/boot.conf" 2>/dev/null)"
+# kft.ko: /proc/kft and /proc/kft_data
+if [ "$module_built" = 1 ]; then
+	# two CPUs: hooks racing on both, calls returning on another CPU
+	KFT_GUEST_CPUS=2 boot guest-module.sh
+else
+	echo "not ok - kft.ko builds for $(basename "$kernel")"
+	sed 's/^/#   /' "$stage/module.log" | tail -20
+	fail=$((fail + 1))
+fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

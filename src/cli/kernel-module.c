@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * kft kernel's steps on kft.ko, when it is loaded: the config and the
+ * commands go to /proc/kft, the status and the data come from /proc/kft
+ * and /proc/kft_data, the data named through /proc/kallsyms the way kft
+ * kernel data names what ftrace gave.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../symbols/rewrite.h"
+#include "cli.h"
+#include "kernel-module.h"
+
+#define PROC_CTL "/proc/kft"
+#define PROC_DATA "/proc/kft_data"
+
+bool kernel_module_loaded(void)
+{
+	return !access(PROC_CTL, F_OK);
+}
+
+/* One write, as the module takes a config or a command. */
+int kernel_module_send(const char *text, const char *what)
+{
+	size_t len = strlen(text);
+	int fd = open(PROC_CTL, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return fail("kernel: %s: %s", PROC_CTL, strerror(errno));
+	n = write(fd, text, len);
+	if (n < 0) {
+		int e = errno;
+
+		close(fd);
+		return fail("kernel: kft.ko refused %s: %s (the kernel log says why: dmesg | grep kft)",
+			    what, strerror(e));
+	}
+	close(fd);
+	return 0;
+}
+
+static int copy(const char *path, const struct kft_symmap *names)
+{
+	FILE *f = fopen(path, "re");
+	char *line = NULL;
+	size_t cap = 0;
+
+	if (!f)
+		return fail("kernel: %s: %s", path, strerror(errno));
+	while (getline(&line, &cap, f) > 0) {
+		if (names)
+			kft_addr2sym_line(stdout, names, line);
+		else
+			fputs(line, stdout);
+	}
+	free(line);
+	fclose(f);
+	return 0;
+}
+
+int kernel_module_status(void)
+{
+	printf("backend: kft.ko (%s, %s)\n", PROC_CTL, PROC_DATA);
+	return copy(PROC_CTL, NULL);
+}
+
+int kernel_module_data(void)
+{
+	struct kft_symmap names;
+	struct kft_error err;
+	int ret;
+
+	if (kft_symmap_load(&names, "/proc/kallsyms", &err))
+		return fail("%s", err.msg);
+	ret = copy(PROC_DATA, &names);
+	kft_symmap_free(&names);
+	return ret;
+}

@@ -1,0 +1,98 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# The kft.ko tests, run as root inside the QEMU guest (see run.sh): the
+# seeds' command lines on /proc/kft and /proc/kft_data, as written, then
+# kft addr2sym and kft kd on what they give. Names, nesting and counts,
+# never durations.
+. /guest-lib.sh
+mkdir -p /run
+# rows LOG: the data rows of a KFT log (after the dashes), into LOG.rows
+rows() { sed -n '/^--------/,$p' "$1" | sed 1d > "$1.rows"; }
+kernel_log_clean() { ! dmesg | grep -E 'WARNING|BUG|Oops|Call Trace|general protection|kft: .*(leak|corrupt)'; }
+
+# kft kernel's steps, through ftrace first (kft.ko not loaded), then
+# through kft.ko: the same calls. (No `sh -c` while a run waits for its
+# start trigger: busybox's shell calls getppid.)
+printf 'begin\n\ttrigger start entry __do_sys_getppid\n\ttrigger stop entry __do_sys_sched_yield\n\tfilter funclist __do_sys_getppid ksys_read vfs_read fend\nend\n' > /tmp/same.conf
+listed() { sed -n '/^--------/,$p' "$1" | sed 1d | awk '{ print $4 }' | grep -E '^(__do_sys_getppid|ksys_read|vfs_read)$'; }
+kft kernel config /tmp/same.conf && kft kernel prime
+kft kernel status > /tmp/st.ftrace
+/progs/sysprog
+kft kernel stop 2>/dev/null
+kft kernel data > /tmp/same.ftrace
+check "kft kernel status names ftrace without kft.ko" grep -q "^backend: ftrace" /tmp/st.ftrace
+
+check "insmod kft.ko" insmod /kft.ko
+kft kernel config /tmp/same.conf && kft kernel prime
+kft kernel status > /tmp/st.module
+/progs/sysprog
+kft kernel data > /tmp/same.module
+check "kft kernel status names kft.ko once loaded" grep -q "^backend: kft.ko" /tmp/st.module
+check "kft kernel status: kft.ko's run primed" grep -q "primed, not triggered" /tmp/st.module
+listed /tmp/same.ftrace > /tmp/same.ftrace.names
+listed /tmp/same.module > /tmp/same.module.names
+printf '%s\n' __do_sys_getppid ksys_read vfs_read > /tmp/same.want
+check "kft kernel data through ftrace: the calls" diff /tmp/same.want /tmp/same.ftrace.names
+check "kft kernel data through kft.ko: the same calls" diff /tmp/same.ftrace.names /tmp/same.module.names
+
+# seed 000: a config in one write, prime, run, stop, read, name, analyse
+cat > /tmp/sys.conf <<'CONF'
+new
+begin
+	trigger start entry __do_sys_getppid
+	trigger stop entry __do_sys_sched_yield
+	filter funclist __do_sys_getppid ksys_read vfs_read __do_sys_sched_yield fend
+end
+CONF
+check "cat config >/proc/kft" sh -c 'cat /tmp/sys.conf > /proc/kft'
+check "echo prime >/proc/kft" sh -c 'echo prime > /proc/kft'
+# (no sh -c from here to the stop: busybox's shell calls getppid)
+check "status: primed, waiting" grep -q "primed, not triggered, not complete" /proc/kft
+/progs/sysprog
+check "status: complete after the stop trigger" grep -q "primed, triggered, complete" /proc/kft
+cat /proc/kft_data > /tmp/sys.log
+check "kft_data header" grep -q "^Logging stopped at [0-9]* usec by entry to function 0x" /tmp/sys.log
+kft addr2sym /tmp/sys.log -m /proc/kallsyms > /tmp/sys.lst
+rows /tmp/sys.lst
+awk '{ print $4 }' /tmp/sys.lst.rows > /tmp/names
+printf '%s\n' __do_sys_getppid ksys_read vfs_read __do_sys_sched_yield > /tmp/want
+check "the calls, in entry order" diff /tmp/want /tmp/names
+check "the stop trigger's call is open (-1)" awk '$4 == "__do_sys_sched_yield" { found = 1; bad = $2 != -1 } END { exit !found || bad }' /tmp/sys.lst.rows
+kft kd -c /tmp/sys.lst > /tmp/sys.tree 2>&1
+check "kft kd -c nests vfs_read under ksys_read" sh -c "grep -A1 'ksys_read' /tmp/sys.tree | grep -q '^ *[0-9].* vfs_read\|vfs_read'"
+cat /tmp/sys.tree | sed 's/^/#   /'
+kft kd /tmp/sys.lst > /tmp/sys.kd 2>&1
+check "kft kd counts each call once" sh -c "awk '\$1 == \"vfs_read\" { print \$2 }' /tmp/sys.kd | grep -qx 1"
+
+# trace everything, keep the calls of 1 ms or more (seed: mintime 500)
+printf 'new\nbegin\n\tfilter mintime 1000\n\tlogentries 5000\nend\n' > /proc/kft
+check "start by hand" sh -c 'echo start > /proc/kft'
+sleep 1
+check "stop by hand" sh -c 'echo stop > /proc/kft'
+cat /proc/kft_data > /tmp/all.log
+kft addr2sym /tmp/all.log -m /proc/kallsyms > /tmp/all.lst
+rows /tmp/all.lst
+check "a sleep's nanosleep is kept" grep -q ' do_nanosleep ' /tmp/all.lst.rows
+check "only calls of 1 ms or more, or open" awk '$2 != -1 && $2 < 1000 { bad = 1 } END { exit bad }' /tmp/all.lst.rows
+check "the time filter counted" sh -c "grep -q '^Execution time filter count = [1-9]' /tmp/all.lst"
+head -5 /tmp/all.lst.rows | sed 's/^/#   /'
+
+# bad input: refused, the kernel log says why, the run before stays
+check "a bad word is refused" sh -c '! printf "begin\n\tfilter mintim 5\nend\n" > /proc/kft'
+check "the kernel log names line and word" sh -c "dmesg | grep -q \"kft: /proc/kft:2: 'mintim'\""
+check "an unknown function is refused" sh -c '! printf "begin\n\ttrigger start entry no_such_fn\nend\n" > /proc/kft'
+check "an unknown command is refused" sh -c '! echo primer > /proc/kft'
+check "the earlier run is kept" sh -c 'cat /proc/kft | grep -q "filter mintime 1000"'
+
+# unload while calls are open: a sleeping task gets its return back
+printf 'new\nbegin\n\tfilter funclist do_nanosleep hrtimer_nanosleep fend\nend\n' > /proc/kft
+echo start > /proc/kft
+sleep 3 &
+sleeper=$!
+sleep 1
+check "open calls read as -1" sh -c "cat /proc/kft_data | grep -c ' -1 ' | grep -qv '^0$'"
+check "rmmod with calls open" rmmod kft
+wait $sleeper
+check "the sleeper returned" test $? -eq 0
+check "no oops or warning in the kernel log" kernel_log_clean
+dmesg | grep -i kft | sed 's/^/#   /'
+exit $failed
