@@ -17,6 +17,13 @@
 
 #include "config/config.h"
 
+#ifndef CONFIG_X86_64
+#error "kft.ko's return stub (kft-return.S) is x86-64 code"
+#endif
+#if !defined(CONFIG_DYNAMIC_FTRACE_WITH_ARGS) && !defined(CONFIG_DYNAMIC_FTRACE_WITH_REGS)
+#error "kft.ko needs ftrace to give its callback the stack pointer (DYNAMIC_FTRACE_WITH_ARGS)"
+#endif
+
 /* KFT's default log size (kernel calls are slower and fewer than a
  * program's: the user-space default would take 48 MB here) */
 #define KFT_MODULE_LOGENTRIES 20000

@@ -70,20 +70,22 @@ void kft_run_fire_stop(struct kft_run *run, u64 now, enum kft_trigger_type how)
 		WRITE_ONCE(run->cycle, run->cycle + 1);
 }
 
-/* A function's address: as written, or its symbol's (kprobes name it). */
+/* A trigger function's address, as written or its symbol's (kprobes
+ * name it, and say whether ftrace can trace it: a trigger on a function
+ * ftrace never calls us for would wait for ever). */
 static int resolve(const struct kft_func_ref *ref, unsigned long *addr)
 {
-	struct kprobe kp = { .symbol_name = ref->name };
+	struct kprobe kp = { .symbol_name = ref->name,
+			     .addr = ref->name ? NULL : (kprobe_opcode_t *)(unsigned long)ref->addr };
+	char word[32];
 	int ret;
 
-	if (!ref->name) {
-		*addr = (unsigned long)ref->addr;
-		return 0;
-	}
+	if (!ref->name)
+		snprintf(word, sizeof(word), "0x%llx", ref->addr);
 	ret = register_kprobe(&kp);
 	if (ret) {
-		pr_err("kft: /proc/kft:%u: '%s': no kernel function of that name can be traced\n",
-		       ref->line, ref->name);
+		pr_err("kft: /proc/kft:%u: '%s': no kernel function %s\n", ref->line,
+		       ref->name ? ref->name : word, ref->name ? "of that name" : "starts there");
 		return -EINVAL;
 	}
 	*addr = (unsigned long)kp.addr;
@@ -92,7 +94,7 @@ static int resolve(const struct kft_func_ref *ref, unsigned long *addr)
 	unregister_kprobe(&kp);
 	if (ret)
 		pr_err("kft: /proc/kft:%u: '%s': ftrace cannot trace this function\n", ref->line,
-		       ref->name);
+		       ref->name ? ref->name : word);
 	return ret;
 }
 

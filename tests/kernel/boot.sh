@@ -57,8 +57,13 @@ chmod 755 "$root"	# the stage came from mktemp -d (0700): others must see /
 head -c 16M /dev/urandom > "$work/disk.img"
 
 # KVM is left alone: on hosts without vmx/svm /dev/kvm may exist and crawl.
+# Several CPUs take turns on one host thread: with a thread each, a CPU
+# was seen to run on stale code after ftrace patched the kernel's text
+# (an int3 already gone from memory, taken again and again).
+accel=tcg
+[ "${KFT_GUEST_CPUS:-1}" -gt 1 ] && accel=tcg,thread=single
 set +e
-timeout --foreground -k 5 "$timeout_s" qemu-system-x86_64 -accel tcg -cpu max -smp "${KFT_GUEST_CPUS:-1}" -m 768M \
+timeout --foreground -k 5 "$timeout_s" qemu-system-x86_64 -accel "$accel" -cpu max -smp "${KFT_GUEST_CPUS:-1}" -m 768M \
 	-kernel "$kernel" -initrd "$work/initrd.gz" \
 	-drive file="$work/disk.img",if=virtio,format=raw \
 	-append "console=ttyS0 panic=-1 oops=panic loglevel=3${extra:+ $extra}" \

@@ -63,6 +63,24 @@ cat /tmp/sys.tree | sed 's/^/#   /'
 kft kd /tmp/sys.lst > /tmp/sys.kd 2>&1
 check "kft kd counts each call once" sh -c "awk '\$1 == \"vfs_read\" { print \$2 }' /tmp/sys.kd | grep -qx 1"
 
+# seed 000's do_fork config (do_fork is kernel_clone today), through
+# sym2addr: addresses, a time stop trigger, mintime, noints
+printf 'new\nbegin\n\ttrigger start entry kernel_clone\n\ttrigger stop time 1000000\n\tfilter mintime 500\n\tfilter maxtime 0\n\tfilter noints\nend\n' > /tmp/fork.sym
+kft sym2addr /tmp/fork.sym /proc/kallsyms > /tmp/fork.addr 2>/dev/null
+check "sym2addr gives the address" grep -q "trigger start entry 0x" /tmp/fork.addr
+check "the do_fork config by address" sh -c 'cat /tmp/fork.addr > /proc/kft && echo prime > /proc/kft'
+sh -c 'sleep 2' &
+wait
+check "complete by the time trigger" grep -q "primed, triggered, complete" /proc/kft
+cat /proc/kft_data > /tmp/fork.log
+kft addr2sym /tmp/fork.log -m /proc/kallsyms > /tmp/fork.lst
+check "started by kernel_clone's entry" grep -q "^Logging started at [0-9]* usec by entry to function kernel_clone$" /tmp/fork.lst
+check "stopped by the time trigger" grep -q "^Logging stopped at [0-9]* usec by time at 1000000 usec from start trigger" /tmp/fork.lst
+rows /tmp/fork.lst
+check "no interrupt context rows (noints)" sh -c "! awk '\$3 ~ /^-1/' /tmp/fork.lst.rows | grep -q ."
+check "the fork's child slept: its nanosleep is kept" grep -q ' do_nanosleep ' /tmp/fork.lst.rows
+check "kft kd reads it" sh -c "kft kd /tmp/fork.lst | grep -q do_nanosleep"
+
 # trace everything, keep the calls of 1 ms or more (seed: mintime 500)
 printf 'new\nbegin\n\tfilter mintime 1000\n\tlogentries 5000\nend\n' > /proc/kft
 check "start by hand" sh -c 'echo start > /proc/kft'
@@ -83,6 +101,35 @@ check "an unknown function is refused" sh -c '! printf "begin\n\ttrigger start e
 check "an unknown command is refused" sh -c '! echo primer > /proc/kft'
 check "the earlier run is kept" sh -c 'cat /proc/kft | grep -q "filter mintime 1000"'
 
+# stress: a fork storm on both CPUs (tasks taking shadow stacks, dying,
+# freeing them) under an autorepeat run whose log fills, configs replaced
+# under it and the log read meanwhile; then rmmod in the middle of it all
+storm() { for i in $(seq 1 150); do /bin/true; done; }
+printf 'new\nbegin\n\tlogentries 2000\n\tautorepeat\n\ttrigger start entry kernel_clone\n\ttrigger stop exit kernel_clone\nend\n' > /tmp/storm.conf
+cat /tmp/storm.conf > /proc/kft && echo prime > /proc/kft
+storm & storm &
+for i in 1 2 3; do
+	cat /proc/kft_data > /dev/null
+	printf 'new\nbegin\n\tfilter mintime 10\nend\n' > /proc/kft && echo start > /proc/kft
+	usleep 300000
+	cat /tmp/storm.conf > /proc/kft && echo prime > /proc/kft
+	usleep 300000
+done
+wait
+check "after a fork storm the run answers" grep -q "^status: run id" /proc/kft
+check "its log reads" grep -q "^Number of entries after filters" /proc/kft_data
+storm & storm &
+usleep 200000
+check "rmmod during a fork storm" rmmod kft
+wait
+insmod /kft.ko
+printf 'new\nbegin\nend\n' > /proc/kft && echo start > /proc/kft
+storm &
+usleep 300000
+check "rmmod while every function is traced" rmmod kft
+wait
+insmod /kft.ko
+
 # unload while calls are open: a sleeping task gets its return back
 printf 'new\nbegin\n\tfilter funclist do_nanosleep hrtimer_nanosleep fend\nend\n' > /proc/kft
 echo start > /proc/kft
@@ -95,4 +142,5 @@ wait $sleeper
 check "the sleeper returned" test $? -eq 0
 check "no oops or warning in the kernel log" kernel_log_clean
 dmesg | grep -i kft | sed 's/^/#   /'
+check "loaded again: no run" sh -c 'insmod /kft.ko && grep -qx "No logging run registered" /proc/kft && rmmod kft'
 exit $failed
