@@ -110,6 +110,10 @@ module:
 bench: deps all
 	bench/run.sh
 
+# kft.ko against function_graph with tracing_thresh, in the QEMU guest
+bench-kernel: deps
+	bench/kernel-module.sh
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include
 	install -m 755 $(O)/bin/kft $(DESTDIR)$(PREFIX)/bin/kft
@@ -131,9 +135,10 @@ help:
 	@echo "make check-kernel  the kernel tests alone (QEMU, Debian's kernel)"
 	@echo "make module     kft.ko (/proc/kft, /proc/kft_data) for the running kernel"
 	@echo "make bench      kft against uftrace and LTTng-UST, same workloads, one run"
+	@echo "make bench-kernel  kft.ko against function_graph+tracing_thresh (QEMU)"
 	@echo "make fuzz       each libFuzzer target for FUZZ_TIME seconds (default 60)"
 	@echo "make install PREFIX=DIR"
 
-.PHONY: all unit check check-fast check-kernel deps demo module bench fuzz fuzz-targets install clean help
+.PHONY: all unit check check-fast check-kernel deps demo module bench bench-kernel fuzz fuzz-targets install clean help
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
