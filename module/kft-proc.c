@@ -21,8 +21,11 @@ static ssize_t ctl_write(struct file *file, const char __user *ubuf, size_t len,
 	size_t i, n;
 	int ret = -EINVAL;
 
-	if (len > KFT_MAX_WRITE)
+	if (len > KFT_MAX_WRITE) {
+		pr_err("kft: /proc/kft: %zu bytes written at once; a config is 64 KiB at most\n",
+		       len);
 		return -EINVAL;
+	}
 	buf = memdup_user_nul(ubuf, len);
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);

@@ -75,8 +75,10 @@ void kft_run_fire_stop(struct kft_run *run, u64 now, enum kft_trigger_type how)
  * ftrace never calls us for would wait for ever). */
 static int resolve(const struct kft_func_ref *ref, unsigned long *addr)
 {
+	/* registered disabled: looked up and checked, never armed */
 	struct kprobe kp = { .symbol_name = ref->name,
-			     .addr = ref->name ? NULL : (kprobe_opcode_t *)(unsigned long)ref->addr };
+			     .addr = ref->name ? NULL : (kprobe_opcode_t *)(unsigned long)ref->addr,
+			     .flags = KPROBE_FLAG_DISABLED };
 	char word[32];
 	int ret;
 
@@ -84,8 +86,9 @@ static int resolve(const struct kft_func_ref *ref, unsigned long *addr)
 		snprintf(word, sizeof(word), "0x%llx", ref->addr);
 	ret = register_kprobe(&kp);
 	if (ret) {
-		pr_err("kft: /proc/kft:%u: '%s': no kernel function %s\n", ref->line,
-		       ref->name ? ref->name : word, ref->name ? "of that name" : "starts there");
+		pr_err("kft: /proc/kft:%u: '%s': no kernel function %s that can be traced\n",
+		       ref->line, ref->name ? ref->name : word,
+		       ref->name ? "of that name" : "starts there");
 		return -EINVAL;
 	}
 	*addr = (unsigned long)kp.addr;
@@ -107,19 +110,35 @@ static int set_trigger(struct kft_mtrigger *m, const struct kft_trigger *t)
 	return 0;
 }
 
+/* A funclist (or notrace, skip) entry into kft_ops' filters. It says
+ * what is wrong itself. */
 static int filter_one(const struct kft_func_ref *ref, bool skip)
 {
+	const char *list = skip ? "notrace" : "funclist";
+	unsigned long addr;
 	char *name;
 	int ret;
 
-	if (!ref->name)
-		return skip ? -EINVAL : ftrace_set_filter_ip(&kft_ops, (unsigned long)ref->addr, 0, 0);
+	/* one function: by address, so that each of its names works (ftrace
+	 * matches the one kallsyms gives; sys_getppid's entry has two) */
+	if (!skip && (!ref->name || !kft_is_glob(ref->name))) {
+		if (resolve(ref, &addr))
+			return -EINVAL;
+		return ftrace_set_filter_ip(&kft_ops, addr, 0, 0);
+	}
+	if (!ref->name) {
+		pr_err("kft: /proc/kft:%u: notrace takes function names\n", ref->line);
+		return -EINVAL;
+	}
 	name = kstrdup(ref->name, GFP_KERNEL);
 	if (!name)
 		return -ENOMEM;
 	ret = skip ? ftrace_set_notrace(&kft_ops, name, strlen(name), 0) :
-			ftrace_set_filter(&kft_ops, name, strlen(name), 0);
+		     ftrace_set_filter(&kft_ops, name, strlen(name), 0);
 	kfree(name);
+	if (ret)
+		pr_err("kft: /proc/kft:%u: %s: no kernel function ftrace can trace matches '%s'\n",
+		       ref->line, list, ref->name);
 	return ret;
 }
 
@@ -147,7 +166,7 @@ static int set_filters(struct kft_run *run)
 	for (i = 0; i < cfg->nfuncs; i++) {
 		ret = filter_one(&cfg->funcs[i], false);
 		if (ret)
-			goto bad;
+			return ret;
 	}
 	for (i = 0; cfg->has_funclist && i < 2; i++) {
 		if ((mt[i]->type != KFT_TRIGGER_ENTRY && mt[i]->type != KFT_TRIGGER_EXIT) ||
@@ -162,17 +181,10 @@ static int set_filters(struct kft_run *run)
 	}
 	for (i = 0; i < cfg->skip_list.n; i++) {
 		ret = filter_one(&cfg->skip_list.refs[i], true);
-		if (ret) {
-			pr_err("kft: /proc/kft:%u: notrace: no traceable kernel function matches\n",
-			       cfg->skip_list.refs[i].line);
-			return -EINVAL;
-		}
+		if (ret)
+			return ret;
 	}
 	return 0;
-bad:
-	pr_err("kft: /proc/kft:%u: funclist: no traceable kernel function is '%s'\n",
-	       cfg->funcs[i].line, cfg->funcs[i].name ? cfg->funcs[i].name : "that address");
-	return -EINVAL;
 }
 
 /* What kft record takes and this module does not: said, not ignored. */

@@ -80,11 +80,14 @@ static int do_config(const char *file)
 	if (kft_config_load(&cfg, file, &err))
 		return fail("%s", err.msg);
 	if (kernel_module_loaded()) {
-		/* checked here, so a mistake names the file; as a new run */
-		text = kft_config_format(&cfg);
-		ret = text ? kernel_module_send(text, file) : fail("out of memory");
-		free(text);
+		/* checked here first, so a mistake names the file; the file
+		 * as written, so the module's line numbers are the file's */
 		kft_config_release(&cfg);
+		text = kft_file_read(file, &err);
+		if (!text)
+			return fail("%s", err.msg);
+		ret = kernel_module_send(text, file);
+		free(text);
 		return ret;
 	}
 	if (!kernel_check(&k, &cfg, file)) {

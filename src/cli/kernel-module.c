@@ -24,25 +24,51 @@ bool kernel_module_loaded(void)
 	return !access(PROC_CTL, F_OK);
 }
 
+/* The kernel log from now on: kft.ko says there why it refused a write. */
+static int kmsg_from_now(void)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd >= 0)
+		lseek(fd, 0, SEEK_END);
+	return fd;
+}
+
+/* kft.ko's records since kmsg_from_now(), each "prio,seq,time,flags;text" */
+static void kmsg_tell(int fd)
+{
+	char rec[2048];
+	ssize_t n;
+
+	while (fd >= 0 && (n = read(fd, rec, sizeof(rec) - 1)) > 0) {
+		char *text = memchr(rec, ';', (size_t)n);
+
+		rec[n] = '\0';
+		if (text && !strncmp(text + 1, "kft: ", 5))
+			fprintf(stderr, "  %s", text + 1);
+	}
+}
+
 /* One write, as the module takes a config or a command. */
 int kernel_module_send(const char *text, const char *what)
 {
-	size_t len = strlen(text);
-	int fd = open(PROC_CTL, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
+	int fd = open(PROC_CTL, O_WRONLY | O_CLOEXEC), kmsg, e;
 
 	if (fd < 0)
 		return fail("kernel: %s: %s", PROC_CTL, strerror(errno));
-	n = write(fd, text, len);
-	if (n < 0) {
-		int e = errno;
-
-		close(fd);
-		return fail("kernel: kft.ko refused %s: %s (the kernel log says why: dmesg | grep kft)",
-			    what, strerror(e));
+	kmsg = kmsg_from_now();
+	if (write(fd, text, strlen(text)) >= 0) {
+		e = 0;
+	} else {
+		e = errno;
+		fail("kernel: kft.ko refused %s: %s%s", what, strerror(e),
+		     kmsg < 0 ? " (the kernel log says why: dmesg | grep kft)" : ", saying:");
+		kmsg_tell(kmsg);
 	}
 	close(fd);
-	return 0;
+	if (kmsg >= 0)
+		close(kmsg);
+	return e ? 1 : 0;
 }
 
 static int copy(const char *path, const struct kft_symmap *names)

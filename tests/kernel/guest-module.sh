@@ -99,7 +99,14 @@ check "a bad word is refused" sh -c '! printf "begin\n\tfilter mintim 5\nend\n" 
 check "the kernel log names line and word" sh -c "dmesg | grep -q \"kft: /proc/kft:2: 'mintim'\""
 check "an unknown function is refused" sh -c '! printf "begin\n\ttrigger start entry no_such_fn\nend\n" > /proc/kft'
 check "an unknown command is refused" sh -c '! echo primer > /proc/kft'
-check "the earlier run is kept" sh -c 'cat /proc/kft | grep -q "filter mintime 1000"'
+printf 'begin\n\t# the scheduler itself is notrace\n\ttrigger start entry __schedule\nend\n' > /tmp/bad.conf
+kft kernel config /tmp/bad.conf 2> /tmp/bad.err
+check "kft kernel config relays kft.ko's reason, with the file's line" grep -q "/proc/kft:3: '__schedule': " /tmp/bad.err
+printf 'begin\n\tfilter funclist __x64_sys_getppid fend\nend\n' > /tmp/alias.conf
+check "a function by its other name (sys_getppid's entry has two)" sh -c 'cat /tmp/alias.conf > /proc/kft'
+kft kernel config /tmp/bad.conf 2>/dev/null
+sed 's/^/#   /' /tmp/bad.err
+check "the earlier run is kept" grep -q "filter funclist __x64_sys_getppid fend" /proc/kft
 
 # stress: a fork storm on both CPUs (tasks taking shadow stacks, dying,
 # freeing them) under an autorepeat run whose log fills, configs replaced
