@@ -109,7 +109,8 @@ struct kft_frame {
 struct kft_stack {
 	struct task_struct *owner;	/* NULL: never used; KFT_STACK_FREE: free again */
 	unsigned int depth;
-	bool dead;			/* its task is exiting: frames left never return */
+	bool dead;			/* its task is exiting: it pushes no more */
+	unsigned int dead_depth;	/* frames below it never return (do_exit's callers) */
 	struct kft_frame frames[KFT_DEPTH];
 };
 

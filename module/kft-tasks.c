@@ -54,10 +54,20 @@ struct kft_stack *kft_stack_of(struct task_struct *t, bool claim)
 
 static void notrace on_exit(void *data, struct task_struct *t)
 {
+	struct tracepoint *tp = data;
 	struct kft_stack *s = kft_stack_of(t, false);
+	unsigned int d;
 
-	if (s)
-		WRITE_ONCE(s->dead, true);
+	if (!s)
+		return;
+	/* the frames open now are do_exit's and its callers', which never
+	 * return, and maybe the tracepoint's iterator (traced as any
+	 * function), which returns right after this */
+	d = READ_ONCE(s->depth);
+	if (d && s->frames[d - 1].func == (unsigned long)tp->iterator)
+		d--;
+	s->dead_depth = d;
+	WRITE_ONCE(s->dead, true);
 }
 
 static void notrace on_free(void *data, struct task_struct *t)
@@ -68,6 +78,7 @@ static void notrace on_free(void *data, struct task_struct *t)
 		return;
 	s->depth = 0;
 	s->dead = false;
+	s->dead_depth = 0;
 	smp_store_release(&s->owner, KFT_STACK_FREE);
 }
 
@@ -100,11 +111,12 @@ int kft_tasks_init(void)
 		return -ENOMEM;
 	for_each_kernel_tracepoint(find_tp, NULL);
 	for (i = 0; i < ARRAY_SIZE(tps); i++) {
-		ret = tps[i].tp ? tracepoint_probe_register(tps[i].tp, tps[i].probe, NULL) : -ENOENT;
+		ret = tps[i].tp ? tracepoint_probe_register(tps[i].tp, tps[i].probe, tps[i].tp) :
+				  -ENOENT;
 		if (ret) {
 			pr_err("kft: cannot attach to tracepoint %s (%d)\n", tps[i].name, ret);
 			while (i--)
-				tracepoint_probe_unregister(tps[i].tp, tps[i].probe, NULL);
+				tracepoint_probe_unregister(tps[i].tp, tps[i].probe, tps[i].tp);
 			vfree(stacks);
 			return ret;
 		}
@@ -113,16 +125,18 @@ int kft_tasks_init(void)
 }
 
 /* Every live task's stack gets its own return addresses back: run with
- * every CPU stopped, so none is returning meanwhile. */
+ * every CPU stopped, so none is returning meanwhile. An exiting task's
+ * frames below dead_depth never return (and its stack may be gone). */
 static int give_back(void *unused)
 {
 	for (unsigned int i = 0; i < nstacks; i++) {
 		struct kft_stack *s = &stacks[i];
 		struct task_struct *o = s->owner;
 
-		if (!o || o == KFT_STACK_FREE || s->dead)
+		if (!o || o == KFT_STACK_FREE)
 			continue;
-		for (unsigned int d = 0; d < s->depth && d < KFT_DEPTH; d++) {
+		for (unsigned int d = s->dead ? s->dead_depth : 0; d < s->depth && d < KFT_DEPTH;
+		     d++) {
 			struct kft_frame *f = &s->frames[d];
 
 			if (*f->retp == (unsigned long)kft_return)
@@ -142,7 +156,7 @@ void kft_tasks_exit(void)
 	 * voluntary switch */
 	synchronize_rcu_tasks();
 	for (i = 0; i < ARRAY_SIZE(tps); i++)
-		tracepoint_probe_unregister(tps[i].tp, tps[i].probe, NULL);
+		tracepoint_probe_unregister(tps[i].tp, tps[i].probe, tps[i].tp);
 	tracepoint_synchronize_unregister();
 	vfree(stacks);
 }
