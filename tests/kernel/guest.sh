@@ -155,7 +155,16 @@ kft record --kernel -G do_sys_openat2 -D 2 -N 'getname*' -o /tmp/tg -- cat /proc
 	> /dev/null 2>/tmp/err
 check "graph: do_sys_openat2 in" test "$(calls /tmp/tg do_sys_openat2)" -ge 1
 check "graph: nothing outside it (ksys_read)" test "$(calls /tmp/tg ksys_read)" = 0
-check "graph: do_sys_openat2 the only root" sh -c '! kft kd -c /tmp/tg | sed 1,2d | grep -v "^|" | grep -vqx do_sys_openat2'
+# (a call whose parent's entry the ring buffer overwrote is a root of its
+# own: the log's header says so then, and the roots are not checked; a
+# failure prints the roots that are not do_sys_openat2)
+kft log /tmp/tg | sed '/^--------/q' > /tmp/tg.head
+if grep -q "^Entries overwritten" /tmp/tg.head; then
+	echo "#   graph: roots not checked: $(grep '^Entries overwritten' /tmp/tg.head)"
+else
+	kft kd -c /tmp/tg | sed 1,2d > /tmp/tg.tree
+	check "graph: do_sys_openat2 the only root" sh -c '! grep -v "^|" /tmp/tg.tree | grep -vx do_sys_openat2'
+fi
 kft kd -c /tmp/tg | sed 1,2d > /tmp/gtree
 check "graph: -D 2 keeps its callees" grep -q "^|  [a-z_]" /tmp/gtree
 check "graph: -D 2, nothing deeper" sh -c '! grep -q "^|  |  " /tmp/gtree || { grep -B3 -A3 "^|  |  " /tmp/gtree | head -20; false; }'
