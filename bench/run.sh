@@ -187,12 +187,21 @@ done
 
 # --- compensation: the work's time as --compensate gives it, against the
 # instrumented binary's own, untraced (the program times its work:
-# bench/work-time.h); runs alternate so that drift hits both alike
+# bench/work-time.h); runs alternate so that drift hits both alike, at
+# least 11 of each so that single runs' spread shows
 declare -A WF=([fib]=fib [work]=round_of_work [fib_mt]=fib)
-declare -A CU CK
+declare -A CU CK CUS CKS
+comp_runs=$(( runs > 11 ? runs : 11 ))
+# spread LIST... MEDIAN: the lowest and highest of LIST against MEDIAN
+spread() {
+	local m=${!#}
+	printf '%s\n' "${@:1:$#-1}" | awk -v m="$m" 'NR == 1 || $1 < lo { lo = $1 }
+		NR == 1 || $1 > hi { hi = $1 }
+		END { printf "%+.0f%%..%+.0f%%", (lo - m) * 100 / m, (hi - m) * 100 / m }'
+}
 for w in fib work fib_mt; do
 	us=() ks=()
-	for i in $(seq "$runs"); do
+	for i in $(seq "$comp_runs"); do
 		BENCH_WORK_NS=1 "$out/$w-inst" ${args[$w]} 2>"$tmp/work" >/dev/null
 		us+=("$(awk '/^work_ns/ { print $2 }' "$tmp/work")")
 		rm -rf "$tmp/comp"
@@ -201,7 +210,9 @@ for w in fib work fib_mt; do
 	done
 	CU[$w]=$(printf '%s\n' "${us[@]}" | median)
 	CK[$w]=$(printf '%s\n' "${ks[@]}" | median)
-	echo "  compensated $w: $(( CK[$w] / 1000 )) us, untraced $(( CU[$w] / 1000 )) us" >&2
+	CUS[$w]=$(spread "${us[@]}" "${CU[$w]}")
+	CKS[$w]=$(spread "${ks[@]}" "${CU[$w]}")
+	echo "  compensated $w: $(( CK[$w] / 1000 )) us (single runs ${CKS[$w]}), untraced $(( CU[$w] / 1000 )) us (${CUS[$w]})" >&2
 done
 rm -rf "$tmp/comp"
 
@@ -289,7 +300,8 @@ added_cpu() { echo $(( (C[$1,$2] - C[$1,base]) / $(calls_of "$1" "$2") )); }
 	done
 	echo
 	echo "Compensation: the work's time (fib, round_of_work, fib in each thread) by kft record" \
-	     "--compensate and kft kd, against the -finstrument-functions binary run untraced, ms:"
+	     "--compensate and kft kd, against the -finstrument-functions binary run untraced;" \
+	     "medians of $comp_runs runs each, ms, and how far single runs fell from the untraced median:"
 	echo
 	echo "| | fib | work | mt4 |"
 	echo "|---|---|---|---|"
@@ -297,8 +309,10 @@ added_cpu() { echo $(( (C[$1,$2] - C[$1,base]) / $(calls_of "$1" "$2") )); }
 		'BEGIN { printf "%.2f | %.2f | %.2f", a / 1e6, b / 1e6, c / 1e6 }') |"
 	echo "| kft --compensate | $(awk -v a="${CK[fib]}" -v b="${CK[work]}" -v c="${CK[fib_mt]}" \
 		'BEGIN { printf "%.2f | %.2f | %.2f", a / 1e6, b / 1e6, c / 1e6 }') |"
-	echo "| error | $(for w in fib work fib_mt; do awk -v k="${CK[$w]}" -v u="${CU[$w]}" \
+	echo "| error of the median | $(for w in fib work fib_mt; do awk -v k="${CK[$w]}" -v u="${CU[$w]}" \
 		'BEGIN { printf "%+.0f%% | ", (k - u) * 100 / u }'; done | sed 's/ | $//') |"
+	echo "| single runs, compensated | ${CKS[fib]} | ${CKS[work]} | ${CKS[fib_mt]} |"
+	echo "| single runs, untraced | ${CUS[fib]} | ${CUS[work]} | ${CUS[fib_mt]} |"
 	if [ -n "$scale" ]; then
 		echo
 		echo "Scale: fib 38, $SCALE_CALLS calls, one run; seconds and peak RSS (MiB), each view's" \

@@ -218,8 +218,8 @@ struct kft_frame {
 	uint64_t sp;			/* stack pointer at the hook, for longjmp recovery */
 	uint32_t flags;
 	uint32_t gen;			/* run generation at entry */
-	uint64_t below;			/* --compensate: the hooks' time inside this
-					 * call so far, in 1/256 ns */
+	uint64_t hook_ticks;		/* --compensate: the thread's hook time
+					 * before this call's entry hook began */
 };
 
 /* The most records one thread file holds (readers index them in 32 bits). */

@@ -5,12 +5,17 @@
  * everything logged. pair_ns is what one call's two hooks add to the
  * time of its caller; inside_ns is the part of it that falls between the
  * call's own two clock readings (both shown by `kft status`).
- * `kft record --compensate` makes the hooks time themselves as they run
- * (events.c), which follows what they really cost in the program, cache
- * misses and page faults included; what they cannot time of themselves,
- * the calls into them and their first and last steps, is measured here.
+ * `kft record --compensate` does not use them: its hooks time themselves
+ * as they run (hooks.c), from their first instruction to their last.
+ * What that leaves in a call's time besides the program's own work is
+ * the calls into the hooks and back, and the clock's own reading: the
+ * former the program also pays untraced (into the C library's hooks,
+ * which do nothing), the latter not. That excess is measured here.
  */
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,7 +25,7 @@
 #define BATCH 512
 #define BATCHES 8
 #define ROUNDS (BATCH * BATCHES)
-#define UNSEEN_TRIES 5		/* --compensate's measure, taken this often */
+#define GAP_TRIES 5		/* --compensate's measure, taken this often */
 
 static KFT_NOTRACE int cmp_u32(const void *a, const void *b)
 {
@@ -45,87 +50,108 @@ static KFT_NOTRACE void pairs(void *fn, int n)
 
 typedef void (*hook_fn)(void *, void *);
 
-/* The C library's hooks, which do nothing: what an instrumented program
- * pays untraced, which compensation leaves in. */
+/* The C library's hooks, which do nothing, if it has none. */
 static KFT_NOTRACE __attribute__((noinline)) void nothing(void *fn, void *site)
 {
 	__asm__ volatile("" : : "r"(fn), "r"(site) : "memory");
 }
 
-/* A small function's work, for the hooks to run around. */
-static KFT_NOTRACE __attribute__((noinline)) long body(long x)
+/* The hooks as the recursive code below calls them (not static: the
+ * assembly names them). */
+hook_fn volatile kft_tree_enter KFT_HIDDEN, kft_tree_leave KFT_HIDDEN;
+
+#if defined(__x86_64__)
+/* Called as an instrumented program calls its hooks: a direct call, and
+ * a jump through a pointer (as its PLT does). */
+void kft_tree_enter_plt(void *fn, void *site) KFT_HIDDEN;
+void kft_tree_leave_plt(void *fn, void *site) KFT_HIDDEN;
+__asm__(".text\n"
+	".globl kft_tree_enter_plt\n"
+	".hidden kft_tree_enter_plt\n"
+	"kft_tree_enter_plt: jmp *kft_tree_enter(%rip)\n"
+	".globl kft_tree_leave_plt\n"
+	".hidden kft_tree_leave_plt\n"
+	"kft_tree_leave_plt: jmp *kft_tree_leave(%rip)\n");
+#define TREE_ENTER kft_tree_enter_plt
+#define TREE_LEAVE kft_tree_leave_plt
+#else
+#define TREE_ENTER kft_tree_enter
+#define TREE_LEAVE kft_tree_leave
+#endif
+
+/* Hot recursive code, the kind whose calls are shortest next to their
+ * hooks: TREE_CALLS calls of a few instructions each. */
+#define TREE_N 14
+#define TREE_CALLS 1219		/* 2 fib(TREE_N + 1) - 1 */
+static KFT_NOTRACE __attribute__((noinline)) long tree(int n)
 {
-	__asm__ volatile("" : "+r"(x));
-	return x * 3 + 1;
+	long r;
+
+	TREE_ENTER((void *)tree, __builtin_return_address(0));
+	r = n < 2 ? n : tree(n - 1) + tree(n - 2);
+	TREE_LEAVE((void *)tree, __builtin_return_address(0));
+	return r;
 }
 
-/* BATCH calls of a small function through hooks enter and leave, called
- * as a program calls them; the time they took. */
-static KFT_NOTRACE uint64_t calls(hook_fn enter, hook_fn leave, void *fn)
+static KFT_NOTRACE int cmp_double(const void *a, const void *b)
 {
-	hook_fn volatile e = enter, l = leave;
-	uint64_t t0 = kft_now();
-	long x = 0;
+	double x = *(const double *)a, y = *(const double *)b;
 
-	for (int i = 0; i < BATCH; i++) {
-		e(fn, fn);
-		x = body(x);
-		l(fn, fn);
-	}
-	__asm__ volatile("" : : "r"(x));
-	return kft_now() - t0;
+	return x < y ? -1 : x > y;
 }
 
 /*
- * --compensate: what a pair of hooks adds to the program's time and does
- * not see of itself (in 1/256 ns): the same calls through kft's hooks,
- * timing themselves under one outer call, and through hooks that do
- * nothing. The least disturbed batch of each tells it best.
+ * --compensate: the time each stretch of program between two hooks holds
+ * that the program run untraced does not (ns): recursive calls under an
+ * outer call through the timing hooks, the outer call's compensated
+ * duration (2 TREE_CALLS + 1 stretches), against the same calls through
+ * hooks that do nothing. The hooks write fresh log pages as in a run: a
+ * typical batch of theirs (the median) tells it; of the hooks that do
+ * nothing, the least disturbed.
  */
-static KFT_NOTRACE uint64_t unseen_pair(void *fn, void *outer, const struct kft_frame *top)
+static KFT_NOTRACE double gap_excess_ns(void *outer, const struct kft_thread_hdr *hdr,
+					const struct kft_rec *recs)
 {
 	hook_fn noop_enter = dlsym(RTLD_NEXT, "__cyg_profile_func_enter");
 	hook_fn noop_leave = dlsym(RTLD_NEXT, "__cyg_profile_func_exit");
-	uint64_t best = UINT64_MAX, best_seen = 0, untraced = UINT64_MAX;
+	double timed[BATCHES], untimed = 0, t;
 
 	if (!noop_enter || !noop_leave)
 		noop_enter = noop_leave = nothing;
 	for (int b = 0; b < BATCHES; b++) {
-		uint64_t seen, t;
+		uint64_t t0;
 
+		kft_tree_enter = __cyg_profile_func_enter;
+		kft_tree_leave = __cyg_profile_func_exit;
 		__cyg_profile_func_enter(outer, outer);
-		seen = top->below;
-		t = calls(__cyg_profile_func_enter, __cyg_profile_func_exit, fn);
-		seen = top->below - seen;
+		(void)tree(TREE_N);
 		__cyg_profile_func_exit(outer, outer);
-		if (t < best) {
-			best = t;
-			best_seen = seen;
-		}
-		t = calls(noop_enter, noop_leave, fn);
-		if (t < untraced)
-			untraced = t;
+		/* the outer call's record, the last one */
+		timed[b] = (double)kft_dur_decode(recs[hdr->head - 1].dur);
+		kft_tree_enter = noop_enter;
+		kft_tree_leave = noop_leave;
+		t0 = kft_now();
+		(void)tree(TREE_N);
+		t = (double)(kft_now() - t0);
+		if (!b || t < untimed)
+			untimed = t;
 	}
-	best = (best > untraced ? best - untraced : 0) << KFT_BELOW_SHIFT;
-	return best > best_seen ? (best - best_seen) / BATCH : 0;
+	qsort(timed, BATCHES, sizeof(timed[0]), cmp_double);
+	t = timed[BATCHES / 2] - untimed;
+	return t > 0 ? t / (2 * TREE_CALLS + 1) : 0;
 }
 
-/* The least disturbed of BATCHES batches of BATCH empty calls, each
- * batch under one call of outer if there is one: its time. */
-static KFT_NOTRACE uint64_t best_batch(void *fn, void *outer)
+/* The least disturbed of BATCHES batches of BATCH empty calls: its time. */
+static KFT_NOTRACE uint64_t best_batch(void *fn)
 {
 	uint64_t best = UINT64_MAX;
 
 	for (int b = 0; b < BATCHES; b++) {
 		uint64_t t0, t;
 
-		if (outer)
-			__cyg_profile_func_enter(outer, outer);
 		t0 = kft_now();
 		pairs(fn, BATCH);
 		t = kft_now() - t0;
-		if (outer)
-			__cyg_profile_func_exit(outer, outer);
 		if (t < best)
 			best = t;
 	}
@@ -143,29 +169,48 @@ static KFT_NOTRACE uint32_t batch_median(const struct kft_rec *recs, size_t firs
 	return median(durs, ROUNDS);
 }
 
+/* Room for records; for --compensate as a thread's log is: a file in the
+ * trace's directory, mapped shared, whose pages the hooks are the first
+ * to write (and take the file system's page faults for, as in a run). */
+static KFT_NOTRACE void *log_room(size_t size, bool log_like)
+{
+	int fd = log_like ? openat(kft_rt.dirfd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600) : -1;
+	void *p = MAP_FAILED;
+
+	if (fd >= 0 && !ftruncate(fd, (off_t)size)) {
+		if (!kft_rt.no_fallocate)
+			(void)fallocate(fd, 0, 0, (off_t)size);
+		p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	}
+	if (fd >= 0)
+		close(fd);
+	if (p == MAP_FAILED)
+		p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
 KFT_NOTRACE void kft_calibrate(bool compensate)
 {
-	/* --compensate's own measures log more rounds, each batch under an
-	 * outer call */
-	size_t nrecs = WARMUP + ROUNDS +
-		       (compensate ? (1 + UNSEEN_TRIES) * BATCHES * (BATCH + 1) : 0);
+	/* --compensate's own measure logs more */
+	size_t nrecs = WARMUP + ROUNDS + (compensate ? GAP_TRIES * BATCHES * (TREE_CALLS + 1) : 0);
 	struct kft_runtime saved_rt = kft_rt;
 	struct kft_tls saved_tls = kft_tls;
 	struct kft_control ctl;
 	struct kft_thread_hdr hdr;
-	struct kft_frame frames[4];
-	struct kft_rec *recs = calloc(nrecs, sizeof(*recs));
-	struct kft_site sites[4];
-	uint32_t site_index[8] = { 0 };
+	struct kft_frame frames[TREE_N + 4];	/* tree() nests TREE_N + 2 deep */
+	struct kft_rec *recs = log_room(nrecs * sizeof(*recs), compensate);
+	struct kft_site sites[8];
+	uint32_t site_index[16] = { 0 };
 	uint32_t *durs = calloc(ROUNDS, sizeof(*durs));
 	void *fn = (void *)kft_calibrate, *outer = (void *)pairs;
-	uint32_t tries[UNSEEN_TRIES];
-	uint64_t best, unseen;
+	double tries[GAP_TRIES], gap_ns;
+	uint64_t best;
 
 	if (!recs || !durs)
 		goto out;
-	/* fault the pages in now, not inside the timed loops */
-	memset(recs, 0xff, nrecs * sizeof(*recs));
+	/* the empty calls' pages faulted in now, not inside their loops;
+	 * --compensate's are left to its hooks */
+	memset(recs, 0xff, (WARMUP + ROUNDS) * sizeof(*recs));
 	memset(&ctl, 0, sizeof(ctl));
 	memset(&hdr, 0, sizeof(hdr));
 	hdr.capacity = nrecs;
@@ -174,13 +219,10 @@ KFT_NOTRACE void kft_calibrate(bool compensate)
 	kft_rt.ctl = &ctl;
 	kft_rt.max_records = nrecs;
 	kft_rt.overwrite = false;
-	kft_rt.compensate = false;
 	kft_rt.has_funclist = false;
 	kft_rt.mintime_ns = kft_rt.maxtime_ns = 0;
 	kft_rt.cfg.noints = kft_rt.cfg.onlyints = false;
 	kft_rt.start.type = kft_rt.stop.type = KFT_TRIGGER_NONE;
-	/* the cost is taken out only with --compensate, whose hooks take the
-	 * general path: measure that one */
 	kft_rt.plain = false;
 	memset(&kft_tls, 0, sizeof(kft_tls));
 	kft_tls.hdr = &hdr;
@@ -190,10 +232,10 @@ KFT_NOTRACE void kft_calibrate(bool compensate)
 	kft_tls.sites.sites = sites;
 	kft_tls.sites.index = site_index;
 	kft_tls.sites.nsites = &hdr.nsites;
-	kft_tls.sites.cap = 4;
-	kft_tls.sites.nslots = 8;
+	kft_tls.sites.cap = 8;
+	kft_tls.sites.nslots = 16;
 	pairs(fn, WARMUP);
-	best = best_batch(fn, NULL);
+	best = best_batch(fn);
 	if (hdr.head != WARMUP + ROUNDS)
 		goto out;
 	saved_rt.pair_ns = best / BATCH;
@@ -202,23 +244,26 @@ KFT_NOTRACE void kft_calibrate(bool compensate)
 		saved_rt.inside_ns = saved_rt.pair_ns;
 	if (!compensate)
 		goto out;
-	/* the hooks as --compensate runs them, timing themselves: an empty
-	 * call's time, less what its hooks saw, is what they did not */
-	kft_rt.compensate = true;
-	kft_rt.unseen_pair = kft_rt.unseen_inside_ns = 0;
-	(void)best_batch(fn, outer);	/* for its calls' records */
 	/* a few times, the median: another thread busy for a moment (kft
 	 * record's, making files at the start) can disturb a whole try */
-	for (int i = 0; i < UNSEEN_TRIES; i++)
-		tries[i] = (uint32_t)unseen_pair(fn, outer, &frames[0]);
-	unseen = median(tries, UNSEEN_TRIES);
+	kft_hooks_timed = 1;
+	for (int i = 0; i < GAP_TRIES; i++)
+		tries[i] = gap_excess_ns(outer, &hdr, recs);
+	kft_hooks_timed = 0;
+	qsort(tries, GAP_TRIES, sizeof(tries[0]), cmp_double);
+	gap_ns = tries[GAP_TRIES / 2];
 	if (hdr.head != nrecs)
 		goto out;
-	saved_rt.unseen_inside_ns = batch_median(recs, WARMUP + ROUNDS, BATCH + 1, durs);
-	saved_rt.unseen_pair = unseen;
+	/* in 1/256 tick */
+	if (kft_clock.use_tsc)
+		saved_rt.unseen_gap = (uint64_t)(gap_ns * 4294967296.0 * (1 << KFT_HOOK_SHIFT) /
+						 (double)kft_clock.mult);
+	else
+		saved_rt.unseen_gap = (uint64_t)(gap_ns * (1 << KFT_HOOK_SHIFT));
 out:
 	kft_rt = saved_rt;
 	kft_tls = saved_tls;
-	free(recs);
+	if (recs)
+		munmap(recs, nrecs * sizeof(*recs));
 	free(durs);
 }

@@ -255,11 +255,10 @@ HOT_STEP void finish_frame(struct kft_tls *t, const struct kft_frame *f, uint64_
 		return;
 	}
 	dur = now - f->entry_ns;
-	if (kft_rt.compensate) {
-		/* what the hooks of this call and of every call under it added,
-		 * as they measured it, and the part they cannot see; a call that
-		 * ran took some time */
-		uint64_t cost = (f->below >> KFT_BELOW_SHIFT) + kft_rt.unseen_inside_ns;
+	if (kft_hooks_timed) {
+		/* less the hooks that ran since this call's entry hook began,
+		 * its own included (hooks.c); a call that ran took some time */
+		uint64_t cost = kft_hook_ns(t->hook_ticks - f->hook_ticks);
 
 		dur = dur > cost ? dur - cost : 1;
 	}
@@ -326,7 +325,7 @@ static KFT_NOTRACE __attribute__((noinline)) void entry_general(struct kft_tls *
 		f->sp = sp;
 		f->flags = flags;
 		f->gen = gen;
-		f->below = 0;
+		f->hook_ticks = t->hook_ticks;
 	} else {
 		h->counters.depth_overflow++;
 		if ((flags & KFT_FRAME_LOGGED) && !kft_rt.overwrite)
@@ -342,9 +341,6 @@ static KFT_NOTRACE __attribute__((noinline)) void entry_general(struct kft_tls *
 	}
 	if (unlikely(sp < t->watch_sp) && depth < t->frames_cap)
 		watch_check(t, sp, depth + 1, now);
-	/* compensation: this hook's time inside the call, as measured */
-	if (kft_rt.compensate && depth < t->frames_cap)
-		t->frames[depth].below = (kft_now() - now) << KFT_BELOW_SHIFT;
 }
 
 /*
@@ -353,10 +349,10 @@ static KFT_NOTRACE __attribute__((noinline)) void entry_general(struct kft_tls *
  * a longjmp and no stack watch due: the same as entry_general, in fewer
  * steps.
  */
-KFT_NOTRACE void kft_event_entry(struct kft_tls *t, uint64_t fn, uint64_t call_site, uintptr_t sp)
+KFT_NOTRACE void kft_event_entry(struct kft_tls *t, uint64_t fn, uint64_t call_site, uintptr_t sp,
+				 uint64_t now)
 {
 	struct kft_thread_hdr *h = t->hdr;
-	uint64_t now = kft_now();
 	uint64_t depth = h->depth;
 	uint64_t st = load_state();
 	struct kft_frame *f;
@@ -375,7 +371,6 @@ KFT_NOTRACE void kft_event_entry(struct kft_tls *t, uint64_t fn, uint64_t call_s
 	f->sp = sp;
 	f->flags = KFT_FRAME_LOGGED;
 	f->gen = gen_of(st);
-	f->below = 0;
 	barrier();
 	h->depth = depth + 1;
 }
@@ -419,20 +414,13 @@ static KFT_NOTRACE __attribute__((noinline)) void exit_general(struct kft_tls *t
 	finish_frame(t, &frame, depth - 1, now, st, 0);
 	if (running(st) && kft_rt.stop.type != KFT_TRIGGER_NONE)
 		test_stop(KFT_TRIGGER_EXIT, fn, now);
-	/* compensation: the caller's time holds this call's hooks, those of
-	 * the calls under it, and what no hook sees of them */
-	if (kft_rt.compensate && depth > 1)
-		t->frames[depth - 2].below += frame.below +
-					      ((kft_now() - now) << KFT_BELOW_SHIFT) +
-					      kft_rt.unseen_pair;
 }
 
 /* The common case: a logged call of a plain, running run ends, and no
  * stack watch waits to re-arm. */
-KFT_NOTRACE void kft_event_exit(struct kft_tls *t, uint64_t fn, uintptr_t sp)
+KFT_NOTRACE void kft_event_exit(struct kft_tls *t, uint64_t fn, uintptr_t sp, uint64_t now)
 {
 	struct kft_thread_hdr *h = t->hdr;
-	uint64_t now = kft_now();
 	uint64_t depth = h->depth;
 	uint64_t st = load_state();
 	const struct kft_frame *f = &t->frames[depth - 1];
@@ -469,8 +457,6 @@ KFT_NOTRACE void kft_unwind_to(struct kft_tls *t, uintptr_t sp)
 
 		h->depth = --depth;
 		h->counters.unwound++;
-		if (kft_rt.compensate && depth)
-			t->frames[depth - 1].below += frame.below + kft_rt.unseen_pair;
 		finish_frame(t, &frame, depth, now, st, KFT_REC_UNWOUND);
 	}
 	if (t->watch_rearm_depth > depth)

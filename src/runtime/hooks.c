@@ -1,16 +1,19 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
  * The compiler's entry points into kft. -finstrument-functions calls
- * __cyg_profile_func_enter/exit with the function and its call site. The
- * guard keeps us from tracing ourselves (a hook that fires inside a hook,
- * say from a signal handler, is ignored) and errno is never touched on
- * the common path; the rare set-up path saves it.
+ * __cyg_profile_func_enter/exit with the function and its call site; on
+ * x86-64 those are hooks-x86_64.S, which read the clock at their first
+ * instruction and, with --compensate, at their last, and call the C side
+ * here. The guard keeps us from tracing ourselves (a hook that fires
+ * inside a hook, say from a signal handler, is ignored) and errno is
+ * never touched on the common path; the rare set-up path saves it.
  */
 #include <errno.h>
 
 #include "runtime.h"
 
 struct kft_runtime kft_rt;
+int kft_hooks_timed;
 __thread struct kft_tls kft_tls __attribute__((tls_model("initial-exec")));
 
 /* The first event of a thread (or of the process): set up, keep errno. */
@@ -31,39 +34,106 @@ static KFT_NOTRACE __attribute__((noinline)) int slow_setup(struct kft_tls *t)
 	return ret;
 }
 
-static inline KFT_NOTRACE bool enter_hook(struct kft_tls *t)
+/* A hook may go on (false: it does nothing); *ticks, the clock at its
+ * first instruction, is read again after a set-up, which is no call's. */
+static inline KFT_NOTRACE bool enter_hook(struct kft_tls *t, uint64_t *ticks)
 {
 	if (unlikely(t->busy || t->dead))
 		return false;
 	t->busy = 1;
-	if (unlikely(!t->hdr) && slow_setup(t)) {
-		t->busy = 0;
-		return false;
+	if (unlikely(!t->hdr)) {
+		if (slow_setup(t)) {
+			t->busy = 0;
+			return false;
+		}
+		*ticks = kft_ticks();
 	}
 	return true;
 }
 
-KFT_EXPORT KFT_NOTRACE void __cyg_profile_func_enter(void *fn, void *call_site)
+/*
+ * A hook began: ticks is the clock at its first instruction (the TSC, as
+ * the assembly read it; kft_ticks() elsewhere). Its time; with
+ * --compensate, the thread's hook time now holds the hook before it.
+ */
+static inline KFT_NOTRACE uint64_t hook_began(struct kft_tls *t, uint64_t ticks)
+{
+#if defined(__x86_64__)
+	if (unlikely(!kft_clock.use_tsc))
+		ticks = kft_clock_slow();
+#endif
+	if (unlikely(kft_hooks_timed)) {
+		/* (a signal's hooks between a hook's end and its store of it
+		 * find hook_end behind hook_start: nothing to add) */
+		if (t->hook_end > t->hook_start)
+			t->hook_ticks += ((t->hook_end - t->hook_start) << KFT_HOOK_SHIFT) +
+					 kft_rt.unseen_gap;
+		t->hook_start = ticks;
+	}
+	return kft_tick_time(ticks);
+}
+
+/* A hook is done: with --compensate, where its last instructions store
+ * the clock (NULL: nowhere, it is stored here) */
+static inline KFT_NOTRACE uint64_t *hook_done(struct kft_tls *t)
+{
+	t->busy = 0;
+	if (likely(!kft_hooks_timed))
+		return NULL;
+#if defined(__x86_64__)
+	if (unlikely(!kft_clock.use_tsc)) {
+		t->hook_end = kft_clock_slow();
+		return NULL;
+	}
+#endif
+	return &t->hook_end;
+}
+
+/* The C side of __cyg_profile_func_enter: sp is where the hook's frame
+ * pointer would be (16 bytes below the function's stack pointer, which
+ * the longjmp code relies on). */
+KFT_HIDDEN KFT_NOTRACE uint64_t *kft_cyg_enter(void *fn, void *call_site, uint64_t ticks,
+					       uintptr_t sp)
 {
 	struct kft_tls *t = &kft_tls;
 
-	if (!enter_hook(t))
-		return;
-	kft_event_entry(t, (uintptr_t)fn, (uintptr_t)call_site,
-			(uintptr_t)__builtin_frame_address(0));
-	t->busy = 0;
+	if (!enter_hook(t, &ticks))
+		return NULL;
+	kft_event_entry(t, (uintptr_t)fn, (uintptr_t)call_site, sp, hook_began(t, ticks));
+	return hook_done(t);
 }
 
-KFT_EXPORT KFT_NOTRACE void __cyg_profile_func_exit(void *fn, void *call_site)
+KFT_HIDDEN KFT_NOTRACE uint64_t *kft_cyg_exit(void *fn, void *call_site, uint64_t ticks,
+					      uintptr_t sp)
 {
 	struct kft_tls *t = &kft_tls;
 
 	(void)call_site;
-	if (!enter_hook(t))
-		return;
-	kft_event_exit(t, (uintptr_t)fn, (uintptr_t)__builtin_frame_address(0));
-	t->busy = 0;
+	if (!enter_hook(t, &ticks))
+		return NULL;
+	kft_event_exit(t, (uintptr_t)fn, sp, hook_began(t, ticks));
+	return hook_done(t);
 }
+
+#if !defined(__x86_64__)
+KFT_EXPORT KFT_NOTRACE void __cyg_profile_func_enter(void *fn, void *call_site)
+{
+	uint64_t *end = kft_cyg_enter(fn, call_site, kft_ticks(),
+				      (uintptr_t)__builtin_frame_address(0));
+
+	if (end)
+		*end = kft_ticks();
+}
+
+KFT_EXPORT KFT_NOTRACE void __cyg_profile_func_exit(void *fn, void *call_site)
+{
+	uint64_t *end = kft_cyg_exit(fn, call_site, kft_ticks(),
+				     (uintptr_t)__builtin_frame_address(0));
+
+	if (end)
+		*end = kft_ticks();
+}
+#endif
 
 /* ---- -pg and -pg -mfentry (mcount-x86_64.S) ----------------------------- */
 
@@ -110,14 +180,18 @@ static inline KFT_NOTRACE uintptr_t pg_function_start(uintptr_t ip, int fentry)
 	return (uintptr_t)c;
 }
 
-KFT_HIDDEN KFT_NOTRACE void kft_pg_entry(uintptr_t ip, uintptr_t *ret_loc, int fentry)
+/* ticks: the clock at the hook's first instruction. Returns where its
+ * last ones store the clock, or NULL (hook_done). */
+KFT_HIDDEN KFT_NOTRACE uint64_t *kft_pg_entry(uintptr_t ip, uintptr_t *ret_loc, int fentry,
+					      uint64_t ticks)
 {
 	struct kft_tls *t = &kft_tls;
 	uintptr_t call_site = *ret_loc;
-	uint64_t depth;
+	uint64_t depth, now;
 
-	if (!enter_hook(t))
-		return;
+	if (!enter_hook(t, &ticks))
+		return NULL;
+	now = hook_began(t, ticks);
 	depth = t->hdr->depth;
 	if (call_site == (uintptr_t)kft_return_trampoline) {
 		/* a sibling call: the function owning this return address jumped
@@ -125,12 +199,10 @@ KFT_HIDDEN KFT_NOTRACE void kft_pg_entry(uintptr_t ip, uintptr_t *ret_loc, int f
 		const struct kft_frame *f;
 
 		if (!depth || depth > t->frames_cap ||
-		    (f = &t->frames[depth - 1])->sp != PG_SP(ret_loc)) {
-			t->busy = 0;
-			return;
-		}
+		    (f = &t->frames[depth - 1])->sp != PG_SP(ret_loc))
+			return hook_done(t);
 		call_site = f->call_site;
-		kft_event_exit(t, f->func, PG_SP(ret_loc));
+		kft_event_exit(t, f->func, PG_SP(ret_loc), now);
 		depth = t->hdr->depth;
 	}
 	/* with -pg no two open calls share a return address slot: one at
@@ -145,34 +217,46 @@ KFT_HIDDEN KFT_NOTRACE void kft_pg_entry(uintptr_t ip, uintptr_t *ret_loc, int f
 	if (depth > t->frames_cap || (depth == t->frames_cap && !kft_thread_more_frames(t))) {
 		if (call_site != *ret_loc)
 			*ret_loc = call_site;
-		t->busy = 0;
-		return;
+		return hook_done(t);
 	}
 	kft_event_entry(t, kft_config_func_at(pg_function_start(ip, fentry)), call_site,
-			PG_SP(ret_loc));
+			PG_SP(ret_loc), now);
 	depth = t->hdr->depth;
 	if (depth && depth <= t->frames_cap)
 		t->frames[depth - 1].flags |= KFT_FRAME_HIJACKED;	/* exceptions.c */
 	*ret_loc = (uintptr_t)kft_return_trampoline;
 	kft_rt.hijacked = true;
-	t->busy = 0;
+	return hook_done(t);
 }
 
+/* Where kft_return_trampoline goes on to, and where its last
+ * instructions store the clock (NULL: nowhere): two registers */
+struct kft_pg_back {
+	uintptr_t to;
+	uint64_t *end;
+};
+
 /* A function whose return address we took returns: end its call and say
- * where it was going. sp is the stack as it left it. */
-KFT_HIDDEN KFT_NOTRACE uintptr_t kft_pg_exit(uintptr_t sp)
+ * where it was going. sp is the stack as it left it, ticks the clock at
+ * the trampoline's first instruction. The guard is not tested: the
+ * return address was ours, the call must end whatever runs. */
+KFT_HIDDEN KFT_NOTRACE struct kft_pg_back kft_pg_exit(uintptr_t sp, uint64_t ticks)
 {
 	struct kft_tls *t = &kft_tls;
 	uintptr_t ret_loc = sp - sizeof(uintptr_t);
 	int busy = t->busy;
 	const struct kft_frame *f;
-	uintptr_t back;
+	struct kft_pg_back back = { 0, NULL };
+	uint64_t now;
 
 	t->busy = 1;
+	now = busy ? kft_now() : hook_began(t, ticks);
 	kft_unwind_to(t, PG_SP(ret_loc));	/* frames a longjmp left behind */
 	f = &t->frames[t->hdr->depth - 1];
-	back = f->call_site;
-	kft_event_exit(t, f->func, PG_SP(ret_loc));
-	t->busy = busy;
+	back.to = f->call_site;
+	kft_event_exit(t, f->func, PG_SP(ret_loc), now);
+	if (busy)
+		return back;
+	back.end = hook_done(t);
 	return back;
 }

@@ -185,7 +185,7 @@ static KFT_NOTRACE int join_trace(const char *dir, bool attaching)
 			goto undo;
 	}
 	kft_patch_all();
-	kft_rt.compensate = kft_rt.ctl->mode & KFT_MODE_COMPENSATE;
+	kft_hooks_timed = kft_rt.ctl->mode & KFT_MODE_COMPENSATE;
 	/* compressing on another CPU slows the traced threads (on some
 	 * machines by a third), which no compensation can know of: with
 	 * --compensate, the records are compressed once the program ends */

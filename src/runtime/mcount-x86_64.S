@@ -11,18 +11,28 @@
 #if defined(__x86_64__)
 	.text
 
-/* rdi = ip after the call, rsi = where the return address lies, edx = kind */
-.macro SAVE_ARGS
+/*
+ * The C side's return value (rax) says where to store the clock as the
+ * stub ends (--compensate), or NULL. The clock is read first thing and
+ * last thing: rax and rdx, which rdtsc takes, are saved before the rest
+ * and restored after it. r11 is nobody's argument: it is not kept.
+ */
+.macro ENTRY_STUB kind
+	pushq	%rax
+	pushq	%rdx
+	rdtsc
+	shlq	$32, %rdx
+	orq	%rdx, %rax		/* the clock, kept in rax till the call */
+	pushq	%rbx
+	movq	%rsp, %rbx		/* 0: rbx, 8: rdx, 16: rax, 24: ip after the call */
+	andq	$-16, %rsp
 	pushq	%rdi
 	pushq	%rsi
-	pushq	%rdx
 	pushq	%rcx
 	pushq	%r8
 	pushq	%r9
-	pushq	%rax
 	pushq	%r10
-	pushq	%r11
-	subq	$136, %rsp		/* xmm0-7, and 8 to keep 16-byte alignment */
+	subq	$128, %rsp		/* xmm0-7 */
 	movdqu	%xmm0, 0(%rsp)
 	movdqu	%xmm1, 16(%rsp)
 	movdqu	%xmm2, 32(%rsp)
@@ -31,9 +41,16 @@
 	movdqu	%xmm5, 80(%rsp)
 	movdqu	%xmm6, 96(%rsp)
 	movdqu	%xmm7, 112(%rsp)
-.endm
-
-.macro RESTORE_ARGS
+	movq	%rax, %rcx		/* ticks */
+	movq	24(%rbx), %rdi		/* ip: just after the call to us */
+	.if \kind
+	leaq	32(%rbx), %rsi		/* the traced function's return address */
+	.else
+	leaq	8(%rbp), %rsi		/* the frame pointer is set up already */
+	.endif
+	movl	$\kind, %edx
+	call	kft_pg_entry
+	movq	%rax, %r11
 	movdqu	0(%rsp), %xmm0
 	movdqu	16(%rsp), %xmm1
 	movdqu	32(%rsp), %xmm2
@@ -42,22 +59,30 @@
 	movdqu	80(%rsp), %xmm5
 	movdqu	96(%rsp), %xmm6
 	movdqu	112(%rsp), %xmm7
-	addq	$136, %rsp
-	popq	%r11
+	addq	$128, %rsp
 	popq	%r10
-	popq	%rax
 	popq	%r9
 	popq	%r8
 	popq	%rcx
-	popq	%rdx
 	popq	%rsi
 	popq	%rdi
+	movq	%rbx, %rsp
+	popq	%rbx
+	testq	%r11, %r11
+	jz	1f
+	rdtsc
+	shlq	$32, %rdx
+	orq	%rdx, %rax
+	movq	%rax, (%r11)
+1:	popq	%rdx
+	popq	%rax
+	ret
 .endm
 
 /*
  * The compiler may call the hooks with the stack not 16-byte aligned (gcc
  * -pg at -O0 does): rbx keeps the stack as we found it, and the C side
- * runs on an aligned one. 8(%rbx) is the ip after the call to us.
+ * runs on an aligned one.
  */
 	.globl	__fentry__
 	.type	__fentry__, @function
@@ -68,59 +93,53 @@
 	.type	kft_fentry, @function
 __fentry__:
 kft_fentry:
-	pushq	%rbx
-	movq	%rsp, %rbx
-	andq	$-16, %rsp
-	SAVE_ARGS
-	movq	8(%rbx), %rdi		/* ip: just after the call to us */
-	leaq	16(%rbx), %rsi		/* the traced function's return address */
-	movl	$1, %edx
-	call	kft_pg_entry
-	RESTORE_ARGS
-	movq	%rbx, %rsp
-	popq	%rbx
-	ret
+	ENTRY_STUB 1
 	.size	__fentry__, .-__fentry__
 
 	.globl	mcount
 	.type	mcount, @function
 mcount:
-	pushq	%rbx
-	movq	%rsp, %rbx
-	andq	$-16, %rsp
-	SAVE_ARGS
-	movq	8(%rbx), %rdi
-	leaq	8(%rbp), %rsi		/* the frame pointer is set up already */
-	movl	$0, %edx
-	call	kft_pg_entry
-	RESTORE_ARGS
-	movq	%rbx, %rsp
-	popq	%rbx
-	ret
+	ENTRY_STUB 0
 	.size	mcount, .-mcount
 
 	.globl	kft_return_trampoline
 	.hidden	kft_return_trampoline
 	.type	kft_return_trampoline, @function
 kft_return_trampoline:
-	/* here instead of the caller: rax, rdx, xmm0 and xmm1 hold the result */
+	/* here instead of the caller: rax, rdx, xmm0 and xmm1 hold the
+	 * result; every other register but the callee-saved ones is free */
+	movq	%rax, %r8
+	movq	%rdx, %r9
+	rdtsc
+	shlq	$32, %rdx
+	orq	%rdx, %rax
+	movq	%rax, %rsi		/* ticks */
 	pushq	%rbp
 	movq	%rsp, %rbp
 	andq	$-16, %rsp
 	subq	$48, %rsp
-	movq	%rax, 0(%rsp)
-	movq	%rdx, 8(%rsp)
+	movq	%r8, 0(%rsp)
+	movq	%r9, 8(%rsp)
 	movdqu	%xmm0, 16(%rsp)
 	movdqu	%xmm1, 32(%rsp)
 	leaq	8(%rbp), %rdi		/* the stack as the function left it */
-	call	kft_pg_exit		/* returns where to go back to */
+	call	kft_pg_exit		/* rax: where to go back to; rdx: see above */
 	movq	%rax, %r11
-	movq	0(%rsp), %rax
-	movq	8(%rsp), %rdx
+	movq	%rdx, %rcx
+	movq	0(%rsp), %r8
+	movq	8(%rsp), %r9
 	movdqu	16(%rsp), %xmm0
 	movdqu	32(%rsp), %xmm1
 	movq	%rbp, %rsp
 	popq	%rbp
+	testq	%rcx, %rcx
+	jz	1f
+	rdtsc
+	shlq	$32, %rdx
+	orq	%rdx, %rax
+	movq	%rax, (%rcx)
+1:	movq	%r8, %rax
+	movq	%r9, %rdx
 	jmp	*%r11
 	.size	kft_return_trampoline, .-kft_return_trampoline
 #endif

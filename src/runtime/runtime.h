@@ -23,7 +23,6 @@
 
 #define KFT_MAX_TRIGGER_ADDRS 16
 #define KFT_MAX_SIGNAL_NEST 16
-#define KFT_BELOW_SHIFT 8		/* frame->below counts 1/256 ns */
 
 /* A trigger with its function names resolved in this process image. */
 struct rt_trigger {
@@ -63,7 +62,6 @@ struct kft_runtime {
 	uint64_t max_records;		/* a thread's log may grow to this; a ring's size */
 	bool overwrite;
 	bool autorepeat;
-	bool compensate;		/* take the hooks' cost out of durations */
 	bool compress;			/* the helper compresses finished records */
 	bool hijacked;			/* -pg hooks own return addresses now */
 	bool plain;			/* no funclist, noints, onlyints, stop trigger,
@@ -71,13 +69,10 @@ struct kft_runtime {
 					 * take their short path (kft_update_plain) */
 	uint64_t pair_ns;		/* one call's hooks, measured at start */
 	uint64_t inside_ns;		/* the part inside the call's own time */
-	/* --compensate: the hooks time themselves as they run; what they
-	 * cannot see (the calls to them, their first and last steps) is
-	 * measured at start, for a whole pair and for its part inside the
-	 * call. frame->below counts in 1/256 ns: a fraction of a ns a call
-	 * is a millisecond in a few million calls */
-	uint64_t unseen_pair;		/* in 1/256 ns */
-	uint64_t unseen_inside_ns;
+	/* --compensate: what the stretch of program between two hooks holds
+	 * of them that they cannot time (the clock's own reading, the call
+	 * and return), measured at start, in 1/256 tick */
+	uint64_t unseen_gap;
 	uint32_t thread_seq;		/* names thread files uniquely */
 	bool no_fallocate;		/* the file system takes no reservations */
 	bool attached;			/* kft record -p loaded us into a running program */
@@ -97,6 +92,13 @@ struct kft_tls {
 	uintptr_t lowest_sp;		/* deepest sp seen (for max_stack) */
 	uintptr_t watch_sp;		/* the stack watch fires below this */
 	uint64_t watch_rearm_depth;	/* `watch stack` re-arms below this depth */
+	/* --compensate: the hooks' time on this thread (1/256 tick), from
+	 * the first instruction of each to its last, and unseen_gap for each;
+	 * the hook under way began at hook_start, the one before it ended at
+	 * hook_end (ticks; stored by the hook's last instructions) */
+	uint64_t hook_ticks;
+	uint64_t hook_start;
+	uint64_t hook_end;
 	int busy;			/* recursion guard */
 	int dead;			/* thread is exiting, or set-up failed */
 	int in_signal;			/* signal-handler nesting */
@@ -107,6 +109,9 @@ struct kft_tls {
 };
 
 extern struct kft_runtime kft_rt KFT_HIDDEN;
+/* --compensate: the hooks time themselves. Outside kft_rt because the
+ * hooks' assembly reads it. */
+extern int kft_hooks_timed KFT_HIDDEN;
 
 /* Whether a full log ended (or is ending) the run. The flag is set before
  * the stop, so a thread that sees the run stopped sees it too; the stop
@@ -144,25 +149,55 @@ void kft_clock_init(uint64_t clock_base) KFT_HIDDEN;
 uint64_t kft_mono_ns(void) KFT_HIDDEN;
 uint64_t kft_clock_slow(void) KFT_HIDDEN;
 
-static inline KFT_NOTRACE uint64_t kft_now(void)
+/*
+ * Ticks: the clock's raw unit, TSC ticks where kft reads the TSC and
+ * nanoseconds otherwise. The hooks read the TSC at their first
+ * instruction (hooks-x86_64.S, mcount-x86_64.S) and turn it into time
+ * with kft_tick_time.
+ */
+static inline KFT_NOTRACE uint64_t kft_ticks(void)
 {
 #if defined(__x86_64__)
-	if (likely(kft_clock.use_tsc)) {
-		int64_t ticks = (int64_t)(__builtin_ia32_rdtsc() - kft_clock.tsc0);
-
-		return kft_clock.ns0 + (uint64_t)(((__int128)ticks * kft_clock.mult) >> 32);
-	}
+	if (likely(kft_clock.use_tsc))
+		return __builtin_ia32_rdtsc();
 #endif
 	return kft_clock_slow();
+}
+
+/* The trace's time (ns) of a tick reading. */
+static inline KFT_NOTRACE uint64_t kft_tick_time(uint64_t ticks)
+{
+	if (likely(kft_clock.use_tsc)) {
+		int64_t d = (int64_t)(ticks - kft_clock.tsc0);
+
+		return kft_clock.ns0 + (uint64_t)(((__int128)d * kft_clock.mult) >> 32);
+	}
+	return ticks;
+}
+
+#define KFT_HOOK_SHIFT 8		/* tls->hook_ticks counts 1/256 tick */
+
+/* Nanoseconds in a span of hook time (1/256 tick). */
+static inline KFT_NOTRACE uint64_t kft_hook_ns(uint64_t t)
+{
+	if (likely(kft_clock.use_tsc))
+		return (uint64_t)(((unsigned __int128)t * kft_clock.mult) >> (32 + KFT_HOOK_SHIFT));
+	return t >> KFT_HOOK_SHIFT;
+}
+
+static inline KFT_NOTRACE uint64_t kft_now(void)
+{
+	return kft_tick_time(kft_ticks());
 }
 
 /* hooks.c: the compiler's entry points */
 void __cyg_profile_func_enter(void *fn, void *call_site);
 void __cyg_profile_func_exit(void *fn, void *call_site);
 
-/* events.c: the per-call work */
-void kft_event_entry(struct kft_tls *t, uint64_t fn, uint64_t call_site, uintptr_t sp) KFT_HIDDEN;
-void kft_event_exit(struct kft_tls *t, uint64_t fn, uintptr_t sp) KFT_HIDDEN;
+/* events.c: the per-call work, at time now */
+void kft_event_entry(struct kft_tls *t, uint64_t fn, uint64_t call_site, uintptr_t sp,
+		     uint64_t now) KFT_HIDDEN;
+void kft_event_exit(struct kft_tls *t, uint64_t fn, uintptr_t sp, uint64_t now) KFT_HIDDEN;
 /* Close every frame deeper than sp (a longjmp to sp is under way). */
 void kft_unwind_to(struct kft_tls *t, uintptr_t sp) KFT_HIDDEN;
 
@@ -187,8 +222,8 @@ void kft_thread_unmap(struct kft_tls *t) KFT_HIDDEN;
 void kft_thread_set_stack(struct kft_tls *t, uintptr_t top) KFT_HIDDEN;
 void kft_thread_file_name(const struct kft_tls *t, char *name, size_t size) KFT_HIDDEN;
 
-/* calibrate.c: measure pair_ns and inside_ns, and with --compensate what
- * the hooks cannot time of themselves */
+/* calibrate.c: measure pair_ns and inside_ns, and with --compensate
+ * unseen_gap */
 void kft_calibrate(bool compensate) KFT_HIDDEN;
 
 /* helper.c: the runtime's own thread, for prefault.c and patch.c */

@@ -85,17 +85,37 @@ once_missing_program() {
 	check "names the program" grep -q "no-such-program" err
 }
 
-once_compensate() {
-	build calls
-	kft record -- ./calls >/dev/null
+# --compensate with every instrumentation: the same calls, none of 0 ns,
+# and the hooks' cost out of the durations (in a loop of 200000 calls of
+# an empty function, ten times the function's own time and more). On-CPU
+# time: a thread that waits for a CPU inside the loop (the machine busy
+# with other tests) waits as long whether traced or not.
+test_compensate() {
+	build many
+	kft record -- ./many 200000 >/dev/null
 	kft status >st
 	check "hook cost measured" grep -E -q "^  hook cost [0-9]+ ns per call \([0-9]+ ns of it inside the call's own time\)$" st
-	kft record --compensate -- ./calls >/dev/null
+	raw=$(kft kd -f Fo | awk '$1 == "worker" { print $2 }')
+	kft record --compensate -- ./many 200000 >/dev/null
 	kft status >st
 	check "compensated" grep -q "taken out of durations$" st
 	kft kd -f Fc -s c >out
-	check "same calls" grep -q "^leaf  *4$" out
+	check "same calls" grep -q "^leaf  *200000$" out
+	comp=$(kft kd -f Fo | awk '$1 == "worker" { print $2 }')
+	check "hooks taken out ($comp of $raw usec)" test "$comp" -lt $((raw / 2))
 	# a call that ran took some time, however little its hooks left
+	kft log --ns | awk 'NF >= 5 && $1 ~ /^[0-9]+$/ && $2 == 0' >zero
+	check "no call of 0 ns" test ! -s zero
+}
+
+# Without the TSC, the hooks time themselves with clock_gettime.
+once_compensate_monotonic() {
+	build many
+	KFT_CLOCK=monotonic kft record -- ./many 200000 >/dev/null
+	raw=$(kft kd -f Fo | awk '$1 == "worker" { print $2 }')
+	KFT_CLOCK=monotonic kft record --compensate -- ./many 200000 >/dev/null
+	comp=$(kft kd -f Fo | awk '$1 == "worker" { print $2 }')
+	check "hooks taken out ($comp of $raw usec)" test "$comp" -lt $((raw / 2))
 	kft log --ns | awk 'NF >= 5 && $1 ~ /^[0-9]+$/ && $2 == 0' >zero
 	check "no call of 0 ns" test ! -s zero
 }
