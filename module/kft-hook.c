@@ -39,6 +39,12 @@ static bool time_fires(const struct kft_mtrigger *t, u64 now, u64 base)
 	return t->type == KFT_TRIGGER_TIME && now / 1000 >= base / 1000 + t->usecs;
 }
 
+/* Trigger t fires at this event (KFT_TRIGGER_ENTRY or _EXIT) of ip. */
+static bool fires_at(const struct kft_mtrigger *t, enum kft_trigger_type type, unsigned long ip)
+{
+	return t->type == type && ip == t->addr;
+}
+
 static bool in_funclist(const struct kft_run *run, unsigned long ip)
 {
 	return ip != run->trigger_only[0] && ip != run->trigger_only[1];
@@ -62,7 +68,7 @@ static void notrace kft_entry(unsigned long ip, unsigned long parent_ip, struct 
 		return;
 	now = sched_clock();
 	if (!(st & KFT_TRIGGERED)) {
-		if ((run->start.type == KFT_TRIGGER_ENTRY && ip == run->start.addr) ||
+		if (fires_at(&run->start, KFT_TRIGGER_ENTRY, ip) ||
 		    time_fires(&run->start, now, 0))
 			kft_run_fire_start(run, now, run->start.type);
 		st = READ_ONCE(run->state);
@@ -78,8 +84,8 @@ static void notrace kft_entry(unsigned long ip, unsigned long parent_ip, struct 
 		logged = false;
 	}
 	/* a trigger's exit must be seen even when the call is not logged */
-	if (!logged && !((run->start.type == KFT_TRIGGER_EXIT && ip == run->start.addr) ||
-			 (run->stop.type == KFT_TRIGGER_EXIT && ip == run->stop.addr)))
+	if (!logged && !(fires_at(&run->start, KFT_TRIGGER_EXIT, ip) ||
+			 fires_at(&run->stop, KFT_TRIGGER_EXIT, ip)))
 		goto stop_test;
 	retp = (unsigned long *)fregs->regs.sp;
 	if (!retp)
@@ -113,7 +119,7 @@ static void notrace kft_entry(unsigned long ip, unsigned long parent_ip, struct 
 stop_test:
 	/* after the push: a stop at this entry logs the call, open (S2/S3);
 	 * triggers ignore the filters */
-	if (running && ((run->stop.type == KFT_TRIGGER_ENTRY && ip == run->stop.addr) ||
+	if (running && (fires_at(&run->stop, KFT_TRIGGER_ENTRY, ip) ||
 		       time_fires(&run->stop, now, run->start.mark_ns)))
 		kft_run_fire_stop(run, now, run->stop.type);
 }
@@ -145,10 +151,10 @@ static void call_returned(struct kft_run *run, const struct kft_frame *f, u64 no
 		atomic64_inc(&run->not_found);
 	}
 	if (!(st & KFT_TRIGGERED) && (st & KFT_PRIMED) &&
-	    ((run->start.type == KFT_TRIGGER_EXIT && f->func == run->start.addr) ||
+	    (fires_at(&run->start, KFT_TRIGGER_EXIT, f->func) ||
 	     time_fires(&run->start, now, 0)))
 		kft_run_fire_start(run, now, run->start.type);
-	else if (running && ((run->stop.type == KFT_TRIGGER_EXIT && f->func == run->stop.addr) ||
+	else if (running && (fires_at(&run->stop, KFT_TRIGGER_EXIT, f->func) ||
 			     time_fires(&run->stop, now, run->start.mark_ns)))
 		kft_run_fire_stop(run, now, run->stop.type);
 }

@@ -19,17 +19,6 @@ static const char usage[] =
 	"\n"
 	"For example, a raw kernel log: kft addr2sym kft.log -m System.map > kft.lst\n";
 
-static int copy(FILE *in, const struct kft_symmap *m)
-{
-	char *line = NULL;
-	size_t cap = 0;
-
-	while (getline(&line, &cap, in) > 0)
-		kft_addr2sym_line(stdout, m, line);
-	free(line);
-	return ferror(in) ? -1 : 0;
-}
-
 int cmd_addr2sym(int argc, char **argv)
 {
 	const char *map = NULL;
@@ -65,12 +54,12 @@ int cmd_addr2sym(int argc, char **argv)
 			ret = fail("addr2sym: %s: cannot open it", argv[i]);
 			break;
 		}
-		if (copy(f, &m))
+		if (kft_addr2sym_stream(stdout, &m, f))
 			ret = fail("addr2sym: %s: read error", argv[i]);
 		if (f != stdin)
 			fclose(f);
 	}
-	if (!nfiles && copy(stdin, &m))
+	if (!nfiles && kft_addr2sym_stream(stdout, &m, stdin))
 		ret = fail("addr2sym: read error on stdin");
 	kft_symmap_free(&m);
 	return ret;

@@ -71,23 +71,17 @@ int kernel_module_send(const char *text, const char *what)
 	return e ? 1 : 0;
 }
 
+/* The module's file, through names if there are any. */
 static int copy(const char *path, const struct kft_symmap *names)
 {
 	FILE *f = fopen(path, "re");
-	char *line = NULL;
-	size_t cap = 0;
+	int ret;
 
 	if (!f)
 		return fail("kernel: %s: %s", path, strerror(errno));
-	while (getline(&line, &cap, f) > 0) {
-		if (names)
-			kft_addr2sym_line(stdout, names, line);
-		else
-			fputs(line, stdout);
-	}
-	free(line);
+	ret = kft_addr2sym_stream(stdout, names, f);
 	fclose(f);
-	return 0;
+	return ret ? fail("kernel: %s: read error", path) : 0;
 }
 
 int kernel_module_status(void)

@@ -61,6 +61,21 @@ void kft_addr2sym_line(FILE *out, const struct kft_symmap *m, const char *line)
 	}
 }
 
+int kft_addr2sym_stream(FILE *out, const struct kft_symmap *m, FILE *in)
+{
+	char *line = NULL;
+	size_t cap = 0;
+
+	while (getline(&line, &cap, in) > 0) {
+		if (m)
+			kft_addr2sym_line(out, m, line);
+		else
+			fputs(line, out);
+	}
+	free(line);
+	return ferror(in) ? -1 : 0;
+}
+
 static bool is_keyword(const char *w)
 {
 	static const char *const words[] = {

@@ -15,6 +15,10 @@
  */
 void kft_addr2sym_line(FILE *out, const struct kft_symmap *m, const char *line);
 
+/* Every line of in through kft_addr2sym_line (m NULL: as it is); -1 if
+ * reading in failed. */
+int kft_addr2sym_stream(FILE *out, const struct kft_symmap *m, FILE *in);
+
 struct kft_sym2addr_state {
 	bool in_funclist;	/* between "funclist" and "fend" */
 	unsigned int lineno;
