@@ -8,16 +8,17 @@
  * `kft record --compensate` does not use them: its hooks time themselves
  * as they run (hooks.c), from their first instruction to their last.
  * What that leaves in a call's time besides the program's own work is
- * the calls into the hooks and back, and the clock's own reading: the
- * former the program also pays untraced (into the C library's hooks,
- * which do nothing), the latter not. That excess is measured here.
+ * the calls into the hooks and back, and the share of the clock's two
+ * readings that falls outside them: the former the program also pays
+ * untraced (into the C library's hooks, which do nothing), the latter
+ * not. That excess is measured here (unseen_gap).
  */
 #include <dlfcn.h>
 #include <fcntl.h>
-#include <sys/mman.h>
-#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "runtime.h"
 

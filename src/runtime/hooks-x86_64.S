@@ -4,8 +4,10 @@
  * first instruction, and with --compensate at the last one too: what a
  * compensated duration keeps of the hooks is then the call into them
  * and the return, which the instrumented program also pays when it runs
- * without kft (into the C library's hooks, which do nothing). The C side
- * (hooks.c) does the work; untimed, it returns straight to the program.
+ * without kft (into the C library's hooks, which do nothing), and the
+ * share of the two readings that falls outside them, which kft measures
+ * at start (calibrate.c). The C side (hooks.c) does the work; untimed,
+ * it returns straight to the program.
  */
 #if defined(__x86_64__)
 	.text
