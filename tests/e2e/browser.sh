@@ -36,7 +36,8 @@ once_browser_flame_svg() {
 	kft flame -o f.svg 2>/dev/null
 	browse "file://$PWD/f.svg" flame.png >dom
 	# the script ran: a box too narrow for its name shows it clipped or not at all
-	boxes_of dom >boxes
+	# (d's one call takes some 20 ns: a box only when an interrupt fell in it)
+	boxes_of dom | grep -v '^d ' >boxes
 	check "every function's box" test "$(awk '{ print $1 }' boxes | sort -u | tr '\n' ' ')" = "a b c main x y "
 	check "main's name in full" grep -q '^main [0-9.]* main \.$' boxes
 	check "names clipped to their boxes" awk '$2 < 20 && $3 != "." { bad = 1 } END { exit bad }' boxes
@@ -46,7 +47,8 @@ once_browser_flame_svg() {
 		"$(grep -o '<title>[a-z]* [^<]*</title><rect [^>]*fill="rgb(200,60,230)"' zoomed |
 		   sed 's/<title>\([a-z]*\) .*/\1/' | tr '\n' ' ')" = "b b "
 	grep -o '<g class="f"[^>]*><title>[a-z]* [^<]*</title><rect x="[^"]*" y="[^"]*" width="[^"]*"' zoomed |
-		sed -E 's/.*style="display: none;".*<title>([a-z]+).*/\1 hidden/; s/.*<title>([a-z]+) .*width="([0-9.]+)".*/\1 \2/' >zoom
+		sed -E 's/.*style="display: none;".*<title>([a-z]+).*/\1 hidden/; s/.*<title>([a-z]+) .*width="([0-9.]+)".*/\1 \2/' |
+		grep -v '^d ' >zoom
 	expect zoom <<'E'
 main 1180
 a hidden
