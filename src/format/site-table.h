@@ -49,13 +49,46 @@ static inline KFT_SITE_NOTRACE void kft_site_reindex(struct kft_site_table *t, u
 	}
 }
 
+/* Whether one more site fits: in the table, and in the index, which stays
+ * at most half full so that every probe ends. */
+static inline KFT_SITE_NOTRACE int kft_site_fits(const struct kft_site_table *t)
+{
+	uint64_t n = *t->nsites;
+
+	return n < t->cap && 2 * (n + 1) <= t->nslots;
+}
+
+/*
+ * The sizes t must grow to before one more site fits: *cap (at most
+ * max_cap) and *nslots, each either as it is or doubled as often as
+ * needed. Both may have to grow at once (the table and its index fill at
+ * different counts), and the caller grows both before it tries again.
+ * 0, or -1 when the table already holds max_cap sites.
+ */
+static inline KFT_SITE_NOTRACE int kft_site_grow_plan(const struct kft_site_table *t,
+						      uint32_t max_cap, uint32_t *cap,
+						      uint32_t *nslots)
+{
+	uint64_t n = *t->nsites;
+
+	*cap = t->cap;
+	*nslots = t->nslots;
+	if (n >= *cap) {
+		if (*cap >= max_cap)
+			return -1;
+		*cap = *cap <= max_cap / 2 ? 2 * *cap : max_cap;
+	}
+	while (2 * (n + 1) > *nslots)
+		*nslots *= 2;
+	return 0;
+}
+
 static __attribute__((noinline, cold, unused)) KFT_SITE_NOTRACE uint32_t
 kft_site_add(struct kft_site_table *t, uint32_t slot, uint64_t func, uint64_t call_site)
 {
 	uint64_t n = *t->nsites;
 
-	/* the index stays at most half full, so every probe ends */
-	if (n >= t->cap || 2 * (n + 1) > t->nslots)
+	if (!kft_site_fits(t))
 		return KFT_SITE_NONE;
 	t->sites[n].func = func;
 	t->sites[n].call_site = call_site;

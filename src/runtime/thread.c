@@ -289,47 +289,56 @@ static KFT_NOTRACE uint32_t *new_site_index(uint32_t n)
 	return p == MAP_FAILED ? NULL : p;
 }
 
-/* The site table is full: room in the file for twice as many sites. */
-static KFT_NOTRACE int more_sites(struct kft_tls *t)
+/* Room in the file for the sites up to cap. */
+static KFT_NOTRACE int more_sites(struct kft_tls *t, uint32_t cap)
 {
-	struct kft_thread_hdr *h = t->hdr;
-	uint64_t cap = t->sites.cap, more = 2 * cap < h->sites_cap ? 2 * cap : h->sites_cap;
+	uint32_t old = t->sites.cap;
 	int fd, ret;
 
-	if (cap >= h->sites_cap)
-		return -1;
+	if (cap == old)
+		return 0;
 	fd = open_own(t);
-	ret = fd < 0 ? -1 : take_room(fd, h->sites_off + cap * sizeof(struct kft_site),
-				       (more - cap) * sizeof(struct kft_site));
+	ret = fd < 0 ? -1 : take_room(fd, t->hdr->sites_off + old * sizeof(struct kft_site),
+				       (cap - old) * sizeof(struct kft_site));
 	if (fd >= 0)
 		close(fd);
 	if (!ret)
-		t->sites.cap = (uint32_t)more;
+		t->sites.cap = cap;
 	return ret;
 }
 
-/* The site table or its index is full: make room (rare: log2 of the
- * sites). */
-KFT_NOTRACE int kft_thread_grow_sites(struct kft_tls *t)
+/* An index of nslots for the sites, in place of the old one. */
+static KFT_NOTRACE int bigger_index(struct kft_tls *t, uint32_t nslots)
 {
 	uint32_t *old = t->sites.index, *index;
 	uint32_t old_n = t->sites.nslots;
-	int saved = errno;
 
-	if (*t->sites.nsites >= t->sites.cap) {
-		int ret = more_sites(t);
-
-		errno = saved;
-		return ret;
-	}
-	if (old_n >= SITE_SLOTS_MAX || !(index = new_site_index(2 * old_n))) {
-		errno = saved;
+	if (nslots == old_n)
+		return 0;
+	if (nslots > SITE_SLOTS_MAX || !(index = new_site_index(nslots)))
 		return -1;
-	}
-	kft_site_reindex(&t->sites, index, 2 * old_n);
+	kft_site_reindex(&t->sites, index, nslots);
 	munmap(old, old_n * sizeof(uint32_t));
-	errno = saved;
 	return 0;
+}
+
+/*
+ * The site table or its index is full: make room for one more site, in
+ * both at once (rare: log2 of the sites). -1 only when the file's table
+ * is at its format's limit or the system refuses memory or disk.
+ */
+KFT_NOTRACE int kft_thread_grow_sites(struct kft_tls *t)
+{
+	uint32_t cap, nslots;
+	int saved = errno, ret;
+
+	ret = kft_site_grow_plan(&t->sites, (uint32_t)t->hdr->sites_cap, &cap, &nslots);
+	if (!ret)
+		ret = more_sites(t, cap);
+	if (!ret)
+		ret = bigger_index(t, nslots);
+	errno = saved;
+	return ret;
 }
 
 static KFT_NOTRACE void make_exit_key(void)

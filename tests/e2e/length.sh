@@ -20,6 +20,20 @@ test_log_grows_with_the_run() {
 	done
 }
 
+# 5,000 call sites of one function in each of four threads: a thread's
+# site table doubles past 256, 512, ... 4096 pairs, and no call is lost at
+# any of those edges
+test_every_call_site_kept() {
+	build sites
+	kft record -o t -- ./sites >out 2>err
+	check "the program's output" test "$(cat out)" = 20000
+	check "nothing said lost" test ! -s err
+	check "every call of f" test "$(calls_of t f)" = 20000
+	check "every call of many" test "$(calls_of t many)" = 4
+	check "main" test "$(calls_of t main)" = 1
+	check "every thread" test "$(calls_of t worker)" = 3
+}
+
 # more calls than the old default log size (1000000), no config
 once_every_call_recorded_by_default() {
 	build many

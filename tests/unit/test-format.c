@@ -136,6 +136,73 @@ static void test_site_index_grows(void **state)
 	assert_int_equal(kft_site_id(&t, 9, 9), KFT_SITE_NONE);	/* the table is */
 }
 
+/* The runtime's growth as the runtime does it: one plan, both parts grown,
+ * one retry. */
+static uint32_t site_id_growing(struct kft_site_table *t, uint32_t max_cap, uint64_t func,
+				uint64_t call_site)
+{
+	uint32_t id = kft_site_id(t, func, call_site), cap, nslots;
+
+	if (id != KFT_SITE_NONE)
+		return id;
+	if (kft_site_grow_plan(t, max_cap, &cap, &nslots))
+		return KFT_SITE_NONE;
+	assert_true(cap >= t->cap && nslots >= t->nslots);
+	t->cap = cap;
+	if (nslots != t->nslots) {
+		uint32_t *index = calloc(nslots, sizeof(*index));
+
+		assert_non_null(index);
+		free(t->index);
+		kft_site_reindex(t, index, nslots);
+	}
+	return kft_site_id(t, func, call_site);
+}
+
+/* Every growth edge of the runtime's sizes (256 sites and 1024 slots to
+ * begin with, each doubling on its own count): each new pair gets the next
+ * number after a single growth, old pairs keep theirs, and only the
+ * format's limit refuses one. */
+static void test_site_growth_edges(void **state)
+{
+	enum { N = 5000, MAX = 8192 };
+	struct kft_site *sites = calloc(MAX, sizeof(*sites));
+	uint64_t n = 0;
+	struct kft_site_table t = { .sites = sites, .nsites = &n, .cap = KFT_FIRST_SITES,
+				    .nslots = 1024 };
+	uint32_t cap, nslots;
+
+	(void)state;
+	assert_non_null(sites);
+	t.index = calloc(t.nslots, sizeof(*t.index));
+	for (uint64_t i = 0; i < N; i++) {
+		assert_int_equal(site_id_growing(&t, MAX, 0x1000, 0x2000 + i), i);
+		assert_true(kft_site_fits(&t) || n == t.cap || 2 * (n + 1) > t.nslots);
+	}
+	for (uint64_t i = 0; i < N; i += 97)
+		assert_int_equal(kft_site_id(&t, 0x1000, 0x2000 + i), i);
+	assert_int_equal(n, N);
+	/* the table and the index full at once: both grow in one plan */
+	t.cap = (uint32_t)n;
+	assert_int_equal(kft_site_grow_plan(&t, 4 * MAX, &cap, &nslots), 0);
+	assert_int_equal(cap, 2 * n);
+	assert_true(2 * (n + 1) <= nslots);
+	/* doubling stops at the limit */
+	assert_int_equal(kft_site_grow_plan(&t, MAX, &cap, &nslots), 0);
+	assert_int_equal(cap, MAX);
+	t.cap = KFT_FIRST_SITES;
+	while (t.cap < n)
+		t.cap *= 2;
+	/* at the limit, a new pair is refused and nothing grows */
+	while (n < MAX)
+		assert_int_not_equal(site_id_growing(&t, MAX, 0x3000, n), KFT_SITE_NONE);
+	assert_int_equal(site_id_growing(&t, MAX, 0x4000, 1), KFT_SITE_NONE);
+	assert_int_equal(kft_site_grow_plan(&t, MAX, &cap, &nslots), -1);
+	assert_int_equal(kft_site_id(&t, 0x1000, 0x2000 + 4999), 4999);
+	free(t.index);
+	free(sites);
+}
+
 static void test_state_trigger_needs_prime(void **state)
 {
 	struct kft_control ctl;
@@ -278,6 +345,7 @@ int main(void)
 		cmocka_unit_test(test_rec_pack_round_trip),
 		cmocka_unit_test(test_zcodec_round_trip),
 		cmocka_unit_test(test_site_table),
+		cmocka_unit_test(test_site_growth_edges),
 		cmocka_unit_test(test_site_index_grows),
 		cmocka_unit_test(test_state_trigger_needs_prime),
 		cmocka_unit_test(test_state_user_start_and_stop),
