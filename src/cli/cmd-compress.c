@@ -25,6 +25,8 @@ int cmd_compress(int argc, char **argv)
 	if (argc > 2 || (argc == 2 && argv[1][0] == '-'))
 		return fail("compress: usage: kft compress [DIR]");
 	dir = argc == 2 ? argv[1] : KFT_DEFAULT_DIR;
+	if (cli_trace_missing(dir, ""))
+		return 1;
 	if (kft_trace_compress(dir, false, &st, &err))
 		return fail("%s", err.msg);
 	printf("%s: %llu calls compressed now; %llu thread files fully compressed",

@@ -249,6 +249,8 @@ int cmd_kd(int argc, char **argv)
 	if (!input)
 		input = KFT_DEFAULT_DIR;
 
+	if (strcmp(input, "-") && cli_trace_missing(input, " or text log"))
+		return 1;
 	in_memory = getenv("KFT_KD_IN_MEMORY") != NULL;
 	if (strcmp(input, "-") && !stat(input, &st) && S_ISDIR(st.st_mode)) {
 		struct kft_trace tr;

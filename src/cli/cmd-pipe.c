@@ -305,8 +305,8 @@ int cmd_pipe(int argc, char **argv)
 	if (cli_trace_target(optind < argc ? argv[optind] : KFT_DEFAULT_DIR, dir, sizeof(dir)))
 		return 1;
 	p.dir = dir;
-	if (access(dir, F_OK))
-		return fail("pipe: %s: %s", dir, strerror(errno));
+	if (cli_trace_missing(dir, ""))
+		return 1;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);

@@ -1,8 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Opening a trace directory and its symbols, for the commands that read one. */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "cli.h"
 
 bool cli_no_demangle;
+
+bool cli_trace_missing(const char *path, const char *also)
+{
+	if (!access(path, F_OK))
+		return false;
+	if (errno == ENOENT)
+		fail("%s: no such trace directory%s (record one with `kft record`)", path, also);
+	else
+		fail("%s: %s", path, strerror(errno));
+	return true;
+}
 
 int open_trace(const char *dir, bool symbols, struct kft_trace *tr, struct kft_symbolizer **sz)
 {

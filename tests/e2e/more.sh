@@ -196,12 +196,41 @@ once_corrupt_traces() {
 	check "missing directory" test $rc = 1
 }
 
+# every command that reads a trace says the same helpful thing when there
+# is none
+once_no_trace_says_what_to_do() {
+	for cmd in log kd "kd -c" ftrace stats status flame compress pipe "export --chrome x.json" \
+		"latency f" "diff kft.data kft.data"; do
+		set +e
+		kft $cmd >out 2>err
+		rc=$?
+		set -e
+		check "kft $cmd: exit 1" test $rc = 1
+		check "kft $cmd: says what to do" \
+			grep -q "^kft: kft.data: no such trace directory.*record one with .kft record." err
+	done
+}
+
 once_help() {
 	for cmd in record log ftrace export flame stats diff latency status prime start stop tracing config pipe embed kd addr2sym sym2addr compress functions; do
 		kft $cmd --help >h
 		check "$cmd --help" grep -q "^usage: kft" h
 		case $cmd in prime|start|stop|tracing) page=control ;; *) page=$cmd ;; esac
 		check "man page for $cmd" test -s "$ROOT/docs/kft-$page.1"
+	done
+	# every option a command's man page lists (under .TP), its --help lists
+	for page in "$ROOT"/docs/kft-*.1; do
+		cmd=$(basename "$page" .1)
+		cmd=${cmd#kft-}
+		[ "$cmd" = control ] && cmd=start
+		kft "$cmd" --help >h 2>&1 || true
+		awk 'tp { print; tp = 0 } /^\.TP/ { tp = 1 }' "$page" | sed 's/\\-/-/g' |
+			grep -oE -- '(^|[ ",])--?[A-Za-z0-9][A-Za-z0-9-]*' | sed -E 's/^[ ",]//' |
+			sort -u >opts || true
+		while read -r opt; do
+			check "kft $cmd --help lists $opt (in $(basename "$page"))" \
+				grep -qE -- "(^|[^A-Za-z0-9-])$opt([^A-Za-z0-9-]|\$)" h
+		done <opts
 	done
 	check "config man page" test -s "$ROOT/docs/kft-config.5"
 	check "format man page" test -s "$ROOT/docs/kft-data.5"
