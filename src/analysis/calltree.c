@@ -173,7 +173,7 @@ int kft_calltree_from_text(struct kft_calltree *t, const struct kft_text_log *lo
 		uint32_t idx, parent, depth;
 		char name[1024];
 
-		if (r->delta_us == -2)
+		if (r->delta_ns == -2)
 			continue;
 		n = new_node(&b);
 		if (!n) {
@@ -181,8 +181,8 @@ int kft_calltree_from_text(struct kft_calltree *t, const struct kft_text_log *lo
 			goto out;
 		}
 		idx = (uint32_t)(n - t->nodes);
-		n->entry_ns = r->entry_us * 1000;
-		n->dur_ns = r->delta_us < 0 ? -1 : r->delta_us * 1000;
+		n->entry_ns = r->entry_ns;
+		n->dur_ns = r->delta_ns < 0 ? -1 : r->delta_ns;
 		n->tid = r->tid;
 		n->coroutine = r->coroutine;
 		n->irq = r->irq;
@@ -229,8 +229,8 @@ int kft_calltree_to_text(const struct kft_calltree *t, struct kft_text_log *log,
 		const struct kft_node *n = &t->nodes[i];
 		struct kft_text_row *r = &log->rows[log->nrows++];
 
-		r->entry_us = n->entry_ns / 1000;
-		r->delta_us = n->dur_ns < 0 ? -1 : n->dur_ns / 1000;
+		r->entry_ns = n->entry_ns;
+		r->delta_ns = n->dur_ns < 0 ? -1 : n->dur_ns;
 		snprintf(r->pid, sizeof(r->pid), "%s", n->pid);
 		r->tid = n->tid;
 		r->coroutine = n->coroutine;

@@ -48,8 +48,8 @@ static int rows_next(void *ctx, const struct kft_text_row **out, struct kft_erro
 		return kft_error_set(err, "out of memory");
 	entry = c.entry_ns - (c.entry_ns >= cr->base_ns ? cr->base_ns : c.entry_ns);
 	memset(r, 0, sizeof(*r));
-	r->entry_us = (int64_t)entry / 1000;	/* as a tree's entry (calltree.c) */
-	r->delta_us = c.dur_ns < 0 ? -1 : c.dur_ns / 1000;
+	r->entry_ns = (int64_t)entry;
+	r->delta_ns = c.dur_ns < 0 ? -1 : c.dur_ns;
 	r->tid = c.tid;
 	r->coroutine = c.coroutine;
 	r->irq = c.flags & KFT_REC_SIGNAL;

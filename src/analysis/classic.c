@@ -135,11 +135,11 @@ int kft_funcstats_classic_from_rows(struct kft_funcstats *fs, struct kft_calltre
 		uint32_t func;
 
 		got = 0;
-		if (r->delta_us == -2)
+		if (r->delta_ns == -2)
 			continue;	/* stack-watch rows are no calls */
 		kft_caller_name(r->caller, caller, sizeof(caller));
 		if (kft_functable_func(&names, r->func, r->func, NULL, &func) || cover(&c, t) ||
-		    one_call(&c, t, func, r->delta_us < 0 ? -1 : r->delta_us * 1000, caller)) {
+		    one_call(&c, t, func, r->delta_ns < 0 ? -1 : r->delta_ns, caller)) {
 			got = kft_error_set(err, "out of memory");
 			break;
 		}

@@ -368,9 +368,9 @@ static int text_next(void *ctx, struct kft_functable *ft, struct kft_spool_call 
 		got = tc->rows->next(tc->rows->ctx, &r, err);
 		if (got <= 0)
 			return got;
-	} while (r->delta_us == -2);	/* a stack-watch row is no call */
-	nr.entry_ns = r->entry_us * 1000;
-	nr.dur_ns = r->delta_us < 0 ? -1 : r->delta_us * 1000;
+	} while (r->delta_ns == -2);	/* a stack-watch row is no call */
+	nr.entry_ns = r->entry_ns;
+	nr.dur_ns = r->delta_ns < 0 ? -1 : r->delta_ns;
 	nr.tid = r->tid;
 	nr.coroutine = r->coroutine;
 	nr.irq = r->irq;

@@ -60,7 +60,16 @@ static bool parse_pid(struct kft_text_row *row, const char *s)
  * --ns`) are no times: in ns, entry plus delta must still fit 64 bits. */
 #define MAX_TIME 4000000000000000LL
 
-/* The row's strings point into line. */
+/* A row's times in ns: as printed, times the log's unit (1000 for KFT's
+ * usec, 1 for `kft log --ns`), so a log in ns keeps its precision. */
+static void in_ns(struct kft_text_row *row, int64_t unit)
+{
+	row->entry_ns *= unit;
+	if (row->delta_ns >= 0)
+		row->delta_ns *= unit;
+}
+
+/* The row's strings point into line; its times as printed. */
 static int parse_in_place(struct kft_text_row *row, char *line, const char *origin,
 			  unsigned int lineno, struct kft_error *err)
 {
@@ -77,20 +86,20 @@ static int parse_in_place(struct kft_text_row *row, char *line, const char *orig
 	if (n < 5)
 		return kft_error_set(err, "%s:%u: expected 'Entry Delta PID Function Caller', "
 				     "found %zu word%s", origin, lineno, n, n == 1 ? "" : "s");
-	if (!parse_int(w[i], &row->entry_us) || row->entry_us < 0 || row->entry_us > MAX_TIME)
+	if (!parse_int(w[i], &row->entry_ns) || row->entry_ns < 0 || row->entry_ns > MAX_TIME)
 		return kft_error_set(err, "%s:%u: '%s': Entry is not a time in usec", origin,
 				     lineno, w[i]);
 	i++;
 	if (!strcmp(w[i], "no") && !strcmp(w[i + 1], "exit")) {
-		row->delta_us = -1;	/* KFI's words for an exit not seen */
+		row->delta_ns = -1;	/* KFI's words for an exit not seen */
 		i += 2;
 	} else {
-		if (!parse_int(w[i], &row->delta_us) || row->delta_us < -2 ||
-		    row->delta_us > MAX_TIME)
+		if (!parse_int(w[i], &row->delta_ns) || row->delta_ns < -2 ||
+		    row->delta_ns > MAX_TIME)
 			return kft_error_set(err, "%s:%u: '%s': Delta is not a duration in usec",
 					     origin, lineno, w[i]);
-		if (row->delta_us == 4294967295LL)
-			row->delta_us = -1;	/* the printk dump's unset delta */
+		if (row->delta_ns == 4294967295LL)
+			row->delta_ns = -1;	/* the printk dump's unset delta */
 		i++;
 	}
 	if (n - i < 3)
@@ -154,17 +163,12 @@ bool kft_text_log_is_marker(const char *line)
 int kft_text_log_parse_row(struct kft_text_row *row, char *line, const char *origin,
 			   unsigned int lineno, struct kft_error *err)
 {
-	return parse_in_place(row, line, origin, lineno, err) ||
-	       own_strings(row, origin, err) ? -1 : 0;
+	if (parse_in_place(row, line, origin, lineno, err))
+		return -1;
+	in_ns(row, 1000);
+	return own_strings(row, origin, err);
 }
 
-/* A row of `kft log --ns`, in the usec every other log has. */
-static void to_usec(struct kft_text_row *row)
-{
-	row->entry_us /= 1000;
-	if (row->delta_us >= 0)
-		row->delta_us /= 1000;
-}
 
 struct kft_text_reader {
 	FILE *f;
@@ -268,8 +272,7 @@ int kft_text_reader_next(struct kft_text_reader *r, const struct kft_text_row **
 			continue;
 		if (parse_in_place(&r->row, r->line, r->origin, r->lineno, err))
 			return -1;
-		if (r->ns)
-			to_usec(&r->row);
+		in_ns(&r->row, r->ns ? 1 : 1000);
 		*row = &r->row;
 		return 1;
 	}

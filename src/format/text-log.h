@@ -16,8 +16,8 @@
 #include "../common/error.h"
 
 struct kft_text_row {
-	int64_t entry_us;
-	int64_t delta_us;	/* -1: exit not seen, -2: stack watch */
+	int64_t entry_ns;	/* in ns whatever the log's unit */
+	int64_t delta_ns;	/* -1: exit not seen, -2: stack watch */
 	char pid[24];		/* as printed, e.g. "33", "-1", "33.1", "12i" */
 	int64_t tid;		/* the number in it */
 	uint32_t coroutine;	/* "33/2": the thread's coroutine stack 2 */

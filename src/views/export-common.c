@@ -17,15 +17,35 @@ static bool matches(const char *name, const char *const *globs, size_t n)
 	return false;
 }
 
+/* A glob that matches no function of the trace: an error naming it (a
+ * typo would otherwise give an empty answer). */
+static int check_matched(const struct export_ctx *x, const char *const *globs, size_t n,
+			 const char *what, struct kft_error *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t f = 0;
+
+		while (f < x->names.nfuncs && fnmatch(globs[i], x->names.funcs[f].base_name, 0))
+			f++;
+		if (f == x->names.nfuncs)
+			return kft_error_set(err, "%s '%s': no function of the trace matches it "
+					     "(kft kd lists them)", what, globs[i]);
+	}
+	return 0;
+}
+
 /* Which functions the globs leave out, once each. */
-static int set_dropped(struct export_ctx *x)
+static int set_dropped(struct export_ctx *x, struct kft_error *err)
 {
 	const struct kft_export_opts *o = x->o;
 
+	if (check_matched(x, o->only, o->nonly, "function", err) ||
+	    check_matched(x, o->notrace, o->nnotrace, "--notrace", err))
+		return -1;
 	x->ndropped = x->names.nfuncs;
 	x->dropped = calloc(x->ndropped ? x->ndropped : 1, sizeof(*x->dropped));
 	if (!x->dropped)
-		return -1;
+		return kft_error_set(err, "out of memory");
 	for (size_t f = 0; f < x->ndropped; f++) {
 		const char *name = x->names.funcs[f].base_name;
 
@@ -48,9 +68,13 @@ int export_begin(struct export_ctx *x, const struct kft_trace *tr, struct kft_sy
 	x->end = kft_view_stopped(&tr->ctl, sz, &at, why, sizeof(why)) ? at : tr->ctl.ended_ns;
 	x->shown = -1;
 	kft_functable_init(&x->ft, &x->names, sz);
-	if (kft_functable_name_trace(&x->ft, tr) || set_dropped(x)) {
+	if (kft_functable_name_trace(&x->ft, tr)) {
 		export_end(x);
 		return kft_error_set(err, "out of memory");
+	}
+	if (set_dropped(x, err)) {
+		export_end(x);
+		return -1;
 	}
 	return 0;
 }

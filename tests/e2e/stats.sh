@@ -48,7 +48,7 @@ once_stats_errors() {
 	build periodic
 	kft record -- ./periodic
 	refused kft stats --hist nosuch 2>err
-	check "names the function" grep -q "stats: --hist: nosuch never ran in kft.data" err
+	check "names the function" grep -q "function .nosuch.: no function of the trace matches it" err
 	refused kft stats -o x.svg 2>err
 	check "-o needs --hist" grep -q "stats: -o goes with --hist FUNC" err
 	refused kft stats -n many 2>err

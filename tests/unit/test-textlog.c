@@ -46,8 +46,8 @@ static void test_marker_rows(void **state)
 static void test_raw_row(void **state)
 {
 	assert_int_equal(parse("       7       -1      33  0xc0021e88                       0xc0023f58\n"), 0);
-	assert_int_equal(row.entry_us, 7);
-	assert_int_equal(row.delta_us, -1);
+	assert_int_equal(row.entry_ns, 7000);
+	assert_int_equal(row.delta_ns, -1);
 	assert_string_equal(row.pid, "33");
 	assert_int_equal(row.tid, 33);
 	assert_false(row.irq);
@@ -101,12 +101,12 @@ static void test_old_forms(void **state)
 {
 	/* KFI: the words "no exit" for the delta */
 	assert_int_equal(parse("  12  no exit  5  do_fork  sys_clone+0x24"), 0);
-	assert_int_equal(row.delta_us, -1);
+	assert_int_equal(row.delta_ns, -1);
 	assert_string_equal(row.func, "do_fork");
 	release();
 	/* the printk dump: 'i' after an interrupt's pid, unset delta */
 	assert_int_equal(parse("      15   4294967295        12i   c0023f10   c000a1e4"), 0);
-	assert_int_equal(row.delta_us, -1);
+	assert_int_equal(row.delta_ns, -1);
 	assert_true(row.irq);
 	assert_int_equal(row.tid, 12);
 	assert_string_equal(row.func, "c0023f10");
@@ -122,7 +122,7 @@ static void test_old_forms(void **state)
 	release();
 	/* stack watch rows */
 	assert_int_equal(parse("  1 -2 3 f g"), 0);
-	assert_int_equal(row.delta_us, -2);
+	assert_int_equal(row.delta_ns, -2);
 	release();
 }
 
