@@ -354,6 +354,35 @@ static int read_marks(struct kft_trace *tr, struct kft_error *err)
 	return 0;
 }
 
+/* The info file's "status = ..." once the program has ended: how it did.
+ * A trace without one (older, or from elsewhere) just does not say. */
+static int read_ending(struct kft_trace *tr)
+{
+	static const char *const ended[] = { "exited ", "killed by signal ", "stopped " };
+	struct kft_error ignored;
+	char *path = path_join(tr->dir, "info"), *info, *line;
+
+	if (!path)
+		return -1;
+	info = slurp(path, 1 << 16, NULL, &ignored);
+	free(path);
+	if (!info)
+		return 0;
+	line = strstr(info, "\nstatus = ");
+	if (line) {
+		line += strlen("\nstatus = ");
+		line[strcspn(line, "\n")] = '\0';
+		for (size_t i = 0; i < sizeof(ended) / sizeof(ended[0]); i++)
+			if (!strncmp(line, ended[i], strlen(ended[i])) &&
+			    !(tr->ended_how = strdup(line))) {
+				free(info);
+				return -1;
+			}
+	}
+	free(info);
+	return 0;
+}
+
 int kft_trace_open(struct kft_trace *tr, const char *dir, struct kft_error *err)
 {
 	memset(tr, 0, sizeof(*tr));
@@ -365,6 +394,10 @@ int kft_trace_open(struct kft_trace *tr, const char *dir, struct kft_error *err)
 	    read_marks(tr, err)) {
 		kft_trace_close(tr);
 		return -1;
+	}
+	if (read_ending(tr)) {
+		kft_trace_close(tr);
+		return kft_error_set(err, "out of memory");
 	}
 	/* damaged switches cost the on-CPU figures, not the calls */
 	if (kft_switches_load(&tr->switches, dir, err) && !(tr->switches_error = strdup(err->msg))) {
@@ -385,6 +418,7 @@ void kft_trace_close(struct kft_trace *tr)
 	kft_zcache_free(tr->zcache);
 	kft_switches_free(&tr->switches);
 	free(tr->switches_error);
+	free(tr->ended_how);
 	free(tr->marks);
 	for (size_t i = 0; i < tr->nskipped; i++)
 		free(tr->skipped[i]);

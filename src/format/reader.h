@@ -64,6 +64,8 @@ struct kft_trace {
 	struct kft_mark *marks;		/* the markers, in time order */
 	size_t nmarks;
 	char *switches_error;		/* why they could not be read (then none) */
+	char *ended_how;		/* how the program ended, as `kft record` saw it
+					 * ("killed by signal 9", "exited 0"), or NULL */
 };
 
 /* The i-th record of a thread, oldest first (a ring wraps once at most). */

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Words shared by the views: symbols and trigger reasons. */
 #include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "../config/config.h"
@@ -76,9 +78,25 @@ const char *kft_view_fired(const struct kft_fired *f, bool is_stop, struct kft_s
 	return buf;
 }
 
-bool kft_view_stopped(const struct kft_control *ctl, struct kft_symbolizer *sz, uint64_t *at_ns,
+const char *kft_view_ending(const struct kft_trace *tr, char *buf, size_t size)
+{
+	int sig;
+
+	if (!tr->ended_how)
+		return NULL;
+	if (sscanf(tr->ended_how, "killed by signal %d", &sig) == 1 && sigabbrev_np(sig))
+		snprintf(buf, size, "%s (SIG%s)", tr->ended_how, sigabbrev_np(sig));
+	else
+		snprintf(buf, size, "%s", tr->ended_how);
+	return buf;
+}
+
+bool kft_view_stopped(const struct kft_trace *tr, struct kft_symbolizer *sz, uint64_t *at_ns,
 		      char *why, size_t size)
 {
+	const struct kft_control *ctl = &tr->ctl;
+	char how[64];
+
 	if (ctl->stop.how) {
 		*at_ns = ctl->stop.mark_ns;
 		kft_view_fired(&ctl->stop, true, sz, why, size);
@@ -86,7 +104,11 @@ bool kft_view_stopped(const struct kft_control *ctl, struct kft_symbolizer *sz, 
 	}
 	if (ctl->start.how && ctl->ended_ns) {
 		*at_ns = ctl->ended_ns;
-		snprintf(why, size, "the end of the program");
+		if (tr->ended_how && strcmp(tr->ended_how, "exited 0"))
+			snprintf(why, size, "the end of the program: %s",
+				 kft_view_ending(tr, how, sizeof(how)));
+		else
+			snprintf(why, size, "the end of the program");
 		return true;
 	}
 	return false;

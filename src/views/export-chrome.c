@@ -93,6 +93,7 @@ int kft_export_chrome(FILE *out, const struct kft_trace *tr, struct kft_symboliz
 	struct kft_calls *cs = NULL;
 	struct kft_call c;
 	bool first = true;
+	char how[64];
 	int ret = -1;
 
 	memset(res, 0, sizeof(*res));
@@ -126,7 +127,14 @@ int kft_export_chrome(FILE *out, const struct kft_trace *tr, struct kft_symboliz
 		res->written++;
 	}
 	put_marks(out, &x, &first, res);
-	fputs("\n]}\n", out);
+	fputs("\n]", out);
+	if (kft_view_ending(tr, how, sizeof(how))) {
+		/* the viewers show otherData as the trace's metadata */
+		fputs(",\"otherData\":{\"program_ended\":\"", out);
+		put_json(out, how);
+		fputs("\"}", out);
+	}
+	fputs("}\n", out);
 	ret = ferror(out) ? kft_error_set(err, "write error") : 0;
 out:
 	kft_calls_close(cs);

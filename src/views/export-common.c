@@ -65,7 +65,7 @@ int export_begin(struct export_ctx *x, const struct kft_trace *tr, struct kft_sy
 	x->tr = tr;
 	x->o = o;
 	x->base = kft_trace_base_ns(tr);
-	x->end = kft_view_stopped(&tr->ctl, sz, &at, why, sizeof(why)) ? at : tr->ctl.ended_ns;
+	x->end = kft_view_stopped(tr, sz, &at, why, sizeof(why)) ? at : tr->ctl.ended_ns;
 	x->shown = -1;
 	kft_functable_init(&x->ft, &x->names, sz);
 	if (kft_functable_name_trace(&x->ft, tr)) {

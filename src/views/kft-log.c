@@ -34,7 +34,7 @@ static void print_marks(FILE *out, const struct kft_trace *tr, struct kft_symbol
 			kft_view_fired(&ctl->start, false, sz, why, sizeof(why)));
 	else
 		fprintf(out, "Logging not yet started\n");
-	if (kft_view_stopped(ctl, sz, &at_ns, why, sizeof(why)))
+	if (kft_view_stopped(tr, sz, &at_ns, why, sizeof(why)))
 		fprintf(out, "Logging stopped at %" PRIu64 " usec by %s\n", at_ns / 1000, why);
 	else
 		fprintf(out, "Logging not yet stopped\n");

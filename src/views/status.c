@@ -76,7 +76,7 @@ void kft_view_status(FILE *out, const struct kft_trace *tr, struct kft_symbolize
 	uint64_t entries = tr->nopen;
 	uint64_t at_ns;
 	size_t stacks = 0;	/* coroutines' logs: not threads of their own */
-	char why[512];
+	char why[512], how[64];
 
 	for (size_t i = 0; i < tr->nthreads; i++) {
 		entries += tr->threads[i].nrecs;
@@ -93,13 +93,15 @@ void kft_view_status(FILE *out, const struct kft_trace *tr, struct kft_symbolize
 			kft_view_fired(&ctl->start, false, sz, why, sizeof(why)));
 	if (ctl->start.how && ctl->start.mark_ns != ctl->first_start_ns)
 		fprintf(out, "  last started at %" PRIu64 " usec\n", ctl->start.mark_ns / 1000);
-	if (kft_view_stopped(ctl, sz, &at_ns, why, sizeof(why)))
+	if (kft_view_stopped(tr, sz, &at_ns, why, sizeof(why)))
 		fprintf(out, "  stopped at %" PRIu64 " usec by %s\n", at_ns / 1000, why);
 	if (ctl->ended_ns && (ctl->state & KFT_STATE_DETACHED))
 		fprintf(out, "  program let go at %" PRIu64 " usec (kft record -p), its entries "
 			"NOPs again\n", ctl->ended_ns / 1000);
 	else if (ctl->ended_ns)
-		fprintf(out, "  program ended at %" PRIu64 " usec\n", ctl->ended_ns / 1000);
+		fprintf(out, "  program ended at %" PRIu64 " usec%s%s\n", ctl->ended_ns / 1000,
+			tr->ended_how ? ": " : "",
+			tr->ended_how ? kft_view_ending(tr, how, sizeof(how)) : "");
 	if (ctl->state & KFT_STATE_PAUSED)
 		fprintf(out, "  tracing off: calls entered now are not logged (kft tracing on)\n");
 	fprintf(out, "  stops %" PRIu64 "\n", ctl->state >> KFT_STATE_GEN_SHIFT);

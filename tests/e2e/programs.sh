@@ -117,7 +117,7 @@ test_deep_recursion() {
 	check "tree closes" grep -q '^TID) DUR |  } /\* main \*/$' last
 }
 
-crash_case() {	# how, expected exit status
+crash_case() {	# how, expected exit status, how the views say it ended
 	build crash
 	set +e
 	kft record -- ./crash "$1" 2>err
@@ -131,12 +131,20 @@ crash_case() {	# how, expected exit status
 finished <- doomed
 -1 dying <- doomed
 E
+	# the log, status and the Chrome export say how the program ended
+	check "log: $3" grep -qx "Logging stopped at [0-9]* usec by the end of the program: $3" \
+		<(kft log)
+	check "status: $3" grep -qx "  program ended at [0-9]* usec: $3" <(kft status)
+	check "export: $3" test "$(kft export --chrome - | jq -r .otherData.program_ended)" = "$3"
 }
 
-test_crash_segv() { crash_case segv 139; grep -q "Segmentation fault" err; }
-test_crash_abort() { crash_case abort 134; }
-test_crash_sigkill() { crash_case kill 137; }
-test_crash_exit() { crash_case exit 7; }
+test_crash_segv() {
+	crash_case segv 139 "killed by signal 11 (SIGSEGV)"
+	grep -q "Segmentation fault" err
+}
+test_crash_abort() { crash_case abort 134 "killed by signal 6 (SIGABRT)"; }
+test_crash_sigkill() { crash_case kill 137 "killed by signal 9 (SIGKILL)"; }
+test_crash_exit() { crash_case exit 7 "exited 7"; }
 
 test_watch_stack() {
 	build stack
