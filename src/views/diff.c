@@ -12,7 +12,8 @@
 #include "stack-tree.h"
 
 /* paths: LOCAL is the path's own time, its calls' less its callees' */
-enum { CALLS, TOTAL, LOCAL, P99, NVALUES };
+/* FINISHED: calls that returned; a function with none has no time to show */
+enum { CALLS, TOTAL, LOCAL, P99, FINISHED, NVALUES };
 
 /* A function, or a call path, in either trace. */
 struct row {
@@ -85,6 +86,7 @@ static int add_functions(struct differ *d, int side, const struct kft_trace *tr,
 		d->funcs.rows[id].v[side][TOTAL] = s->time_ns;
 		d->funcs.rows[id].v[side][LOCAL] = s->local_ns;
 		d->funcs.rows[id].v[side][P99] = s->p99_ns;
+		d->funcs.rows[id].v[side][FINISHED] = (int64_t)(s->count - s->unfinished);
 	}
 	ret = 0;
 	goto out;
@@ -133,6 +135,7 @@ static int add_paths(struct differ *d, int side, const struct kft_trace *tr,
 		r->in[side] = true;
 		r->v[side][CALLS] += (int64_t)node->calls;
 		r->v[side][TOTAL] += (int64_t)node->ns;
+		r->v[side][FINISHED] += (int64_t)node->calls;
 	}
 	/* own times, once every path of this side is in (a callee's row
 	 * comes after its caller's) */
@@ -188,9 +191,13 @@ static void put_share(FILE *out, const struct row *r, int k)
 	fprintf(out, " %8s", buf);
 }
 
-static void put_us(FILE *out, int64_t ns)
+/* Side side's value k in usec; "-" where none of its calls finished. */
+static void put_us(FILE *out, const struct row *r, int side, int k)
 {
-	fprintf(out, " %11.1f", (double)ns / 1000);
+	if (r->in[side] && !r->v[side][FINISHED])
+		fprintf(out, " %11s", "-");
+	else
+		fprintf(out, " %11.1f", (double)r->v[side][k] / 1000);
 }
 
 /* A path's names, outermost first; a deep one keeps its two ends. */
@@ -252,18 +259,18 @@ static int put_table(FILE *out, const struct differ *d, const struct table *t, b
 
 		fprintf(out, "%8" PRId64 " %8" PRId64 " %+8" PRId64 " ", r->v[0][CALLS],
 			r->v[1][CALLS], change(r, CALLS));
-		put_us(out, r->v[0][TOTAL]);
-		put_us(out, r->v[1][TOTAL]);
+		put_us(out, r, 0, TOTAL);
+		put_us(out, r, 1, TOTAL);
 		fprintf(out, " %+11.1f", (double)change(r, TOTAL) / 1000);
 		put_share(out, r, TOTAL);
 		fputc(' ', out);
-		put_us(out, r->v[0][LOCAL]);
-		put_us(out, r->v[1][LOCAL]);
+		put_us(out, r, 0, LOCAL);
+		put_us(out, r, 1, LOCAL);
 		put_share(out, r, LOCAL);
 		if (!paths) {
 			fputc(' ', out);
-			put_us(out, r->v[0][P99]);
-			put_us(out, r->v[1][P99]);
+			put_us(out, r, 0, P99);
+			put_us(out, r, 1, P99);
 			put_share(out, r, P99);
 		}
 		fputs("  ", out);

@@ -70,7 +70,8 @@ static bool value_of(const struct summary_ctx *c, const struct kft_func_stat *s,
 {
 	switch (letter) {
 	case 'c': *v = (long long)s->count; return true;
-	case 't': *v = kft_kd_us(s->time_ns); return true;
+	/* a function none of whose calls finished has no time to show */
+	case 't': *v = kft_kd_us(s->time_ns); return finished(s) || c->fs->classic;
 	case 'a':
 		if (c->fs->classic) {
 			*v = s->time_ns == -1000 ? -1 : floordiv(kft_kd_us(s->time_ns), (long long)s->count);
@@ -80,8 +81,8 @@ static bool value_of(const struct summary_ctx *c, const struct kft_func_stat *s,
 			return false;
 		*v = kft_kd_us(s->sum_ns / (int64_t)finished(s));
 		return true;
-	case 's': *v = kft_kd_us(s->sub_ns); return true;
-	case 'l': *v = kft_kd_us(s->local_ns); return true;
+	case 's': *v = kft_kd_us(s->sub_ns); return finished(s) || c->fs->classic;
+	case 'l': *v = kft_kd_us(s->local_ns); return finished(s) || c->fs->classic;
 	case 'n': *v = (long long)s->max_sub_count; return true;
 	case 'N': *v = kft_kd_us(s->min_ns); return finished(s) || c->fs->classic;
 	case 'X': *v = kft_kd_us(s->max_ns); return finished(s) || c->fs->classic;
@@ -93,7 +94,7 @@ static bool value_of(const struct summary_ctx *c, const struct kft_func_stat *s,
 	case 'o':
 		/* Time less what it spent switched out */
 		*v = kft_kd_us(s->time_ns - s->off_ns);
-		return c->fs->switches && !c->fs->classic;
+		return c->fs->switches && !c->fs->classic && finished(s);
 	}
 	return false;
 }

@@ -136,6 +136,14 @@ E
 		<(kft log)
 	check "status: $3" grep -qx "  program ended at [0-9]* usec: $3" <(kft status)
 	check "export: $3" test "$(kft export --chrome - | jq -r .otherData.program_ended)" = "$3"
+	# a function none of whose calls finished has no time: '-', as its Average
+	kft kd -f Fctasl >kd
+	check "kd: main's times" grep -qE '^main +1 +- +- +- +-$' kd
+	check "kd: finished's" grep -qE '^finished +1( +[0-9]+){4}$' kd
+	kft log | kft kd -f Fctasl - >kd-log
+	check "kd of the log" diff kd kd-log
+	kft diff kft.data kft.data >diff
+	check "diff: main's times" grep -qE '^ +1 +1 +\+0 +- +- +\+0.0 +- +- +- +- +main$' diff
 }
 
 test_crash_segv() {
