@@ -439,6 +439,20 @@ uint64_t kft_trace_damaged(const struct kft_trace *tr)
 	return n;
 }
 
+uint64_t kft_trace_unfinished(const struct kft_trace *tr)
+{
+	uint64_t n = tr->nopen;
+
+	for (size_t i = 0; i < tr->nthreads; i++)
+		for (uint64_t k = 0; k < tr->threads[i].nrecs; k++) {
+			struct kft_rec_data r;
+
+			kft_thread_rec(&tr->threads[i], k, &r);
+			n += r.dur == KFT_DUR_UNFINISHED;
+		}
+	return n;
+}
+
 bool kft_trace_primed(const struct kft_trace *tr)
 {
 	return tr->ctl.state & KFT_STATE_PRIMED;

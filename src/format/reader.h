@@ -100,6 +100,11 @@ void kft_thread_call(const struct kft_thread_file *th, uint64_t i, uint32_t dept
  * naming no function), over every thread. */
 uint64_t kft_trace_damaged(const struct kft_trace *tr);
 
+/* The calls every view shows as unfinished (-1): those open at the end,
+ * and those a stop or a full log cut short (records of their own). Reads
+ * every record. */
+uint64_t kft_trace_unfinished(const struct kft_trace *tr);
+
 /* Open dir. Free with kft_trace_close(). A corrupt or truncated thread
  * file is left out, and why is in tr->skipped; it is an error only when
  * no thread file could be read. */

@@ -109,7 +109,8 @@ void kft_view_status(FILE *out, const struct kft_trace *tr, struct kft_symbolize
 	if (stacks)
 		fprintf(out, " (and %zu coroutine stack%s)", stacks, stacks == 1 ? "" : "s");
 	fputc('\n', out);
-	fprintf(out, "  entries %" PRIu64 " (%" PRIu64 " still open)\n", entries, tr->nopen);
+	fprintf(out, "  entries %" PRIu64 " (%" PRIu64 " unfinished)\n", entries,
+		kft_trace_unfinished(tr));
 	kft_view_losses(out, tr, "  lost: ");
 	fprintf(out, "  deepest stack %" PRIu64 " bytes", tr->max_stack);
 	if (tr->max_stack)

@@ -32,6 +32,9 @@ test_trigger_start_exit_stop_entry() {
 	check "after open" grep -q "^-1 after <- main$" rows
 	check "main not logged (entered before the start)" test "$(count '^main' rows)" = 0
 	check "not found" grep -q "^Entries not found = 1$" <(kft log)
+	# status counts the unfinished calls the log shows
+	check "status: as many unfinished as the log's -1 rows" \
+		grep -q "^  entries $(wc -l <rows) ($(count '^-1 ' rows) unfinished)$" <(kft status)
 }
 
 test_trigger_time() {

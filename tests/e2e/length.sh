@@ -70,6 +70,9 @@ once_max_size_caps_the_whole_trace() {
 	lost=$(grep "^  lost:" st | awk '{ s += $5 } END { print s }')
 	check "1 MiB of records: $logged" test "$logged" -le 65536
 	check "logged and lost are every call ($logged + $lost)" test $((logged + lost)) = 300004
+	open=$(kft log t | awk '$2 == "-1"' | wc -l)
+	check "status: as many unfinished as the log's -1 rows ($open)" \
+		grep -q "^  entries $logged ($open unfinished)$" st
 	ls t/thread-*.kft | xargs du -k -c | tail -1 | cut -f1 >kib
 	check "the files stay small ($(cat kib) KiB)" test "$(cat kib)" -lt 4096
 }
