@@ -19,6 +19,16 @@ bool cli_trace_missing(const char *path, const char *also)
 	return true;
 }
 
+/* What the symbolizer found wrong since it was last asked. */
+static void symbol_warnings(struct kft_symbolizer *sz)
+{
+	char *const *warnings;
+	size_t n = kft_symbolizer_take_warnings(sz, &warnings);
+
+	for (size_t i = 0; i < n; i++)
+		fprintf(stderr, "kft: warning: %s\n", warnings[i]);
+}
+
 int open_trace(const char *dir, bool symbols, struct kft_trace *tr, struct kft_symbolizer **sz)
 {
 	struct kft_error err;
@@ -37,15 +47,8 @@ int open_trace(const char *dir, bool symbols, struct kft_trace *tr, struct kft_s
 		return fail("%s", err.msg);
 	}
 	if (*sz) {
-		char *const *warnings;
-
-		size_t n;
-
 		kft_symbolizer_set_demangle(*sz, !cli_no_demangle);
-		n = kft_symbolizer_warnings(*sz, &warnings);
-
-		for (size_t i = 0; i < n; i++)
-			fprintf(stderr, "kft: warning: %s\n", warnings[i]);
+		symbol_warnings(*sz);
 	}
 	return 0;
 }
@@ -58,6 +61,8 @@ void close_trace(struct kft_trace *tr, struct kft_symbolizer *sz)
 		fprintf(stderr, "kft: warning: %llu compressed blocks of %u calls failed their "
 			"checksum; their calls show as function 0\n", (unsigned long long)bad,
 			KFT_ZCHUNK_RECS);
+	if (sz)
+		symbol_warnings(sz);
 	kft_symbolizer_free(sz);
 	kft_trace_close(tr);
 }

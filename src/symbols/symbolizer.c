@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -79,6 +80,7 @@ struct kft_symbolizer {
 	size_t nmfiles, mfcap;
 	char **warnings;
 	size_t nwarnings;
+	size_t ntaken;			/* warnings[0..ntaken) were taken */
 	bool raw_names;			/* --no-demangle */
 	struct kft_strmap shown;	/* mangled name -> index in names, params */
 	char **names;
@@ -195,10 +197,13 @@ static const char *shown_name(struct kft_symbolizer *sz, const char *name, const
 	return sz->names[sz->nnames++];
 }
 
-size_t kft_symbolizer_warnings(const struct kft_symbolizer *sz, char *const **list)
+size_t kft_symbolizer_take_warnings(struct kft_symbolizer *sz, char *const **list)
 {
-	*list = sz->warnings;
-	return sz->nwarnings;
+	size_t n = sz->nwarnings - sz->ntaken;
+
+	*list = sz->warnings + sz->ntaken;
+	sz->ntaken = sz->nwarnings;
+	return n;
 }
 
 void kft_symbolizer_free(struct kft_symbolizer *sz)
@@ -329,8 +334,11 @@ static int read_maps(struct kft_symbolizer *sz, uint32_t id, struct maps_file *m
 	memset(mf, 0, sizeof(*mf));
 	snprintf(path, sizeof(path), "%s/maps-%u", sz->dir, id);
 	f = fopen(path, "re");
-	if (!f)
+	if (!f) {
+		warn(sz, "%s: %s; the calls of that process show as addresses", path,
+		     strerror(errno));
 		return 0;
+	}
 	while (fgets(line, sizeof(line), f)) {
 		uint64_t start, end, offset, ns;
 		char perms[8], file[4096], word[8];

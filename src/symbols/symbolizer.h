@@ -36,8 +36,9 @@ struct kft_symbolizer *kft_symbolizer_new_from_disk(const char *dir, struct kft_
 void kft_symbolizer_set_demangle(struct kft_symbolizer *sz, bool on);
 
 /* What the reader should be told: files changed since the trace was
- * recorded, a damaged symbols file. */
-size_t kft_symbolizer_warnings(const struct kft_symbolizer *sz, char *const **list);
+ * recorded, a damaged symbols file (known at once), a missing memory map
+ * (known when a call needs it). Those not taken before, each once. */
+size_t kft_symbolizer_take_warnings(struct kft_symbolizer *sz, char *const **list);
 void kft_symbolizer_free(struct kft_symbolizer *sz);
 
 /*
