@@ -16,6 +16,8 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <link.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,35 +65,93 @@ static KFT_NOTRACE bool same_code(const char *a, size_t alen, const char *b, siz
 	}
 }
 
+/* /proc/self/maps appended to buf[*len, *cap), which grows; false if it
+ * could not be opened. */
+static KFT_NOTRACE bool read_self_maps(char **buf, size_t *len, size_t *cap)
+{
+	int in = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (in < 0)
+		return false;
+	for (;;) {
+		if (*len == *cap) {
+			char *bigger = realloc(*buf, *cap * 2);
+
+			if (!bigger)
+				break;
+			*buf = bigger;
+			*cap *= 2;
+		}
+		n = read(in, *buf + *len, *cap - *len);
+		if (n <= 0)
+			break;
+		*len += (size_t)n;
+	}
+	close(in);
+	return true;
+}
+
+/*
+ * The file of a loaded object, by its real path: the dynamic loader names
+ * one found through a relative LD_LIBRARY_PATH or dlopen("./libx.so") as
+ * it was asked for, which says nothing once the working directory
+ * changes, so the file is the one the kernel mapped at the object's first
+ * segment. NULL for the vDSO, which has no file.
+ */
+KFT_NOTRACE const char *kft_object_path(const struct dl_phdr_info *info, char *out, size_t size)
+{
+	size_t cap = 65536, len = 0, at = 0;
+	uint64_t addr = 0;
+	char *buf;
+
+	if (!info->dlpi_name || !*info->dlpi_name)
+		return "/proc/self/exe";
+	if (info->dlpi_name[0] == '/')
+		return info->dlpi_name;
+	for (size_t i = 0; i < info->dlpi_phnum && !addr; i++)
+		if (info->dlpi_phdr[i].p_type == PT_LOAD)
+			addr = info->dlpi_addr + info->dlpi_phdr[i].p_vaddr;
+	buf = malloc(cap);
+	if (!buf || !addr || !read_self_maps(&buf, &len, &cap)) {
+		free(buf);
+		return NULL;
+	}
+	*out = '\0';
+	while (at < len) {
+		char *line = buf + at, *nl = memchr(line, '\n', len - at), *path;
+		uint64_t start, end;
+
+		if (!nl)
+			break;
+		*nl = '\0';
+		at += (size_t)(nl - line) + 1;
+		/* "start-end perms offset dev inode path" */
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64, &start, &end) == 2 && addr >= start &&
+		    addr < end) {
+			path = strchr(line, '/');
+			if (path && strlen(path) < size)
+				strcpy(out, path);
+			break;
+		}
+	}
+	free(buf);
+	return *out ? out : NULL;
+}
+
 KFT_NOTRACE void kft_save_maps(bool closing)
 {
 	size_t cap = 65536, len;
 	char name[64], *buf = malloc(cap);
 	bool locked = false;
-	ssize_t n;
-	int in, out;
+	int out;
 
 	if (!buf)
 		return;
 	len = (size_t)snprintf(buf, cap, "# kft-maps %" PRIu64 "%s\n", kft_now(),
 			       closing ? " close" : "");
-	in = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
-	if (in < 0)
+	if (!read_self_maps(&buf, &len, &cap))
 		goto out;
-	for (;;) {
-		if (len == cap) {
-			char *bigger = realloc(buf, cap *= 2);
-
-			if (!bigger)
-				break;
-			buf = bigger;
-		}
-		n = read(in, buf + len, cap - len);
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	close(in);
 	/* another thread saving now (or, in a fork child, at the fork): save
 	 * without comparing */
 	locked = !pthread_mutex_trylock(&last_lock);

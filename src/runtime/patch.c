@@ -23,6 +23,7 @@
  * traced) or runs it anew once it is whole. Where the kernel offers no
  * membarrier SYNC_CORE, the calls stay for the program's life.
  */
+#include <limits.h>
 #include <link.h>
 #include <linux/membarrier.h>
 #include <pthread.h>
@@ -271,14 +272,13 @@ static KFT_NOTRACE struct module_sites *add_module(const char *path, uintptr_t b
 
 static KFT_NOTRACE int add_object(struct dl_phdr_info *info, size_t size, void *arg)
 {
-	const char *path = info->dlpi_name;
+	char real[PATH_MAX];
+	const char *path = kft_object_path(info, real, sizeof(real));
 	struct module_sites *m;
 
 	(void)size;
 	(void)arg;
-	if (!path || !*path)
-		path = "/proc/self/exe";
-	else if (path[0] != '/')
+	if (!path)
 		return 0;	/* the vDSO */
 	m = add_module(path, info->dlpi_addr);
 	if (m)

@@ -9,6 +9,7 @@
  * one.
  */
 #include <dlfcn.h>
+#include <limits.h>
 #include <link.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -115,15 +116,12 @@ static KFT_NOTRACE void resolve_name(struct names *names, const struct resolve_c
 static KFT_NOTRACE int resolve_object(struct dl_phdr_info *info, size_t size, void *arg)
 {
 	struct names *names = arg;
-	const char *path = info->dlpi_name;
+	char real[PATH_MAX];
+	const char *path = kft_object_path(info, real, sizeof(real));
 	struct kft_elf elf;
 
 	(void)size;
-	if (!path || !*path)
-		path = "/proc/self/exe";
-	else if (path[0] != '/')
-		return 0;	/* the vDSO */
-	if (kft_elf_open(&elf, path, NULL))
+	if (!path || kft_elf_open(&elf, path, NULL))
 		return 0;
 	for (size_t i = 0; i < names->n; i++)
 		resolve_name(names, &names->ctx[i], &elf, info->dlpi_addr);

@@ -278,6 +278,10 @@ KFT_EXPORT int kft_attach(const char *dir);
 const char *kft_static_run_dir(void) KFT_HIDDEN;
 void kft_static_run_end(void) KFT_HIDDEN;
 void kft_save_maps(bool closing) KFT_HIDDEN;
+struct dl_phdr_info;
+/* A loaded object's file by its real path (out holds it when needed), or
+ * NULL for one without a file (the vDSO). */
+const char *kft_object_path(const struct dl_phdr_info *info, char *out, size_t size) KFT_HIDDEN;
 
 /* resolve.c: the config's functions in this image; a new run's config */
 void kft_load_config(void) KFT_HIDDEN;

@@ -26,6 +26,26 @@ E
 	check "two create_dir" test "$(wc -l <addr)" = 2
 }
 
+# Libraries found through a relative LD_LIBRARY_PATH, and a plugin opened
+# as "./plugin.so": the loader names them as asked, kft by their real
+# files, so filters and triggers find their functions (and a patchable
+# plugin gets patched)
+test_libraries_by_relative_path() {
+	"$TCC" -g "$TOPT" -fPIC -shared $INSTR -o libsame.so \
+		"$PROGS/same/a.c" "$PROGS/same/b.c"
+	"$TCC" -g "$TOPT" -fPIC -shared $INSTR -o plugin.so "$PROGS/plugin.c"
+	"$TCC" -g "$TOPT" $INSTR -o libs "$PROGS/libs.c" -L. -lsame -ldl
+	printf 'begin\n trigger start entry from_b\nend\n' >c.conf
+	LD_LIBRARY_PATH=. kft record --no-check -c c.conf -F 'from_*' -F plugin_helper \
+		-- ./libs ./plugin.so 2>err
+	check "nothing said never ran: $(cat err)" test ! -s err
+	kft log | awk '/^-----/ { r = 1; next } r { print $4 }' >r
+	expect r <<'E'
+from_b
+plugin_helper
+E
+}
+
 # A plugin closed and another opened at its addresses: each call is named
 # by the maps in force when it ran, also once the libraries are gone.
 test_library_reloaded_at_same_address() {
