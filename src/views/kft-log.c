@@ -40,6 +40,33 @@ static void print_marks(FILE *out, const struct kft_trace *tr, struct kft_symbol
 		fprintf(out, "Logging not yet stopped\n");
 }
 
+/* The run's active filters, a line each in KFT's words, under the Logging
+ * lines as KFT's sample log has them; kft's own (notrace, graph, depth)
+ * in the same manner. */
+static void print_filters(FILE *out, const struct kft_config *cfg)
+{
+	if (!cfg->has_funclist && !cfg->mintime && !cfg->maxtime && !cfg->noints &&
+	    !cfg->onlyints && !cfg->skip_list.set && !cfg->graph.set && !cfg->max_depth)
+		return;
+	fputc('\n', out);
+	if (cfg->has_funclist)
+		fprintf(out, "\t%zu-entry function list\n", cfg->nfuncs);
+	if (cfg->mintime)
+		fprintf(out, "\t%" PRIu64 " usecs minimum execution time\n", cfg->mintime);
+	if (cfg->maxtime)
+		fprintf(out, "\t%" PRIu64 " usecs maximum execution time\n", cfg->maxtime);
+	if (cfg->noints)
+		fprintf(out, "\tno functions in interrupt context\n");
+	if (cfg->onlyints)
+		fprintf(out, "\tno functions NOT in interrupt context\n");
+	if (cfg->skip_list.set)
+		fprintf(out, "\t%zu-entry notrace list\n", cfg->skip_list.n);
+	if (cfg->graph.set)
+		fprintf(out, "\t%zu-entry graph function list\n", cfg->graph.n);
+	if (cfg->max_depth)
+		fprintf(out, "\tno functions deeper than %" PRIu32 " calls\n", cfg->max_depth);
+}
+
 /*
  * KFT summed per-event and per-call counters into one total; every kft
  * counter counts calls, so the total is a count of calls.
@@ -170,6 +197,7 @@ int kft_view_log(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *s
 		return -1;
 	fprintf(out, "\nKernel Instrumentation Run ID %u\n\n", tr->ctl.run_id);
 	print_marks(out, tr, sz);
+	print_filters(out, &tr->cfg);
 	fprintf(out, "\n");
 	print_counters(out, tr);
 	fprintf(out, "\nNumber of entries after filters = %" PRIu64 "\n\n\n", kft_calls_total(cs));

@@ -64,6 +64,7 @@ static void unlogged(FILE *out, const struct kft_trace *tr, struct kft_symbolize
 {
 	char name[512];
 	size_t missing = 0;
+	uint64_t filtered;
 
 	for (size_t i = 0; i < n; i++) {
 		if (logged(tr, sz, &refs[i]))
@@ -74,7 +75,16 @@ static void unlogged(FILE *out, const struct kft_trace *tr, struct kft_symbolize
 		else
 			fprintf(out, "%s%s: %s", prefix, list, name);
 	}
-	if (missing)
+	if (!missing)
+		return;
+	/* the filters may have dropped every call: "never ran" would be wrong */
+	filtered = tr->totals.time_filtered + tr->totals.noints_filtered +
+		   tr->totals.onlyints_filtered;
+	if (filtered)
+		fprintf(out, ": none logged while the run was on (not called, inlined or not "
+			"traced, or every call filtered out: the filters dropped %" PRIu64
+			" calls)\n", filtered);
+	else
 		fprintf(out, ": never ran while the run was on (not called, inlined, or not "
 			"traced)\n");
 }

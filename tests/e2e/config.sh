@@ -66,6 +66,16 @@ test_filter_mintime_maxtime() {
 	kft log >log
 	check "time filter count" grep -q "^Execution time filter count = 4$" log
 	check "total" grep -q "^Total entries filtered = 4$" log
+	# the active filters under the Logging lines, in KFT's words
+	sed -n '/^Logging stopped/,/^Filter Counters:/p' log | sed -E 's/at [0-9]+ usec/at USEC usec/' >filters
+	expect filters <<'E'
+Logging stopped at USEC usec by exit from function work
+
+	200 usecs minimum execution time
+	1900 usecs maximum execution time
+
+Filter Counters:
+E
 }
 
 test_filter_funclist() {
@@ -73,6 +83,7 @@ test_filter_funclist() {
 	conf "filter funclist fast slow fend"
 	kft record -c cfg.conf -- ./phases 2
 	check "listed only" test "$(funcs)" = "fast fast slow fast slow fast "
+	check "the list's line" grep -qx "	2-entry function list" <(kft log)
 }
 
 test_logentries_full() {
