@@ -57,6 +57,9 @@ static const char usage[] =
 	"  --classic          kd 1.1's arithmetic: functions by name, nesting by\n"
 	"                     caller name across threads, unfinished calls summed\n"
 	"                     as -1, Range always shown (to compare old reports)\n"
+	"  --zero-unfinished  a text log's Delta of 0 is an exit not seen (-1), as\n"
+	"                     KFI's logs meant it; a KFI-era log (its last column\n"
+	"                     titled 'Called At') is read so without it\n"
 	"\n"
 	"Times are in usec. A call that never returned shows -1 and is left out of\n"
 	"the sums; its Local is '-'. Functions are told apart by address: two\n"
@@ -171,6 +174,7 @@ int cmd_kd(int argc, char **argv)
 	struct stat st;
 	struct kft_kd_notes notes = { 0 };
 	bool in_memory, switches = false;
+	unsigned int text_flags = 0;
 	int ret = 1;
 
 	for (int i = 1; i < argc; i++) {
@@ -219,6 +223,8 @@ int cmd_kd(int argc, char **argv)
 			cli_no_demangle = true;
 		} else if (!strcmp(a, "--classic")) {
 			o.classic = true;
+		} else if (!strcmp(a, "--zero-unfinished")) {
+			text_flags |= KFT_TEXT_ZERO_UNFINISHED;
 		} else if (!strcmp(a, "--ascending")) {
 			o.ascending = true;
 		} else if (!strcmp(a, "--switches")) {
@@ -326,7 +332,7 @@ int cmd_kd(int argc, char **argv)
 		}
 	} else if (!in_memory) {
 		/* a log is read row by row, its trees kept on disk */
-		struct kft_text_reader *r = kft_text_reader_open(input, &err);
+		struct kft_text_reader *r = kft_text_reader_open(input, text_flags, &err);
 
 		if (r) {
 			struct kft_text_source src = kft_text_source_of_reader(r);
@@ -336,7 +342,7 @@ int cmd_kd(int argc, char **argv)
 		}
 		return !r || ret ? fail("%s", err.msg) : 0;
 	} else {
-		if (kft_text_log_load(&log, input, &err))
+		if (kft_text_log_load(&log, input, text_flags, &err))
 			return fail("%s", err.msg);
 		if (kft_calltree_from_text(&t, &log, o.classic, &err)) {
 			kft_text_log_free(&log);

@@ -179,6 +179,8 @@ struct kft_text_reader {
 	size_t cap;
 	unsigned int lineno;
 	bool data, ns, titled_ns;
+	bool zero_unfinished;	/* KFT_TEXT_ZERO_UNFINISHED asked for */
+	bool kfi, titled_kfi;	/* a KFI-era log: the same without asking */
 	struct kft_text_row row;
 };
 
@@ -222,7 +224,8 @@ static FILE *rereadable_stdin(off_t *start, bool *own, struct kft_error *err)
 	return copy;
 }
 
-struct kft_text_reader *kft_text_reader_open(const char *path, struct kft_error *err)
+struct kft_text_reader *kft_text_reader_open(const char *path, unsigned int flags,
+					     struct kft_error *err)
 {
 	struct kft_text_reader *r = calloc(1, sizeof(*r));
 
@@ -230,6 +233,7 @@ struct kft_text_reader *kft_text_reader_open(const char *path, struct kft_error 
 		kft_error_set(err, "out of memory");
 		return NULL;
 	}
+	r->zero_unfinished = flags & KFT_TEXT_ZERO_UNFINISHED;
 	r->origin = strcmp(path, "-") ? path : "<stdin>";
 	if (strcmp(path, "-")) {
 		r->f = fopen(path, "re");
@@ -251,7 +255,7 @@ int kft_text_reader_rewind(struct kft_text_reader *r, struct kft_error *err)
 	if (fseeko(r->f, r->start, SEEK_SET))
 		return kft_error_set(err, "%s: %s", r->origin, strerror(errno));
 	r->lineno = 0;
-	r->data = r->ns = r->titled_ns = false;
+	r->data = r->ns = r->titled_ns = r->kfi = r->titled_kfi = false;
 	return 0;
 }
 
@@ -266,12 +270,17 @@ int kft_text_reader_next(struct kft_text_reader *r, const struct kft_text_row **
 			r->data = !strncmp(r->line, "--------", 8);
 			r->ns = r->data && r->titled_ns;
 			r->titled_ns = strstr(r->line, "Entry (ns)") != NULL;
+			/* KFI's logs title the caller "Called At", KFT's "Caller" */
+			r->kfi = r->data && r->titled_kfi;
+			r->titled_kfi = strstr(r->line, "Called At") != NULL;
 			continue;
 		}
 		if (strspn(r->line, " \t\r\n") == strlen(r->line) || kft_text_log_is_marker(r->line))
 			continue;
 		if (parse_in_place(&r->row, r->line, r->origin, r->lineno, err))
 			return -1;
+		if ((r->zero_unfinished || r->kfi) && !r->row.delta_ns)
+			r->row.delta_ns = -1;
 		in_ns(&r->row, r->ns ? 1 : 1000);
 		*row = &r->row;
 		return 1;
@@ -302,9 +311,10 @@ void kft_text_row_free(struct kft_text_row *row)
 	row->func = row->caller = row->args = NULL;
 }
 
-int kft_text_log_load(struct kft_text_log *log, const char *path, struct kft_error *err)
+int kft_text_log_load(struct kft_text_log *log, const char *path, unsigned int flags,
+		      struct kft_error *err)
 {
-	struct kft_text_reader *r = kft_text_reader_open(path, err);
+	struct kft_text_reader *r = kft_text_reader_open(path, flags, err);
 	const struct kft_text_row *row;
 	size_t cap = 0;
 	int got;

@@ -33,6 +33,11 @@ struct kft_text_log {
 	size_t nrows;
 };
 
+/* How a log is read (flags of kft_text_reader_open and kft_text_log_load) */
+/* A Delta of 0 is an exit not seen (-1), as KFI's logs meant it; a KFI-era
+ * log (its last column titled "Called At") is read so without asking. */
+#define KFT_TEXT_ZERO_UNFINISHED	0x1
+
 /*
  * A log read row by row, as often as wanted: path, or "-" for stdin (kept
  * in a temporary file unless it is a file itself). Memory stays that of
@@ -40,7 +45,8 @@ struct kft_text_log {
  */
 struct kft_text_reader;
 
-struct kft_text_reader *kft_text_reader_open(const char *path, struct kft_error *err);
+struct kft_text_reader *kft_text_reader_open(const char *path, unsigned int flags,
+					     struct kft_error *err);
 /* The next row into *row (the reader's, its strings too, until the next
  * call): 1, or 0 at the end; -1 on an error, also when no data came (not
  * a KFT log). */
@@ -56,7 +62,8 @@ void kft_text_row_free(struct kft_text_row *row);
 void kft_caller_name(const char *called_at, char *out, size_t size);
 
 /* A whole log in memory, from path ("-" for stdin). */
-int kft_text_log_load(struct kft_text_log *log, const char *path, struct kft_error *err);
+int kft_text_log_load(struct kft_text_log *log, const char *path, unsigned int flags,
+		      struct kft_error *err);
 void kft_text_log_free(struct kft_text_log *log);
 
 /* A marker's row of `kft log` ("Entry # PID text"): no call, passed over. */

@@ -308,6 +308,31 @@ once_kd_reads_a_log_in_nanoseconds() {
 	check "titled in ns" grep -q "^  Entry (ns)   Delta (ns) " <(kft log --ns t)
 }
 
+# The seed's Appendix B log (KFI, kfiboot-9.lst): "A Delta value of 0
+# usually means the exit from the routine was not seen". A KFI-era log
+# (its callers titled "Called At") is read so: start_kernel is open and
+# holds the boot; --zero-unfinished does the same for any log.
+once_kd_kfi_log_zero_is_not_seen() {
+	kft kd -c "$DATA/kfiboot-9-excerpt.lst" | sed -n '3,5p' >kfi
+	expect kfi <<'E'
+start_kernel
+|  setup_arch
+|  |  setup_memory
+E
+	check "start_kernel unfinished" \
+		grep -qE '^ +1 +-1 +- +0 start_kernel$' <(kft kd -c -l "$DATA/kfiboot-9-excerpt.lst")
+	kft kd -f FctU "$DATA/kfiboot-9-excerpt.lst" >sum
+	check "its time '-', counted unfinished" grep -qE '^start_kernel +1 +- +1$' sum
+	sed 's/Called At/Caller   /' "$DATA/kfiboot-9-excerpt.lst" >kft-layout.lst
+	kft kd -c kft-layout.lst | sed -n '3,4p' >plain
+	expect plain <<'E'
+start_kernel
+setup_arch
+E
+	kft kd -c --zero-unfinished kft-layout.lst >asked
+	check "--zero-unfinished: as the KFI log" diff <(kft kd -c "$DATA/kfiboot-9-excerpt.lst") asked
+}
+
 # Text logs nest by caller name, so their trees are kept on disk
 # (spooltree.c); they must be the trees a tree in memory gives, row for
 # row, with every option, for logs of threads, interrupts, signal
@@ -316,7 +341,8 @@ once_kd_text_logs_on_disk_as_in_memory() {
 	build threads
 	kft record -o t -- ./threads >/dev/null
 	kft log t >threads.log
-	for log in "$DATA/do_fork.lst" "$ROOT"/tests/fuzz/corpus/text-log/* threads.log; do
+	for log in "$DATA/do_fork.lst" "$DATA/kfiboot-9-excerpt.lst" "$ROOT"/tests/fuzz/corpus/text-log/* \
+		   threads.log; do
 		for opts in "" "-l" "-f FctalsmnuNXDMPQU -s l" "--classic" "--classic -l" "-c" \
 			    "-c -l" "-c -r -l" "-c -i -l" "-c --classic -l" "-c --classic -i -l" \
 			    "-c --classic -r" "--slowest 2 create_dir" "--slowest 3 work" \

@@ -68,7 +68,7 @@ static char *on_disk(const char *path, bool classic)
 	size_t len = 0;
 	FILE *out;
 
-	if (!(r = kft_text_reader_open(path, &err)))
+	if (!(r = kft_text_reader_open(path, 0, &err)))
 		return NULL;
 	src = kft_text_source_of_reader(r);
 	if (kft_spooltree_build_text(&st, &src, classic, &err)) {
@@ -107,7 +107,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct kft_text_log log;
 	struct kft_error err;
 
-	if (kft_text_log_load(&log, path, &err))
+	if (kft_text_log_load(&log, path, 0, &err))
 		return 0;
 	for (int classic = 0; classic < 2; classic++) {
 		char *mem = in_memory(&log, classic), *disk = on_disk(path, classic);

@@ -155,7 +155,7 @@ static void test_load(void **state)
 	fputs("\nKernel Instrumentation Run ID 0\n\n Entry Delta PID Function Caller\n"
 	      "-------- -------- --------\n   1   2   3  f  g+0x1\n\n   4  -1  3  h  f+0x2\n", f);
 	fclose(f);
-	assert_int_equal(kft_text_log_load(&log, path, &err), 0);
+	assert_int_equal(kft_text_log_load(&log, path, 0, &err), 0);
 	assert_int_equal(log.nrows, 2);
 	assert_int_equal(log.rows[1].line, 8);
 	kft_text_log_free(&log);
@@ -163,13 +163,13 @@ static void test_load(void **state)
 	f = fopen(path, "w");
 	fputs("-------- --------\n   1   2   3  f  g\nLogging is running\n", f);
 	fclose(f);
-	assert_int_equal(kft_text_log_load(&log, path, &err), -1);
+	assert_int_equal(kft_text_log_load(&log, path, 0, &err), -1);
 	assert_non_null(strstr(err.msg, ":3: expected 'Entry Delta PID Function Caller'"));
 
 	f = fopen(path, "w");
 	fputs("No logging run registered\n", f);
 	fclose(f);
-	assert_int_equal(kft_text_log_load(&log, path, &err), -1);
+	assert_int_equal(kft_text_log_load(&log, path, 0, &err), -1);
 	assert_non_null(strstr(err.msg, "not a KFT log"));
 	unlink(path);
 }
