@@ -201,7 +201,7 @@ size_t kft_symbolizer_take_warnings(struct kft_symbolizer *sz, char *const **lis
 {
 	size_t n = sz->nwarnings - sz->ntaken;
 
-	*list = sz->warnings + sz->ntaken;
+	*list = n ? sz->warnings + sz->ntaken : NULL;
 	sz->ntaken = sz->nwarnings;
 	return n;
 }
