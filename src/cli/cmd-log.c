@@ -56,7 +56,7 @@ int cmd_log(int argc, char **argv)
 	if (argc - optind > 1)
 		return fail("log: one trace directory at most\n%s", usage);
 	dir = optind < argc ? argv[optind] : KFT_DEFAULT_DIR;
-	if (open_trace(dir, !opts.raw, &tr, &sz))
+	if (open_trace(dir, true, &tr, &sz))
 		return 1;
 	if (kft_view_log(stdout, &tr, sz, &opts, &err))
 		fail("%s", err.msg);

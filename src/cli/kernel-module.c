@@ -79,7 +79,7 @@ static int copy(const char *path, const struct kft_symmap *names)
 
 	if (!f)
 		return fail("kernel: %s: %s", path, strerror(errno));
-	ret = kft_addr2sym_stream(stdout, names, f);
+	ret = kft_addr2sym_stream(stdout, &(struct kft_addr2sym){ .map = names }, f);
 	fclose(f);
 	return ret ? fail("kernel: %s: read error", path) : 0;
 }

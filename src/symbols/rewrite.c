@@ -3,10 +3,26 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "rewrite.h"
 
-void kft_addr2sym_line(FILE *out, const struct kft_symmap *m, const char *line)
+/* The symbol holding addr, and addr where the map has it. */
+static const struct kft_mapsym *lookup(struct kft_addr2sym *a, uint64_t *addr)
+{
+	const struct kft_mapsym *s;
+
+	if (!a->map->pie || !a->nbases)
+		return kft_symmap_lookup(a->map, *addr);
+	for (size_t i = 0; i < a->nbases; i++)
+		if (*addr >= a->bases[i] && (s = kft_symmap_lookup(a->map, *addr - a->bases[i]))) {
+			*addr -= a->bases[i];
+			return s;
+		}
+	return NULL;
+}
+
+void kft_addr2sym_line(FILE *out, struct kft_addr2sym *a, const char *line)
 {
 	const char *p = line;
 
@@ -33,8 +49,9 @@ void kft_addr2sym_line(FILE *out, const struct kft_symmap *m, const char *line)
 			continue;
 		}
 		addr = strtoull(hex + 2, NULL, 16);
-		s = kft_symmap_lookup(m, addr);
+		s = lookup(a, &addr);
 		if (!s) {
+			a->missed++;
 			fwrite(hex, 1, width, out);
 			p = hex + width;
 			continue;
@@ -61,16 +78,50 @@ void kft_addr2sym_line(FILE *out, const struct kft_symmap *m, const char *line)
 	}
 }
 
-int kft_addr2sym_stream(FILE *out, const struct kft_symmap *m, FILE *in)
+/* Whether a "Load base of" line's file is the map's: the same file, or,
+ * where it is not here (a log from elsewhere), of the same name. */
+static bool same_file(const char *logged, const char *map)
+{
+	const char *x = strrchr(logged, '/'), *y = strrchr(map, '/');
+	struct stat a, b;
+
+	if (!stat(logged, &a) && !stat(map, &b))
+		return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+	return !strcmp(x ? x + 1 : logged, y ? y + 1 : map);
+}
+
+/* Whether line is a "Load base of FILE: 0x..." line; its base is taken
+ * if FILE is the map's. */
+static bool take_base(struct kft_addr2sym *a, char *line)
+{
+	size_t n = strlen("Load base of ");
+	char *colon = strrchr(line, ':');
+	uint64_t base;
+
+	if (strncmp(line, "Load base of ", n) || !colon ||
+	    sscanf(colon + 1, " 0x%" SCNx64, &base) != 1)
+		return false;
+	*colon = '\0';
+	if (a->map->pie && a->nbases < KFT_ADDR2SYM_BASES && same_file(line + n, a->map->path))
+		a->bases[a->nbases++] = base;
+	*colon = ':';
+	return true;
+}
+
+int kft_addr2sym_stream(FILE *out, struct kft_addr2sym *a, FILE *in)
 {
 	char *line = NULL;
 	size_t cap = 0;
 
 	while (getline(&line, &cap, in) > 0) {
-		if (m)
-			kft_addr2sym_line(out, m, line);
-		else
+		if (!a->map) {
 			fputs(line, out);
+			continue;
+		}
+		if (take_base(a, line))
+			fputs(line, out);
+		else
+			kft_addr2sym_line(out, a, line);
 	}
 	free(line);
 	return ferror(in) ? -1 : 0;

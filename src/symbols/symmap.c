@@ -58,6 +58,7 @@ static int load_elf(struct kft_symmap *m, const char *path, struct kft_error *er
 			return kft_error_set(err, "%s: out of memory", path);
 		}
 	}
+	m->pie = elf.dynamic;
 	kft_elf_close(&elf);
 	m->addr_digits = 16;
 	return 0;
@@ -116,9 +117,13 @@ int kft_symmap_load(struct kft_symmap *m, const char *path, struct kft_error *er
 	int ret;
 
 	memset(m, 0, sizeof(*m));
+	if (!(m->path = strdup(path)))
+		return kft_error_set(err, "out of memory");
 	f = fopen(path, "re");
-	if (!f)
+	if (!f) {
+		kft_symmap_free(m);
 		return kft_error_set(err, "%s: %s", path, strerror(errno));
+	}
 	if (fread(magic, 1, 4, f) == 4 && !memcmp(magic, "\177ELF", 4)) {
 		fclose(f);
 		ret = load_elf(m, path, err);
@@ -144,6 +149,7 @@ void kft_symmap_free(struct kft_symmap *m)
 		free(m->syms[i].module);
 	}
 	free(m->syms);
+	free(m->path);
 	memset(m, 0, sizeof(*m));
 }
 

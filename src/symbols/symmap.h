@@ -8,6 +8,7 @@
 #define KFT_SYMMAP_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "../common/error.h"
@@ -22,6 +23,10 @@ struct kft_symmap {
 	struct kft_mapsym *syms;	/* sorted by address */
 	size_t nsyms;
 	int addr_digits;		/* hex digits the map prints (8 or 16) */
+	bool pie;			/* an ELF file of type ET_DYN (a PIE or a
+					 * library): its symbols are at link
+					 * addresses, the program ran it elsewhere */
+	char *path;			/* the file it came from */
 };
 
 int kft_symmap_load(struct kft_symmap *m, const char *path, struct kft_error *err);

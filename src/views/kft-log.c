@@ -9,9 +9,11 @@
  */
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../config/config.h"
 #include "../format/calls.h"
+#include "../symbols/rewrite.h"
 #include "put.h"
 #include "views.h"
 
@@ -185,9 +187,51 @@ void kft_view_log_columns(FILE *out, const struct kft_log_opts *opts)
 	}
 }
 
+/*
+ * --raw: where each file holding the trace's functions was loaded, a line
+ * each ("Load base of FILE: 0x..."), so that kft addr2sym can take a PIE's
+ * or a library's addresses back to the file's own. From the functions of
+ * each thread's call sites; a file loaded at several places (processes of
+ * one PIE) has a line for each.
+ */
+static void print_load_bases(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz)
+{
+	struct { const char *module; uint64_t base; } seen[KFT_ADDR2SYM_BASES * 4];
+	size_t n = 0;
+
+	for (size_t i = 0; i < tr->nthreads; i++) {
+		const struct kft_thread_file *th = &tr->threads[i];
+		uint32_t epochs = kft_symbolizer_epochs(sz, th->hdr.session);
+
+		for (uint32_t e = 0; e < epochs; e++)
+			for (uint64_t k = 0; k < th->nsites; k++) {
+				uint64_t func = th->sites[k].func, base;
+				struct kft_symbol sym;
+				size_t j = 0;
+
+				if (!kft_symbolize(sz, KFT_IMAGE(th->hdr.session, e), func, &sym) ||
+				    !sym.module)
+					continue;
+				base = func - sym.offset - sym.sym_addr;
+				while (j < n && (seen[j].base != base || strcmp(seen[j].module, sym.module)))
+					j++;
+				if (j < n || n == sizeof(seen) / sizeof(seen[0]))
+					continue;
+				seen[n].module = sym.module;
+				seen[n++].base = base;
+				fprintf(out, KFT_LOAD_BASE_LINE, sym.module, base);
+			}
+	}
+	if (n)
+		fputc('\n', out);
+}
+
 int kft_view_log(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
 		 const struct kft_log_opts *opts, struct kft_error *err)
 {
+	/* --raw: the symbols only say where files were loaded */
+	struct kft_symbolizer *names = opts->raw ? NULL : sz;
+
 	struct kft_calls *cs = kft_calls_open(tr, NULL, 0, err);
 	struct kft_call c;
 	uint64_t base = kft_trace_base_ns(tr);
@@ -196,9 +240,11 @@ int kft_view_log(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *s
 	if (!cs)
 		return -1;
 	fprintf(out, "\nKernel Instrumentation Run ID %u\n\n", tr->ctl.run_id);
-	print_marks(out, tr, sz);
+	print_marks(out, tr, names);
 	print_filters(out, &tr->cfg);
 	fprintf(out, "\n");
+	if (opts->raw && sz)
+		print_load_bases(out, tr, sz);
 	print_counters(out, tr);
 	fprintf(out, "\nNumber of entries after filters = %" PRIu64 "\n\n\n", kft_calls_total(cs));
 	kft_view_log_columns(out, opts);
@@ -206,7 +252,7 @@ int kft_view_log(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *s
 	while (kft_calls_next(cs, &c)) {
 		for (; m < tr->nmarks && tr->marks[m].ns <= c.entry_ns; m++)
 			kft_view_log_mark_row(out, &tr->marks[m], base, opts);
-		kft_view_log_row(out, &c, base, sz, opts);
+		kft_view_log_row(out, &c, base, names, opts);
 	}
 	for (; m < tr->nmarks; m++)
 		kft_view_log_mark_row(out, &tr->marks[m], base, opts);

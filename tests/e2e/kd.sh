@@ -68,6 +68,28 @@ test_addr2sym_workflow() {
 	cmp kft.lst kft2.lst
 }
 
+# The same workflow on a PIE (gcc's default): the raw log says where the
+# program was loaded, and addr2sym takes its addresses back to the file's
+# own; without that line it refuses, saying what to do
+test_addr2sym_workflow_pie() {
+	"$TCC" -g "$TOPT" -fPIE -pie $INSTR -o calls "$PROGS/calls.c"
+	kft record -- ./calls >/dev/null
+	kft log --raw >raw.log
+	check "the load base" grep -qE "^Load base of $PWD/calls: 0x[0-9a-f]{16}$" raw.log
+	kft addr2sym raw.log -m calls >kft.lst
+	kft kd -c kft.lst >from-text
+	kft kd -c >from-trace
+	expect from-text <from-trace
+	kft kd kft.lst >sum
+	check "main's Local is not its Time" awk '$1 == "main" { exit $3 == $5 }' sum
+	grep -v "^Load base" raw.log >bare.log
+	refused kft addr2sym bare.log -m calls >/dev/null 2>err
+	check "says what to do" grep -q "calls is position-independent .* -b BASE" err
+	base=$(sed -nE 's/^Load base of .*: (0x[0-9a-f]+)$/\1/p' raw.log)
+	kft addr2sym bare.log -m calls -b "$base" | kft kd -c - >with-b
+	expect with-b <from-trace
+}
+
 test_sym2addr_workflow() {
 	"$TCC" -g "$TOPT" -no-pie -fno-pie $INSTR -o calls "$PROGS/calls.c"
 	nm -n calls >System.map
