@@ -37,12 +37,13 @@ int cmd_embed(int argc, char **argv);
 /* Print "kft: msg" to stderr; returns 1 for `return fail(...)`. */
 int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Open the trace in dir, with its symbols if asked; on error say so on
- * stderr and return 1. Close with close_trace(). */
 /* Whether path is missing (and then says so, as every reader of a trace
- * does: with what to do); also names what else path may be (", or log"). */
+ * does: with what to do); also names what else path may be (" or log"). */
 bool cli_trace_missing(const char *path, const char *also);
-int open_trace(const char *dir, bool symbols, struct kft_trace *tr, struct kft_symbolizer **sz);
+/* Open the trace in dir, with its symbols; on error say so on stderr and
+ * return 1. A view that does not show the stack watch's rows (shows_watch
+ * false) has this say where they are. Close with close_trace(). */
+int open_trace(const char *dir, bool shows_watch, struct kft_trace *tr, struct kft_symbolizer **sz);
 /* --no-demangle of the commands that print names: C++ names as the
  * symbol table has them */
 extern bool cli_no_demangle;

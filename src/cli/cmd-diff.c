@@ -54,9 +54,9 @@ int cmd_diff(int argc, char **argv)
 	}
 	if (argc - optind != 2)
 		return fail("diff: two trace directories, OLD and NEW (see kft diff -h)");
-	if (open_trace(argv[optind], true, &tr[0], &sz[0]))
+	if (open_trace(argv[optind], false, &tr[0], &sz[0]))
 		return 1;
-	if (open_trace(argv[optind + 1], true, &tr[1], &sz[1])) {
+	if (open_trace(argv[optind + 1], false, &tr[1], &sz[1])) {
 		close_trace(&tr[0], sz[0]);
 		return 1;
 	}

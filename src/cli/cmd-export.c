@@ -122,7 +122,7 @@ static int write_out(const char *file, const char *dir, char format,
 	FILE *out;
 	int ret;
 
-	if (open_trace(dir, true, &tr, &sz))
+	if (open_trace(dir, false, &tr, &sz))
 		return 1;
 	out = strcmp(file, "-") ? fopen(file, "we") : stdout;
 	if (!out) {

@@ -86,7 +86,7 @@ int cmd_ftrace(int argc, char **argv)
 	}
 	if (argc - optind > 1)
 		return fail("ftrace: one trace directory at most");
-	if (open_trace(optind < argc ? argv[optind] : KFT_DEFAULT_DIR, true, &tr, &sz))
+	if (open_trace(optind < argc ? argv[optind] : KFT_DEFAULT_DIR, false, &tr, &sz))
 		return 1;
 	if (o.switches && !tr.switches.present)
 		fprintf(stderr, "kft: ftrace: %s has no context switches (recorded with "

@@ -262,7 +262,7 @@ int cmd_kd(int argc, char **argv)
 		struct kft_trace tr;
 		struct kft_symbolizer *sz;
 
-		if (open_trace(input, true, &tr, &sz))
+		if (open_trace(input, false, &tr, &sz))
 			return 1;
 		if (switches && !tr.switches.present)
 			fprintf(stderr, "kft: kd: %s has no context switches (recorded with "

@@ -118,7 +118,7 @@ int cmd_latency(int argc, char **argv)
 	}
 	if (!wakeup && kept_copy(&dir, &func, kept, copy, sizeof(copy)))
 		return 1;
-	if (open_trace(dir, true, &tr, &sz))
+	if (open_trace(dir, false, &tr, &sz))
 		return 1;
 	ret = func ? kft_view_latency(stdout, &tr, sz, func, (size_t)limit, &err)
 		   : kft_view_wakeup_latency(stdout, &tr, sz, (size_t)limit, &err);

@@ -122,7 +122,7 @@ int cmd_stats(int argc, char **argv)
 		o.nonly = 1;
 		funcs[0] = hist;
 	}
-	if (open_trace(dir, true, &tr, &sz))
+	if (open_trace(dir, false, &tr, &sz))
 		goto out_free;
 	/* the sets' functions join those named */
 	for (size_t i = 0; i < nsets; i++) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Opening a trace directory and its symbols, for the commands that read one. */
 #include <errno.h>
+#include <inttypes.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -29,7 +30,7 @@ static void symbol_warnings(struct kft_symbolizer *sz)
 		fprintf(stderr, "kft: warning: %s\n", warnings[i]);
 }
 
-int open_trace(const char *dir, bool symbols, struct kft_trace *tr, struct kft_symbolizer **sz)
+int open_trace(const char *dir, bool shows_watch, struct kft_trace *tr, struct kft_symbolizer **sz)
 {
 	struct kft_error err;
 
@@ -42,7 +43,12 @@ int open_trace(const char *dir, bool symbols, struct kft_trace *tr, struct kft_s
 	if (tr->switches_error)
 		fprintf(stderr, "kft: warning: %s; the trace is read without its context "
 			"switches\n", tr->switches_error);
-	if (symbols && !(*sz = kft_symbolizer_new(dir, &err))) {
+	/* a view of calls leaves the stack-watch rows out: it says where they are */
+	if (!shows_watch && tr->totals.watch_hits)
+		fprintf(stderr, "kft: the stack watch fired %" PRIu64 " times: its rows (Delta -2) "
+			"are not calls, and are in kft log; kft status shows the deepest chain\n",
+			tr->totals.watch_hits);
+	if (!(*sz = kft_symbolizer_new(dir, &err))) {
 		kft_trace_close(tr);
 		return fail("%s", err.msg);
 	}

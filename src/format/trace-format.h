@@ -207,6 +207,8 @@ struct kft_thread_hdr {
 #define KFT_FRAME_KERNEL	0x8	/* a kernel function (from ftrace) */
 #define KFT_FRAME_HIJACKED	0x10	/* -pg: its return address is kft's trampoline */
 #define KFT_FRAME_IN_GRAPH	0x20	/* inside a graph function (filter graph) */
+#define KFT_FRAME_WATCHED	0x40	/* watch worst-stack: its row is in the chain
+					 * logged so far */
 #define KFT_FRAME_LEVEL_SHIFT	16	/* in a graph function, flags >> this: the
 					 * levels below it (at most 0xffff) */
 

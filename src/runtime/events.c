@@ -210,17 +210,29 @@ HOT_STEP void put_record(struct kft_tls *t, const struct kft_frame *f, uint64_t 
 	h->head = head + 1;
 }
 
-/* Log the whole current call chain with duration -2 (`watch stack`). */
+/*
+ * Log the current call chain with duration -2, outermost call first.
+ * `watch stack` logs it whole. `watch worst-stack` logs only the calls not
+ * already in the chain it logged last (a frame not popped since keeps its
+ * mark): a row at depth d takes the place of that chain's rows from d on,
+ * so a recursion 1000 deep costs 1000 rows, not half a million.
+ */
 static KFT_NOTRACE void watch_fire(struct kft_tls *t, uint64_t depth, uint64_t now)
 {
 	struct kft_thread_hdr *h = t->hdr;
-	uint64_t n = depth < t->frames_cap ? depth : t->frames_cap;
+	uint64_t n = depth < t->frames_cap ? depth : t->frames_cap, first = 0;
 
 	h->counters.watch_hits++;
-	if (!reserve(t, n, now, t->frames[n - 1].func))
+	if (kft_rt.cfg.watch == KFT_WATCH_WORST_STACK)
+		while (first < n && (t->frames[first].flags & KFT_FRAME_WATCHED))
+			first++;
+	if (first == n || !reserve(t, n - first, now, t->frames[n - 1].func))
 		return;
-	for (uint64_t i = 0; i < n; i++)
+	for (uint64_t i = first; i < n; i++) {
 		put_record(t, &t->frames[i], i, KFT_DUR_WATCH, 0);
+		if (kft_rt.cfg.watch == KFT_WATCH_WORST_STACK)
+			t->frames[i].flags |= KFT_FRAME_WATCHED;
+	}
 }
 
 static KFT_NOTRACE void watch_check(struct kft_tls *t, uintptr_t sp, uint64_t depth, uint64_t now)

@@ -5,7 +5,10 @@
  * the run moved is in the "run:" part.
  */
 #include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "../common/grow.h"
 #include "../config/config.h"
 #include "views.h"
 
@@ -70,6 +73,58 @@ static void print_config(FILE *out, const struct kft_config *cfg)
 		fprintf(out, "  overwrite\n");
 }
 
+/*
+ * The chain the stack watch logged last in thread th, outermost call
+ * first, rebuilt from its rows (a row at depth d takes the place of the
+ * chain's rows from d on: watch worst-stack logs only what changed), with
+ * a run of one function as "nest (x1000)".
+ */
+static void print_watch_chain(FILE *out, const struct kft_thread_file *th,
+			      struct kft_symbolizer *sz)
+{
+	uint64_t *chain = NULL, len = 0, image = 0, run = 0;
+	char name[512], prev[512] = "";
+	size_t cap = 0;
+
+	for (uint64_t k = 0; k < th->nrecs; k++) {
+		struct kft_rec_data r;
+
+		kft_thread_rec(th, k, &r);
+		if (r.dur != KFT_DUR_WATCH)
+			continue;
+		while (r.depth >= cap) {
+			size_t had = cap;
+
+			if (kft_grow((void **)&chain, cap, &cap, sizeof(*chain), 64)) {
+				free(chain);
+				return;
+			}
+			memset(chain + had, 0, (cap - had) * sizeof(*chain));
+		}
+		chain[r.depth] = r.func;
+		len = r.depth + 1;
+		image = kft_symbolizer_image(sz, th->hdr.session, r.entry_ns);
+	}
+	fprintf(out, "  stack watch, thread %u: %" PRIu64 " calls deep:", th->hdr.tid, len);
+	for (uint64_t i = 0; i <= len; i++) {
+		if (i < len)
+			kft_view_symbol(sz, image, chain[i], false, name, sizeof(name));
+		if (i < len && run && !strcmp(name, prev)) {
+			run++;
+			continue;
+		}
+		if (run)
+			fprintf(out, "%s %s", i > run ? " >" : "", prev);
+		if (run > 1)
+			fprintf(out, " (x%" PRIu64 ")", run);
+		if (i < len)
+			snprintf(prev, sizeof(prev), "%s", name);
+		run = 1;
+	}
+	fputc('\n', out);
+	free(chain);
+}
+
 void kft_view_status(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz)
 {
 	const struct kft_control *ctl = &tr->ctl;
@@ -116,6 +171,9 @@ void kft_view_status(FILE *out, const struct kft_trace *tr, struct kft_symbolize
 	if (tr->max_stack)
 		fprintf(out, " (thread %u)", tr->max_stack_tid);
 	fprintf(out, "\n");
+	for (size_t i = 0; i < tr->nthreads; i++)
+		if (tr->threads[i].hdr.counters.watch_hits)
+			print_watch_chain(out, &tr->threads[i], sz);
 	if (ctl->hook_cost_ns)
 		fprintf(out, "  hook cost %" PRIu64 " ns per call (%" PRIu64 " ns of it inside the "
 			"call's own time)%s\n", ctl->hook_cost_ns, ctl->hook_inside_ns,

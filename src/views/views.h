@@ -83,11 +83,11 @@ char *kft_view_mark_text(char *p, const struct kft_mark *m);
 const char *kft_view_symbol(struct kft_symbolizer *sz, uint64_t image, uint64_t addr,
 			    bool with_offset, char *buf, size_t size);
 
-/* Whether the run has stopped (by a stop, or, once started, by the end of
- * its program), and when and why, in KFT's words. */
 /* How the program ended ("exited 0", "killed by signal 9 (SIGKILL)") into
  * buf, or NULL when the trace does not say. */
 const char *kft_view_ending(const struct kft_trace *tr, char *buf, size_t size);
+/* Whether the run has stopped (by a stop, or, once started, by the end of
+ * its program), and when and why, in KFT's words. */
 bool kft_view_stopped(const struct kft_trace *tr, struct kft_symbolizer *sz, uint64_t *at_ns,
 		      char *why, size_t size);
 

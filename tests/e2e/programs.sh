@@ -174,12 +174,42 @@ test_watch_worst_stack() {
 	printf 'begin\nwatch worst-stack 0\nend\n' >w.conf
 	kft record -c w.conf -- ./stack
 	rows >r
-	# every new maximum logs a chain: main, nest(1) at its two depths,
-	# nest(3) at the two depths below those; nest(2) never goes deeper
-	check "five chains" test "$(count '^-2 main' r)" = 5
+	# every new maximum logs the calls not in the chain logged before it:
+	# main, nest(1) at its two depths, then nest(3)'s four calls of which
+	# the first two take the places of nest(1)'s (nest(2) never goes deeper)
 	check "counted" grep -q "^Stack watch firings = 5$" <(kft log)
+	check "main once" test "$(count '^-2 main' r)" = 1
+	check "a row a new call: 7" test "$(count '^-2 ' r)" = 7
 	# (gcc -O2 -pg runs a clone: nest.isra.0)
-	check "deepest chain" test "$(count '^-2 nest[.a-z0-9]* <- nest' r)" = 6
+	check "the deepest chain" grep -qE "^  stack watch, thread [0-9]+: 5 calls deep: main > nest[.a-z0-9]* \(x4\)$" <(kft status)
+	# the views of calls say where the rows are
+	kft kd >/dev/null 2>err
+	check "kd says" grep -q "stack watch fired 5 times: its rows (Delta -2) are not calls, and are in kft log" err
+	kft ftrace >/dev/null 2>err
+	check "ftrace says" grep -q "stack watch fired 5 times" err
+}
+
+# A recursion 1000 deep under watch worst-stack: rows in proportion to the
+# depth (it logged every chain whole, half a million rows), and the calls
+# all there
+once_watch_worst_stack_deep_recursion() {
+	cat >deep.c <<'C'
+__attribute__((noinline)) int rec(int n)
+{
+	volatile char b[64];
+
+	b[0] = (char)n;
+	return n ? rec(n - 1) + b[0] : 0;
+}
+int main(void) { return rec(1000) & 0; }
+C
+	"$TCC" -O0 $INSTR -o deep deep.c
+	printf 'begin\nwatch worst-stack 0\nend\n' >w.conf
+	kft record -c w.conf -- ./deep
+	check "a row a level" test "$(rows | grep -c '^-2 ')" = 1002
+	check "every call" test "$(calls_of kft.data rec)" = 1001
+	check "the chain" grep -qx "  stack watch, thread [0-9]*: 1002 calls deep: main > rec (x1001)" \
+		<(kft status)
 }
 
 # The helper thread that faults logs in ahead is optional, and the trace
