@@ -153,8 +153,14 @@ void kft_return_trampoline(void) KFT_HIDDEN;
  * perhaps "sub $n,%rsp") with -pg; an endbr64 may come first. Another
  * prologue leaves ip as it is: it still names the function, and
  * kft_config_func_at() maps it to a configured function's start.
+ *
+ * gcc brackets the __fentry__ call of a nested function with "push %r10"
+ * and "pop %r10" (its static chain): the return address is then a word
+ * further up than the stub looked, *ret_loc moves there, or the chain
+ * would be taken for the return address and the program broken.
  */
-static inline KFT_NOTRACE uintptr_t pg_function_start(uintptr_t ip, int fentry)
+static inline KFT_NOTRACE uintptr_t pg_function_start(uintptr_t ip, int fentry,
+						      uintptr_t **ret_loc)
 {
 	const unsigned char *p = (const unsigned char *)ip;
 	const unsigned char *c;
@@ -174,6 +180,9 @@ static inline KFT_NOTRACE uintptr_t pg_function_start(uintptr_t ip, int fentry)
 		if (c[-4] != 0x55 || c[-3] != 0x48 || c[-2] != 0x89 || c[-1] != 0xe5)
 			return ip;
 		c -= 4;
+	} else if (c[-2] == 0x41 && c[-1] == 0x52) {
+		c -= 2;		/* push %r10 */
+		(*ret_loc)++;
 	}
 	if (c[-4] == 0xf3 && c[-3] == 0x0f && c[-2] == 0x1e && c[-1] == 0xfa)
 		c -= 4;		/* endbr64 */
@@ -186,6 +195,7 @@ KFT_HIDDEN KFT_NOTRACE uint64_t *kft_pg_entry(uintptr_t ip, uintptr_t *ret_loc, 
 					      uint64_t ticks)
 {
 	struct kft_tls *t = &kft_tls;
+	uintptr_t start = pg_function_start(ip, fentry, &ret_loc);
 	uintptr_t call_site = *ret_loc;
 	uint64_t depth, now;
 
@@ -219,7 +229,7 @@ KFT_HIDDEN KFT_NOTRACE uint64_t *kft_pg_entry(uintptr_t ip, uintptr_t *ret_loc, 
 			*ret_loc = call_site;
 		return hook_done(t);
 	}
-	kft_event_entry(t, kft_config_func_at(pg_function_start(ip, fentry)), call_site,
+	kft_event_entry(t, kft_config_func_at(start), call_site,
 			PG_SP(ret_loc), now);
 	depth = t->hdr->depth;
 	if (depth && depth <= t->frames_cap)

@@ -117,6 +117,22 @@ test_deep_recursion() {
 	check "tree closes" grep -q '^TID) DUR |  } /\* main \*/$' last
 }
 
+# A GNU C nested function (gcc only): the program keeps its static chain
+# (-pg -mfentry took the saved r10 for the return address and broke it)
+test_nested_function() {
+	if [ "$TCC" != gcc ]; then
+		echo "clang has no nested functions"
+		return 77
+	fi
+	"$TCC" -g "$TOPT" $INSTR -Wall -Werror -Wno-trampolines -z execstack -o nested \
+		"$PROGS/nested.c"
+	kft record -- ./nested >out
+	check "the program's answer: $(cat out)" test "$(cat out)" = 33
+	rows >r
+	check "three calls of add" test "$(count '^add[.0-9]* <- apply$' r)" = 3
+	check "three of apply" test "$(count '^apply <- main$' r)" = 3
+}
+
 crash_case() {	# how, expected exit status, how the views say it ended
 	build crash
 	set +e
