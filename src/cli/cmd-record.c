@@ -165,6 +165,12 @@ static int check_program(const char *path, const struct kft_config *cfg, const c
 			   "--no-check)", path);
 		goto out;
 	}
+	/* patched entries come from libkft's constructor, which runs after
+	 * the program's .preinit_array functions */
+	if (elf.patch_size && elf.preinit)
+		fprintf(stderr, "kft: note: %s runs code from its .preinit_array before kft can "
+			"patch its function entries: calls made there are not traced (build "
+			"with -finstrument-functions or -pg to trace them)\n", path);
 	if (cfg->start.func.name)
 		refs[nrefs++] = &cfg->start.func;
 	if (cfg->stop.func.name)

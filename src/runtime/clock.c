@@ -73,7 +73,7 @@ static KFT_NOTRACE void pair(uint64_t *tsc, uint64_t *ns)
 
 KFT_NOTRACE void kft_clock_init(uint64_t clock_base)
 {
-	const char *want = getenv("KFT_CLOCK");
+	const char *want = kft_env("KFT_CLOCK");
 
 	memset(&kft_clock, 0, sizeof(kft_clock));
 	kft_clock.base = clock_base;

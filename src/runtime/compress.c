@@ -179,7 +179,7 @@ static KFT_NOTRACE uint64_t parse_behind(const char *s)
  * helper is gone: its descriptors and maps are the child's copies. */
 KFT_NOTRACE void kft_compress_reset(void)
 {
-	behind = parse_behind(getenv("KFT_COMPRESS_BEHIND"));
+	behind = parse_behind(kft_env("KFT_COMPRESS_BEHIND"));
 	for (int i = 0; i < zslots_used; i++)
 		if (zslots[i].state == OPEN)
 			release(&zslots[i]);

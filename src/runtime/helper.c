@@ -52,7 +52,7 @@ KFT_NOTRACE void kft_helper_quit(void)
 
 KFT_NOTRACE void kft_helper_start(void)
 {
-	const char *want = getenv("KFT_PREFAULT");
+	const char *want = kft_env("KFT_PREFAULT");
 	pthread_attr_t attr;
 	pthread_t tid;
 	sigset_t all, old;

@@ -134,7 +134,7 @@ static KFT_NOTRACE int kft_runtime_init_held(void)
 		return kft_rt.ready == 1 ? 0 : -1;
 	dir = kft_static_run_dir();	/* a program made with kft embed, alone */
 	if (!dir)
-		dir = getenv("KFT_DIR");
+		dir = kft_env("KFT_DIR");
 	return join_trace(dir, false);
 }
 

@@ -277,6 +277,9 @@ KFT_EXPORT int kft_attach(const char *dir);
  * or NULL when this is none; and its end, marked at exit. */
 const char *kft_static_run_dir(void) KFT_HIDDEN;
 void kft_static_run_end(void) KFT_HIDDEN;
+/* env.c: getenv, also in a .preinit_array function, before the C library
+ * has set up the environment */
+const char *kft_env(const char *name) KFT_HIDDEN;
 void kft_save_maps(bool closing) KFT_HIDDEN;
 struct dl_phdr_info;
 /* A loaded object's file by its real path (out holds it when needed), or

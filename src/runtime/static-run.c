@@ -85,7 +85,7 @@ static KFT_NOTRACE int put_trace_files(int dirfd)
 KFT_NOTRACE const char *kft_static_run_dir(void)
 {
 	static char path[4096];
-	const char *env = getenv("KFT_DIR"), *base;
+	const char *env = kft_env("KFT_DIR"), *base;
 	int dirfd, n;
 
 	if (!kft_embedded_config || (env && *env && is_trace(env)))

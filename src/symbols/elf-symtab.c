@@ -312,6 +312,8 @@ static int parse(struct kft_elf *elf, const char *path, bool symbols, struct kft
 			dynsym = &shdrs[i];
 		else if (is_patch_section(elf, &eh, shdrs, i))
 			note_patch_section(elf, &shdrs[i]);
+		else if (shdrs[i].sh_type == SHT_PREINIT_ARRAY && shdrs[i].sh_size)
+			elf->preinit = true;
 		else if (shdrs[i].sh_type == SHT_NOTE && !elf->build_id_len)
 			read_build_id(elf, shdrs[i].sh_offset, shdrs[i].sh_size);
 		else if (shdrs[i].sh_type == SHT_PROGBITS &&

@@ -41,6 +41,8 @@ struct kft_elf {
 				 * or has patchable function entries */
 	uint64_t patch_vaddr;	/* __patchable_function_entries: where, in memory */
 	uint64_t patch_size;	/* bytes (8 per function) */
+	bool preinit;		/* a non-empty .preinit_array: code that runs
+				 * before any library's constructor */
 	unsigned char build_id[64];	/* NT_GNU_BUILD_ID, build_id_len bytes */
 	size_t build_id_len;
 	char debuglink[256];	/* .gnu_debuglink's file name, or "" */

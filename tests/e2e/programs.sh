@@ -117,6 +117,28 @@ test_deep_recursion() {
 	check "tree closes" grep -q '^TID) DUR |  } /\* main \*/$' last
 }
 
+# Instrumented calls from .preinit_array, before libkft's constructor and
+# before the C library set up environ: traced from the first (the trace
+# was empty); a patchable build cannot be patched that early, and kft
+# record says so
+test_preinit_array() {
+	build preinit
+	kft record -- ./preinit >out 2>err
+	check "the program ran" test "$(cat out)" = main
+	rows >r
+	case $TINSTR in
+	-fpatchable*)
+		check "said" grep -q "runs code from its .preinit_array before kft can patch" err
+		check "main's call" test "$(count '^early_work <- main$' r)" = 1
+		;;
+	*)
+		check "nothing said: $(cat err)" test ! -s err
+		check "the early calls" test "$(count '^early_work <- early$' r)" = 2
+		check "and main's" test "$(count '^early_work <- main$' r)" = 1
+		;;
+	esac
+}
+
 # A GNU C nested function (gcc only): the program keeps its static chain
 # (-pg -mfentry took the saved r10 for the return address and broke it)
 test_nested_function() {
