@@ -335,8 +335,10 @@ static int read_maps(struct kft_symbolizer *sz, uint32_t id, struct maps_file *m
 	snprintf(path, sizeof(path), "%s/maps-%u", sz->dir, id);
 	f = fopen(path, "re");
 	if (!f) {
-		warn(sz, "%s: %s; the calls of that process show as addresses", path,
-		     strerror(errno));
+		/* a fork child has none until its map changes: its parent's serves */
+		if (!kft_forks_find(&sz->forks, id))
+			warn(sz, "%s: %s; the calls of that process show as addresses", path,
+			     strerror(errno));
 		return 0;
 	}
 	while (fgets(line, sizeof(line), f)) {

@@ -19,6 +19,8 @@ test_threads() {
 test_fork_exec() {
 	build procs
 	kft record -- ./procs
+	kft log >/dev/null 2>err
+	check "a fork child has no map of its own, and needs none: $(cat err)" test ! -s err
 	rows >r
 	check "parent" test "$(count '^in_parent <- spawn$' r)" = 1
 	check "child" test "$(count '^in_child <- spawn$' r)" = 1
