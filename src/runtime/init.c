@@ -73,6 +73,19 @@ static KFT_NOTRACE void forked_child(void)
 	t->busy = 0;
 }
 
+/* Just before fork, in the forking thread: its frames as they are now,
+ * for the child; the parent lets them go after. */
+static KFT_NOTRACE void forking(void)
+{
+	if (kft_rt.ready == 1)
+		kft_thread_before_fork(&kft_tls);
+}
+
+static KFT_NOTRACE void forked_parent(void)
+{
+	kft_thread_after_fork(&kft_tls);
+}
+
 static int kft_runtime_init_held(void);
 
 /*
@@ -196,7 +209,7 @@ static KFT_NOTRACE int join_trace(const char *dir, bool attaching)
 		kft_rt.ctl->hook_inside_ns = kft_rt.inside_ns;
 		__atomic_store_n(&kft_rt.ctl->hook_cost_ns, kft_rt.pair_ns, __ATOMIC_RELEASE);
 	}
-	pthread_atfork(NULL, NULL, forked_child);
+	pthread_atfork(forking, forked_parent, forked_child);
 	atexit(at_exit);
 	__atomic_store_n(&kft_rt.ready, 1, __ATOMIC_RELEASE);
 	return 0;

@@ -106,6 +106,10 @@ struct kft_tls {
 	int compress_slot;		/* 1 + the compressor's slot for it, or 0 */
 	uintptr_t signal_sp[KFT_MAX_SIGNAL_NEST];
 	uintptr_t signal_ret[KFT_MAX_SIGNAL_NEST];	/* where the trampoline returns */
+	/* fork: this thread's open frames as they were when it forked (the
+	 * thread file is shared with the parent, which changes them at once) */
+	struct kft_frame *fork_frames;
+	uint64_t fork_depth, fork_nframes;
 };
 
 extern struct kft_runtime kft_rt KFT_HIDDEN;
@@ -212,6 +216,10 @@ void kft_fibers_forked(void) KFT_HIDDEN;
 /* thread.c: per-thread buffer files */
 int kft_thread_setup(struct kft_tls *t) KFT_HIDDEN;
 int kft_thread_setup_forked(struct kft_tls *t) KFT_HIDDEN;
+/* Around fork, in the forking thread: keep its open frames for the child,
+ * and let them go in the parent. */
+void kft_thread_before_fork(struct kft_tls *t) KFT_HIDDEN;
+void kft_thread_after_fork(struct kft_tls *t) KFT_HIDDEN;
 int kft_thread_grow_sites(struct kft_tls *t) KFT_HIDDEN;
 /* frames[frames_cap] is wanted: take room for more; false if none. */
 bool kft_thread_more_frames(struct kft_tls *t) KFT_HIDDEN;

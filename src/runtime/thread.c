@@ -19,6 +19,7 @@
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -536,15 +537,45 @@ KFT_NOTRACE int kft_thread_setup(struct kft_tls *t)
  * them too), but not as its calls: they were entered, and are logged, by
  * the parent; the child logging them too would count each twice.
  */
+/*
+ * The parent's thread file is mapped shared: the moment fork returns, the
+ * parent goes on and its frames change under the child (the child of a
+ * shell's command substitution found its caller's frames gone, and with
+ * -pg returned to a stale address). So the open frames are copied before
+ * the fork, in the forking thread, and the child starts from that copy.
+ */
+KFT_NOTRACE void kft_thread_before_fork(struct kft_tls *t)
+{
+	uint64_t depth, n;
+
+	t->fork_frames = NULL;
+	if (!t->hdr)
+		return;
+	depth = t->hdr->depth;
+	n = depth < t->frames_cap ? depth : t->frames_cap;
+	if (n && !(t->fork_frames = malloc(n * sizeof(*t->fork_frames))))
+		return;	/* the child reads the shared frames, as it may */
+	if (n)
+		memcpy(t->fork_frames, t->frames, n * sizeof(*t->fork_frames));
+	t->fork_depth = depth;
+	t->fork_nframes = n;
+}
+
+KFT_NOTRACE void kft_thread_after_fork(struct kft_tls *t)
+{
+	free(t->fork_frames);
+	t->fork_frames = NULL;
+}
+
 KFT_NOTRACE int kft_thread_setup_forked(struct kft_tls *t)
 {
 	struct kft_thread_hdr *old = t->hdr;
-	struct kft_frame *old_frames = t->frames;
+	struct kft_frame *old_frames = t->fork_frames ? t->fork_frames : t->frames;
 	size_t old_size = t->map_size;
-	uint64_t old_cap = t->frames_cap;
+	uint64_t old_cap = t->fork_frames ? t->fork_nframes : t->frames_cap;
 	uint32_t *old_index = t->sites.index;
 	size_t old_index_size = t->sites.nslots * sizeof(uint32_t);
-	uint64_t depth, n;
+	uint64_t depth = t->fork_frames ? t->fork_depth : old ? old->depth : 0, n;
 
 	if (!old)
 		return 0;
@@ -555,10 +586,10 @@ KFT_NOTRACE int kft_thread_setup_forked(struct kft_tls *t)
 	if (map_new_file(t)) {
 		__atomic_add_fetch(&kft_rt.ctl->threads_lost, 1, __ATOMIC_RELAXED);
 		munmap(old, old_size);
+		kft_thread_after_fork(t);
 		t->dead = 1;
 		return -1;
 	}
-	depth = old->depth;
 	n = depth < old_cap ? depth : old_cap;
 	/* room for them: those that find none are as past the shadow stack */
 	while (t->frames_cap < n && kft_thread_more_frames(t))
@@ -574,5 +605,6 @@ KFT_NOTRACE int kft_thread_setup_forked(struct kft_tls *t)
 	t->hdr->stack_base = old->stack_base;
 	t->hdr->max_stack = old->max_stack;
 	munmap(old, old_size);
+	kft_thread_after_fork(t);
 	return 0;
 }

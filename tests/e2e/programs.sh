@@ -44,6 +44,19 @@ E
 # until it changes; its calls are named through its parent's map as it
 # stood at the fork, then its own. The thread files came from the spares
 # kft record made ahead, none of which is left behind.
+# Fork children return through the calls open at the fork while their
+# parent returns from them and calls others: each child starts from its
+# frames as they were at the fork (it read them from the shared thread
+# file, changing under it: with -pg it returned to a stale address)
+test_fork_children_return_through_inherited_calls() {
+	build forkret
+	kft record -- ./forkret >out
+	check "every child exited 7: $(cat out) of 40" test "$(cat out)" = 40
+	rows >r
+	check "40 children's level1 calls end" test "$(count '^level1 <- main$' r)" = 40
+	check "none lost: $(grep -c 'not found' <(kft log) || true)" grep -q "^Entries not found = 0$" <(kft log)
+}
+
 test_fork_children_maps() {
 	"$TCC" -g "$TOPT" -fPIC -shared $INSTR -o plugin.so "$PROGS/plugin.c"
 	build forkmaps -ldl
