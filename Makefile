@@ -91,6 +91,11 @@ check: deps
 check-fast: all unit
 	KFT_NO_DEPS=1 tests/run.sh
 
+# every call of Debian's dash counted exactly, in every variant (also
+# part of check): tests/fidelity/run.sh
+check-fidelity: deps all
+	tests/fidelity/run.sh $(O) $(O)-fidelity
+
 # the kernel tests alone: Debian's kernel under QEMU (also part of check)
 check-kernel: deps all
 	tests/kernel/run.sh $(O)
@@ -133,12 +138,13 @@ help:
 	@echo "make demo       install missing packages, build, trace examples/, show the log"
 	@echo "make check      install missing packages, build, run every test"
 	@echo "make check-kernel  the kernel tests alone (QEMU, Debian's kernel)"
+	@echo "make check-fidelity  every call of Debian's dash counted, in every variant"
 	@echo "make module     kft.ko (/proc/kft, /proc/kft_data) for the running kernel"
 	@echo "make bench      kft against uftrace and LTTng-UST, same workloads, one run"
 	@echo "make bench-kernel  kft.ko against function_graph+tracing_thresh (QEMU)"
 	@echo "make fuzz       each libFuzzer target for FUZZ_TIME seconds (default 60)"
 	@echo "make install PREFIX=DIR"
 
-.PHONY: all unit check check-fast check-kernel deps demo module bench bench-kernel fuzz fuzz-targets install clean help
+.PHONY: all unit check check-fast check-fidelity check-kernel deps demo module bench bench-kernel fuzz fuzz-targets install clean help
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -4,12 +4,14 @@
 # Every test of kft: builds with gcc and clang (warnings are errors), the
 # unit tests (cmocka), the end-to-end tests of tests/e2e/ run against
 # tools built with AddressSanitizer and UndefinedBehaviorSanitizer,
-# libFuzzer targets over their committed corpus (tests/fuzz/), and the
-# kernel tests of tests/kernel/ in QEMU.
+# libFuzzer targets over their committed corpus (tests/fuzz/), every call
+# of a real program counted exactly (tests/fidelity/), and the kernel
+# tests of tests/kernel/ in QEMU.
 # Ends with the line "N passed, N failed"; exits non-zero on any failure.
 #
 #   tests/run.sh [PATTERN]   only e2e tests whose name contains PATTERN
-#                            (PATTERN "kernel": only the kernel tests)
+#                            (PATTERN "kernel": only the kernel tests;
+#                            "fidelity": only tests/fidelity/)
 set -u
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -129,6 +131,19 @@ for file in tests/e2e/*.sh; do
 		done
 	done
 done
+
+# --- every call, exactly, on a real program (tests/fidelity/) ------------
+# Debian's dash in every variant against a ground truth without kft
+if [ -z "$only" ] || [[ fidelity == *"$only"* ]]; then
+	while read -r line; do
+		echo "$line"
+		case $line in
+		"fidelity: skipped"*) skipped=$((skipped + 1)) ;;
+		"fidelity "*", exact") pass ;;
+		"fidelity "*": "*) fail "$line" ;;
+		esac
+	done < <(tests/fidelity/run.sh build build-fidelity 2>&1)
+fi
 
 # --- the kernel, in QEMU (tests/kernel/) --------------------------------
 if [ -z "$only" ] || [[ kernel == *"$only"* ]]; then

@@ -1,0 +1,125 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Every call, exactly, on a real program: Debian's dash, from its source
+# package, built in every variant (gcc and clang, -O0 and -O2, each
+# instrumentation), runs work.sh (recursion through functions and command
+# substitutions: hundreds of processes) under kft record with no config.
+# Each function's count in the trace must equal the ground truth, counted
+# without kft's runtime by count-calls.so (a preloaded library of hooks
+# that count and do nothing else), and the program's output must be the
+# untraced run's. A patchable build has no hooks without kft: its truth is
+# the -pg -mfentry build of the same compiler and level (the same
+# functions, inlined alike). dash's signal handler (onsig) and its wait
+# for children (waitproc, waitone: a wait a SIGCHLD interrupts is made
+# again) are left out: how often they run depends on timing, not on the
+# tracer.
+#
+#   tests/fidelity/run.sh KFT_BUILD WORKDIR
+#
+# Prints "fidelity VARIANT: N functions, M calls, exact" or what differs,
+# one line a variant; "fidelity: skipped: ..." when dash's source cannot
+# be had; exits non-zero on any difference.
+set -u
+kft_build=$(cd "$1" && pwd)
+work=$2
+here=$(cd "$(dirname "$0")" && pwd)
+kft=$kft_build/bin/kft
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+
+# dash's source, once (apt-get source with a deb-src list of our own)
+src=$work/dash-src
+if [ ! -x "$src/configure" ]; then
+	apt="$work/apt"
+	mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/parts"
+	cat >"$apt/parts/deb-src.sources" <<'SRC'
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+	o=(-o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts="$apt/parts"
+	   -o Dir::State::Lists="$apt/lists" -o Dir::Cache="$apt/cache")
+	if ! (cd "$apt" && apt-get "${o[@]}" update -qq >/dev/null 2>&1 &&
+	      apt-get "${o[@]}" source --download-only dash >/dev/null 2>&1); then
+		echo "fidelity: skipped: dash's source package could not be fetched (apt-get source dash)"
+		exit 77
+	fi
+	rm -rf "$src" && mkdir -p "$src"
+	tar -xzf "$apt"/dash_*.orig.tar.gz -C "$src" --strip-components=1 || exit 1
+fi
+
+cc -O2 -Wall -Wextra -Werror -fPIC -shared -o "$work/count-calls.so" \
+	"$here/count-calls.c" "$here/count-calls-x86_64.S" -ldl || exit 1
+cc -O2 -Wall -Wextra -Werror -o "$work/count-calls-dump" "$here/count-calls-dump.c" || exit 1
+
+# build CC OPT FLAGS DIR: dash built into DIR/src/dash
+build() {
+	rm -rf "$4" && cp -a "$src" "$4" &&
+	(cd "$4" && ./configure -q CC="$1" CFLAGS="-g $2 $3" >/dev/null 2>&1 &&
+	 make -s -j"$(nproc)" >/dev/null 2>&1) && [ -x "$4/src/dash" ]
+}
+
+# the same environment for every run (dash counts its variables): kft
+# record adds LD_PRELOAD and KFT_DIR, the truth has them and
+# COUNT_CALLS_FILE, which the traced run gets too
+clean_env=(env -i PATH=/usr/bin:/bin HOME=/nonexistent LANG=C)
+
+# truth DIR: "function count" lines of the counting run, and its output
+truth() {
+	rm -f "$1/truth.tab"
+	(cd "$1" && "${clean_env[@]}" LD_PRELOAD="$work/count-calls.so" KFT_DIR=/nonexistent \
+		COUNT_CALLS_FILE="$1/truth.tab" ./src/dash "$here/work.sh" >"$1/truth.out" 2>&1)
+	"$work/count-calls-dump" "$1/truth.tab" | "$kft" addr2sym -m "$1/src/dash" |
+		sed -E 's/\+0x[0-9a-f]+//' | by_name >"$1/truth.counts"
+}
+
+# sum "name count" lines by name (two static functions of one name are
+# one), those whose count depends on timing left out
+by_name() {
+	awk '$1 !~ /^(onsig|waitproc|waitone)$/ { c[$1] += $2 }
+	     END { for (f in c) print f, c[f] }' | sort
+}
+
+failed=0
+for cc in gcc clang; do
+	for opt in -O0 -O2; do
+		for instr in -finstrument-functions -pg "-pg -mfentry" -fpatchable-function-entry=5; do
+			name="$cc $opt $instr"
+			dir=$work/$cc$opt${instr// /}
+			if ! build "$cc" "$opt" "$instr" "$dir"; then
+				echo "fidelity $name: dash did not build"
+				failed=1
+				continue
+			fi
+			truth_dir=$dir
+			if [ "$instr" = -fpatchable-function-entry=5 ]; then
+				truth_dir=$work/$cc$opt-pg-mfentry
+			else
+				truth "$dir"
+			fi
+			rm -rf "$dir/t"
+			(cd "$dir" && "${clean_env[@]}" COUNT_CALLS_FILE=/nonexistent "$kft" record -o t -- ./src/dash \
+				"$here/work.sh" >out 2>err)
+			"$kft" kd -f Fc "$dir/t" 2>"$dir/kd.err" |
+				awk 'NR > 2 { sub(/ \[.*\]/, ""); print $1, $NF }' | by_name >"$dir/kft.counts"
+			calls=$(awk '{ s += $2 } END { print s }' "$dir/kft.counts")
+			if ! cmp -s "$dir/out" "$truth_dir/truth.out"; then
+				echo "fidelity $name: the output differs from the untraced run's ($dir/out)"
+				failed=1
+			elif [ -s "$dir/err" ]; then
+				echo "fidelity $name: kft record said: $(head -3 "$dir/err")"
+				failed=1
+			elif ! diff "$truth_dir/truth.counts" "$dir/kft.counts" >"$dir/counts.diff"; then
+				echo "fidelity $name: counts differ from the truth:"
+				head -20 "$dir/counts.diff" | sed 's/^/    /'
+				failed=1
+			else
+				echo "fidelity $name: $(wc -l <"$dir/kft.counts") functions, $calls calls, exact"
+			fi
+		done
+	done
+done
+exit $failed
