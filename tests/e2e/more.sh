@@ -127,7 +127,7 @@ once_live_start_stop() {
 	done
 	kft status >st
 	check "complete at the end" grep -q "^status: run id 1, .*triggered, complete$" st
-	check "the end in status" grep -q "^  program ended at [0-9]* usec$" st
+	check "the end in status" grep -q "^  program ended at [0-9]* usec: exited 0$" st
 	# main was entered before the start: not in the log
 	check "no main" test "$(rows | grep -c '^main')" = 0
 }

@@ -86,7 +86,7 @@ once_pipe_layouts() {
 	refused kft pipe -t bogus 2>err
 	check "an unknown layout named" grep -q "pipe: unknown layout 'bogus' (log, function or function_graph)" err
 	refused kft pipe nosuch.data 2>err
-	check "a missing trace named" grep -q "pipe: nosuch.data: No such file or directory" err
+	check "a missing trace named" grep -q "kft: nosuch.data: no such trace directory (record one with" err
 }
 
 # Markers: each once, as kft log and kft ftrace show them.
