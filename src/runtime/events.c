@@ -15,31 +15,12 @@
 #include "../format/control.h"
 #include "runtime.h"
 
-#define barrier() __asm__ __volatile__("" ::: "memory")
-/* the per-call steps, inlined into the hooks' common path */
-#define HOT_STEP static inline __attribute__((always_inline)) KFT_NOTRACE
-
-/* Started, not stopped, tracing not off: calls entered now are logged. */
-static inline KFT_NOTRACE bool running(uint64_t st)
-{
-	return (st & (KFT_STATE_TRIGGERED | KFT_STATE_COMPLETE | KFT_STATE_PAUSED)) ==
-	       KFT_STATE_TRIGGERED;
-}
+#include "events-hot.h"
 
 static inline KFT_NOTRACE bool waiting(uint64_t st)
 {
 	return (st & (KFT_STATE_PRIMED | KFT_STATE_TRIGGERED | KFT_STATE_COMPLETE)) ==
 	       KFT_STATE_PRIMED;
-}
-
-static inline KFT_NOTRACE uint32_t gen_of(uint64_t st)
-{
-	return (uint32_t)(st >> KFT_STATE_GEN_SHIFT);
-}
-
-static inline KFT_NOTRACE uint64_t load_state(void)
-{
-	return __atomic_load_n(&kft_rt.ctl->state, __ATOMIC_ACQUIRE);
 }
 
 static KFT_NOTRACE bool trigger_matches(const struct rt_trigger *trig,
@@ -178,38 +159,6 @@ static KFT_NOTRACE void count_lost(struct kft_thread_hdr *h)
 		h->counters.log_full++;
 }
 
-HOT_STEP void put_record(struct kft_tls *t, const struct kft_frame *f, uint64_t depth,
-			 uint32_t dur, uint32_t flags)
-{
-	struct kft_thread_hdr *h = t->hdr;
-	uint64_t head = h->head;
-	/* (a frame's call site stays the return address -pg goes back to) */
-	uint64_t call_site = unlikely(f->flags & KFT_FRAME_SIGNAL) ?
-				     kft_signal_caller(t, f->call_site) : f->call_site;
-	uint32_t site = kft_site_id(&t->sites, f->func, call_site);
-	struct kft_rec *r;
-
-	if (unlikely(site == KFT_SITE_NONE) &&
-	    (kft_thread_grow_sites(t) ||
-	     (site = kft_site_id(&t->sites, f->func, call_site)) == KFT_SITE_NONE)) {
-		h->counters.sites_full++;
-		if (!kft_rt.overwrite)
-			h->reserved--;
-		return;
-	}
-	if (kft_rt.overwrite) {
-		if (head >= kft_rt.max_records)
-			h->counters.overwritten++;
-		r = &t->recs[head % kft_rt.max_records];
-	} else {
-		r = &t->recs[head];
-	}
-	kft_rec_pack(r, f->entry_ns, depth, dur, site,
-		     ((f->flags & KFT_FRAME_SIGNAL) ? KFT_REC_SIGNAL : 0) | flags);
-	barrier();	/* a reader after a crash sees whole records only */
-	h->head = head + 1;
-}
-
 /*
  * Log the current call chain with duration -2, outermost call first.
  * `watch stack` logs it whole. `watch worst-stack` logs only the calls not
@@ -284,8 +233,8 @@ HOT_STEP void finish_frame(struct kft_tls *t, const struct kft_frame *f, uint64_
 	put_record(t, f, depth, kft_dur_encode(dur), rec_flags);
 }
 
-/* Entry, every case. */
-static KFT_NOTRACE __attribute__((noinline)) void entry_general(struct kft_tls *t, uint64_t fn,
+/* Entry, every case (the hooks take events-hot.h's common path first). */
+KFT_NOTRACE __attribute__((noinline)) void kft_entry_general(struct kft_tls *t, uint64_t fn,
 								  uint64_t call_site, uintptr_t sp,
 								  uint64_t now)
 {
@@ -355,40 +304,8 @@ static KFT_NOTRACE __attribute__((noinline)) void entry_general(struct kft_tls *
 		watch_check(t, sp, depth + 1, now);
 }
 
-/*
- * The common case, a plain run (see kft_update_plain) that is running,
- * outside signal handlers, with room in the log, nothing left behind by
- * a longjmp and no stack watch due: the same as entry_general, in fewer
- * steps.
- */
-KFT_NOTRACE void kft_event_entry(struct kft_tls *t, uint64_t fn, uint64_t call_site, uintptr_t sp,
-				 uint64_t now)
-{
-	struct kft_thread_hdr *h = t->hdr;
-	uint64_t depth = h->depth;
-	uint64_t st = load_state();
-	struct kft_frame *f;
-
-	if (unlikely(!kft_rt.plain || !running(st) || t->in_signal ||
-		     depth - 1 >= t->frames_cap - 1 || t->frames[depth - 1].sp < sp ||
-		     sp < t->lowest_sp || sp < t->watch_sp || h->reserved >= h->capacity)) {
-		entry_general(t, fn, call_site, sp, now);
-		return;
-	}
-	h->reserved++;
-	f = &t->frames[depth];
-	f->func = fn;
-	f->call_site = call_site;
-	f->entry_ns = now;
-	f->sp = sp;
-	f->flags = KFT_FRAME_LOGGED;
-	f->gen = gen_of(st);
-	barrier();
-	h->depth = depth + 1;
-}
-
 /* Exit, every case. */
-static KFT_NOTRACE __attribute__((noinline)) void exit_general(struct kft_tls *t, uint64_t fn,
+KFT_NOTRACE __attribute__((noinline)) void kft_exit_general(struct kft_tls *t, uint64_t fn,
 								 uintptr_t sp, uint64_t now)
 {
 	struct kft_thread_hdr *h = t->hdr;
@@ -426,33 +343,6 @@ static KFT_NOTRACE __attribute__((noinline)) void exit_general(struct kft_tls *t
 	finish_frame(t, &frame, depth - 1, now, st, 0);
 	if (running(st) && kft_rt.stop.type != KFT_TRIGGER_NONE)
 		test_stop(KFT_TRIGGER_EXIT, fn, now);
-}
-
-/* The common case: a logged call of a plain, running run ends, and no
- * stack watch waits to re-arm. */
-KFT_NOTRACE void kft_event_exit(struct kft_tls *t, uint64_t fn, uintptr_t sp, uint64_t now)
-{
-	struct kft_thread_hdr *h = t->hdr;
-	uint64_t depth = h->depth;
-	uint64_t st = load_state();
-	const struct kft_frame *f = &t->frames[depth - 1];
-	uint64_t dur;
-
-	if (unlikely(!kft_rt.plain || !running(st) || depth - 1 >= t->frames_cap ||
-		     t->watch_rearm_depth || f->func != fn || f->flags != KFT_FRAME_LOGGED ||
-		     f->gen != gen_of(st))) {
-		exit_general(t, fn, sp, now);
-		return;
-	}
-	h->depth = depth - 1;
-	dur = now - f->entry_ns;
-	if (unlikely((kft_rt.mintime_ns && dur < kft_rt.mintime_ns) ||
-		     (kft_rt.maxtime_ns && dur > kft_rt.maxtime_ns))) {
-		h->counters.time_filtered++;
-		h->reserved--;
-		return;
-	}
-	put_record(t, f, depth - 1, kft_dur_encode(dur), 0);
 }
 
 KFT_NOTRACE void kft_unwind_to(struct kft_tls *t, uintptr_t sp)

@@ -10,7 +10,7 @@
  */
 #include <errno.h>
 
-#include "runtime.h"
+#include "events-hot.h"
 
 struct kft_runtime kft_rt;
 int kft_hooks_timed;

@@ -198,10 +198,8 @@ static inline KFT_NOTRACE uint64_t kft_now(void)
 void __cyg_profile_func_enter(void *fn, void *call_site);
 void __cyg_profile_func_exit(void *fn, void *call_site);
 
-/* events.c: the per-call work, at time now */
-void kft_event_entry(struct kft_tls *t, uint64_t fn, uint64_t call_site, uintptr_t sp,
-		     uint64_t now) KFT_HIDDEN;
-void kft_event_exit(struct kft_tls *t, uint64_t fn, uintptr_t sp, uint64_t now) KFT_HIDDEN;
+/* events.c: the per-call work (its common path, kft_event_entry and
+ * kft_event_exit, is events-hot.h's, inlined into the hooks) */
 /* Close every frame deeper than sp (a longjmp to sp is under way). */
 void kft_unwind_to(struct kft_tls *t, uintptr_t sp) KFT_HIDDEN;
 
