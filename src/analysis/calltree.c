@@ -199,7 +199,7 @@ int kft_calltree_from_text(struct kft_calltree *t, const struct kft_text_log *lo
 			goto out;
 		}
 		nr = (struct kft_nest_row){ .entry_ns = n->entry_ns, .dur_ns = n->dur_ns,
-					    .func = n->func, .tid = n->tid,
+					    .unit_ns = r->unit_ns, .func = n->func, .tid = n->tid,
 					    .coroutine = n->coroutine, .irq = n->irq };
 		if (!kft_strmap_get(&b.ft.by_key, name, &nr.caller))
 			nr.caller = KFT_NONE;
@@ -231,6 +231,7 @@ int kft_calltree_to_text(const struct kft_calltree *t, struct kft_text_log *log,
 
 		r->entry_ns = n->entry_ns;
 		r->delta_ns = n->dur_ns < 0 ? -1 : n->dur_ns;
+		r->unit_ns = 1;
 		snprintf(r->pid, sizeof(r->pid), "%s", n->pid);
 		r->tid = n->tid;
 		r->coroutine = n->coroutine;

@@ -50,6 +50,7 @@ static int rows_next(void *ctx, const struct kft_text_row **out, struct kft_erro
 	memset(r, 0, sizeof(*r));
 	r->entry_ns = (int64_t)entry;
 	r->delta_ns = c.dur_ns < 0 ? -1 : c.dur_ns;
+	r->unit_ns = 1;
 	r->tid = c.tid;
 	r->coroutine = c.coroutine;
 	r->irq = c.flags & KFT_REC_SIGNAL;

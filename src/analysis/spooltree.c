@@ -371,6 +371,7 @@ static int text_next(void *ctx, struct kft_functable *ft, struct kft_spool_call 
 	} while (r->delta_ns == -2);	/* a stack-watch row is no call */
 	nr.entry_ns = r->entry_ns;
 	nr.dur_ns = r->delta_ns < 0 ? -1 : r->delta_ns;
+	nr.unit_ns = r->unit_ns;
 	nr.tid = r->tid;
 	nr.coroutine = r->coroutine;
 	nr.irq = r->irq;

@@ -49,7 +49,7 @@ int kft_text_nest_add(struct kft_text_nest *n, uint32_t row, const struct kft_ne
 	o = &n->open[n->nopen++];
 	o->entry_ns = r->entry_ns;
 	if (r->dur_ns >= 0)
-		o->end_ns = r->entry_ns + r->dur_ns + (n->classic ? 0 : 1000);
+		o->end_ns = r->entry_ns + r->dur_ns + (n->classic ? 0 : r->unit_ns);
 	else
 		o->end_ns = n->classic ? r->entry_ns + CLASSIC_OPEN_NS : INT64_MAX;
 	o->tid = r->tid;

@@ -18,6 +18,8 @@
 struct kft_nest_row {
 	int64_t entry_ns;
 	int64_t dur_ns;		/* -1: unfinished */
+	int64_t unit_ns;	/* the log's rounding: a call may seem to begin
+				 * this long after its caller ended */
 	uint32_t func;		/* the row's function, by bare name */
 	uint32_t caller;	/* the function its caller names, or KFT_NONE */
 	int64_t tid;

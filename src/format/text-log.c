@@ -64,6 +64,7 @@ static bool parse_pid(struct kft_text_row *row, const char *s)
  * usec, 1 for `kft log --ns`), so a log in ns keeps its precision. */
 static void in_ns(struct kft_text_row *row, int64_t unit)
 {
+	row->unit_ns = unit;
 	row->entry_ns *= unit;
 	if (row->delta_ns >= 0)
 		row->delta_ns *= unit;

@@ -18,6 +18,8 @@
 struct kft_text_row {
 	int64_t entry_ns;	/* in ns whatever the log's unit */
 	int64_t delta_ns;	/* -1: exit not seen, -2: stack watch */
+	int64_t unit_ns;	/* what the log's times are rounded down to:
+				 * 1000 (usec), 1 (`kft log --ns`) */
 	char pid[24];		/* as printed, e.g. "33", "-1", "33.1", "12i" */
 	int64_t tid;		/* the number in it */
 	uint32_t coroutine;	/* "33/2": the thread's coroutine stack 2 */
