@@ -89,6 +89,9 @@ static KFT_NOTRACE bool follow(struct zslot *s)
 		return false;
 	}
 	while (n < ROUND_CHUNKS && s->w.done + KFT_ZCHUNK_RECS + keep <= head) {
+		/* a round takes milliseconds, in which a writer goes megabytes
+		 * further: the logs stay populated ahead of it between frames */
+		kft_prefault_step();
 		if (kft_zwriter_add(&s->w, KFT_ZCHUNK_RECS)) {
 			kft_zwriter_commit(&s->w);
 			release(s);	/* a full disk, say: the rest stays raw */
