@@ -5,6 +5,13 @@
 #
 #   bench/run.sh [--runs N] [--no-scale]      (make bench)
 #
+# Besides the table (build/bench/results.md) it writes every row's figures
+# as build/bench/results.tsv and compares each row's ratio to uftrace with
+# bench/baseline.tsv, the committed baseline: a ratio more than 10% worse
+# is printed as a REGRESSION (the ratio, not the time: both tools ran in
+# the same run, on the same machine). Update the baseline only with a
+# commit that says why.
+#
 # Workloads: fib (tiny functions), work (merge sort, hashing, a tree:
 # varied depth and real work per call), mt4 (4 threads of fib); storm
 # (200 short children or threads: the cost of starting a log). Each is
@@ -69,12 +76,13 @@ declare -A args=([fib]="32" [work]="60" [fib_mt]="28 4")
 run() {
 	local t0 t1
 	t0=$(date +%s%N)
-	/usr/bin/time -f "%M %U %S" -o "$tmp/rss" "$@" >/dev/null 2>"$tmp/err" || {
+	/usr/bin/time -f "%M %U %S %R %F" -o "$tmp/rss" "$@" >/dev/null 2>"$tmp/err" || {
 		cat "$tmp/err" >&2; return 1; }
 	t1=$(date +%s%N)
 	elapsed_ns=$((t1 - t0))
 	rss_kb=$(tail -1 "$tmp/rss" | awk '{ print $1 }')
 	cpu_ns=$(tail -1 "$tmp/rss" | awk '{ printf "%d", ($2 + $3) * 1e9 }')
+	faults=$(tail -1 "$tmp/rss" | awk '{ print $4 + $5 }')
 }
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
@@ -124,7 +132,7 @@ build_of() {
 	esac
 }
 
-declare -A T R B C CALLS SB
+declare -A T R B C F CALLS SB
 for w in fib work fib_mt; do
 	# the number of calls of each build, counted by kft itself
 	for b in inst fentry patch; do
@@ -134,16 +142,17 @@ for w in fib work fib_mt; do
 	done
 	CALLS[$w]=${CALLS[$w,inst]}
 	for m in "${modes[@]}"; do
-		ts=() rs=() cs=()
+		ts=() rs=() cs=() fs=()
 		for i in $(seq "$runs"); do
 			rm -rf "$tmp/trace"
 			sync
 			run bash -c "$(mode_cmd "$m" "$w" "$tmp/trace")"
-			ts+=("$elapsed_ns") rs+=("$rss_kb") cs+=("$cpu_ns")
+			ts+=("$elapsed_ns") rs+=("$rss_kb") cs+=("$cpu_ns") fs+=("$faults")
 		done
 		T[$w,$m]=$(printf '%s\n' "${ts[@]}" | median)
 		R[$w,$m]=$(printf '%s\n' "${rs[@]}" | median)
 		C[$w,$m]=$(printf '%s\n' "${cs[@]}" | median)
+		F[$w,$m]=$(printf '%s\n' "${fs[@]}" | median)
 		# bytes the trace really takes on disk (kft's files are sparse)
 		B[$w,$m]=$(du -s -B1 "$tmp/trace" 2>/dev/null | awk '{ print $1 }' || echo 0)
 		[ -d "$tmp/trace" ] || B[$w,$m]=0
@@ -152,6 +161,29 @@ for w in fib work fib_mt; do
 		if [ "$w" = fib ] && [ "$m" = uftrace-all ]; then rm -rf "$tmp/uft-fib"; mv "$tmp/trace" "$tmp/uft-fib"; fi
 	done
 done
+
+# --- a busy machine: fib beside a busy loop on every other CPU, so that
+# whatever a tool does on another thread (kft's compression) competes with
+# the program; base, kft (default and --no-compress) and uftrace alike
+busy_modes=(base kft-all kft-raw uftrace-all)
+declare -A TB
+busy=()
+for i in $(seq $(( $(nproc) > 1 ? $(nproc) - 1 : 1 ))); do
+	( while :; do :; done ) &
+	busy+=($!)
+done
+for m in "${busy_modes[@]}"; do
+	ts=()
+	for i in $(seq "$runs"); do
+		rm -rf "$tmp/trace"
+		run bash -c "$(mode_cmd "$m" fib "$tmp/trace")"
+		ts+=("$elapsed_ns")
+	done
+	TB[$m]=$(printf '%s\n' "${ts[@]}" | median)
+	echo "  busy fib $m: $(( TB[$m] / 1000000 )) ms" >&2
+done
+kill "${busy[@]}" 2>/dev/null || true
+wait "${busy[@]}" 2>/dev/null || true
 
 # A patchable build not traced against the uninstrumented one, on a run
 # long enough (fib 38, some 140 ms) for start-up not to count;
@@ -252,6 +284,8 @@ fi
 calls_of() { echo "${CALLS[$1,$(build_of "$2")]}"; }
 added() { echo $(( (T[$1,$2] - T[$1,base]) / $(calls_of "$1" "$2") )); }
 added_cpu() { echo $(( (C[$1,$2] - C[$1,base]) / $(calls_of "$1" "$2") )); }
+busy_added() { echo $(( (TB[$1] - TB[base]) / CALLS[fib] )); }
+rat() { awk -v a="$1" -v b="$2" 'BEGIN { printf (b > 0 ? "%.2f" : "-"), a / b }'; }
 {
 	echo "# kft benchmark ($(date -u +%F), $(nproc) cores, median of $runs runs)"
 	echo
@@ -275,7 +309,6 @@ added_cpu() { echo $(( (C[$1,$2] - C[$1,base]) / $(calls_of "$1" "$2") )); }
 	echo
 	echo "Against the targets (fib, wall):"
 	echo
-	rat() { awk -v a="$1" -v b="$2" 'BEGIN { printf (b > 0 ? "%.2f" : "-"), a / b }'; }
 	bpc() { awk -v b="${B[fib,$1]}" -v c="$(calls_of fib "$1")" 'BEGIN { print b / c }'; }
 	echo "- every call recorded, kft / uftrace: $(rat "$(added fib kft-all)" "$(added fib uftrace-all)") (target 0.40);" \
 	     "with --no-compress: $(rat "$(added fib kft-raw)" "$(added fib uftrace-all)")"
@@ -286,6 +319,12 @@ added_cpu() { echo $(( (C[$1,$2] - C[$1,base]) / $(calls_of "$1" "$2") )); }
 	echo "- 4 threads, per call / single thread: $(rat "$(added fib_mt kft-all)" "$(added fib kft-all)") (target 1.2)"
 	echo "- kft recording every call / the floor: $(rat "$(added fib kft-all)" "$(added fib floor)")," \
 	     "dropping every call / the floor: $(rat "$(added fib kft-drop)" "$(added fib floor)")"
+	echo "- busy machine (fib beside a busy loop on every other CPU), added ns per call:" \
+	     "kft $(busy_added kft-all), --no-compress $(busy_added kft-raw), uftrace $(busy_added uftrace-all);" \
+	     "kft / uftrace $(rat "$(busy_added kft-all)" "$(busy_added uftrace-all)")," \
+	     "default / --no-compress $(rat "$(busy_added kft-all)" "$(busy_added kft-raw)") (target 1.15)"
+	echo "- page faults, whole run (fib): kft ${F[fib,kft-all]}, --no-compress ${F[fib,kft-raw]}," \
+	     "uftrace ${F[fib,uftrace-all]} (target 500)"
 	echo
 	echo "Set-up cost, 200 children (fork, one at a time) or 200 threads (4 at a time), 1000 calls" \
 	     "each, trace on $(findmnt -n -o FSTYPE -T "$tmp"); ms added per child or thread (target 0.5):"
@@ -357,3 +396,43 @@ added_cpu() { echo $(( (C[$1,$2] - C[$1,base]) / $(calls_of "$1" "$2") )); }
 	     "uftrace $(uftrace --version | head -1 | awk '{ print $2 }')," \
 	     "lttng-ust $(dpkg-query -W -f='${Version}' liblttng-ust-dev 2>/dev/null || echo -)"
 } | tee "$out/results.md"
+
+# --- every row, machine-readable, and against the committed baseline -------
+# a mode's reference: uftrace on the same build
+ref_of() {
+	case $1 in
+	kft-fentry|uftrace-fentry) echo uftrace-fentry ;;
+	kft-patch|patch-built) echo uftrace-fentry ;;
+	kft-drop|uftrace-drop) echo uftrace-drop ;;
+	*) echo uftrace-all ;;
+	esac
+}
+{
+	printf 'workload\tmode\tadded_ns_per_call\tratio_to_uftrace\tpage_faults\tpeak_rss_kb\n'
+	for w in fib work fib_mt; do
+		for m in "${modes[@]}"; do
+			[ "$m" = base ] && continue
+			a=$(added "$w" "$m")
+			printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$w" "$m" "$a" \
+				"$(rat "$a" "$(added "$w" "$(ref_of "$m")")")" "${F[$w,$m]}" "${R[$w,$m]}"
+		done
+	done
+	for m in kft-all kft-raw; do
+		printf 'busy-fib\t%s\t%s\t%s\t-\t-\n' "$m" "$(busy_added "$m")" \
+			"$(rat "$(busy_added "$m")" "$(busy_added uftrace-all)")"
+	done
+} >"$out/results.tsv"
+echo
+echo "Rows written to $out/results.tsv; against bench/baseline.tsv (ratio to uftrace, now and then):"
+if [ -f bench/baseline.tsv ]; then
+	awk -F'\t' 'NR == FNR { if (FNR > 1) base[$1 FS $2] = $4; next }
+		FNR > 1 && ($1 FS $2) in base && $4 != "-" && base[$1 FS $2] != "-" {
+			worse = $4 > base[$1 FS $2] * 1.10
+			n += worse
+			printf "  %-8s %-15s %6s  %6s%s\n", $1, $2, $4, base[$1 FS $2], worse ? "  REGRESSION" : ""
+		}
+		END { printf "bench: %d regression%s against bench/baseline.tsv\n", n, n == 1 ? "" : "s" }' \
+		bench/baseline.tsv "$out/results.tsv"
+else
+	echo "  (no bench/baseline.tsv: copy $out/results.tsv there to make one)"
+fi
