@@ -58,6 +58,7 @@
 #define TRACK_PARENT 5
 #define PROCESS_PID 1
 #define PROCESS_NAME 6
+#define PROCESS_LABELS 8
 #define THREAD_PID 1
 #define THREAD_TID 2
 #define THREAD_NAME 5
@@ -190,10 +191,23 @@ static int put_packet(struct perfetto *p)
 }
 
 
+/* The process of the program kft record started: its first image's. */
+static uint32_t program_pid(const struct kft_trace *tr)
+{
+	uint32_t pid = 0, session = UINT32_MAX;
+
+	for (size_t i = 0; i < tr->nthreads; i++)
+		if (tr->threads[i].hdr.session < session && !kft_thread_is_kernel(&tr->threads[i])) {
+			session = tr->threads[i].hdr.session;
+			pid = tr->threads[i].hdr.pid;
+		}
+	return pid;
+}
+
 static int describe_process(struct perfetto *p, uint32_t pid)
 {
 	uint32_t *seen = kft_addrmap_slot(&p->processes, 0, pid);
-	char comm[32];
+	char comm[32], how[64];
 	size_t d, proc;
 
 	if (!seen)
@@ -208,6 +222,13 @@ static int describe_process(struct perfetto *p, uint32_t pid)
 	proc = kft_pb_open(&p->packet, TRACK_PROCESS);
 	kft_pb_varint(&p->packet, PROCESS_PID, pid);
 	kft_pb_string(&p->packet, PROCESS_NAME, comm);
+	/* how the program kft record ran ended, on its process */
+	if (pid == program_pid(p->x.tr) && kft_view_ending(p->x.tr, how, sizeof(how))) {
+		char label[96];
+
+		snprintf(label, sizeof(label), "program ended: %s", how);
+		kft_pb_string(&p->packet, PROCESS_LABELS, label);
+	}
 	kft_pb_close(&p->packet, proc);
 	kft_pb_close(&p->packet, d);
 	return put_packet(p);

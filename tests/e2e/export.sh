@@ -139,6 +139,12 @@ test_export_perfetto_unfinished() {
 	check "some call open" test -s want
 	expect open <want
 	perfetto_slices t.pb | awk '$6 && $5 < $4 { bad = 1 } END { exit bad }'
+	# how the program ended, on its process
+	kft export --perfetto plain.pb --no-compress 2>/dev/null
+	protoc --decode=kft_perfetto.Trace -I "$ROOT/tests/perfetto" kft-perfetto.proto \
+		<plain.pb >decoded
+	check "the process says how it ended" \
+		grep -q 'process_labels: "program ended: killed by signal 9 (SIGKILL)"' decoded
 }
 
 # kft flame --chart: a box a call, at its time, above its caller
