@@ -52,10 +52,8 @@ int open_trace(const char *dir, bool shows_watch, struct kft_trace *tr, struct k
 		kft_trace_close(tr);
 		return fail("%s", err.msg);
 	}
-	if (*sz) {
-		kft_symbolizer_set_demangle(*sz, !cli_no_demangle);
-		symbol_warnings(*sz);
-	}
+	kft_symbolizer_set_demangle(*sz, !cli_no_demangle);
+	symbol_warnings(*sz);
 	return 0;
 }
 

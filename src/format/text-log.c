@@ -170,7 +170,6 @@ int kft_text_log_parse_row(struct kft_text_row *row, char *line, const char *ori
 	return own_strings(row, origin, err);
 }
 
-
 struct kft_text_reader {
 	FILE *f;
 	bool own;		/* f is ours to close */

@@ -170,16 +170,16 @@ static KFT_NOTRACE void watch_fire(struct kft_tls *t, uint64_t depth, uint64_t n
 {
 	struct kft_thread_hdr *h = t->hdr;
 	uint64_t n = depth < t->frames_cap ? depth : t->frames_cap, first = 0;
+	bool worst = kft_rt.cfg.watch == KFT_WATCH_WORST_STACK;
 
 	h->counters.watch_hits++;
-	if (kft_rt.cfg.watch == KFT_WATCH_WORST_STACK)
-		while (first < n && (t->frames[first].flags & KFT_FRAME_WATCHED))
-			first++;
+	while (worst && first < n && (t->frames[first].flags & KFT_FRAME_WATCHED))
+		first++;
 	if (first == n || !reserve(t, n - first, now, t->frames[n - 1].func))
 		return;
 	for (uint64_t i = first; i < n; i++) {
 		put_record(t, &t->frames[i], i, KFT_DUR_WATCH, 0);
-		if (kft_rt.cfg.watch == KFT_WATCH_WORST_STACK)
+		if (worst)
 			t->frames[i].flags |= KFT_FRAME_WATCHED;
 	}
 }
@@ -235,8 +235,8 @@ HOT_STEP void finish_frame(struct kft_tls *t, const struct kft_frame *f, uint64_
 
 /* Entry, every case (the hooks take events-hot.h's common path first). */
 KFT_NOTRACE __attribute__((noinline)) void kft_entry_general(struct kft_tls *t, uint64_t fn,
-								  uint64_t call_site, uintptr_t sp,
-								  uint64_t now)
+							      uint64_t call_site, uintptr_t sp,
+							      uint64_t now)
 {
 	struct kft_thread_hdr *h = t->hdr;
 	uint64_t depth = h->depth;
@@ -306,7 +306,7 @@ KFT_NOTRACE __attribute__((noinline)) void kft_entry_general(struct kft_tls *t, 
 
 /* Exit, every case. */
 KFT_NOTRACE __attribute__((noinline)) void kft_exit_general(struct kft_tls *t, uint64_t fn,
-								 uintptr_t sp, uint64_t now)
+							     uintptr_t sp, uint64_t now)
 {
 	struct kft_thread_hdr *h = t->hdr;
 	uint64_t depth = h->depth;

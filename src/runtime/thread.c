@@ -532,12 +532,6 @@ KFT_NOTRACE int kft_thread_setup(struct kft_tls *t)
 }
 
 /*
- * In a fork child: the inherited mapping is the parent's file. Give the
- * child its own, carrying over the open frames (the child returns through
- * them too), but not as its calls: they were entered, and are logged, by
- * the parent; the child logging them too would count each twice.
- */
-/*
  * The parent's thread file is mapped shared: the moment fork returns, the
  * parent goes on and its frames change under the child (the child of a
  * shell's command substitution found its caller's frames gone, and with
@@ -567,6 +561,12 @@ KFT_NOTRACE void kft_thread_after_fork(struct kft_tls *t)
 	t->fork_frames = NULL;
 }
 
+/*
+ * In a fork child: the inherited mapping is the parent's file. Give the
+ * child its own, carrying over the open frames (the child returns through
+ * them too), but not as its calls: they were entered, and are logged, by
+ * the parent; the child logging them too would count each twice.
+ */
 KFT_NOTRACE int kft_thread_setup_forked(struct kft_tls *t)
 {
 	struct kft_thread_hdr *old = t->hdr;
@@ -575,10 +575,11 @@ KFT_NOTRACE int kft_thread_setup_forked(struct kft_tls *t)
 	uint64_t old_cap = t->fork_frames ? t->fork_nframes : t->frames_cap;
 	uint32_t *old_index = t->sites.index;
 	size_t old_index_size = t->sites.nslots * sizeof(uint32_t);
-	uint64_t depth = t->fork_frames ? t->fork_depth : old ? old->depth : 0, n;
+	uint64_t depth, n;
 
 	if (!old)
 		return 0;
+	depth = t->fork_frames ? t->fork_depth : old->depth;
 	t->hdr = NULL;
 	/* the inherited index numbers the parent's sites: start anew */
 	munmap(old_index, old_index_size);

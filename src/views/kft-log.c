@@ -231,7 +231,6 @@ int kft_view_log(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *s
 {
 	/* --raw: the symbols only say where files were loaded */
 	struct kft_symbolizer *names = opts->raw ? NULL : sz;
-
 	struct kft_calls *cs = kft_calls_open(tr, NULL, 0, err);
 	struct kft_call c;
 	uint64_t base = kft_trace_base_ns(tr);

@@ -82,8 +82,8 @@ static void print_config(FILE *out, const struct kft_config *cfg)
 static void print_watch_chain(FILE *out, const struct kft_thread_file *th,
 			      struct kft_symbolizer *sz)
 {
-	uint64_t *chain = NULL, len = 0, image = 0, run = 0;
-	char name[512], prev[512] = "";
+	uint64_t *chain = NULL, len = 0, image = 0;
+	char name[512];
 	size_t cap = 0;
 
 	for (uint64_t k = 0; k < th->nrecs; k++) {
@@ -106,20 +106,13 @@ static void print_watch_chain(FILE *out, const struct kft_thread_file *th,
 		image = kft_symbolizer_image(sz, th->hdr.session, r.entry_ns);
 	}
 	fprintf(out, "  stack watch, thread %u: %" PRIu64 " calls deep:", th->hdr.tid, len);
-	for (uint64_t i = 0; i <= len; i++) {
-		if (i < len)
-			kft_view_symbol(sz, image, chain[i], false, name, sizeof(name));
-		if (i < len && run && !strcmp(name, prev)) {
-			run++;
-			continue;
-		}
-		if (run)
-			fprintf(out, "%s %s", i > run ? " >" : "", prev);
-		if (run > 1)
-			fprintf(out, " (x%" PRIu64 ")", run);
-		if (i < len)
-			snprintf(prev, sizeof(prev), "%s", name);
-		run = 1;
+	for (uint64_t i = 0, next; i < len; i = next) {
+		for (next = i + 1; next < len && chain[next] == chain[i]; next++)
+			;
+		kft_view_symbol(sz, image, chain[i], false, name, sizeof(name));
+		fprintf(out, "%s %s", i ? " >" : "", name);
+		if (next - i > 1)
+			fprintf(out, " (x%" PRIu64 ")", next - i);
 	}
 	fputc('\n', out);
 	free(chain);
@@ -132,6 +125,7 @@ void kft_view_status(FILE *out, const struct kft_trace *tr, struct kft_symbolize
 	uint64_t at_ns;
 	size_t stacks = 0;	/* coroutines' logs: not threads of their own */
 	char why[512], how[64];
+	const char *ending = kft_view_ending(tr, how, sizeof(how));
 
 	for (size_t i = 0; i < tr->nthreads; i++) {
 		entries += tr->threads[i].nrecs;
@@ -155,8 +149,7 @@ void kft_view_status(FILE *out, const struct kft_trace *tr, struct kft_symbolize
 			"NOPs again\n", ctl->ended_ns / 1000);
 	else if (ctl->ended_ns)
 		fprintf(out, "  program ended at %" PRIu64 " usec%s%s\n", ctl->ended_ns / 1000,
-			tr->ended_how ? ": " : "",
-			tr->ended_how ? kft_view_ending(tr, how, sizeof(how)) : "");
+			ending ? ": " : "", ending ? ending : "");
 	if (ctl->state & KFT_STATE_PAUSED)
 		fprintf(out, "  tracing off: calls entered now are not logged (kft tracing on)\n");
 	fprintf(out, "  stops %" PRIu64 "\n", ctl->state >> KFT_STATE_GEN_SHIFT);
