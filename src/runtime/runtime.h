@@ -108,6 +108,7 @@ struct kft_tls {
 	uintptr_t signal_ret[KFT_MAX_SIGNAL_NEST];	/* where the trampoline returns */
 	/* fork: this thread's open frames as they were when it forked (the
 	 * thread file is shared with the parent, which changes them at once) */
+	bool fork_saved;		/* the three below hold them */
 	struct kft_frame *fork_frames;
 	uint64_t fork_depth, fork_nframes;
 };

@@ -542,6 +542,7 @@ KFT_NOTRACE void kft_thread_before_fork(struct kft_tls *t)
 {
 	uint64_t depth, n;
 
+	t->fork_saved = false;
 	t->fork_frames = NULL;
 	if (!t->hdr)
 		return;
@@ -553,12 +554,14 @@ KFT_NOTRACE void kft_thread_before_fork(struct kft_tls *t)
 		memcpy(t->fork_frames, t->frames, n * sizeof(*t->fork_frames));
 	t->fork_depth = depth;
 	t->fork_nframes = n;
+	t->fork_saved = true;
 }
 
 KFT_NOTRACE void kft_thread_after_fork(struct kft_tls *t)
 {
 	free(t->fork_frames);
 	t->fork_frames = NULL;
+	t->fork_saved = false;
 }
 
 /*
@@ -570,16 +573,16 @@ KFT_NOTRACE void kft_thread_after_fork(struct kft_tls *t)
 KFT_NOTRACE int kft_thread_setup_forked(struct kft_tls *t)
 {
 	struct kft_thread_hdr *old = t->hdr;
-	struct kft_frame *old_frames = t->fork_frames ? t->fork_frames : t->frames;
+	struct kft_frame *old_frames = t->fork_saved ? t->fork_frames : t->frames;
 	size_t old_size = t->map_size;
-	uint64_t old_cap = t->fork_frames ? t->fork_nframes : t->frames_cap;
+	uint64_t old_cap = t->fork_saved ? t->fork_nframes : t->frames_cap;
 	uint32_t *old_index = t->sites.index;
 	size_t old_index_size = t->sites.nslots * sizeof(uint32_t);
 	uint64_t depth, n;
 
 	if (!old)
 		return 0;
-	depth = t->fork_frames ? t->fork_depth : old->depth;
+	depth = t->fork_saved ? t->fork_depth : old->depth;
 	t->hdr = NULL;
 	/* the inherited index numbers the parent's sites: start anew */
 	munmap(old_index, old_index_size);
