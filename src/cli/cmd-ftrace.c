@@ -35,7 +35,10 @@ static const char usage[] =
 	"                                long (from the context switches kft record\n"
 	"                                records): function_graph comments inside\n"
 	"                                the calls then open, or the sched_switch\n"
-	"                                tracer's 'TID:S ==>' and '==> TID:R' lines\n"
+	"                                tracer's lines, 'TID:PRIO:STATE ==>\n"
+	"                                TID:PRIO:STATE' (the task leaving, the one\n"
+	"                                coming in) and wakeups 'WAKER:PRIO:R +\n"
+	"                                TID:PRIO:STATE'; '?' where not known\n"
 	"      --no-demangle             C++ names as the symbol table has them\n";
 
 int cmd_ftrace(int argc, char **argv)

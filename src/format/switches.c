@@ -22,14 +22,16 @@ static int by_thread_time(const void *a, const void *b)
 	return (int)(y->flags & KFT_SWITCH_OUT) - (int)(x->flags & KFT_SWITCH_OUT);
 }
 
-static int by_time(const void *a, const void *b)
+static int by_woken_time(const void *a, const void *b)
 {
 	const struct kft_wakeup *x = a, *y = b;
 
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
 	return (x->ns > y->ns) - (x->ns < y->ns);
 }
 
-/* The wakeups out of v, in time order; n becomes the switches left. */
+/* The wakeups out of v, thread by thread; n becomes the switches left. */
 static int take_wakeups(struct kft_switches *sw, struct kft_switch *v, size_t *n)
 {
 	size_t kept = 0;
@@ -40,13 +42,14 @@ static int take_wakeups(struct kft_switches *sw, struct kft_switch *v, size_t *n
 	for (size_t i = 0; i < *n; i++) {
 		if (v[i].flags & KFT_SWITCH_WAKEUP)
 			sw->wakeups[sw->nwakeups++] = (struct kft_wakeup){
-				v[i].ns, v[i].tid, v[i].other_tid, v[i].cpu, v[i].prio
+				v[i].ns, v[i].tid, v[i].other_tid, v[i].cpu, v[i].prio,
+				v[i].other_prio
 			};
 		else
 			v[kept++] = v[i];
 	}
 	*n = kept;
-	qsort(sw->wakeups, sw->nwakeups, sizeof(*sw->wakeups), by_time);
+	qsort(sw->wakeups, sw->nwakeups, sizeof(*sw->wakeups), by_woken_time);
 	return 0;
 }
 
@@ -100,6 +103,21 @@ static int make_spans(struct kft_switches *sw, struct kft_switch *v, size_t n)
 	return 0;
 }
 
+static const struct kft_switch_thread *thread_of(const struct kft_switches *sw, uint32_t tid);
+
+/* sched_wakeup does not say the waker's priority; its own switches do. */
+static void name_waker_prios(struct kft_switches *sw)
+{
+	for (size_t i = 0; i < sw->nwakeups; i++) {
+		struct kft_wakeup *w = &sw->wakeups[i];
+		const struct kft_switch_thread *t = w->waker_prio < 0 ? thread_of(sw, w->waker)
+								       : NULL;
+
+		if (t && t->n)
+			w->waker_prio = sw->spans[t->first].prio;
+	}
+}
+
 int kft_switches_load(struct kft_switches *sw, const char *dir, struct kft_error *err)
 {
 	struct kft_switches_hdr hdr;
@@ -136,6 +154,7 @@ int kft_switches_load(struct kft_switches *sw, const char *dir, struct kft_error
 		kft_error_set(err, "out of memory");
 		goto out;
 	}
+	name_waker_prios(sw);
 	ret = 0;
 out:
 	free(v);
@@ -199,6 +218,25 @@ const struct kft_offcpu *kft_switches_of(const struct kft_switches *sw, uint32_t
 		return NULL;
 	*n = t->n;
 	return &sw->spans[t->first];
+}
+
+const struct kft_wakeup *kft_switches_wakeups_of(const struct kft_switches *sw, uint32_t tid,
+					       size_t *n)
+{
+	size_t lo = 0, hi = sw->nwakeups, end;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (sw->wakeups[mid].tid < tid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (end = lo; end < sw->nwakeups && sw->wakeups[end].tid == tid; end++)
+		;
+	*n = end - lo;
+	return *n ? &sw->wakeups[lo] : NULL;
 }
 
 /* The first of n spans that ends after at. */

@@ -31,12 +31,12 @@ struct kft_wakeup {
 	uint64_t ns;
 	uint32_t tid, waker;		/* waker: the task that woke it */
 	uint32_t cpu;			/* where it is to run */
-	int16_t prio;
+	int16_t prio, waker_prio;	/* -1: not known */
 };
 
 struct kft_switches {
 	bool present;			/* recorded: an empty list means none happened */
-	struct kft_wakeup *wakeups;	/* in time order */
+	struct kft_wakeup *wakeups;	/* thread (woken) by thread, each in time order */
 	size_t nwakeups;
 	uint64_t nswitches;		/* records in the file */
 	struct kft_offcpu *spans;	/* each thread's, in time order, thread by thread */
@@ -67,5 +67,8 @@ int64_t kft_switches_cpu_at(const struct kft_switches *sw, uint32_t tid, uint64_
 
 /* Thread tid's spans (NULL, 0: none). */
 const struct kft_offcpu *kft_switches_of(const struct kft_switches *sw, uint32_t tid, size_t *n);
+/* Thread tid's wakeups (NULL, 0: none). */
+const struct kft_wakeup *kft_switches_wakeups_of(const struct kft_switches *sw, uint32_t tid,
+					       size_t *n);
 
 #endif

@@ -95,53 +95,79 @@ static char *function_start(char *p, const char *comm, uint32_t tid, int64_t cpu
 	return p;
 }
 
-/* "TID:PRIO:STATE " (the priority left out when not known). */
+/* "TID:PRIO:STATE", as the sched_switch tracer wrote a task, '?' for
+ * what is not known. */
 static char *put_task(char *p, uint32_t tid, int16_t prio, char state)
 {
-	p = kft_put_int(p, tid, 0);
+	if (tid == KFT_SWITCH_UNKNOWN_TID)
+		*p++ = '?';
+	else
+		p = kft_put_int(p, tid, 0);
 	*p++ = ':';
-	if (prio >= 0) {
+	if (prio >= 0)
 		p = kft_put_int(p, prio, 0);
-		*p++ = ':';
-	}
+	else
+		*p++ = '?';
+	*p++ = ':';
 	*p++ = state;
-	*p++ = ' ';
 	return p;
 }
 
-/* function: each switch out and back in before `before`, as the
- * sched_switch tracer wrote them, "TID:S ==>" and "==> TID:R" (S: it
- * slept, R: preempted, runnable; the other task is not known here). */
+/* The state thread's spans say it was in at ns: asleep ('S', 'D') or
+ * preempted ('R') inside one, running ('R') outside; '?' without spans. */
+static char state_at(const struct offcpu_cursor *oc, uint64_t ns)
+{
+	for (size_t k = oc->next / 2; k < oc->n && oc->spans[k].from_ns <= ns; k++)
+		if (ns <= oc->spans[k].to_ns)
+			return oc->spans[k].state;
+	return oc->n ? 'R' : '?';
+}
+
+/* function: the thread's switches out and back in and its wakeups before
+ * `before`, in the sched_switch tracer's layout: the task that leaves the
+ * CPU "==>" the one that takes it, the waker "+" the task woken, each
+ * "TID:PRIO:STATE". A program's own switch records know neither the other
+ * task nor the priorities: those show as '?'. */
 static void put_switch_lines(FILE *out, struct offcpu_cursor *oc, const char *comm,
 			     uint64_t before)
 {
-	/* event 2k: span k's start, 2k + 1: its end */
-	for (; oc->next < 2 * oc->n; oc->next++) {
-		const struct kft_offcpu *s = &oc->spans[oc->next / 2];
+	for (;;) {
+		/* switch event 2k: span k's start, 2k + 1: its end */
+		const struct kft_offcpu *s = oc->next < 2 * oc->n ? &oc->spans[oc->next / 2] : NULL;
+		const struct kft_wakeup *w = oc->next_wake < oc->nwakes ? &oc->wakes[oc->next_wake]
+									: NULL;
 		bool in = oc->next % 2;
-		uint64_t at = in ? s->to_ns : s->from_ns;
+		uint64_t at = s ? (in ? s->to_ns : s->from_ns) : UINT64_MAX;
 		char line[192], *p;
 
-		if (at >= before)
+		if (w && w->ns <= at)
+			at = w->ns;
+		else
+			w = NULL;
+		if (at >= before || at == UINT64_MAX)
 			break;
-		p = function_start(line, comm, oc->tid, in ? s->cpu_in : s->cpu_out, at);
-		/* the seed's "pid:prio:state ==> pid:prio:state", as much of
-		 * it as is known */
-		if (in) {
-			if (s->from_tid != KFT_SWITCH_UNKNOWN_TID)
-				p = put_task(p, s->from_tid, s->from_prio, s->from_state);
-			p = kft_put_str(p, "==> ", 0);
+		if (w) {
+			/* the waker runs; the woken task's state is its
+			 * span's, read before the cursor moves past it */
+			p = function_start(line, comm, oc->tid, w->cpu, at);
+			p = put_task(p, w->waker, w->waker_prio, 'R');
+			p = kft_put_str(p, " + ", 0);
+			p = put_task(p, oc->tid, w->prio, state_at(oc, at));
+			oc->next_wake++;
+		} else if (in) {
+			p = function_start(line, comm, oc->tid, s->cpu_in, at);
+			p = put_task(p, s->from_tid, s->from_prio,
+				     s->from_tid == KFT_SWITCH_UNKNOWN_TID ? '?' : s->from_state);
+			p = kft_put_str(p, " ==> ", 0);
 			p = put_task(p, oc->tid, s->prio, 'R');
+			oc->next++;
 		} else {
+			p = function_start(line, comm, oc->tid, s->cpu_out, at);
 			p = put_task(p, oc->tid, s->prio, s->state);
-			p = kft_put_str(p, "==>", 0);
-			if (s->to_tid != KFT_SWITCH_UNKNOWN_TID) {
-				*p++ = ' ';
-				p = put_task(p, s->to_tid, s->to_prio, 'R');
-			}
+			p = kft_put_str(p, " ==> ", 0);
+			p = put_task(p, s->to_tid, s->to_prio, 'R');
+			oc->next++;
 		}
-		if (p[-1] == ' ')
-			p--;	/* the blank put_task ends with */
 		*p++ = '\n';
 		fwrite(line, 1, (size_t)(p - line), out);
 	}

@@ -13,10 +13,13 @@
 
 #define NAME_MAX_LEN 256
 
-/* The spans a thread spent off the CPU, shown where they began. */
+/* The spans a thread spent off the CPU, shown where they began, and
+ * (the function layout) its wakeups. */
 struct offcpu_cursor {
 	const struct kft_offcpu *spans;
 	size_t n, next;
+	const struct kft_wakeup *wakes;
+	size_t nwakes, next_wake;
 	uint32_t tid, session;
 	bool set;
 };
@@ -31,7 +34,10 @@ static inline void offcpu_follow(struct offcpu_cursor *oc, const struct kft_trac
 	oc->spans = shown ? kft_switches_of(&tr->switches, c->tid, &oc->n) : NULL;
 	if (!oc->spans)
 		oc->n = 0;
-	oc->next = 0;
+	oc->wakes = shown ? kft_switches_wakeups_of(&tr->switches, c->tid, &oc->nwakes) : NULL;
+	if (!oc->wakes)
+		oc->nwakes = 0;
+	oc->next = oc->next_wake = 0;
 	oc->tid = c->tid;
 	oc->session = c->session;
 	oc->set = true;

@@ -65,9 +65,17 @@ test_switches_in_ftrace() {
 	kft ftrace >plain
 	check "without --switches, no such line" test "$(grep -c 'off the CPU' plain)" = 0
 	kft ftrace -t function --switches >fn
-	check "the sched_switch tracer's lines: out asleep after wait_pipe began" awk '
-		/ wait_pipe <-/ { w = 1; next } w && / [0-9]+:S ==>$/ { s = 1; next }
-		s && / ==> [0-9]+:R$/ { ok = 1 } END { exit !ok }' fn
+	# the seed's "pid:prio:state ==> pid:prio:state"; a program's switches
+	# know neither the other task nor the priorities
+	tid=$(awk '/ wait_pipe <-/ { sub(/^.*-/, "", $1); print $1; exit }' fn)
+	check "the sched_switch tracer's lines: out asleep after wait_pipe began, back in" awk -v t="$tid" '
+		/ wait_pipe <-/ { w = 1; next } w && $NF == "?:?:R" && $(NF - 2) == t ":?:S" { s = 1; next }
+		s && $(NF - 2) == "?:?:?" && $NF == t ":?:R" { ok = 1 } END { exit !ok }' fn
+	check "every switch line has both sides" awk '
+		/==>/ && !($(NF - 1) == "==>" && $NF ~ /^[0-9?]+:[0-9?]+:[RSD?]$/ &&
+			   $(NF - 2) ~ /^[0-9?]+:[0-9?]+:[RSD?]$/) { bad = 1; print }
+		END { exit bad }' fn
+	check "no wakeups in a program's switches" test "$(grep -c ' + ' fn)" = 0
 }
 
 # kft kd -c --switches: the same spans at the same places as ftrace's,

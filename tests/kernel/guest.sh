@@ -109,7 +109,11 @@ check "switches: recorded from sched_switch" test -s /tmp/t1/switches
 kft ftrace -t function --switches /tmp/t1 > /tmp/swlines 2>&1
 check "switches: the sched_switch tracer's lines, pid:prio:state ==> pid:prio:state" \
 	grep -qE ' [0-9]+:[0-9]+:[RSD] ==> [0-9]+:[0-9]+:R$' /tmp/swlines
-grep -E '==>' /tmp/swlines | head -3 | sed 's/^/#   /'
+check "switches: back in, the task that left first" \
+	grep -qE '^ *[^ ]+-([0-9]+) .* [0-9]+:[0-9]+:[RSD] ==> \1:[0-9]+:R$' /tmp/swlines
+check "switches: wakeups, waker + woken" \
+	grep -qE '^ *[^ ]+-([0-9]+) .* [0-9]+:([0-9]+|\?):R \+ \1:[0-9]+:[RSD]$' /tmp/swlines
+grep -E '==>| \+ ' /tmp/swlines | head -4 | sed 's/^/#   /'
 kft kd -f Fto /tmp/t1 > /tmp/oncpu
 check "switches: kd's On-CPU for the kernel's calls" awk '
 	$1 == "do_sys_openat2" && $3 ~ /^[0-9]+$/ && $3 <= $2 { ok = 1 } END { exit !ok }' /tmp/oncpu

@@ -75,6 +75,43 @@ static void test_spans_and_overlaps(void **state)
 	kft_switches_free(&sw);
 }
 
+/* sched_wakeup records: by the thread woken, each in time order; the
+ * waker's priority, which the event does not carry, from its switches. */
+static void test_wakeups_by_thread(void **state)
+{
+	static const struct kft_switch v[] = {
+		{ 50, 1, 9, 1, KFT_SWITCH_WAKEUP, 8, 120, -1 },
+		{ 10, 1, 7, 0, KFT_SWITCH_WAKEUP, 3, 110, -1 },
+		{ 20, 1, 9, 0, KFT_SWITCH_WAKEUP, 7, 121, -1 },
+		{ 30, 1, 7, 0, KFT_SWITCH_WAKEUP, 8, 110, -1 },
+		{ 100, 1, 8, 0, KFT_SWITCH_OUT, 7, 130, 110 },
+		{ 200, 1, 8, 0, 0, 7, 130, 110 },
+	};
+	struct kft_switches sw;
+	struct kft_error err;
+	const struct kft_wakeup *w;
+	size_t n;
+
+	(void)state;
+	write_file(v, sizeof(v) / sizeof(v[0]), 0);
+	assert_int_equal(kft_switches_load(&sw, dir, &err), 0);
+	assert_int_equal(sw.nwakeups, 4);
+	w = kft_switches_wakeups_of(&sw, 7, &n);
+	assert_int_equal(n, 2);
+	assert_int_equal(w[0].ns, 10);
+	assert_int_equal(w[0].waker, 3);
+	assert_int_equal(w[0].waker_prio, -1);	/* 3 never switched */
+	assert_int_equal(w[1].ns, 30);
+	assert_int_equal(w[1].waker_prio, 130);	/* 8's own */
+	w = kft_switches_wakeups_of(&sw, 9, &n);
+	assert_int_equal(n, 2);
+	assert_int_equal(w[0].ns, 20);
+	assert_int_equal(w[1].cpu, 1);
+	assert_null(kft_switches_wakeups_of(&sw, 8, &n));
+	assert_int_equal(n, 0);
+	kft_switches_free(&sw);
+}
+
 static void test_absent_short_and_bad(void **state)
 {
 	struct kft_switches sw;
@@ -106,6 +143,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_spans_and_overlaps),
+		cmocka_unit_test(test_wakeups_by_thread),
 		cmocka_unit_test(test_absent_short_and_bad),
 	};
 	int ret;
