@@ -49,11 +49,11 @@ static int by_entry(const void *a, const void *b)
 
 static char *header(const struct kft_run *run, const struct snapshot *snap)
 {
-	const char *counters_fmt = "Filter Counters:\n%s%s%s"
+	const char *counters_fmt = "Filter Counters:\n%s%s%s%s"
 				   "Total entries filtered = %llu\nEntries not found = %llu\n%s";
 	u64 t = atomic64_read(&run->time_filtered), ni = atomic64_read(&run->noints_filtered),
-	    oi = atomic64_read(&run->onlyints_filtered);
-	char time_line[80] = "", noints[80] = "", onlyints[80] = "", lost[320] = "";
+	    oi = atomic64_read(&run->onlyints_filtered), cf = atomic64_read(&run->cpus_filtered);
+	char time_line[80] = "", noints[80] = "", onlyints[80] = "", cpus[80] = "", lost[320] = "";
 	char started[160], stopped[160], why[96];
 	u64 full = atomic64_read(&run->log_full), deep = atomic64_read(&run->too_deep),
 	    nostack = atomic64_read(&run->no_stack);
@@ -77,6 +77,8 @@ static char *header(const struct kft_run *run, const struct snapshot *snap)
 	if (run->onlyints)
 		snprintf(onlyints, sizeof(onlyints), "Only Interrupt functions filter count = %llu\n",
 			 oi);
+	if (run->cfg.cpus_set)
+		snprintf(cpus, sizeof(cpus), "CPU mask filter count = %llu\n", cf);
 	if (full)
 		l += scnprintf(lost + l, sizeof(lost) - l,
 			       "Calls not logged because the log was full = %llu\n", full);
@@ -89,7 +91,8 @@ static char *header(const struct kft_run *run, const struct snapshot *snap)
 	if (snap->open_left_out)
 		scnprintf(lost + l, sizeof(lost) - l, "Open calls not shown (over %d) = %llu\n",
 			  KFT_OPEN_MAX, snap->open_left_out);
-	counters = kasprintf(GFP_KERNEL, counters_fmt, time_line, noints, onlyints, t + ni + oi,
+	counters = kasprintf(GFP_KERNEL, counters_fmt, time_line, noints, onlyints, cpus,
+			     t + ni + oi + cf,
 			     (u64)atomic64_read(&run->not_found), lost);
 	if (!counters)
 		return NULL;

@@ -2,7 +2,7 @@
 /*
  * KFT's per-event algorithm (kft-spec §4.3) split at the call: the entry
  * callback tests the start trigger, the filters that entry can decide
- * (noints, onlyints; funclist is ftrace's own filter) and pushes a frame;
+ * (noints, onlyints, cpus; funclist is ftrace's own filter) and pushes a frame;
  * kft_exit, on the way back, times the call, applies mintime and maxtime
  * and logs what is kept. Neither prints, allocates, sleeps or locks.
  */
@@ -81,6 +81,9 @@ static void notrace kft_entry(unsigned long ip, unsigned long parent_ip, struct 
 		logged = false;
 	} else if (logged && run->onlyints && !irq) {
 		atomic64_inc(&run->onlyints_filtered);
+		logged = false;
+	} else if (logged && !kft_config_cpu_in(&run->cfg, raw_smp_processor_id())) {
+		atomic64_inc(&run->cpus_filtered);
 		logged = false;
 	}
 	/* a trigger's exit must be seen even when the call is not logged */

@@ -69,10 +69,11 @@ struct kft_run {
 	u64 cap;
 	atomic64_t next;
 	u64 requested;			/* logentries asked for */
-	/* calls: removed by the time filter, by noints, by onlyints; exits
+	/* calls: removed by the time filter, by noints, by onlyints, by
+	 * cpus (run->cfg's, tracing_cpumask's equivalent); exits
 	 * without a logged entry; not logged: log full, too deep, no room
 	 * for the task's shadow stack */
-	atomic64_t time_filtered, noints_filtered, onlyints_filtered, not_found;
+	atomic64_t time_filtered, noints_filtered, onlyints_filtered, cpus_filtered, not_found;
 	atomic64_t log_full, too_deep, no_stack;
 	u64 __percpu *timed;		/* calls timed, kept or not */
 	struct rcu_head rcu;

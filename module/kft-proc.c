@@ -116,6 +116,14 @@ static int status_show(struct seq_file *m, void *v)
 		seq_puts(m, "  filter noints\n");
 	if (run->onlyints)
 		seq_puts(m, "  filter onlyints\n");
+	if (run->cfg.cpus_set) {
+		char *cpus = kmalloc(KFT_CPUS_STR_MAX, GFP_KERNEL);
+
+		if (cpus)
+			seq_printf(m, "  filter cpus %s\n",
+				   kft_config_cpus_str(&run->cfg, cpus, KFT_CPUS_STR_MAX));
+		kfree(cpus);
+	}
 	if (run->cfg.has_funclist)
 		show_list(m, "funclist", run->cfg.funcs, run->cfg.nfuncs);
 	if (run->cfg.skip_list.set)

@@ -31,7 +31,7 @@
 
 static const char usage[] =
 	"usage: kft record [-c CONFIG] [-o DIR] [--max-size SIZE] [--no-prime] [--no-check]\n"
-	"                  [-F PATTERN] [-N PATTERN] [-G FUNC] [-D N]\n"
+	"                  [-F PATTERN] [-N PATTERN] [-G FUNC] [-D N] [--cpus LIST]\n"
 	"                  [--compensate] [--no-compress] [--no-switches] [--] PROG [ARGS...]\n"
 	"       kft record -p PID [-c CONFIG] [-o DIR] [--max-size SIZE] [--no-prime]\n"
 	"       kft record --kernel [-c CONFIG] [-o DIR] [--irqs] [--compensate] [-- CMD [ARGS...]]\n"
@@ -53,6 +53,9 @@ static const char usage[] =
 	"  -D, --depth N      log only calls at most N levels deep, from FUNC with -G,\n"
 	"                     else from the thread's outermost call, as max_graph_depth\n"
 	"                     (config: filter depth)\n"
+	"      --cpus LIST    log only calls entered on these CPUs (0,2-3, or a hex\n"
+	"                     mask 0xd), as tracing_cpumask; with --kernel, the\n"
+	"                     kernel's tracing_cpumask (config: filter cpus)\n"
 	"      --max-size SIZE  stop logging when the records of all threads would\n"
 	"                     take more than SIZE bytes (suffix K, M, G: KiB, MiB, GiB),\n"
 	"                     counted before compression, 16 bytes a call\n"
@@ -111,6 +114,7 @@ struct record_opts {
 	const char *filter[64], *notrace[64], *graph[64];
 	size_t nfilter, nnotrace, ngraph;
 	const char *depth;
+	const char *cpus;
 };
 
 /* PROG as execvp would find it. */
@@ -393,6 +397,7 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		{ "notrace", required_argument, NULL, 'N' },
 		{ "graph", required_argument, NULL, 'G' },
 		{ "depth", required_argument, NULL, 'D' },
+		{ "cpus", required_argument, NULL, 1000 },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "latency", required_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 },
@@ -417,6 +422,9 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		}
 		case 'D':
 			o->depth = optarg;
+			break;
+		case 1000:
+			o->cpus = optarg;
 			break;
 		case 'p':
 			o->pid = optarg;
@@ -501,8 +509,9 @@ static void move_refs(bool *has, size_t *n, struct kft_func_ref **refs, bool *fr
 	*from_has = false;
 }
 
-/* -F, -N, -G and -D into cfg, as the config statements they stand for
- * (patterns add to the config's lists, the depth replaces its own). */
+/* -F, -N, -G, -D and --cpus into cfg, as the config statements they stand
+ * for (patterns add to the config's lists, the depth and CPUs replace its
+ * own). */
 static int add_selections(struct kft_config *cfg, const struct record_opts *o)
 {
 	const char *const *lists[3] = { o->filter, o->notrace, o->graph };
@@ -514,12 +523,12 @@ static int add_selections(struct kft_config *cfg, const struct record_opts *o)
 	char *text, *p;
 	int ret;
 
-	if (!o->nfilter && !o->nnotrace && !o->ngraph && !o->depth)
+	if (!o->nfilter && !o->nnotrace && !o->ngraph && !o->depth && !o->cpus)
 		return 0;
 	for (int l = 0; l < 3; l++)
 		for (size_t i = 0; i < counts[l]; i++)
 			len += strlen(lists[l][i]) + 32;
-	len += o->depth ? strlen(o->depth) : 0;
+	len += (o->depth ? strlen(o->depth) : 0) + (o->cpus ? strlen(o->cpus) + 32 : 0);
 	text = p = malloc(len);
 	if (!text)
 		return fail("out of memory");
@@ -534,6 +543,8 @@ static int add_selections(struct kft_config *cfg, const struct record_opts *o)
 	}
 	if (o->depth)
 		p += sprintf(p, "filter depth %s\n", o->depth);
+	if (o->cpus)
+		p += sprintf(p, "filter cpus %s\n", o->cpus);
 	p += sprintf(p, "end\n");
 	kft_config_init(&opt);
 	ret = kft_config_parse(&opt, text, (size_t)(p - text), "kft record options", &err);
@@ -548,8 +559,29 @@ static int add_selections(struct kft_config *cfg, const struct record_opts *o)
 		  &opt.graph.refs);
 	if (opt.max_depth)
 		cfg->max_depth = opt.max_depth;
+	if (opt.cpus_set) {
+		cfg->cpus_set = true;
+		memcpy(cfg->cpus, opt.cpus, sizeof(cfg->cpus));
+	}
 	kft_config_release(&opt);
 	return 0;
+}
+
+/* A "filter cpus" naming none of this machine's CPUs would log nothing:
+ * refused. 0, or -1 said. */
+static int check_cpus(const struct kft_config *cfg)
+{
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+	char list[KFT_CPUS_STR_MAX];
+
+	if (!cfg->cpus_set || n <= 0)
+		return 0;
+	for (long c = 0; c < n && c < KFT_MAX_CPUS; c++)
+		if (kft_config_cpu_in(cfg, (unsigned int)c))
+			return 0;
+	fail("record: filter cpus %s: no such CPU here (this machine's are 0-%ld)",
+	     kft_config_cpus_str(cfg, list, sizeof(list)), n - 1);
+	return -1;
 }
 
 /* What the runtime's helper had not compressed: the end of each log,
@@ -646,7 +678,7 @@ int cmd_record(int argc, char **argv)
 	kft_config_init(&cfg);
 	if (o.config && kft_config_load(&cfg, o.config, &err))
 		return fail("%s", err.msg);
-	if (add_selections(&cfg, &o)) {
+	if (add_selections(&cfg, &o) || check_cpus(&cfg)) {
 		kft_config_release(&cfg);
 		return 1;
 	}

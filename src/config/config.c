@@ -418,6 +418,106 @@ static int parse_funclist(struct parser *p, struct kft_config *cfg, const struct
 	return 0;
 }
 
+/* A CPU number of a "filter cpus" list, from *s on. */
+static int parse_cpu_number(struct parser *p, const struct token *t, const char **s,
+			    unsigned int *cpu)
+{
+	unsigned int v = 0;
+
+	if (!isdigit((unsigned char)**s))
+		return bad_word(p, t, "expected a CPU list (0,2-3) or a hex mask (0x...)");
+	for (; isdigit((unsigned char)**s); (*s)++) {
+		v = v * 10 + (unsigned int)(**s - '0');
+		if (v >= KFT_MAX_CPUS)
+			return kft_error_set(p->err, "%s:%u: '%s': CPU numbers go up to %d",
+					     p->origin, t->line, t->text, KFT_MAX_CPUS - 1);
+	}
+	*cpu = v;
+	return 0;
+}
+
+/* One word of a CPU list: "N" or "N-M", or the whole mask "0x..." */
+static int cpus_word(struct parser *p, struct kft_config *cfg, const struct token *t)
+{
+	const char *s = t->text;
+	unsigned int from, to;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		size_t n = strlen(s + 2);
+
+		if (!n || n > KFT_MAX_CPUS / 4)
+			return bad_word(p, t, "expected a hex mask of CPUs (0x3: CPUs 0 and 1)");
+		for (size_t i = 0; i < n; i++) {
+			char c = (char)tolower((unsigned char)s[2 + n - 1 - i]);
+			uint64_t nib;
+
+			if (!isxdigit((unsigned char)c))
+				return bad_word(p, t, "expected a hex mask of CPUs (0x3: CPUs 0 "
+						      "and 1)");
+			nib = (uint64_t)(isdigit((unsigned char)c) ? c - '0' : c - 'a' + 10);
+			cfg->cpus[i / 16] |= nib << (4 * (i % 16));
+		}
+		return 0;
+	}
+	if (parse_cpu_number(p, t, &s, &from))
+		return -1;
+	to = from;
+	if (*s == '-') {
+		s++;
+		if (parse_cpu_number(p, t, &s, &to))
+			return -1;
+	}
+	if (*s || to < from)
+		return bad_word(p, t, "expected a CPU list (0,2-3) or a hex mask (0x...)");
+	for (unsigned int c = from; c <= to; c++)
+		cfg->cpus[c / 64] |= 1ULL << (c % 64);
+	return 0;
+}
+
+/* "filter cpus 0,2-3" (commas end words: the list is words joined by
+ * them) or "filter cpus 0xd": the CPUs calls are logged on. */
+static int parse_cpus(struct parser *p, struct kft_config *cfg, const struct token *what)
+{
+	const struct token *t = what;
+	bool any = false;
+
+	memset(cfg->cpus, 0, sizeof(cfg->cpus));
+	do {
+		t = expect(p, "a CPU list (0,2-3) or a hex mask (0x...)", t);
+		if (!t || cpus_word(p, cfg, t))
+			return -1;
+	} while (t->comma);
+	for (size_t i = 0; i < KFT_MAX_CPUS / 64; i++)
+		any |= cfg->cpus[i] != 0;
+	if (!any)
+		return bad_word(p, t, "names no CPU: every call would be dropped");
+	cfg->cpus_set = true;
+	return 0;
+}
+
+const char *kft_config_cpus_str(const struct kft_config *cfg, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (unsigned int c = 0; c < KFT_MAX_CPUS; c++) {
+		unsigned int end = c;
+		int k;
+
+		if (!kft_config_cpu_in(cfg, c))
+			continue;
+		while (end + 1 < KFT_MAX_CPUS && kft_config_cpu_in(cfg, end + 1))
+			end++;
+		k = end == c ? snprintf(buf + n, size - n, "%s%u", n ? "," : "", c)
+			     : snprintf(buf + n, size - n, "%s%u-%u", n ? "," : "", c, end);
+		if (k < 0 || (size_t)k >= size - n)
+			break;
+		n += (size_t)k;
+		c = end;
+	}
+	return buf;
+}
+
 static int parse_filter(struct parser *p, struct kft_config *cfg, const struct token *kw)
 {
 	struct token *what = expect(p, "a filter type", kw);
@@ -441,6 +541,8 @@ static int parse_filter(struct parser *p, struct kft_config *cfg, const struct t
 		cfg->onlyints = true;
 		return 0;
 	}
+	if (!strcmp(what->text, "cpus"))
+		return parse_cpus(p, cfg, what);
 	if (!strcmp(what->text, "funclist"))
 		return parse_funclist(p, cfg, what, &cfg->has_funclist, &cfg->nfuncs, &cfg->funcs);
 	if (!strcmp(what->text, "notrace"))
@@ -461,7 +563,7 @@ static int parse_filter(struct parser *p, struct kft_config *cfg, const struct t
 		return 0;
 	}
 	return bad_word(p, what, "unknown filter (expected mintime, maxtime, noints, onlyints, "
-			"funclist, notrace, graph or depth)");
+			"cpus, funclist, notrace, graph or depth)");
 }
 
 static int parse_watch(struct parser *p, struct kft_config *cfg, const struct token *kw)
@@ -739,6 +841,16 @@ char *kft_config_format(const struct kft_config *cfg)
 		sb_add(&sb, "\tfilter noints\n");
 	if (cfg->onlyints)
 		sb_add(&sb, "\tfilter onlyints\n");
+	if (cfg->cpus_set) {
+		char *cpus = malloc(KFT_CPUS_STR_MAX);
+
+		if (cpus)
+			sb_add(&sb, "\tfilter cpus %s\n",
+			       kft_config_cpus_str(cfg, cpus, KFT_CPUS_STR_MAX));
+		else
+			sb.oom = true;
+		free(cpus);
+	}
 	for (size_t i = 0; i < cfg->nsets; i++) {
 		sb_add(&sb, "\tset %s", cfg->sets[i].name);
 		for (size_t k = 0; k < cfg->sets[i].nmembers; k++)

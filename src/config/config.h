@@ -9,6 +9,7 @@
  *     trigger start|stop time USECS
  *     filter mintime|maxtime USECS
  *     filter noints | filter onlyints
+ *     filter cpus LIST          (0,2-3, or a hex mask 0x...)
  *     filter funclist FUNC... fend
  *     watch stack|worst-stack BYTES
  *     logentries N
@@ -35,6 +36,7 @@
 #define KFT_DEFAULT_LOGENTRIES 1000000ULL
 #define KFT_MAX_LOGENTRIES (1ULL << 32)
 #define KFT_MAX_FUNCLIST 4096
+#define KFT_MAX_CPUS 1024	/* the CPUs a "filter cpus" list may name */
 
 enum kft_trigger_type {
 	KFT_TRIGGER_NONE = 0,
@@ -87,6 +89,9 @@ struct kft_config {
 	uint64_t maxtime;		/* usecs, 0 = off */
 	bool noints;
 	bool onlyints;
+	/* tracing_cpumask: only calls entered on these CPUs are logged */
+	bool cpus_set;
+	uint64_t cpus[KFT_MAX_CPUS / 64];
 	bool has_funclist;
 	size_t nfuncs;
 	struct kft_func_ref *funcs;
@@ -143,6 +148,18 @@ const struct kft_set *kft_config_set(const struct kft_config *cfg, const char *n
 
 /* Whether a function's name is a glob (foo*, *foo, f?o, [ab]*). */
 bool kft_is_glob(const char *name);
+
+/* Whether "filter cpus" lets calls on cpu be logged (all, without one). */
+static inline bool kft_config_cpu_in(const struct kft_config *cfg, unsigned int cpu)
+{
+	return !cfg->cpus_set ||
+	       (cpu < KFT_MAX_CPUS && (cfg->cpus[cpu / 64] >> (cpu % 64) & 1));
+}
+
+/* cfg's CPUs as a list, "0,2-3", into buf: KFT_CPUS_STR_MAX holds any
+ * (a smaller buf cuts it short). */
+#define KFT_CPUS_STR_MAX 2560
+const char *kft_config_cpus_str(const struct kft_config *cfg, char *buf, size_t size);
 
 /* "name" or "0x..." for a function reference, into buf. */
 const char *kft_func_ref_str(const struct kft_func_ref *ref, char *buf, size_t size);

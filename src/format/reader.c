@@ -291,6 +291,7 @@ static int read_threads(struct kft_trace *tr, struct kft_error *err)
 		const struct kft_thread_file *th = &tr->threads[i];
 
 		add_counters(&tr->totals, &th->hdr.counters);
+		tr->cpus_filtered += th->hdr.cpus_filtered;
 		if (th->hdr.max_stack > tr->max_stack) {
 			tr->max_stack = th->hdr.max_stack;
 			tr->max_stack_tid = th->hdr.tid;

@@ -54,6 +54,7 @@ struct kft_trace {
 	struct kft_thread_file *threads;
 	size_t nthreads;
 	struct kft_counters totals;	/* summed over threads */
+	uint64_t cpus_filtered;		/* calls filter cpus dropped, summed */
 	uint64_t max_stack;
 	uint32_t max_stack_tid;
 	uint64_t nopen;			/* logged calls open at the end */

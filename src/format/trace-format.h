@@ -197,7 +197,9 @@ struct kft_thread_hdr {
 					 * from, whose memory map it started with;
 					 * 0: none */
 	uint64_t forked_ns;		/* and when */
-	uint64_t spare[2];
+	uint64_t cpus_filtered;		/* calls dropped by filter cpus (not among the
+					 * counters: older files hold 0 here) */
+	uint64_t spare[1];
 };
 
 /* frame->flags */

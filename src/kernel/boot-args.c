@@ -60,6 +60,9 @@ void kft_boot_args(const struct kft_config *cfg, FILE *args, FILE *notes)
 	if (cfg->onlyints)
 		fprintf(notes, "filter onlyints: applied by `kft kernel data --from-boot -c "
 			"CONFIG` as it reads the buffer\n");
+	if (cfg->cpus_set)
+		fprintf(notes, "filter cpus: not at boot (the kernel takes no tracing_cpumask "
+			"on its command line): every CPU's calls are recorded\n");
 	if (cfg->watch != KFT_WATCH_NONE)
 		fprintf(notes, "watch stack: not at boot (the stack tracer's `stacktrace` "
 			"parameter keeps its own deepest stack, not KFT's chains)\n");

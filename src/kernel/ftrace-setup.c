@@ -379,9 +379,25 @@ static char *list_text(const struct kft_func_ref *refs, size_t n)
 	return s;
 }
 
+const char *kft_kernel_cpumask_text(const struct kft_config *cfg, char *buf, size_t size)
+{
+	int top = KFT_MAX_CPUS / 32 - 1;
+	size_t n = 0;
+
+	while (top > 0 && !((cfg->cpus[top / 2] >> (32 * (top % 2))) & 0xffffffffu))
+		top--;
+	for (int g = top; g >= 0; g--) {
+		uint32_t bits = (uint32_t)(cfg->cpus[g / 2] >> (32 * (g % 2)));
+
+		n += (size_t)snprintf(buf + n, size - n, g == top ? "%x" : ",%08x", bits);
+	}
+	return buf;
+}
+
 int kft_kernel_arm(struct kft_kernel *k, struct kft_journal *j, const struct kft_config *cfg,
 		   pid_t pid, struct kft_error *err)
 {
+	char mask[KFT_CPUMASK_TEXT_MAX];
 	char num[64];
 	char *list;
 	bool started = cfg->start.type == KFT_TRIGGER_NONE;
@@ -393,7 +409,9 @@ int kft_kernel_arm(struct kft_kernel *k, struct kft_journal *j, const struct kft
 	snprintf(num, sizeof(num), "%llu", kft_kernel_buffer_kb(cfg));
 	if (set(k, j, "buffer_size_kb", num, err) ||
 	    set(k, j, "options/overwrite", cfg->overwrite ? "1" : "0", err) ||
-	    set(k, j, "options/record-tgid", "1", err))
+	    set(k, j, "options/record-tgid", "1", err) ||
+	    (cfg->cpus_set &&
+	     set(k, j, "tracing_cpumask", kft_kernel_cpumask_text(cfg, mask, sizeof(mask)), err)))
 		return -1;
 	if (k->graph) {
 		char depth[16];

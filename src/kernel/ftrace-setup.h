@@ -58,6 +58,12 @@ const char *kft_kernel_path(const struct kft_kernel *k, const char *name);
 int kft_kernel_check(struct kft_kernel *k, struct kft_config *cfg, const char *origin,
 		     struct kft_error *err);
 
+/* "filter cpus" as tracing_cpumask takes it: hex, a comma between each
+ * 32 CPUs, the highest first ("3", "1,00000000"); buf of
+ * KFT_CPUMASK_TEXT_MAX. */
+#define KFT_CPUMASK_TEXT_MAX (KFT_MAX_CPUS / 4 + KFT_MAX_CPUS / 32 + 1)
+const char *kft_kernel_cpumask_text(const struct kft_config *cfg, char *buf, size_t size);
+
 /*
  * Set ftrace up for cfg, journaled. pid > 0 traces that process and its
  * children only. Tracing is on at return unless cfg has a start trigger.

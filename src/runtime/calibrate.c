@@ -222,7 +222,7 @@ KFT_NOTRACE void kft_calibrate(bool compensate)
 	kft_rt.overwrite = false;
 	kft_rt.has_funclist = false;
 	kft_rt.mintime_ns = kft_rt.maxtime_ns = 0;
-	kft_rt.cfg.noints = kft_rt.cfg.onlyints = false;
+	kft_rt.cfg.noints = kft_rt.cfg.onlyints = kft_rt.cfg.cpus_set = false;
 	kft_rt.start.type = kft_rt.stop.type = KFT_TRIGGER_NONE;
 	kft_rt.plain = false;
 	memset(&kft_tls, 0, sizeof(kft_tls));

@@ -12,6 +12,8 @@
  * fills (thread.c); only a cap (logentries, --max-size) or a file that
  * cannot grow makes it full.
  */
+#include <sched.h>
+
 #include "../format/control.h"
 #include "runtime.h"
 
@@ -129,6 +131,12 @@ HOT_STEP bool filtered_at_entry(struct kft_thread_hdr *h, uint64_t fn, bool in_s
 	}
 	if (kft_rt.cfg.onlyints && !in_signal) {
 		h->counters.onlyints_filtered++;
+		return true;
+	}
+	/* tracing_cpumask: where the call is entered (glibc reads the CPU
+	 * from its rseq area, no system call) */
+	if (kft_rt.cfg.cpus_set && !kft_config_cpu_in(&kft_rt.cfg, (unsigned int)sched_getcpu())) {
+		h->cpus_filtered++;
 		return true;
 	}
 	return false;

@@ -280,6 +280,7 @@ KFT_NOTRACE void kft_resolve_config(void)
 KFT_NOTRACE void kft_update_plain(void)
 {
 	kft_rt.plain = !kft_rt.has_funclist && !kft_rt.cfg.noints && !kft_rt.cfg.onlyints &&
+		       !kft_rt.cfg.cpus_set &&
 		       !kft_rt.cfg.skip_list.set && !kft_rt.has_graph && !kft_rt.max_depth &&
 		       kft_rt.stop.type == KFT_TRIGGER_NONE && !kft_rt.overwrite &&
 		       !kft_hooks_timed;

@@ -47,8 +47,11 @@ static void print_marks(FILE *out, const struct kft_trace *tr, struct kft_symbol
  * in the same manner. */
 static void print_filters(FILE *out, const struct kft_config *cfg)
 {
+	char cpus[KFT_CPUS_STR_MAX];
+
 	if (!cfg->has_funclist && !cfg->mintime && !cfg->maxtime && !cfg->noints &&
-	    !cfg->onlyints && !cfg->skip_list.set && !cfg->graph.set && !cfg->max_depth)
+	    !cfg->onlyints && !cfg->cpus_set && !cfg->skip_list.set && !cfg->graph.set &&
+	    !cfg->max_depth)
 		return;
 	fputc('\n', out);
 	if (cfg->has_funclist)
@@ -61,6 +64,9 @@ static void print_filters(FILE *out, const struct kft_config *cfg)
 		fprintf(out, "\tno functions in interrupt context\n");
 	if (cfg->onlyints)
 		fprintf(out, "\tno functions NOT in interrupt context\n");
+	if (cfg->cpus_set)
+		fprintf(out, "\tno functions entered on CPUs other than %s\n",
+			kft_config_cpus_str(cfg, cpus, sizeof(cpus)));
 	if (cfg->skip_list.set)
 		fprintf(out, "\t%zu-entry notrace list\n", cfg->skip_list.n);
 	if (cfg->graph.set)
@@ -78,7 +84,7 @@ static void print_counters(FILE *out, const struct kft_trace *tr)
 	const struct kft_config *cfg = &tr->cfg;
 	const struct kft_counters *c = &tr->totals;
 	uint64_t total = c->time_filtered + c->noints_filtered + c->onlyints_filtered +
-			 c->funclist_filtered;
+			 c->funclist_filtered + tr->cpus_filtered;
 
 	fprintf(out, "Filter Counters:\n");
 	if (cfg->mintime || cfg->maxtime)
@@ -91,6 +97,8 @@ static void print_counters(FILE *out, const struct kft_trace *tr)
 			c->onlyints_filtered);
 	if (cfg->has_funclist)
 		fprintf(out, "Function List filter count = %" PRIu64 "\n", c->funclist_filtered);
+	if (cfg->cpus_set)
+		fprintf(out, "CPU mask filter count = %" PRIu64 "\n", tr->cpus_filtered);
 	fprintf(out, "Total entries filtered = %" PRIu64 "\n", total);
 	fprintf(out, "Entries not found = %" PRIu64 "\n", c->not_found);
 	if (c->log_full)

@@ -52,6 +52,11 @@ static void print_config(FILE *out, const struct kft_config *cfg)
 	fprintf(out, "  filter maxtime %" PRIu64 "\n", cfg->maxtime);
 	if (cfg->noints)
 		fprintf(out, "  filter noints\n");
+	if (cfg->cpus_set) {
+		char cpus[KFT_CPUS_STR_MAX];
+
+		fprintf(out, "  filter cpus %s\n", kft_config_cpus_str(cfg, cpus, sizeof(cpus)));
+	}
 	if (cfg->onlyints)
 		fprintf(out, "  filter onlyints\n");
 	if (cfg->has_funclist)

@@ -79,7 +79,7 @@ static void unlogged(FILE *out, const struct kft_trace *tr, struct kft_symbolize
 		return;
 	/* the filters may have dropped every call: "never ran" would be wrong */
 	filtered = tr->totals.time_filtered + tr->totals.noints_filtered +
-		   tr->totals.onlyints_filtered;
+		   tr->totals.onlyints_filtered + tr->cpus_filtered;
 	if (filtered)
 		fprintf(out, ": none logged while the run was on (not called, inlined or not "
 			"traced, or every call filtered out: the filters dropped %" PRIu64

@@ -53,6 +53,50 @@ once_select_errors() {
 	check "and nothing recorded" test -z "$(kft kd -c t | sed 1,2d)"
 }
 
+# tracing_cpumask: --cpus and "filter cpus" log only the calls entered on
+# those CPUs. progs/cpus.c, started on CPU 0, moves to 1 and back: main,
+# pin(0), work(0), pin(1) on 0; work(1), pin(0) on 1; work(0) on 0.
+test_select_cpus() {
+	test "$(nproc)" -ge 2 || { echo "one CPU: nothing to choose between"; return 77; }
+	build cpus
+	taskset -c 0 "$KFT" record --cpus 1 -o one -- ./cpus >/dev/null
+	printf 'begin\nfilter cpus 0x1\nend\n' >zero.conf
+	taskset -c 0 "$KFT" record -c zero.conf -o zero -- ./cpus >/dev/null
+	for t in one:01 zero:00; do
+		cpu=${t#*:} t=${t%:*}
+		kft log $t | awk '$1 ~ /^[0-9]+$/ && NF >= 5 { print $4 }' >$t.log
+		kft ftrace -t function $t | awk '/ <-/ { print $(NF - 1) }' >$t.fn
+		check "$t: ftrace's calls are the log's" cmp $t.log $t.fn
+		kft kd -c $t | awk 'NR > 2 { print $NF }' | sort >$t.kd
+		check "$t: kd -c's calls are the log's" cmp $t.kd <(sort $t.log)
+		# where the switches say where each ran: all on the CPU asked
+		[ ! -s $t/switches ] || check "$t: every call on CPU $cpu" test "$(kft ftrace \
+			-t function $t | awk '/ <-/ { print $2 }' | sort -u)" = "[$cpu]"
+	done
+	expect one.log <<'E'
+work
+pin
+E
+	expect zero.log <<'E'
+main
+pin
+work
+pin
+work
+E
+	# every call either logged or counted: 7 in all
+	check "the filtered calls counted" kft log one | grep -q "^CPU mask filter count = 5$"
+	check "... and said" kft log one | grep -q "no functions entered on CPUs other than 1$"
+	check "zero: 2 filtered" kft log zero | grep -q "^CPU mask filter count = 2$"
+	check "status says the filter" kft status one | grep -q "^  filter cpus 1$"
+	refused kft record --cpus 1024 -o t -- ./cpus 2>err
+	check "a CPU past the list's reach" grep -q "'1024': CPU numbers go up to 1023" err
+	refused kft record --cpus 1023 -o t -- ./cpus 2>err
+	check "a CPU this machine has not" grep -q "filter cpus 1023: no such CPU here" err
+	refused kft record --cpus 0x0 -o t -- ./cpus 2>err
+	check "no CPU at all" grep -q "'0x0': names no CPU: every call would be dropped" err
+}
+
 once_functions_lists_what_filters_name() {
 	build nest
 	kft functions ./nest >all

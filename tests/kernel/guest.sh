@@ -9,6 +9,7 @@ calls() { kft kd -f Fc "$1" 2>/dev/null | awk -v f="$2" '$1 == f { print $2; fou
 snapshot() {
 	for f in current_tracer tracing_on tracing_thresh buffer_size_kb trace_clock \
 		set_ftrace_filter set_ftrace_notrace set_ftrace_pid set_graph_function max_graph_depth \
+		tracing_cpumask \
 		kprobe_events options/overwrite options/funcgraph-irqs options/record-tgid \
 		options/function-fork stack_max_size stack_trace_filter \
 		events/irq/irq_handler_entry/enable events/irq/irq_handler_exit/enable \
@@ -174,6 +175,13 @@ check "graph: -D 2 keeps its callees" grep -q "^|  [a-z_]" /tmp/gtree
 check "graph: -D 2, nothing deeper" sh -c '! grep -q "^|  |  " /tmp/gtree || { grep -B3 -A3 "^|  |  " /tmp/gtree | head -20; false; }'
 check "notrace: no getname call" test "$(kft kd -f F /tmp/tg | grep -c "^getname")" = 0
 check "selections: settings restored" same_as_before
+
+# --cpus: tracing_cpumask while it records, put back after
+kft record --kernel --cpus 0 -o /tmp/tc -- sh -c "cat $T/tracing_cpumask > /tmp/mask; /progs/sysprog" \
+	> /dev/null 2>&1
+check "cpus: tracing_cpumask 1 while recording" test "$(cat /tmp/mask)" = 1
+check "cpus: the calls on CPU 0 recorded" test "$(calls /tmp/tc do_sys_openat2)" -ge 1
+check "cpus: settings restored" same_as_before
 
 # interrupts and softirqs (--irqs): KPTrace's table from kft stats; the
 # disk read makes the virtio disk interrupt

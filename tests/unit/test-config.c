@@ -128,7 +128,7 @@ static void test_filter_errors(void **state)
 {
 	rejects("begin\nfilter mintme 5\nend",
 		"t.conf:2: 'mintme': unknown filter (expected mintime, maxtime, noints, "
-		"onlyints, funclist, notrace, graph or depth)");
+		"onlyints, cpus, funclist, notrace, graph or depth)");
 	rejects("begin\nfilter mintime\nend",
 		"t.conf:3: 'end': expected a time in microseconds (a decimal number) after 'mintime'");
 	/* the statement a number is missing from is named, not only the word found */
@@ -140,6 +140,56 @@ static void test_filter_errors(void **state)
 		"t.conf: mintime 10 is above maxtime 5: every call would be dropped");
 	rejects("begin\nfilter",
 		"t.conf:2: expected a filter type after 'filter', found end of file");
+}
+
+/* tracing_cpumask: a list of CPUs and ranges, or a hex mask. */
+static void test_filter_cpus(void **state)
+{
+	char buf[KFT_CPUS_STR_MAX];
+
+	(void)state;
+	parses("begin\nfilter noints\nend");
+	assert_false(cfg.cpus_set);
+	assert_true(kft_config_cpu_in(&cfg, 5));	/* no list: every CPU */
+	parses("begin\nfilter cpus 0,2-3, 70\nend");
+	assert_true(cfg.cpus_set);
+	assert_true(kft_config_cpu_in(&cfg, 0));
+	assert_false(kft_config_cpu_in(&cfg, 1));
+	assert_true(kft_config_cpu_in(&cfg, 3));
+	assert_false(kft_config_cpu_in(&cfg, 4));
+	assert_true(kft_config_cpu_in(&cfg, 70));
+	assert_false(kft_config_cpu_in(&cfg, 5000));
+	assert_string_equal(kft_config_cpus_str(&cfg, buf, sizeof(buf)), "0,2-3,70");
+	parses("begin filter cpus 0xD end");
+	assert_string_equal(kft_config_cpus_str(&cfg, buf, sizeof(buf)), "0,2-3");
+	parses("begin filter cpus 0x10000000000000001 end");	/* past one word */
+	assert_string_equal(kft_config_cpus_str(&cfg, buf, sizeof(buf)), "0,64");
+	parses("begin filter cpus 1023 end");
+	assert_string_equal(kft_config_cpus_str(&cfg, buf, sizeof(buf)), "1023");
+	/* the longest list there is fits the buffer made for it */
+	{
+		char text[8192] = "begin filter cpus 0", *p = text + strlen(text);
+
+		for (int c = 2; c < KFT_MAX_CPUS; c += 2)
+			p += sprintf(p, ",%d", c);
+		sprintf(p, " end");
+		parses(text);
+		assert_int_equal(strlen(kft_config_cpus_str(&cfg, buf, sizeof(buf))),
+				 strlen(text) - strlen("begin filter cpus ") - strlen(" end"));
+	}
+	rejects("begin\nfilter cpus\nend",
+		"t.conf:3: 'end': expected a CPU list (0,2-3) or a hex mask (0x...)");
+	rejects("begin\nfilter cpus 3-1\nend",
+		"t.conf:2: '3-1': expected a CPU list (0,2-3) or a hex mask (0x...)");
+	rejects("begin\nfilter cpus 2,x\nend",
+		"t.conf:2: 'x': expected a CPU list (0,2-3) or a hex mask (0x...)");
+	rejects("begin\nfilter cpus 1024\nend", "t.conf:2: '1024': CPU numbers go up to 1023");
+	rejects("begin\nfilter cpus 0x0\nend",
+		"t.conf:2: '0x0': names no CPU: every call would be dropped");
+	rejects("begin\nfilter cpus 0xfg\nend",
+		"t.conf:2: '0xfg': expected a hex mask of CPUs (0x3: CPUs 0 and 1)");
+	rejects("begin\nfilter cpus,\nend",
+		"t.conf:3: 'end': expected a CPU list (0,2-3) or a hex mask (0x...)");
 }
 
 /* ftrace's selections: notrace, graph, depth, and globs in every list. */
@@ -352,6 +402,7 @@ static void test_format_round_trip(void **state)
 		"filter maxtime 9 filter noints filter funclist a 0xabc fend "
 		"watch worst-stack 100 logentries 42 autorepeat overwrite prime end",
 		"begin trigger start time 5 trigger stop exit 0x10 filter onlyints end",
+		"begin filter cpus 0,2-3,9 filter noints end",
 		("begin filter funclist do_* [a-c]? fend filter notrace b* fend "
 		 "filter graph main 0x40 fend filter depth 3 end"),
 		"begin end",
@@ -406,6 +457,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_minimal),
+		cmocka_unit_test(test_filter_cpus),
 		cmocka_unit_test(test_selections),
 		cmocka_unit_test(test_comments_and_layout),
 		cmocka_unit_test(test_triggers),

@@ -21,6 +21,7 @@
 #include "format/control.h"
 #include "format/reader.h"
 #include "format/thread-writer.h"
+#include "kernel/ftrace-setup.h"
 #include "kernel/journal.h"
 #include "symbols/symbolizer.h"
 #include "views/kd.h"
@@ -364,6 +365,38 @@ static void test_kernel_trees_stream_as_in_memory(void **state)
 /* Found by fuzzing: a record whose function is UINT64_MAX (the one-pass
  * summary took it for "the same function as the last" before any, and
  * indexed a table not made yet). */
+/* "filter cpus" as tracing_cpumask wants it: hex in 32-CPU groups. */
+static void test_cpumask_text(void **state)
+{
+	static const struct {
+		const char *list, *mask;
+	} cases[] = {
+		{ "0", "1" },
+		{ "0,2-3", "d" },
+		{ "31", "80000000" },
+		{ "32", "1,00000000" },
+		{ "0,64", "1,00000000,00000001" },
+		{ "1023", "80000000" ",00000000,00000000,00000000,00000000,00000000,00000000,00000000"
+			  ",00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000"
+			  ",00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000"
+			  ",00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000" },
+	};
+	char buf[KFT_CPUMASK_TEXT_MAX];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct kft_config cfg;
+		struct kft_error err;
+		char text[64];
+
+		snprintf(text, sizeof(text), "begin filter cpus %s end", cases[i].list);
+		kft_config_init(&cfg);
+		assert_int_equal(kft_config_parse(&cfg, text, strlen(text), "t", &err), 0);
+		assert_string_equal(kft_kernel_cpumask_text(&cfg, buf, sizeof(buf)), cases[i].mask);
+		kft_config_release(&cfg);
+	}
+}
+
 static void test_summary_of_a_damaged_function(void **state)
 {
 	char *dir = make_dir();
@@ -396,6 +429,7 @@ int main(void)
 		cmocka_unit_test(test_kernel_only_trace_reads_back),
 		cmocka_unit_test(test_kernel_trees_stream_as_in_memory),
 		cmocka_unit_test(test_summary_of_a_damaged_function),
+		cmocka_unit_test(test_cpumask_text),
 	};
 
 	return cmocka_run_group_tests_name("kernel", tests, NULL, NULL);
