@@ -147,7 +147,7 @@ once_bad_config() {
 	set -e
 	check "fails" test $rc != 0
 	expect err <<'E'
-kft: bad.conf:4: 'mintme': unknown filter (expected mintime, maxtime, noints, onlyints, funclist, notrace, graph or depth)
+kft: bad.conf:4: 'mintme': unknown filter (expected mintime, maxtime, noints, onlyints, cpus, funclist, notrace, graph or depth)
 E
 	check "not run" test ! -e kft.data/control
 }
