@@ -90,6 +90,8 @@ fi
 # -pg, -pg -mfentry, -fpatchable-function-entry=5), once_* run once. Each runs in a fresh directory, in
 # a subshell; it fails by returning non-zero, and returns 77 when it cannot
 # run here (it says why; counted as skipped, never as passed).
+# KFT_TEST_JOBS of them run at once (default: the CPUs); what they print
+# comes out in the order of the list, whatever order they end in.
 variants=()
 for instr in -finstrument-functions -pg "-pg -mfentry" -fpatchable-function-entry=5; do
 	for cc in gcc clang; do
@@ -98,6 +100,7 @@ for instr in -finstrument-functions -pg "-pg -mfentry" -fpatchable-function-entr
 		done
 	done
 done
+jobs_list=()	# "file|fn|variant"
 for file in tests/e2e/*.sh; do
 	[ "$(basename "$file")" = lib.sh ] && continue
 	fns=$(bash -c "source tests/e2e/lib.sh; source $file; declare -F" |
@@ -107,30 +110,68 @@ for file in tests/e2e/*.sh; do
 		[ -n "$only" ] && [[ $name != *"$only"* ]] && continue
 		if [[ $fn == once_* ]]; then runs=("gcc -O0 -finstrument-functions"); else runs=("${variants[@]}"); fi
 		for v in "${runs[@]}"; do
-			set -- $v
-			vcc=$1 vopt=$2
-			shift 2
-			work=$(mktemp -d /tmp/kft-e2e.XXXXXX)
-			if [ "$vcc" = gcc ]; then kdir=build-gcc-san; else kdir=build-clang-san; fi
-			log=$( cd "$work" && ROOT=$root KFT_BUILD=$root/$kdir TCC=$vcc TOPT=$vopt TINSTR="$*" \
-				bash -c "set -e -o pipefail; source '$root/tests/e2e/lib.sh'; \
-				source '$root/$file'; $fn" 2>&1 )
-			rc=$?
-			if [ $rc -eq 0 ]; then
-				pass
-				rm -rf "$work"
-			elif [ $rc -eq 77 ]; then
-				skipped=$((skipped + 1))
-				echo "SKIP: $name: $(echo "$log" | tail -1)"
-				rm -rf "$work"
-			else
-				fail "$name [$v]"
-				echo "$log" | tail -40 | sed 's/^/    /'
-				echo "    (work directory kept: $work)"
-			fi
+			jobs_list+=("$file|$fn|$v")
 		done
 	done
 done
+results=$(mktemp -d /tmp/kft-e2e-results.XXXXXX)
+# e2e_job I: run jobs_list[I] into $results/I.{rc,log,work,secs}
+e2e_job() {
+	local idx=$1 file fn v vcc vopt work kdir t0 rc
+	IFS='|' read -r file fn v <<<"${jobs_list[$idx]}"
+	set -- $v
+	vcc=$1 vopt=$2
+	shift 2
+	work=$(mktemp -d /tmp/kft-e2e.XXXXXX)
+	if [ "$vcc" = gcc ]; then kdir=build-gcc-san; else kdir=build-clang-san; fi
+	t0=$(date +%s%N)
+	( cd "$work" && ROOT=$root KFT_BUILD=$root/$kdir TCC=$vcc TOPT=$vopt TINSTR="$*" \
+		bash -c "set -e -o pipefail; source '$root/tests/e2e/lib.sh'; \
+		source '$root/$file'; $fn" ) </dev/null >"$results/$idx.log" 2>&1
+	rc=$?
+	echo $(( ($(date +%s%N) - t0) / 1000000 )) >"$results/$idx.ms"
+	echo "$work" >"$results/$idx.work"
+	echo $rc >"$results/$idx.rc"
+}
+# (job control on: a job run in the background keeps SIGINT, which a
+# test sends its program, as one in the foreground does)
+set -m
+njobs=${KFT_TEST_JOBS:-$(nproc)}
+running=0
+for i in "${!jobs_list[@]}"; do
+	if [ $running -ge "$njobs" ]; then
+		wait -n
+		running=$((running - 1))
+	fi
+	e2e_job "$i" &
+	running=$((running + 1))
+done
+wait
+set +m
+for i in "${!jobs_list[@]}"; do
+	IFS='|' read -r file fn v <<<"${jobs_list[$i]}"
+	name="$(basename "$file" .sh)/$fn"
+	rc=$(cat "$results/$i.rc" 2>/dev/null || echo 1)
+	work=$(cat "$results/$i.work" 2>/dev/null)
+	if [ "$rc" -eq 0 ]; then
+		pass
+		rm -rf "$work"
+	elif [ "$rc" -eq 77 ]; then
+		skipped=$((skipped + 1))
+		echo "SKIP: $name: $(tail -1 "$results/$i.log")"
+		rm -rf "$work"
+	else
+		fail "$name [$v]"
+		tail -40 "$results/$i.log" | sed 's/^/    /'
+		echo "    (work directory kept: $work)"
+	fi
+	echo "$(cat "$results/$i.ms" 2>/dev/null || echo 0) $name [$v]" >>"$results/times"
+done
+if [ -s "$results/times" ]; then
+	echo "the ten slowest end-to-end tests (ms, $njobs at a time):"
+	sort -rn "$results/times" | head -10 | sed 's/^/  /'
+fi
+rm -rf "$results"
 
 # --- every call, exactly, on a real program (tests/fidelity/) ------------
 # Debian's dash in every variant against a ground truth without kft
