@@ -19,7 +19,8 @@ SHARED_SRCS  := src/common/error.c src/config/config.c src/format/control.c \
                 src/format/zcodec.c \
                 src/format/zwriter.c
 RUNTIME_SRCS := $(SHARED_SRCS) $(wildcard src/runtime/*.c) $(wildcard src/runtime/*.S)
-TOOL_SRCS    := $(SHARED_SRCS) $(wildcard src/cli/*.c) $(wildcard src/views/*.c) \
+TOOL_SRCS    := $(SHARED_SRCS) $(wildcard src/cli/*.c) $(wildcard src/record/*.c) \
+                $(wildcard src/views/*.c) \
                 $(wildcard src/analysis/*.c) src/common/strmap.c \
                 src/format/reader.c src/format/zreader.c src/format/compress-dir.c src/format/calls.c src/format/call-source.c src/format/thread-calls.c src/format/thread-walk.c src/format/text-log.c src/format/switches.c src/format/forks.c src/format/kernel-parents.c src/symbols/symbolizer.c \
                 src/common/addrmap.c src/common/spill.c src/common/heap.c src/common/protobuf.c src/common/tempfile.c src/common/sort.c src/common/bigarray.c \

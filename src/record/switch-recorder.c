@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "../format/trace-format.h"
-#include "switches.h"
+#include "switch-recorder.h"
 
 #define RING_PAGES 64		/* data pages a CPU: a power of two */
 #define BATCH 512		/* switches written at once */
