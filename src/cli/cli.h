@@ -8,10 +8,12 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "../common/mono-clock.h"
+#include "../common/version.h"
 #include "../format/reader.h"
+#include "../record/trace-dir.h"
 #include "../symbols/symbolizer.h"
 
-#define KFT_VERSION "0.1.0"
 #define KFT_DEFAULT_DIR "kft.data"
 
 int cmd_record(int argc, char **argv);
@@ -36,6 +38,10 @@ int cmd_embed(int argc, char **argv);
 
 /* Print "kft: msg" to stderr; returns 1 for `return fail(...)`. */
 int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A step below the command line returned ret: when it failed (not 0),
+ * its error is said as fail() says one, and fail()'s 1 returned; else 0.
+ * Steps chain with ||. */
+int cli_said(int ret, const struct kft_error *err);
 
 /* Whether path is missing (and then says so, as every reader of a trace
  * does: with what to do); also names what else path may be (" or log"). */
@@ -49,25 +55,6 @@ int open_trace(const char *dir, bool shows_watch, struct kft_trace *tr, struct k
 extern bool cli_no_demangle;
 void close_trace(struct kft_trace *tr, struct kft_symbolizer *sz);
 
-/* The trace directory (trace-dir.c). */
-uint64_t now_ns(void);	/* CLOCK_MONOTONIC */
-void cli_nap_ms(long ms);	/* sleep ms milliseconds (the polling commands') */
-/* A copy kft record --latency made (latency.N in the trace directory
- * dfd): its files, which are a trace's, then the directory. */
-void remove_latency_copy(int dfd, const char *name);
-int prepare_dir(const char *dir);
-int write_file(const char *dir, const char *name, const void *data, size_t len);
-int write_info(const char *dir, int argc, char **argv, const char *status);
-/* config and control; mode adds KFT_MODE_COMPENSATE and
- * KFT_MODE_NO_COMPRESS; max_log_bytes caps the records of every thread
- * together (--max-size), 0 for none */
-/* The traced program has ended: say when, in dir's control file. */
-int mark_ended(const char *dir);
-/* Set the trace's clock base (CLOCK_MONOTONIC) to now, in its control
- * file, before anything has used it: 0 with *base, or -1. */
-int reset_clock_base(const char *dir, uint64_t *base);
-int write_trace_files(const char *dir, const struct kft_config *cfg, bool primed, uint32_t mode,
-		      uint64_t max_log_bytes);
 
 /* Running a program to trace (cmd-record.c). gate, a pipe: the child
  * waits for a byte on it before exec; runtime NULL: no libkft. */

@@ -49,11 +49,12 @@ static int replace_config(const char *dir, const struct kft_config *cfg, uint32_
 {
 	char now[4200], kept[4200], fresh[4200];
 	char *text = kft_config_format(cfg);
+	struct kft_error err;
 	int ret;
 
 	if (!text)
 		return fail("out of memory");
-	ret = write_file(dir, "config.new", text, strlen(text));
+	ret = cli_said(kft_trace_dir_write(dir, "config.new", text, strlen(text), &err), &err);
 	free(text);
 	if (ret)
 		return ret;
@@ -76,7 +77,7 @@ static bool taken(struct kft_control *ctl, uint32_t id)
 			return true;
 		if (__atomic_load_n(&ctl->ended_ns, __ATOMIC_ACQUIRE))
 			return false;
-		cli_nap_ms(1);
+		kft_nap_ms(1);
 	}
 	return false;
 }
@@ -101,7 +102,7 @@ static int install(const char *dir, struct kft_control *ctl, const struct kft_co
 			    ring ? "is a ring (overwrite)" : "grows (no overwrite)");
 	/* the old run ends here, as by `kft stop`: a run already complete
 	 * stays as it is */
-	kft_control_stop(ctl, KFT_HOW_USER, now_ns() - ctl->clock_base_ns, 0, 0, 0);
+	kft_control_stop(ctl, KFT_HOW_USER, kft_mono_now_ns() - ctl->clock_base_ns, 0, 0, 0);
 	if (replace_config(dir, cfg, old))
 		return 1;
 	__atomic_store_n(&ctl->mode,

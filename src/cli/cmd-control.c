@@ -61,9 +61,9 @@ int cmd_control(int argc, char **argv)
 	if (!strcmp(verb, "prime"))
 		done = kft_control_prime(ctl);
 	else if (!strcmp(verb, "start"))
-		done = kft_control_start(ctl, KFT_HOW_USER, now_ns() - ctl->clock_base_ns, 0, 0, 0);
+		done = kft_control_start(ctl, KFT_HOW_USER, kft_mono_now_ns() - ctl->clock_base_ns, 0, 0, 0);
 	else
-		done = kft_control_stop(ctl, KFT_HOW_USER, now_ns() - ctl->clock_base_ns, 0, 0, 0);
+		done = kft_control_stop(ctl, KFT_HOW_USER, kft_mono_now_ns() - ctl->clock_base_ns, 0, 0, 0);
 	cli_unmap_control(ctl);
 	if (!done)
 		return fail("%s: the run is %s", verb,

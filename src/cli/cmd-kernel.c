@@ -92,7 +92,8 @@ static int do_config(const char *file)
 	}
 	if (!kernel_check(&k, &cfg, file)) {
 		text = kft_config_format(&cfg);
-		ret = text ? write_file(kernel_state_path(""), "config", text, strlen(text))
+		ret = text ? cli_said(kft_trace_dir_write(kernel_state_path(""), "config", text,
+						       strlen(text), &err), &err)
 			   : fail("out of memory");
 		free(text);
 		kft_kernel_release(&k);
@@ -114,7 +115,7 @@ static void spawn_timer(const struct kft_kernel *k, const struct kft_config *cfg
 	if (pid != 0)
 		return;
 	setsid();
-	kernel_timers_init(&t, cfg, now_ns());
+	kernel_timers_init(&t, cfg, kft_mono_now_ns());
 	while (primed() && !kernel_timers_poll(&t, k, cfg))
 		nanosleep(&(struct timespec){ 0, 20 * 1000 * 1000 }, NULL);
 	_exit(0);
@@ -125,6 +126,7 @@ static int do_prime(void)
 	const char *dir = kernel_state_path("kft.data");
 	struct kft_kernel k;
 	struct kft_config cfg;
+	struct kft_error err;
 	struct utsname u;
 	char info[256];
 	int ret = 1;
@@ -137,8 +139,10 @@ static int do_prime(void)
 	}
 	uname(&u);
 	snprintf(info, sizeof(info), "kernel = %s\nstatus = primed\n", u.release);
-	if (!kernel_take() && !prepare_dir(dir) && !write_trace_files(dir, &cfg, true, 0, 0) &&
-	    !write_info(dir, 0, NULL, info) && !kernel_arm(&k, &cfg, 0, 0)) {
+	if (!kernel_take() && !cli_said(kft_trace_dir_prepare(dir, &err), &err) &&
+	    !cli_said(kft_trace_dir_write_run(dir, &cfg, true, 0, 0, &err), &err) &&
+	    !cli_said(kft_trace_dir_write_info(dir, 0, NULL, info, &err), &err) &&
+	    !kernel_arm(&k, &cfg, 0, 0)) {
 		spawn_timer(&k, &cfg);
 		ret = 0;
 	}
@@ -271,7 +275,8 @@ static int do_data_from_boot(int argc, char **argv)
 		kft_config_release(&cfg);
 		return fail("%s", err.msg);
 	}
-	ret = kernel_take() || prepare_dir(dir) || write_trace_files(dir, &cfg, true, 0, 0) ||
+	ret = kernel_take() || cli_said(kft_trace_dir_prepare(dir, &err), &err) ||
+	      cli_said(kft_trace_dir_write_run(dir, &cfg, true, 0, 0, &err), &err) ||
 	      kernel_collect_boot(&k, dir, &cfg);
 	kft_kernel_release(&k);
 	kft_config_release(&cfg);

@@ -334,7 +334,7 @@ int cmd_pipe(int argc, char **argv)
 		}
 		/* a reader of the whole trace each time: not too often */
 		if (!again)
-			cli_nap_ms(p.printed == before ? 50 : 20);
+			kft_nap_ms(p.printed == before ? 50 : 20);
 	}
 	read_progress_free(&p.seen);
 	kft_symbolizer_free(p.sz);

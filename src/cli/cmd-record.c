@@ -702,12 +702,14 @@ int cmd_record(int argc, char **argv)
 	if (!o.no_check && (check_program(prog, &cfg, o.config ? o.config : "config") ||
 			    (o.latency && check_latency_func(prog, o.latency))))
 		goto out;
-	if (find_runtime(runtime, sizeof(runtime)) || prepare_dir(o.dir) ||
-	    write_trace_files(o.dir, &cfg, cfg.prime || !o.no_prime,
-			      (o.compensate ? KFT_MODE_COMPENSATE : 0) |
-				      (o.no_compress ? KFT_MODE_NO_COMPRESS : 0),
-			      o.max_size) ||
-	    write_info(o.dir, argc - optind, argv + optind, "status = running\n") ||
+	if (find_runtime(runtime, sizeof(runtime)) ||
+	    cli_said(kft_trace_dir_prepare(o.dir, &err), &err) ||
+	    cli_said(kft_trace_dir_write_run(o.dir, &cfg, cfg.prime || !o.no_prime,
+					     (o.compensate ? KFT_MODE_COMPENSATE : 0) |
+						     (o.no_compress ? KFT_MODE_NO_COMPRESS : 0),
+					     o.max_size, &err), &err) ||
+	    cli_said(kft_trace_dir_write_info(o.dir, argc - optind, argv + optind,
+					      "status = running\n", &err), &err) ||
 	    stat(o.dir, &dir_st))
 		goto out;
 
@@ -730,7 +732,7 @@ int cmd_record(int argc, char **argv)
 	}
 	/* the run's time counts from here, as the program is let go
 	 * (whatever the setup took: time triggers count from it) */
-	if (pid > 0 && reset_clock_base(o.dir, &clock_base))
+	if (pid > 0 && kft_trace_dir_reset_clock(o.dir, &clock_base))
 		fprintf(stderr, "kft: warning: could not set the trace's clock\n");
 	if (switches && kft_switches_begin(switches, clock_base, why, sizeof(why))) {
 		fprintf(stderr, "kft: context switches not recorded: %s\n", why);
@@ -776,8 +778,8 @@ int cmd_record(int argc, char **argv)
 			"ran; its trace is lost\n", o.dir, argv[optind]);
 		goto out;
 	}
-	write_info(o.dir, argc - optind, argv + optind, status);
-	mark_ended(o.dir);
+	cli_said(kft_trace_dir_write_info(o.dir, argc - optind, argv + optind, status, &err), &err);
+	cli_said(kft_trace_dir_mark_ended(o.dir, &err), &err);
 	record_finish(o.dir);
 	if (latency_copy)
 		record_finish(latency_copy);

@@ -79,7 +79,7 @@ static int stop_in_syscall(struct inject *in)
 		if (ptrace(PTRACE_CONT, in->pid, 0, 0))
 			return fail("process %d: ptrace(PTRACE_CONT): %s", (int)in->pid,
 				    strerror(errno));
-		cli_nap_ms(1);
+		kft_nap_ms(1);
 	}
 }
 
@@ -155,7 +155,7 @@ int inject_call(struct inject *in, uint64_t fn, uint64_t a0, uint64_t a1, uint64
 					    "it was taken back, and the program may hang",
 					    (int)in->pid, CALL_TIMEOUT_MS / 1000);
 			}
-			cli_nap_ms(1);
+			kft_nap_ms(1);
 			continue;
 		}
 		if (WIFEXITED(status) || WIFSIGNALED(status)) {

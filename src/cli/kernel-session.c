@@ -175,7 +175,7 @@ static void mark_complete(struct kft_control *ctl, const char *dir, const struct
 		ctl->state |= KFT_STATE_COMPLETE;
 		ctl->stop.how = by_trigger ? (uint32_t)cfg->stop.type : KFT_HOW_USER;
 		ctl->stop.session = session;
-		ctl->stop.mark_ns = now_ns() - ctl->clock_base_ns;
+		ctl->stop.mark_ns = kft_mono_now_ns() - ctl->clock_base_ns;
 		ctl->stop.func = by_trigger ? trigger_addr(dir, &cfg->stop) : 0;
 		ctl->stop.usecs = cfg->stop.usecs;
 	}
@@ -262,7 +262,7 @@ void kernel_timers_init(struct kernel_timers *t, const struct kft_config *cfg, u
 bool kernel_timers_poll(struct kernel_timers *t, const struct kft_kernel *k,
 			const struct kft_config *cfg)
 {
-	uint64_t now = now_ns();
+	uint64_t now = kft_mono_now_ns();
 	struct kft_error err;
 	bool on;
 

@@ -52,6 +52,11 @@ int fail(const char *fmt, ...)
 	return 1;
 }
 
+int cli_said(int ret, const struct kft_error *err)
+{
+	return ret ? fail("%s", err->msg) : 0;
+}
+
 bool wants_help(int argc, char **argv, const char *text)
 {
 	for (int i = 1; i < argc; i++) {

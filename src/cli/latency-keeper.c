@@ -139,7 +139,7 @@ static void make_copy(struct kft_latency_keeper *k)
 	k->copies = n;
 	if (n > 2) {
 		snprintf(name, sizeof(name), "latency.%u", n - 2);
-		remove_latency_copy(from, name);
+		kft_trace_dir_remove_latency_copy(from, name);
 	}
 out:
 	if (to >= 0)
@@ -208,13 +208,14 @@ static void *keep(void *arg)
 
 	while (!__atomic_load_n(&k->stop, __ATOMIC_ACQUIRE)) {
 		look(k);
-		cli_nap_ms(POLL_MS);
+		kft_nap_ms(POLL_MS);
 	}
 	return NULL;
 }
 
 struct kft_latency_keeper *kft_latency_keeper_start(const char *dir, const char *func)
 {
+	struct kft_error err;
 	struct kft_latency_keeper *k = calloc(1, sizeof(*k));
 
 	if (!k || !(k->dir = strdup(dir)) || !(k->func = strdup(func))) {
@@ -222,7 +223,8 @@ struct kft_latency_keeper *kft_latency_keeper_start(const char *dir, const char 
 		goto fail;
 	}
 	k->longest = -1;
-	if (write_file(dir, KFT_LATENCY_FUNC_FILE, func, strlen(func)))
+	if (cli_said(kft_trace_dir_write(dir, KFT_LATENCY_FUNC_FILE, func, strlen(func), &err),
+		     &err))
 		goto fail;
 	if (pthread_create(&k->thread, NULL, keep, k)) {
 		fail("latency: cannot start a thread");

@@ -182,17 +182,17 @@ static const char *follow(pid_t pid, struct kft_control *ctl)
 		st = __atomic_load_n(&ctl->state, __ATOMIC_ACQUIRE);
 		if (interrupted || (st & KFT_STATE_COMPLETE))
 			break;
-		cli_nap_ms(20);
+		kft_nap_ms(20);
 	}
 	if (!(st & KFT_STATE_COMPLETE))
-		kft_control_stop(ctl, KFT_HOW_USER, now_ns() - ctl->clock_base_ns, 0, 0, 0);
+		kft_control_stop(ctl, KFT_HOW_USER, kft_mono_now_ns() - ctl->clock_base_ns, 0, 0, 0);
 	__atomic_fetch_or(&ctl->mode, KFT_MODE_DETACH, __ATOMIC_RELEASE);
 	for (int ms = 0; ms < DETACH_WAIT_MS; ms += 5) {
 		if (__atomic_load_n(&ctl->state, __ATOMIC_ACQUIRE) & KFT_STATE_DETACHED)
 			return "status = detached\n";
 		if (process_gone(pid))
 			return "status = exited while detaching\n";
-		cli_nap_ms(5);
+		kft_nap_ms(5);
 	}
 	fprintf(stderr, "kft: process %d did not say within %d s that its function entries "
 		"are NOPs again\n", (int)pid, DETACH_WAIT_MS / 1000);
@@ -202,6 +202,7 @@ static const char *follow(pid_t pid, struct kft_control *ctl)
 int record_attach(pid_t pid, const char *exe, const char *dir, const struct kft_config *cfg,
 		  bool primed, uint32_t mode, uint64_t max_size)
 {
+	struct kft_error err;
 	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
 	char runtime[PATH_MAX], lib[PATH_MAX], absdir[PATH_MAX], pidtext[32];
 	char dash_p[] = "-p", *info_argv[3] = { dash_p, pidtext, (char *)exe };
@@ -221,8 +222,9 @@ int record_attach(pid_t pid, const char *exe, const char *dir, const struct kft_
 			    (int)pid, exe);
 	if (find_runtime(lib, sizeof(lib)) || !realpath(lib, runtime))
 		return fail("runtime library %s: %s", lib, strerror(errno));
-	if (prepare_dir(dir) || write_trace_files(dir, cfg, primed, mode, max_size) ||
-	    write_info(dir, 3, info_argv, "status = attaching\n"))
+	if (cli_said(kft_trace_dir_prepare(dir, &err), &err) ||
+	    cli_said(kft_trace_dir_write_run(dir, cfg, primed, mode, max_size, &err), &err) ||
+	    cli_said(kft_trace_dir_write_info(dir, 3, info_argv, "status = attaching\n", &err), &err))
 		return 1;
 	if (!realpath(dir, absdir))
 		return fail("%s: %s", dir, strerror(errno));
@@ -234,15 +236,15 @@ int record_attach(pid_t pid, const char *exe, const char *dir, const struct kft_
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
-	write_info(dir, 3, info_argv, "status = attached\n");
+	cli_said(kft_trace_dir_write_info(dir, 3, info_argv, "status = attached\n", &err), &err);
 	fprintf(stderr, "kft: tracing process %d (%s) into %s; Ctrl-C to stop\n", (int)pid, exe,
 		dir);
 	how = follow(pid, ctl);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	cli_unmap_control(ctl);
-	write_info(dir, 3, info_argv, how);
-	mark_ended(dir);
+	cli_said(kft_trace_dir_write_info(dir, 3, info_argv, how, &err), &err);
+	cli_said(kft_trace_dir_mark_ended(dir, &err), &err);
 	record_finish(dir);
 	if (!strcmp(how, "status = detached\n"))
 		fprintf(stderr, "kft: process %d runs on untraced; the trace is in %s\n", (int)pid,

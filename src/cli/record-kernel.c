@@ -34,6 +34,7 @@ static bool instrumented(const char *path)
 static int write_kernel_info(const char *dir, int argc, char **argv, const struct kft_kernel *k,
 			     const char *status)
 {
+	struct kft_error err;
 	struct utsname u;
 	char text[512];
 
@@ -41,7 +42,7 @@ static int write_kernel_info(const char *dir, int argc, char **argv, const struc
 	snprintf(text, sizeof(text), "kernel = %s\ntracer = %s\n%s", u.release,
 		 k->graph ? "function_graph" : "function (entries only: no function_graph)",
 		 status);
-	return write_info(dir, argc, argv, text);
+	return cli_said(kft_trace_dir_write_info(dir, argc, argv, text, &err), &err);
 }
 
 /* Wait for the child (or, without one, for the run to end); signals
@@ -52,7 +53,7 @@ static int wait_run(struct kft_kernel *k, const struct kft_config *cfg, pid_t ch
 	struct kernel_timers timers;
 	int forwarded = 0;
 
-	kernel_timers_init(&timers, cfg, now_ns());
+	kernel_timers_init(&timers, cfg, kft_mono_now_ns());
 	for (;;) {
 		struct timespec tick = { 0, 20 * 1000 * 1000 };
 		siginfo_t si;
@@ -83,6 +84,7 @@ static int wait_run(struct kft_kernel *k, const struct kft_config *cfg, pid_t ch
 int record_kernel(struct kft_config *loaded, const char *config, const char *dir, bool compensate,
 		  bool irqs, bool switches, int argc, char **argv)
 {
+	struct kft_error err;
 	struct kft_kernel k;
 	struct kft_config cfg = *loaded;	/* ours to release */
 	char prog[PATH_MAX], runtime[PATH_MAX], status[160];
@@ -113,8 +115,10 @@ int record_kernel(struct kft_config *loaded, const char *config, const char *dir
 	sigaddset(&sigs, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &sigs, &old);
 	/* the config is the kernel's; CMD's own calls are all recorded */
-	if (kernel_take() || prepare_dir(dir) || write_trace_files(dir, &cfg, true, compensate ? KFT_MODE_COMPENSATE : 0, 0) ||
-	    write_file(dir, "user-config", "begin\nend\n", 10) ||
+	if (kernel_take() || cli_said(kft_trace_dir_prepare(dir, &err), &err) ||
+	    cli_said(kft_trace_dir_write_run(dir, &cfg, true, compensate ? KFT_MODE_COMPENSATE : 0, 0,
+					     &err), &err) ||
+	    cli_said(kft_trace_dir_write(dir, "user-config", "begin\nend\n", 10, &err), &err) ||
 	    write_kernel_info(dir, argc, argv, &k, "status = running\n"))
 		goto out_sig;
 	/* one clock for both sides: the kernel's is CLOCK_MONOTONIC */

@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "../common/mono-clock.h"
 #include "export-common.h"
 #include "views.h"
 
@@ -129,14 +129,6 @@ void export_thread_name(const struct kft_trace *tr, uint32_t pid, uint32_t tid, 
 	}
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 void export_progress(struct export_ctx *x)
 {
 	int pct;
@@ -145,8 +137,8 @@ void export_progress(struct export_ctx *x)
 	if (!x->o->progress || !x->total || (x->seen & 0xffff))
 		return;
 	if (!x->started_ns)
-		x->started_ns = now_ns();
-	if (now_ns() - x->started_ns < 1000000000ULL)
+		x->started_ns = kft_mono_now_ns();
+	if (kft_mono_now_ns() - x->started_ns < 1000000000ULL)
 		return;
 	pct = (int)(x->seen * 100 / x->total);
 	if (pct != x->shown) {

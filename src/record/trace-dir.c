@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Laying out a trace directory: info, config, control. */
+/* Laying out a trace directory: info, config, control (trace-dir.h). */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -12,23 +13,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../common/mono-clock.h"
+#include "../common/version.h"
 #include "../format/control.h"
-#include "cli.h"
-
-uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-void cli_nap_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
+#include "trace-dir.h"
 
 /* Past a run of one or more digits at s, or NULL if none. */
 static const char *digits(const char *s)
@@ -82,7 +70,7 @@ static bool trace_file_name(const char *n)
 	return !strcmp(p, ".kft") || !strcmp(p, ".kfz");
 }
 
-void remove_latency_copy(int dfd, const char *name)
+void kft_trace_dir_remove_latency_copy(int dfd, const char *name)
 {
 	int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	struct dirent *de;
@@ -115,13 +103,7 @@ static bool holds_trace(int dfd)
 	return yes;
 }
 
-/*
- * Make dir, or take an empty one, or replace the older trace in it,
- * removing only the files kft names as a trace's. A directory holding
- * anything else is refused, so is a symbolic link, and so is a directory
- * another kft is recording into: the lock is held until kft exits.
- */
-int prepare_dir(const char *dir)
+int kft_trace_dir_prepare(const char *dir, struct kft_error *err)
 {
 	struct stat st;
 	struct dirent *de;
@@ -130,23 +112,23 @@ int prepare_dir(const char *dir)
 	int dfd;
 
 	if (!lstat(dir, &st) && S_ISLNK(st.st_mode))
-		return fail("%s: a symbolic link; kft writes a trace only into a directory "
+		return kft_error_set(err, "%s: a symbolic link; kft writes a trace only into a directory "
 			    "it can name without following links", dir);
 	if (mkdir(dir, 0700) && errno != EEXIST)
-		return fail("%s: %s", dir, strerror(errno));
+		return kft_error_set(err, "%s: %s", dir, strerror(errno));
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (dfd < 0)
-		return fail("%s: %s", dir, errno == ENOTDIR ? "not a directory" : strerror(errno));
+		return kft_error_set(err, "%s: %s", dir, errno == ENOTDIR ? "not a directory" : strerror(errno));
 	/* the lock goes with kft; the program it runs does not inherit it */
 	if (flock(dfd, LOCK_EX | LOCK_NB)) {
 		close(dfd);
-		return fail("%s: another kft is recording into it", dir);
+		return kft_error_set(err, "%s: another kft is recording into it", dir);
 	}
 	trace = holds_trace(dfd);
 	d = fdopendir(dup(dfd));
 	if (!d) {
 		close(dfd);
-		return fail("%s: %s", dir, strerror(errno));
+		return kft_error_set(err, "%s: %s", dir, strerror(errno));
 	}
 	while ((de = readdir(d)))
 		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
@@ -155,7 +137,7 @@ int prepare_dir(const char *dir)
 	if (foreign) {
 		closedir(d);
 		close(dfd);
-		return fail("%s: %s; kft records only into a new or empty directory, or over "
+		return kft_error_set(err, "%s: %s; kft records only into a new or empty directory, or over "
 			    "a trace of its own (choose another -o)", dir,
 			    trace ? "holds files that are not kft's besides a trace" :
 				    "not empty, and not a kft trace");
@@ -163,12 +145,13 @@ int prepare_dir(const char *dir)
 	rewinddir(d);
 	while ((de = readdir(d)))
 		if (trace_file_name(de->d_name) && unlinkat(dfd, de->d_name, 0) && errno == EISDIR)
-			remove_latency_copy(dfd, de->d_name);
+			kft_trace_dir_remove_latency_copy(dfd, de->d_name);
 	closedir(d);
 	return 0;	/* dfd stays open: it holds the lock */
 }
 
-int write_file(const char *dir, const char *name, const void *data, size_t len)
+int kft_trace_dir_write(const char *dir, const char *name, const void *data, size_t len,
+			struct kft_error *err)
 {
 	char path[PATH_MAX];
 	int fd;
@@ -177,14 +160,15 @@ int write_file(const char *dir, const char *name, const void *data, size_t len)
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
-		return fail("%s: %s", path, strerror(errno));
+		return kft_error_set(err, "%s: %s", path, strerror(errno));
 	ok = write(fd, data, len) == (ssize_t)len;
 	if (close(fd) || !ok)
-		return fail("%s: write failed", path);
+		return kft_error_set(err, "%s: write failed", path);
 	return 0;
 }
 
-int write_info(const char *dir, int argc, char **argv, const char *status)
+int kft_trace_dir_write_info(const char *dir, int argc, char **argv, const char *status,
+			     struct kft_error *err)
 {
 	char buf[8192];
 	size_t n = 0;
@@ -195,13 +179,13 @@ int write_info(const char *dir, int argc, char **argv, const char *status)
 	for (int i = 0; i < argc && n < sizeof(buf) - 256; i++)
 		n += (size_t)snprintf(buf + n, sizeof(buf) - n, " %s", argv[i]);
 	snprintf(buf + n, sizeof(buf) - n, "\n%s", status);
-	return write_file(dir, "info", buf, strlen(buf));
+	return kft_trace_dir_write(dir, "info", buf, strlen(buf), err);
 }
 
-int reset_clock_base(const char *dir, uint64_t *base)
+int kft_trace_dir_reset_clock(const char *dir, uint64_t *base)
 {
 	char path[PATH_MAX];
-	uint64_t now = now_ns();
+	uint64_t now = kft_mono_now_ns();
 	int fd, ret = -1;
 
 	snprintf(path, sizeof(path), "%s/control", dir);
@@ -217,7 +201,7 @@ int reset_clock_base(const char *dir, uint64_t *base)
 	return ret;
 }
 
-int mark_ended(const char *dir)
+int kft_trace_dir_mark_ended(const char *dir, struct kft_error *err)
 {
 	struct kft_control ctl;
 	char path[PATH_MAX];
@@ -226,35 +210,35 @@ int mark_ended(const char *dir)
 	snprintf(path, sizeof(path), "%s/control", dir);
 	fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
-		return fail("%s: %s", path, strerror(errno));
+		return kft_error_set(err, "%s: %s", path, strerror(errno));
 	if (pread(fd, &ctl, sizeof(ctl), 0) == (ssize_t)sizeof(ctl)) {
-		uint64_t ended = now_ns() - ctl.clock_base_ns;
+		uint64_t ended = kft_mono_now_ns() - ctl.clock_base_ns;
 
 		if (pwrite(fd, &ended, sizeof(ended), offsetof(struct kft_control, ended_ns)) ==
 		    (ssize_t)sizeof(ended))
 			ret = 0;
 	}
 	close(fd);
-	return ret ? fail("%s: cannot mark the end of the program", path) : 0;
+	return ret ? kft_error_set(err, "%s: cannot mark the end of the program", path) : 0;
 }
 
-int write_trace_files(const char *dir, const struct kft_config *cfg, bool primed,
-		      uint32_t mode, uint64_t max_log_bytes)
+int kft_trace_dir_write_run(const char *dir, const struct kft_config *cfg, bool primed,
+			    uint32_t mode, uint64_t max_log_bytes, struct kft_error *err)
 {
 	struct kft_control ctl;
 	char *text = kft_config_format(cfg);
 	int ret;
 
 	if (!text)
-		return fail("out of memory");
-	ret = write_file(dir, "config", text, strlen(text));
+		return kft_error_set(err, "out of memory");
+	ret = kft_trace_dir_write(dir, "config", text, strlen(text), err);
 	free(text);
 	if (ret)
 		return ret;
-	kft_control_init(&ctl, now_ns(),
+	kft_control_init(&ctl, kft_mono_now_ns(),
 			 KFT_MODE_TIMED | (cfg->autorepeat ? KFT_MODE_AUTOREPEAT : 0) |
 				 (cfg->overwrite ? KFT_MODE_OVERWRITE : 0) | mode,
 			 primed);
 	ctl.max_log_bytes = max_log_bytes;
-	return write_file(dir, "control", &ctl, sizeof(ctl));
+	return kft_trace_dir_write(dir, "control", &ctl, sizeof(ctl), err);
 }

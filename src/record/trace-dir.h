@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Laying out a trace directory for a run (kft-data(5)): taking the
+ * directory, its info, config and control files, and saying when the
+ * program ended. Errors come back as values.
+ */
+#ifndef KFT_TRACE_DIR_H
+#define KFT_TRACE_DIR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../common/error.h"
+#include "../config/config.h"
+
+/*
+ * Make dir, or take an empty one, or replace the older trace in it,
+ * removing only the files kft names as a trace's. A directory holding
+ * anything else is refused, so is a symbolic link, and so is a directory
+ * another kft is recording into: the lock is held until kft exits.
+ */
+int kft_trace_dir_prepare(const char *dir, struct kft_error *err);
+/* dir/name holds len bytes of data, made anew. */
+int kft_trace_dir_write(const char *dir, const char *name, const void *data, size_t len,
+			struct kft_error *err);
+/* The info file: kft's and the format's versions, the command, status. */
+int kft_trace_dir_write_info(const char *dir, int argc, char **argv, const char *status,
+			     struct kft_error *err);
+/* config and control; mode adds KFT_MODE_COMPENSATE and
+ * KFT_MODE_NO_COMPRESS; max_log_bytes caps the records of every thread
+ * together (--max-size), 0 for none */
+int kft_trace_dir_write_run(const char *dir, const struct kft_config *cfg, bool primed,
+			    uint32_t mode, uint64_t max_log_bytes, struct kft_error *err);
+/* The traced program has ended: say when, in dir's control file. */
+int kft_trace_dir_mark_ended(const char *dir, struct kft_error *err);
+/* Set the trace's clock base (CLOCK_MONOTONIC) to now, in its control
+ * file, before anything has used it: 0 with *base, or -1. */
+int kft_trace_dir_reset_clock(const char *dir, uint64_t *base);
+/* A copy kft record --latency made (latency.N in the trace directory
+ * dfd): its files, which are a trace's, then the directory. */
+void kft_trace_dir_remove_latency_copy(int dfd, const char *name);
+
+#endif
