@@ -26,7 +26,7 @@
 #include "../format/control.h"
 #include "../symbols/elf-symtab.h"
 #include "cli.h"
-#include "inject.h"
+#include "../record/inject.h"
 
 #define DETACH_WAIT_MS 5000
 
@@ -96,13 +96,13 @@ static uint64_t remote_function(pid_t pid, const char *name, const char *sym)
 }
 
 /* What dlerror() says in the process, read from its memory. */
-static void remote_dlerror(struct inject *in, uint64_t dlerror_fn, char *msg, size_t size)
+static void remote_dlerror(struct kft_inject *in, uint64_t dlerror_fn, char *msg, size_t size)
 {
 	uint64_t at = 0;
 	struct iovec local = { msg, size - 1 }, remote;
 
 	snprintf(msg, size, "no reason given");
-	if (!dlerror_fn || inject_call(in, dlerror_fn, 0, 0, &at) || !at)
+	if (!dlerror_fn || kft_inject_call(in, dlerror_fn, 0, 0, &at) || !at)
 		return;
 	remote = (struct iovec){ (void *)(uintptr_t)at, size - 1 };
 	memset(msg, 0, size);
@@ -116,18 +116,19 @@ static int inject_runtime(pid_t pid, const char *runtime, const char *dir)
 	uint64_t dlopen_fn = remote_function(pid, "libc.so.6", "dlopen");
 	uint64_t dlerror_fn = remote_function(pid, "libc.so.6", "dlerror");
 	uint64_t lib_at, dir_at, handle = 0, attach_fn, ret = 0;
-	struct inject in;
+	struct kft_inject in;
 	char why[512];
 	int rc = 1;
 
 	if (!dlopen_fn)
 		return fail("process %d: no dlopen found in its C library (glibc's "
 			    "libc.so.6 is needed)", (int)pid);
-	if (inject_begin(&in, pid))
+	if (kft_inject_begin(&in, pid) || kft_inject_string(&in, runtime, &lib_at) ||
+	    kft_inject_string(&in, dir, &dir_at) ||
+	    kft_inject_call(&in, dlopen_fn, lib_at, 2 /* RTLD_NOW */, &handle)) {
+		fail("%s", in.err.msg);
 		goto out;
-	if (inject_string(&in, runtime, &lib_at) || inject_string(&in, dir, &dir_at) ||
-	    inject_call(&in, dlopen_fn, lib_at, 2 /* RTLD_NOW */, &handle))
-		goto out;
+	}
 	if (!handle) {
 		remote_dlerror(&in, dlerror_fn, why, sizeof(why));
 		fail("process %d: it could not load %s: %s", (int)pid, runtime, why);
@@ -138,8 +139,10 @@ static int inject_runtime(pid_t pid, const char *runtime, const char *dir)
 		fail("process %d: kft_attach not found in %s as it loaded it", (int)pid, runtime);
 		goto out;
 	}
-	if (inject_call(&in, attach_fn, dir_at, 0, &ret))
+	if (kft_inject_call(&in, attach_fn, dir_at, 0, &ret)) {
+		fail("%s", in.err.msg);
 		goto out;
+	}
 	if ((uint32_t)ret) {
 		uint32_t e = (uint32_t)ret;
 
@@ -150,7 +153,8 @@ static int inject_runtime(pid_t pid, const char *runtime, const char *dir)
 	}
 	rc = 0;
 out:
-	inject_end(&in);
+	if (kft_inject_end(&in))
+		fail("%s", in.err.msg);
 	return rc;
 }
 
