@@ -16,7 +16,7 @@
 struct snapshot {
 	char *head;		/* the header, printed as the first item */
 	size_t nrecs, cap;
-	struct kft_rec *recs;
+	struct kft_mod_call *recs;
 	u64 base_ns;		/* the first start: Entry is relative to it */
 	u64 open_left_out;	/* open calls beyond KFT_OPEN_MAX */
 };
@@ -31,15 +31,15 @@ static void add_open(const struct kft_frame *f, void *arg)
 		s->open_left_out++;
 		return;
 	}
-	s->recs[s->nrecs++] = (struct kft_rec){ .entry_ns = f->entry_ns, .dur_ns = -1,
-						.func = f->func, .site = f->ret, .pid = f->pid,
-						.cpu = 0xffff, .ready = 1 };
+	s->recs[s->nrecs++] = (struct kft_mod_call){ .entry_ns = f->entry_ns, .dur_ns = -1,
+						     .func = f->func, .site = f->ret, .pid = f->pid,
+						     .cpu = 0xffff, .ready = 1 };
 }
 
 /* entry order; a call before the calls it made, when the clock ties */
 static int by_entry(const void *a, const void *b)
 {
-	const struct kft_rec *x = a, *y = b;
+	const struct kft_mod_call *x = a, *y = b;
 	u64 dx = x->dur_ns < 0 ? U64_MAX : x->dur_ns, dy = y->dur_ns < 0 ? U64_MAX : y->dur_ns;
 
 	if (x->entry_ns != y->entry_ns)
@@ -161,7 +161,7 @@ static int data_show(struct seq_file *m, void *v)
 {
 	struct snapshot *s = m->private;
 	loff_t i = *(loff_t *)v;
-	const struct kft_rec *r;
+	const struct kft_mod_call *r;
 	s64 entry;
 
 	if (i == 0) {

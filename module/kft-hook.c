@@ -16,7 +16,7 @@ void kft_log_call(struct kft_run *run, u64 entry_ns, s64 dur_ns, unsigned long f
 		  unsigned long site, s32 pid)
 {
 	u64 i = atomic64_inc_return(&run->next) - 1;
-	struct kft_rec *r;
+	struct kft_mod_call *r;
 
 	if (i >= run->cap) {
 		atomic64_set(&run->next, run->cap);

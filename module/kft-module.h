@@ -35,8 +35,9 @@
 #define KFT_TRIGGERED	2UL
 #define KFT_COMPLETE	4UL
 
-/* one logged call: finished, or (in a reader's snapshot) still open */
-struct kft_rec {
+/* one logged call: finished, or (in a reader's snapshot) still open (the
+ * module's own record, not the trace format's struct kft_rec) */
+struct kft_mod_call {
 	u64 entry_ns;		/* sched_clock at entry */
 	s64 dur_ns;		/* -1: not returned when the run stopped */
 	unsigned long func;
@@ -65,7 +66,7 @@ struct kft_run {
 	unsigned long state;		/* KFT_PRIMED | KFT_TRIGGERED | KFT_COMPLETE */
 	u16 cycle;			/* autorepeat: how many times it stopped */
 	u64 first_start_ns;
-	struct kft_rec *log;
+	struct kft_mod_call *log;
 	u64 cap;
 	atomic64_t next;
 	u64 requested;			/* logentries asked for */
