@@ -54,6 +54,9 @@ int open_trace(const char *dir, bool shows_watch, struct kft_trace *tr, struct k
  * symbol table has them */
 extern bool cli_no_demangle;
 void close_trace(struct kft_trace *tr, struct kft_symbolizer *sz);
+/* What the symbolizer found wrong since it was last asked, as warnings
+ * on stderr (sz may be NULL). */
+void cli_symbol_warnings(struct kft_symbolizer *sz);
 
 
 /* Running a program to trace (cmd-record.c). gate, a pipe: the child

@@ -237,6 +237,9 @@ static int poll_once(struct pipe *p, bool last, bool *again)
 	}
 	reading = 0;
 	fflush(stdout);
+	/* (what the names could not be made of: once, as the other views
+	 * say it when they open the trace) */
+	cli_symbol_warnings(sz);
 	kft_trace_close(&tr);
 	return ret;
 }

@@ -20,11 +20,10 @@ bool cli_trace_missing(const char *path, const char *also)
 	return true;
 }
 
-/* What the symbolizer found wrong since it was last asked. */
-static void symbol_warnings(struct kft_symbolizer *sz)
+void cli_symbol_warnings(struct kft_symbolizer *sz)
 {
 	char *const *warnings;
-	size_t n = kft_symbolizer_take_warnings(sz, &warnings);
+	size_t n = sz ? kft_symbolizer_take_warnings(sz, &warnings) : 0;
 
 	for (size_t i = 0; i < n; i++)
 		fprintf(stderr, "kft: warning: %s\n", warnings[i]);
@@ -53,7 +52,7 @@ int open_trace(const char *dir, bool shows_watch, struct kft_trace *tr, struct k
 		return fail("%s", err.msg);
 	}
 	kft_symbolizer_set_demangle(*sz, !cli_no_demangle);
-	symbol_warnings(*sz);
+	cli_symbol_warnings(*sz);
 	return 0;
 }
 
@@ -66,7 +65,7 @@ void close_trace(struct kft_trace *tr, struct kft_symbolizer *sz)
 			"checksum; their calls show as function 0\n", (unsigned long long)bad,
 			KFT_ZCHUNK_RECS);
 	if (sz)
-		symbol_warnings(sz);
+		cli_symbol_warnings(sz);
 	kft_symbolizer_free(sz);
 	kft_trace_close(tr);
 }

@@ -87,6 +87,12 @@ once_pipe_layouts() {
 	check "an unknown layout named" grep -q "pipe: unknown layout 'bogus' (log, function or function_graph)" err
 	refused kft pipe nosuch.data 2>err
 	check "a missing trace named" grep -q "kft: nosuch.data: no such trace directory (record one with" err
+	# names it cannot make are said, once, as kft log says them
+	rm kft.data/maps-*
+	kft log >/dev/null 2>log.err
+	kft pipe >/dev/null 2>pipe.err
+	check "kft log warns of the missing map" grep -q "^kft: warning: kft.data/maps-[0-9]*: " log.err
+	expect pipe.err <log.err
 }
 
 # Markers: each once, as kft log and kft ftrace show them.
