@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1
 #include <string.h>
 
+#include "../common/compiler.h"
 #include "control.h"
 
-#define NOTRACE __attribute__((no_instrument_function))
-
-NOTRACE void kft_control_init(struct kft_control *ctl, uint64_t clock_base_ns, uint32_t mode,
-			      bool primed)
+KFT_NOTRACE void kft_control_init(struct kft_control *ctl, uint64_t clock_base_ns, uint32_t mode,
+				  bool primed)
 {
 	memset(ctl, 0, sizeof(*ctl));
 	memcpy(ctl->magic, KFT_CONTROL_MAGIC, sizeof(KFT_CONTROL_MAGIC));
@@ -21,8 +20,8 @@ NOTRACE void kft_control_init(struct kft_control *ctl, uint64_t clock_base_ns, u
 	ctl->next_session = 1;
 }
 
-static NOTRACE void note_fired(struct kft_fired *f, uint32_t how, uint64_t now, uint64_t fn,
-			       uint32_t session, uint64_t usecs)
+static KFT_NOTRACE void note_fired(struct kft_fired *f, uint32_t how, uint64_t now, uint64_t fn,
+				   uint32_t session, uint64_t usecs)
 {
 	f->how = how;
 	f->session = session;
@@ -31,8 +30,8 @@ static NOTRACE void note_fired(struct kft_fired *f, uint32_t how, uint64_t now, 
 	f->usecs = usecs;
 }
 
-NOTRACE bool kft_control_start(struct kft_control *ctl, uint32_t how, uint64_t now, uint64_t fn,
-			       uint32_t session, uint64_t usecs)
+KFT_NOTRACE bool kft_control_start(struct kft_control *ctl, uint32_t how, uint64_t now, uint64_t fn,
+				   uint32_t session, uint64_t usecs)
 {
 	uint64_t st = __atomic_load_n(&ctl->state, __ATOMIC_ACQUIRE);
 	uint64_t never = UINT64_MAX;
@@ -52,8 +51,8 @@ NOTRACE bool kft_control_start(struct kft_control *ctl, uint32_t how, uint64_t n
 	return true;
 }
 
-NOTRACE bool kft_control_stop(struct kft_control *ctl, uint32_t how, uint64_t now, uint64_t fn,
-			      uint32_t session, uint64_t usecs)
+KFT_NOTRACE bool kft_control_stop(struct kft_control *ctl, uint32_t how, uint64_t now, uint64_t fn,
+				  uint32_t session, uint64_t usecs)
 {
 	uint64_t st = __atomic_load_n(&ctl->state, __ATOMIC_ACQUIRE);
 	bool rearm = (ctl->mode & KFT_MODE_AUTOREPEAT) && how != KFT_HOW_LOG_FULL &&
@@ -81,7 +80,7 @@ NOTRACE bool kft_control_stop(struct kft_control *ctl, uint32_t how, uint64_t no
 	return true;
 }
 
-NOTRACE bool kft_control_prime(struct kft_control *ctl)
+KFT_NOTRACE bool kft_control_prime(struct kft_control *ctl)
 {
 	uint64_t st = __atomic_load_n(&ctl->state, __ATOMIC_ACQUIRE);
 
@@ -94,7 +93,7 @@ NOTRACE bool kft_control_prime(struct kft_control *ctl)
 	}
 }
 
-NOTRACE bool kft_control_pause(struct kft_control *ctl, bool paused)
+KFT_NOTRACE bool kft_control_pause(struct kft_control *ctl, bool paused)
 {
 	uint64_t st = __atomic_load_n(&ctl->state, __ATOMIC_ACQUIRE);
 
@@ -109,7 +108,7 @@ NOTRACE bool kft_control_pause(struct kft_control *ctl, bool paused)
 	}
 }
 
-NOTRACE void kft_control_new_run(struct kft_control *ctl, bool primed)
+KFT_NOTRACE void kft_control_new_run(struct kft_control *ctl, bool primed)
 {
 	uint64_t st = __atomic_load_n(&ctl->state, __ATOMIC_ACQUIRE);
 	uint64_t next;

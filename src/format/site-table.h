@@ -16,7 +16,6 @@
 #include "trace-format.h"
 
 #define KFT_SITE_NONE UINT32_MAX	/* the table or its index is full */
-#define KFT_SITE_NOTRACE __attribute__((no_instrument_function))
 
 struct kft_site_table {
 	struct kft_site *sites;		/* [cap] */
@@ -26,8 +25,8 @@ struct kft_site_table {
 	uint32_t *index;		/* [nslots]: site id + 1, or 0 */
 };
 
-static inline KFT_SITE_NOTRACE uint32_t kft_site_slot(const struct kft_site_table *t,
-						      uint64_t func, uint64_t call_site)
+static inline KFT_NOTRACE uint32_t kft_site_slot(const struct kft_site_table *t,
+						 uint64_t func, uint64_t call_site)
 {
 	uint64_t h = (func ^ (call_site * 0x9e3779b97f4a7c15ULL)) * 0xff51afd7ed558ccdULL;
 
@@ -35,8 +34,8 @@ static inline KFT_SITE_NOTRACE uint32_t kft_site_slot(const struct kft_site_tabl
 }
 
 /* Index sites[0..*nsites) into index[nslots] (zeroed), for a new index. */
-static inline KFT_SITE_NOTRACE void kft_site_reindex(struct kft_site_table *t, uint32_t *index,
-						     uint32_t nslots)
+static inline KFT_NOTRACE void kft_site_reindex(struct kft_site_table *t, uint32_t *index,
+						uint32_t nslots)
 {
 	t->index = index;
 	t->nslots = nslots;
@@ -51,7 +50,7 @@ static inline KFT_SITE_NOTRACE void kft_site_reindex(struct kft_site_table *t, u
 
 /* Whether one more site fits: in the table, and in the index, which stays
  * at most half full so that every probe ends. */
-static inline KFT_SITE_NOTRACE int kft_site_fits(const struct kft_site_table *t)
+static inline KFT_NOTRACE int kft_site_fits(const struct kft_site_table *t)
 {
 	uint64_t n = *t->nsites;
 
@@ -65,9 +64,9 @@ static inline KFT_SITE_NOTRACE int kft_site_fits(const struct kft_site_table *t)
  * different counts), and the caller grows both before it tries again.
  * 0, or -1 when the table already holds max_cap sites.
  */
-static inline KFT_SITE_NOTRACE int kft_site_grow_plan(const struct kft_site_table *t,
-						      uint32_t max_cap, uint32_t *cap,
-						      uint32_t *nslots)
+static inline KFT_NOTRACE int kft_site_grow_plan(const struct kft_site_table *t,
+						 uint32_t max_cap, uint32_t *cap,
+						 uint32_t *nslots)
 {
 	uint64_t n = *t->nsites;
 
@@ -83,7 +82,7 @@ static inline KFT_SITE_NOTRACE int kft_site_grow_plan(const struct kft_site_tabl
 	return 0;
 }
 
-static __attribute__((noinline, cold, unused)) KFT_SITE_NOTRACE uint32_t
+static __attribute__((noinline, cold, unused)) KFT_NOTRACE uint32_t
 kft_site_add(struct kft_site_table *t, uint32_t slot, uint64_t func, uint64_t call_site)
 {
 	uint64_t n = *t->nsites;
@@ -99,8 +98,8 @@ kft_site_add(struct kft_site_table *t, uint32_t slot, uint64_t func, uint64_t ca
 
 /* The id of (func, call_site), added if it is new; KFT_SITE_NONE when the
  * table is full, or its index is and must grow first. */
-static inline KFT_SITE_NOTRACE uint32_t kft_site_id(struct kft_site_table *t, uint64_t func,
-						    uint64_t call_site)
+static inline KFT_NOTRACE uint32_t kft_site_id(struct kft_site_table *t, uint64_t func,
+					       uint64_t call_site)
 {
 	uint32_t slot = kft_site_slot(t, func, call_site);
 

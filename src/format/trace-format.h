@@ -37,6 +37,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "../common/compiler.h"
+
 #define KFT_FORMAT_VERSION 4	/* 4: records may sit in a .kfz */
 #define KFT_FORMAT_OLDEST 3	/* the oldest version this kft reads */
 #define KFT_CONTROL_MAGIC "KFTCTRL"
@@ -293,7 +295,7 @@ struct kft_rec_data {
 	uint32_t flags;			/* KFT_REC_* */
 };
 
-static inline __attribute__((no_instrument_function)) void
+static inline KFT_NOTRACE void
 kft_rec_pack(struct kft_rec *r, uint64_t entry_ns, uint64_t depth, uint32_t dur, uint32_t site,
 	     uint32_t flags)
 {

@@ -2,20 +2,19 @@
 #define ZSTD_STATIC_LINKING_ONLY	/* ZSTD_initStaticCCtx: no allocation */
 #include <zstd.h>
 
+#include "../common/compiler.h"
 #include "zcodec.h"
-
-#define NOTRACE __attribute__((no_instrument_function))
 
 /* zstd's fastest positive level: on these numbers, some 14 ns a record
  * here for about a byte a call on recursive code */
 #define LEVEL 1
 
-NOTRACE size_t kft_zcodec_work_size(void)
+KFT_NOTRACE size_t kft_zcodec_work_size(void)
 {
 	return ZSTD_estimateCCtxSize(LEVEL);
 }
 
-NOTRACE ZSTD_CCtx *kft_zcodec_init(void *work, size_t size)
+KFT_NOTRACE ZSTD_CCtx *kft_zcodec_init(void *work, size_t size)
 {
 	ZSTD_CCtx *cctx = ZSTD_initStaticCCtx(work, size);
 
@@ -25,12 +24,12 @@ NOTRACE ZSTD_CCtx *kft_zcodec_init(void *work, size_t size)
 	return cctx;
 }
 
-NOTRACE size_t kft_zcodec_bound(uint32_t n)
+KFT_NOTRACE size_t kft_zcodec_bound(uint32_t n)
 {
 	return ZSTD_compressBound(KFT_ZCODEC_SCRATCH(n));
 }
 
-static inline NOTRACE uint8_t *put(uint8_t *p, uint64_t v)
+static inline KFT_NOTRACE uint8_t *put(uint8_t *p, uint64_t v)
 {
 	while (v >= 0x80) {
 		*p++ = (uint8_t)(v | 0x80);
@@ -58,8 +57,8 @@ static inline bool get(const uint8_t **p, const uint8_t *end, unsigned int bits,
 	return false;
 }
 
-NOTRACE size_t kft_zcodec_pack(ZSTD_CCtx *cctx, void *dst, size_t cap, const struct kft_rec *recs,
-			       uint32_t n, uint8_t *scratch)
+KFT_NOTRACE size_t kft_zcodec_pack(ZSTD_CCtx *cctx, void *dst, size_t cap,
+				   const struct kft_rec *recs, uint32_t n, uint8_t *scratch)
 {
 	uint8_t *p = scratch;
 	uint64_t prev = 0;

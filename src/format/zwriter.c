@@ -6,11 +6,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../common/compiler.h"
 #include "zwriter.h"
 
-#define NOTRACE __attribute__((no_instrument_function))
-
-NOTRACE bool kft_zname(const char *name, char *out, size_t size)
+KFT_NOTRACE bool kft_zname(const char *name, char *out, size_t size)
 {
 	size_t len = strlen(name);
 
@@ -22,7 +21,7 @@ NOTRACE bool kft_zname(const char *name, char *out, size_t size)
 	return true;
 }
 
-static NOTRACE int read_all(int fd, void *buf, size_t len, uint64_t off)
+static KFT_NOTRACE int read_all(int fd, void *buf, size_t len, uint64_t off)
 {
 	ssize_t n = pread(fd, buf, len, (off_t)off);
 
@@ -30,7 +29,7 @@ static NOTRACE int read_all(int fd, void *buf, size_t len, uint64_t off)
 }
 
 /* Find where the whole frames end; drop what follows. */
-static NOTRACE int resume(struct kft_zwriter *w)
+static KFT_NOTRACE int resume(struct kft_zwriter *w)
 {
 	struct kft_zhdr zh;
 	struct stat st;
@@ -72,7 +71,7 @@ static NOTRACE int resume(struct kft_zwriter *w)
 	return off < (uint64_t)st.st_size ? ftruncate(w->z_fd, (off_t)off) : 0;
 }
 
-NOTRACE int kft_zwriter_open(struct kft_zwriter *w, int dirfd, const char *name)
+KFT_NOTRACE int kft_zwriter_open(struct kft_zwriter *w, int dirfd, const char *name)
 {
 	struct kft_thread_hdr h;
 	char zname[256];
@@ -104,7 +103,7 @@ fail:
 	return -1;
 }
 
-NOTRACE int kft_zpacker_init(struct kft_zpacker *p)
+KFT_NOTRACE int kft_zpacker_init(struct kft_zpacker *p)
 {
 	size_t work = kft_zcodec_work_size();
 
@@ -130,8 +129,8 @@ NOTRACE int kft_zpacker_init(struct kft_zpacker *p)
 	return 0;
 }
 
-NOTRACE size_t kft_zpacker_pack(struct kft_zpacker *p, int raw_fd, uint64_t records_off,
-				uint64_t first, uint32_t n)
+KFT_NOTRACE size_t kft_zpacker_pack(struct kft_zpacker *p, int raw_fd, uint64_t records_off,
+				    uint64_t first, uint32_t n)
 {
 	struct kft_zframe f = { .magic = KFT_ZFRAME_MAGIC, .first = first, .nrecs = n };
 	size_t z;
@@ -149,14 +148,14 @@ NOTRACE size_t kft_zpacker_pack(struct kft_zpacker *p, int raw_fd, uint64_t reco
 	return sizeof(f) + z;
 }
 
-NOTRACE void kft_zpacker_free(struct kft_zpacker *p)
+KFT_NOTRACE void kft_zpacker_free(struct kft_zpacker *p)
 {
 	if (p->mem)
 		munmap(p->mem, p->mem_size);
 	memset(p, 0, sizeof(*p));
 }
 
-NOTRACE int kft_zwriter_append(struct kft_zwriter *w, const void *frame, size_t len, uint32_t n)
+KFT_NOTRACE int kft_zwriter_append(struct kft_zwriter *w, const void *frame, size_t len, uint32_t n)
 {
 	struct kft_zframe f;
 
@@ -175,7 +174,7 @@ NOTRACE int kft_zwriter_append(struct kft_zwriter *w, const void *frame, size_t 
 	return 0;
 }
 
-NOTRACE int kft_zwriter_add(struct kft_zwriter *w, uint32_t n)
+KFT_NOTRACE int kft_zwriter_add(struct kft_zwriter *w, uint32_t n)
 {
 	size_t len;
 
@@ -185,7 +184,7 @@ NOTRACE int kft_zwriter_add(struct kft_zwriter *w, uint32_t n)
 	return len ? kft_zwriter_append(w, w->p.out, len, n) : -1;
 }
 
-NOTRACE int kft_zwriter_commit(struct kft_zwriter *w)
+KFT_NOTRACE int kft_zwriter_commit(struct kft_zwriter *w)
 {
 	uint64_t from = w->records_off + w->durable * sizeof(struct kft_rec);
 
@@ -202,7 +201,7 @@ NOTRACE int kft_zwriter_commit(struct kft_zwriter *w)
 	return 0;
 }
 
-NOTRACE void kft_zwriter_close(struct kft_zwriter *w)
+KFT_NOTRACE void kft_zwriter_close(struct kft_zwriter *w)
 {
 	kft_zpacker_free(&w->p);
 	if (w->z_fd >= 0)

@@ -11,15 +11,11 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "../common/compiler.h"
 #include "../config/config.h"
 #include "../format/site-table.h"
 #include "../format/trace-format.h"
 
-#define KFT_HIDDEN __attribute__((visibility("hidden")))
-#define KFT_EXPORT __attribute__((visibility("default")))
-#define KFT_NOTRACE __attribute__((no_instrument_function))
-#define likely(x) __builtin_expect(!!(x), 1)
-#define unlikely(x) __builtin_expect(!!(x), 0)
 
 #define KFT_MAX_TRIGGER_ADDRS 16
 #define KFT_MAX_SIGNAL_NEST 16
