@@ -93,7 +93,8 @@ static int make_spans(struct kft_switches *sw, struct kft_switch *v, size_t n)
 			.to_prio = v[i].other_prio,
 			.from_tid = v[i + 1].other_tid,
 			.from_prio = v[i + 1].other_prio,
-			.from_state = (v[i + 1].flags & KFT_SWITCH_PREEMPTED) ? 'R'
+			.from_state = v[i + 1].other_tid == KFT_SWITCH_UNKNOWN_TID ? '?'
+				      : (v[i + 1].flags & KFT_SWITCH_PREEMPTED) ? 'R'
 				      : (v[i + 1].flags & KFT_SWITCH_STATE_D) ? 'D' : 'S',
 			.cpu_out = v[i].cpu,
 			.cpu_in = v[i + 1].cpu,

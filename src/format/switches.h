@@ -22,7 +22,7 @@ struct kft_offcpu {
 	uint32_t to_tid, from_tid;	/* what ran when it went, and before it came back
 					 * (KFT_SWITCH_UNKNOWN_TID: not known) */
 	int16_t to_prio, from_prio;
-	char from_state;		/* the state from_tid went in */
+	char from_state;		/* the state from_tid went in ('?': not known) */
 	uint32_t cpu_out, cpu_in;	/* the CPU it left, the CPU it came back on */
 };
 

@@ -156,8 +156,7 @@ static void put_switch_lines(FILE *out, struct offcpu_cursor *oc, const char *co
 			oc->next_wake++;
 		} else if (in) {
 			p = function_start(line, comm, oc->tid, s->cpu_in, at);
-			p = put_task(p, s->from_tid, s->from_prio,
-				     s->from_tid == KFT_SWITCH_UNKNOWN_TID ? '?' : s->from_state);
+			p = put_task(p, s->from_tid, s->from_prio, s->from_state);
 			p = kft_put_str(p, " ==> ", 0);
 			p = put_task(p, oc->tid, s->prio, 'R');
 			oc->next++;

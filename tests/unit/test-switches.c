@@ -59,6 +59,7 @@ static void test_spans_and_overlaps(void **state)
 	assert_int_equal(n, 2);
 	assert_int_equal(s[0].from_ns, 100);
 	assert_int_equal(s[1].to_ns, 350);
+	assert_int_equal(s[0].from_state, '?');	/* the task before it came back: not known */
 	/* the last switch out has no span: the thread ended there */
 	s = kft_switches_of(&sw, 8, &n);
 	assert_int_equal(n, 1);
