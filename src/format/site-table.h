@@ -7,6 +7,10 @@
  * outside the hot path). A site is complete before the count that makes
  * it valid, and the count before any record that names it, so a crash
  * leaves a consistent table.
+ *
+ * Each index slot holds its pair beside the id, so that finding a site
+ * (every call's end does) is one load from one cache line, and the slot
+ * comes from a few shifts: this is the hooks' hottest lookup.
  */
 #ifndef KFT_SITE_TABLE_H
 #define KFT_SITE_TABLE_H
@@ -17,34 +21,48 @@
 
 #define KFT_SITE_NONE UINT32_MAX	/* the table or its index is full */
 
+struct kft_site_slot {
+	uint64_t call_site;
+	uint64_t func;
+	uint64_t id1;			/* site id + 1, or 0: a free slot */
+};
+
 struct kft_site_table {
 	struct kft_site *sites;		/* [cap] */
 	uint64_t *nsites;		/* the valid sites' count, in the header */
 	uint32_t cap;			/* at most KFT_SITE_MAX + 1 */
 	uint32_t nslots;		/* a power of two */
-	uint32_t *index;		/* [nslots]: site id + 1, or 0 */
+	struct kft_site_slot *index;	/* [nslots] */
 };
+
+/* Bytes an index of nslots takes. */
+#define KFT_SITE_INDEX_BYTES(nslots) ((size_t)(nslots) * sizeof(struct kft_site_slot))
 
 static inline KFT_NOTRACE uint32_t kft_site_slot(const struct kft_site_table *t,
 						 uint64_t func, uint64_t call_site)
 {
-	uint64_t h = (func ^ (call_site * 0x9e3779b97f4a7c15ULL)) * 0xff51afd7ed558ccdULL;
+	/* shifts, not a multiply: the slot is on every call's critical path.
+	 * Call sites differ in their low bits, functions from bit 4 up, and
+	 * objects from bit 12 up (colliding pairs only probe further) */
+	uint64_t h = call_site ^ (call_site >> 11) ^ (call_site >> 23) ^ (func >> 4);
 
-	return (uint32_t)(h >> 32) & (t->nslots - 1);
+	return (uint32_t)h & (t->nslots - 1);
 }
 
 /* Index sites[0..*nsites) into index[nslots] (zeroed), for a new index. */
-static inline KFT_NOTRACE void kft_site_reindex(struct kft_site_table *t, uint32_t *index,
-						uint32_t nslots)
+static inline KFT_NOTRACE void kft_site_reindex(struct kft_site_table *t,
+						struct kft_site_slot *index, uint32_t nslots)
 {
 	t->index = index;
 	t->nslots = nslots;
 	for (uint64_t i = 0; i < *t->nsites; i++) {
 		uint32_t slot = kft_site_slot(t, t->sites[i].func, t->sites[i].call_site);
 
-		while (index[slot])
+		while (index[slot].id1)
 			slot = (slot + 1) & (nslots - 1);
-		index[slot] = (uint32_t)i + 1;
+		index[slot].call_site = t->sites[i].call_site;
+		index[slot].func = t->sites[i].func;
+		index[slot].id1 = i + 1;
 	}
 }
 
@@ -92,7 +110,9 @@ kft_site_add(struct kft_site_table *t, uint32_t slot, uint64_t func, uint64_t ca
 	t->sites[n].func = func;
 	t->sites[n].call_site = call_site;
 	__atomic_store_n(t->nsites, n + 1, __ATOMIC_RELEASE);
-	t->index[slot] = (uint32_t)n + 1;
+	t->index[slot].call_site = call_site;
+	t->index[slot].func = func;
+	t->index[slot].id1 = n + 1;
 	return (uint32_t)n;
 }
 
@@ -104,14 +124,12 @@ static inline KFT_NOTRACE uint32_t kft_site_id(struct kft_site_table *t, uint64_
 	uint32_t slot = kft_site_slot(t, func, call_site);
 
 	for (;;) {
-		uint32_t v = t->index[slot];
-		const struct kft_site *s;
+		const struct kft_site_slot *s = &t->index[slot];
 
-		if (!v)
+		if (s->call_site == call_site && s->func == func && s->id1)
+			return (uint32_t)(s->id1 - 1);
+		if (!s->id1)
 			return kft_site_add(t, slot, func, call_site);
-		s = &t->sites[v - 1];
-		if (s->func == func && s->call_site == call_site)
-			return v - 1;
 		slot = (slot + 1) & (t->nslots - 1);
 	}
 }

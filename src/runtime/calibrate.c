@@ -201,7 +201,7 @@ KFT_NOTRACE void kft_calibrate(bool compensate)
 	struct kft_frame frames[TREE_N + 4];	/* tree() nests TREE_N + 2 deep */
 	struct kft_rec *recs = log_room(nrecs * sizeof(*recs), compensate);
 	struct kft_site sites[8];
-	uint32_t site_index[16] = { 0 };
+	struct kft_site_slot site_index[16] = { { 0, 0, 0 } };
 	uint32_t *durs = calloc(ROUNDS, sizeof(*durs));
 	void *fn = (void *)kft_calibrate, *outer = (void *)pairs;
 	double tries[GAP_TRIES], gap_ns;

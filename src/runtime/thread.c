@@ -253,7 +253,7 @@ KFT_NOTRACE void kft_thread_trim(struct kft_tls *t)
 KFT_NOTRACE void kft_thread_unmap(struct kft_tls *t)
 {
 	munmap(t->hdr, t->map_size);
-	munmap(t->sites.index, t->sites.nslots * sizeof(uint32_t));
+	munmap(t->sites.index, KFT_SITE_INDEX_BYTES(t->sites.nslots));
 	t->sites.index = NULL;
 	t->hdr = NULL;
 }
@@ -278,13 +278,13 @@ static KFT_NOTRACE void thread_exit(void *arg)
 	kft_fibers_thread_exit();
 }
 
-#define SITE_SLOTS_FIRST 1024U			/* one page: 512 sites */
+#define SITE_SLOTS_FIRST 512U			/* three pages: 256 sites, as the table */
 #define SITE_SLOTS_MAX (2 * KFT_SITES_CAP)
 
 /* A zeroed index of n slots, faulted in now rather than in a traced call. */
-static KFT_NOTRACE uint32_t *new_site_index(uint32_t n)
+static KFT_NOTRACE struct kft_site_slot *new_site_index(uint32_t n)
 {
-	void *p = mmap(NULL, n * sizeof(uint32_t), PROT_READ | PROT_WRITE,
+	void *p = mmap(NULL, KFT_SITE_INDEX_BYTES(n), PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 
 	return p == MAP_FAILED ? NULL : p;
@@ -311,7 +311,7 @@ static KFT_NOTRACE int more_sites(struct kft_tls *t, uint32_t cap)
 /* An index of nslots for the sites, in place of the old one. */
 static KFT_NOTRACE int bigger_index(struct kft_tls *t, uint32_t nslots)
 {
-	uint32_t *old = t->sites.index, *index;
+	struct kft_site_slot *old = t->sites.index, *index;
 	uint32_t old_n = t->sites.nslots;
 
 	if (nslots == old_n)
@@ -319,7 +319,7 @@ static KFT_NOTRACE int bigger_index(struct kft_tls *t, uint32_t nslots)
 	if (nslots > SITE_SLOTS_MAX || !(index = new_site_index(nslots)))
 		return -1;
 	kft_site_reindex(&t->sites, index, nslots);
-	munmap(old, old_n * sizeof(uint32_t));
+	munmap(old, KFT_SITE_INDEX_BYTES(old_n));
 	return 0;
 }
 
@@ -576,8 +576,8 @@ KFT_NOTRACE int kft_thread_setup_forked(struct kft_tls *t)
 	struct kft_frame *old_frames = t->fork_saved ? t->fork_frames : t->frames;
 	size_t old_size = t->map_size;
 	uint64_t old_cap = t->fork_saved ? t->fork_nframes : t->frames_cap;
-	uint32_t *old_index = t->sites.index;
-	size_t old_index_size = t->sites.nslots * sizeof(uint32_t);
+	struct kft_site_slot *old_index = t->sites.index;
+	size_t old_index_size = KFT_SITE_INDEX_BYTES(t->sites.nslots);
 	uint64_t depth, n;
 
 	if (!old)

@@ -93,7 +93,7 @@ static void test_rec_pack_round_trip(void **state)
 static void test_site_table(void **state)
 {
 	struct kft_site sites[4] = { { 0, 0 } };
-	uint32_t index[8] = { 0 };
+	struct kft_site_slot index[8] = { { 0, 0, 0 } };
 	uint64_t n = 0;
 	struct kft_site_table t = { .sites = sites, .index = index, .nsites = &n, .cap = 4,
 				    .nslots = 8 };
@@ -112,12 +112,42 @@ static void test_site_table(void **state)
 	assert_int_equal(sites[1].call_site, 0x21);
 }
 
+/* Pairs that share a call site or a function, the pair (0, 0) (a free
+ * slot holds zeros too) and pairs whose slots collide keep their ids,
+ * before and after the index is rebuilt. */
+static void test_site_index_exact(void **state)
+{
+	enum { N = 1000 };
+	static struct kft_site sites[N + 1];
+	static struct kft_site_slot small[2048], big[4096];
+	uint64_t n = 0;
+	struct kft_site_table t = { .sites = sites, .index = small, .nsites = &n, .cap = N + 1,
+				    .nslots = 2048 };
+
+	(void)state;
+	assert_int_equal(kft_site_id(&t, 0, 0), 0);
+	for (uint64_t i = 1; i < N; i++)	/* one site, many functions; one function, many sites */
+		assert_int_equal(kft_site_id(&t, i % 2 ? 0x401000 : 0x401000 + i * 16,
+					     i % 2 ? 0x402000 + i : 0x402000),
+				 i);
+	for (int pass = 0; pass < 2; pass++) {
+		assert_int_equal(kft_site_id(&t, 0, 0), 0);
+		for (uint64_t i = 1; i < N; i++)
+			assert_int_equal(kft_site_id(&t, i % 2 ? 0x401000 : 0x401000 + i * 16,
+						     i % 2 ? 0x402000 + i : 0x402000),
+					 i);
+		assert_int_equal(n, N);
+		if (!pass)
+			kft_site_reindex(&t, big, 4096);
+	}
+}
+
 /* An index half full refuses a new site until it is rebuilt bigger; the
  * sites keep their numbers. */
 static void test_site_index_grows(void **state)
 {
 	struct kft_site sites[8] = { { 0, 0 } };
-	uint32_t small[4] = { 0 }, big[16] = { 0 };
+	struct kft_site_slot small[4] = { { 0, 0, 0 } }, big[16] = { { 0, 0, 0 } };
 	uint64_t n = 0;
 	struct kft_site_table t = { .sites = sites, .index = small, .nsites = &n, .cap = 8,
 				    .nslots = 4 };
@@ -150,7 +180,7 @@ static uint32_t site_id_growing(struct kft_site_table *t, uint32_t max_cap, uint
 	assert_true(cap >= t->cap && nslots >= t->nslots);
 	t->cap = cap;
 	if (nslots != t->nslots) {
-		uint32_t *index = calloc(nslots, sizeof(*index));
+		struct kft_site_slot *index = calloc(nslots, sizeof(*index));
 
 		assert_non_null(index);
 		free(t->index);
@@ -159,20 +189,18 @@ static uint32_t site_id_growing(struct kft_site_table *t, uint32_t max_cap, uint
 	return kft_site_id(t, func, call_site);
 }
 
-/* Every growth edge of the runtime's sizes (256 sites and 1024 slots to
- * begin with, each doubling on its own count): each new pair gets the next
- * number after a single growth, old pairs keep theirs, and only the
- * format's limit refuses one. */
-static void test_site_growth_edges(void **state)
+/* Every growth edge from 256 sites and first_slots slots, each doubling
+ * on its own count: each new pair gets the next number after a single
+ * growth, old pairs keep theirs, and only the format's limit refuses one. */
+static void growth_edges_from(uint32_t first_slots)
 {
 	enum { N = 5000, MAX = 8192 };
 	struct kft_site *sites = calloc(MAX, sizeof(*sites));
 	uint64_t n = 0;
 	struct kft_site_table t = { .sites = sites, .nsites = &n, .cap = KFT_FIRST_SITES,
-				    .nslots = 1024 };
+				    .nslots = first_slots };
 	uint32_t cap, nslots;
 
-	(void)state;
 	assert_non_null(sites);
 	t.index = calloc(t.nslots, sizeof(*t.index));
 	for (uint64_t i = 0; i < N; i++) {
@@ -201,6 +229,15 @@ static void test_site_growth_edges(void **state)
 	assert_int_equal(kft_site_id(&t, 0x1000, 0x2000 + 4999), 4999);
 	free(t.index);
 	free(sites);
+}
+
+/* The runtime's sizes (512 slots: table and index fill together), and an
+ * index that fills later than its table. */
+static void test_site_growth_edges(void **state)
+{
+	(void)state;
+	growth_edges_from(512);
+	growth_edges_from(1024);
 }
 
 static void test_state_trigger_needs_prime(void **state)
@@ -347,6 +384,7 @@ int main(void)
 		cmocka_unit_test(test_site_table),
 		cmocka_unit_test(test_site_growth_edges),
 		cmocka_unit_test(test_site_index_grows),
+		cmocka_unit_test(test_site_index_exact),
 		cmocka_unit_test(test_state_trigger_needs_prime),
 		cmocka_unit_test(test_state_user_start_and_stop),
 		cmocka_unit_test(test_state_new_run),
