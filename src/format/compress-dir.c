@@ -131,7 +131,7 @@ static int pack_all(struct kft_zwriter *w, uint64_t head)
 	}
 	memset(wk, 0, sizeof(wk));
 	for (; made < nw; made++) {
-		if (kft_zpacker_init(&wk[made].p))
+		if (kft_zpacker_init(&wk[made].p, w->codec))
 			goto out;
 		wk[made].frames = malloc(ROUND_FRAMES * wk[made].p.out_cap);
 		if (!wk[made].frames) {

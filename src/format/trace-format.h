@@ -313,7 +313,9 @@ kft_rec_pack(struct kft_rec *r, uint64_t entry_ns, uint64_t depth, uint32_t dur,
 #define KFT_ZFRAME_MAGIC 0x465a464bU	/* "KFZF" */
 #define KFT_ZCHUNK_RECS 4096		/* records a frame holds (the last may hold fewer) */
 #define KFT_ZCODEC_ZSTD_DELTA 1		/* zstd of the records, each entry word
-					 * less the one before it */
+					 * less the one before it (older kft) */
+#define KFT_ZCODEC_ZSTD_COLUMNS 2	/* zstd of the records' fields, a column
+					 * each, as differences (zcodec.h) */
 
 struct kft_zhdr {
 	char magic[8];

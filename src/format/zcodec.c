@@ -2,6 +2,8 @@
 #define ZSTD_STATIC_LINKING_ONLY	/* ZSTD_initStaticCCtx: no allocation */
 #include <zstd.h>
 
+#include <string.h>
+
 #include "../common/compiler.h"
 #include "zcodec.h"
 
@@ -57,44 +59,204 @@ static inline bool get(const uint8_t **p, const uint8_t *end, unsigned int bits,
 	return false;
 }
 
-KFT_NOTRACE size_t kft_zcodec_pack(ZSTD_CCtx *cctx, void *dst, size_t cap,
-				   const struct kft_rec *recs, uint32_t n, uint8_t *scratch)
+static inline KFT_NOTRACE uint64_t zigzag(int64_t d)
+{
+	return (uint64_t)d << 1 ^ (uint64_t)(d >> 63);
+}
+
+static inline int64_t unzigzag(uint64_t v)
+{
+	return (int64_t)(v >> 1 ^ -(v & 1));
+}
+
+/* A record's fields as the columns code them: the entry word and the site
+ * word share the entry time (55 bits) and the depth (18 bits) between
+ * them (kft_rec_pack); any bits a record holds split and join exactly. */
+struct fields {
+	uint64_t entry, depth;
+	uint32_t dur, site;
+};
+
+#define SITE_WORD_BITS 23	/* site and flags: what the site word keeps of its own */
+
+static inline KFT_NOTRACE void split(const struct kft_rec *r, struct fields *f)
+{
+	f->entry = r->entry_depth >> 16 | (uint64_t)(r->site_flags >> 25) << 48;
+	f->depth = (r->entry_depth & 0xffff) | (uint64_t)(r->site_flags >> 23 & 3) << 16;
+	f->dur = r->dur;
+	f->site = r->site_flags & ((1U << SITE_WORD_BITS) - 1);
+}
+
+static inline void join(const struct fields *f, struct kft_rec *r)
+{
+	r->entry_depth = f->entry << 16 | (f->depth & 0xffff);
+	r->dur = f->dur;
+	r->site_flags = f->site | (uint32_t)(f->depth >> 16) << 23 | (uint32_t)(f->entry >> 48) << 25;
+}
+
+/* What an end is counted with of a duration word: a plain duration's
+ * nanoseconds, 0 for the rare others (long, unfinished, stack watch). */
+static inline KFT_NOTRACE uint64_t dur_part(uint32_t dur)
+{
+	return dur & 0x80000000U ? 0 : dur;
+}
+
+static inline KFT_NOTRACE void put_le32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static inline uint32_t get_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* The most bytes a record's number takes in each column (see below). */
+static const size_t col_max[4] = { 3, 5, 10, 4 };
+
+/* KFT_ZCODEC_ZSTD_COLUMNS: the columns, each written into its own part of
+ * scratch, then moved together behind the three lengths. */
+static KFT_NOTRACE size_t numbers_columns(const struct kft_rec *recs, uint32_t n, uint8_t *scratch)
+{
+	uint8_t *start[4], *col[4], *p;
+	uint64_t prev_depth = 0, prev_end = 0;
+
+	start[0] = scratch + 12;
+	for (int k = 1; k < 4; k++)
+		start[k] = start[k - 1] + col_max[k - 1] * n;
+	for (int k = 0; k < 4; k++)
+		col[k] = start[k];
+	for (uint32_t i = 0; i < n; i++) {
+		struct fields f;
+		uint64_t end;
+
+		split(&recs[i], &f);
+		end = f.entry + dur_part(f.dur);
+		col[0] = put(col[0], zigzag((int64_t)(f.depth - prev_depth)));
+		col[1] = put(col[1], f.dur);
+		col[2] = put(col[2], zigzag((int64_t)(end - prev_end)));
+		col[3] = put(col[3], f.site);
+		prev_depth = f.depth;
+		prev_end = end;
+	}
+	p = col[0];
+	for (int k = 1; k < 4; k++) {
+		size_t len = (size_t)(col[k] - start[k]);
+
+		memmove(p, start[k], len);
+		p += len;
+	}
+	for (int k = 0; k < 3; k++)
+		put_le32(scratch + 4 * k, (uint32_t)(col[k] - start[k]));
+	return (size_t)(p - scratch);
+}
+
+static int records_columns(struct kft_rec *out, uint32_t n, const uint8_t *p, size_t got)
+{
+	const uint8_t *col[4], *end[4];
+	uint64_t prev_depth = 0, prev_end = 0, left;
+
+	if (got < 12)
+		return -1;
+	col[0] = p + 12;
+	left = got - 12;
+	for (int k = 0; k < 3; k++) {
+		uint32_t len = get_le32(p + 4 * k);
+
+		if (len > left)
+			return -1;
+		end[k] = col[k] + len;
+		col[k + 1] = end[k];
+		left -= len;
+	}
+	end[3] = p + got;
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t dd, dur, gap, site;
+		struct fields f;
+
+		if (!get(&col[0], end[0], 64, &dd) || !get(&col[1], end[1], 32, &dur) ||
+		    !get(&col[2], end[2], 64, &gap) || !get(&col[3], end[3], SITE_WORD_BITS, &site))
+			return -1;
+		f.depth = prev_depth + (uint64_t)unzigzag(dd);
+		prev_end += (uint64_t)unzigzag(gap);
+		f.dur = (uint32_t)dur;
+		f.entry = prev_end - dur_part(f.dur);
+		f.site = (uint32_t)site;
+		if (f.depth >> 18 || f.entry >> 55)
+			return -1;
+		join(&f, &out[i]);
+		prev_depth = f.depth;
+	}
+	for (int k = 0; k < 4; k++)
+		if (col[k] != end[k])
+			return -1;
+	return 0;
+}
+
+/* KFT_ZCODEC_ZSTD_DELTA: each record's three words in turn. */
+static KFT_NOTRACE size_t numbers_delta(const struct kft_rec *recs, uint32_t n, uint8_t *scratch)
 {
 	uint8_t *p = scratch;
 	uint64_t prev = 0;
-	size_t z;
 
 	for (uint32_t i = 0; i < n; i++) {
-		int64_t d = (int64_t)(recs[i].entry_depth - prev);
-
+		p = put(p, zigzag((int64_t)(recs[i].entry_depth - prev)));
 		prev = recs[i].entry_depth;
-		p = put(p, (uint64_t)d << 1 ^ (uint64_t)(d >> 63));
 		p = put(p, recs[i].dur);
 		p = put(p, recs[i].site_flags);
 	}
-	z = ZSTD_compress2(cctx, dst, cap, scratch, (size_t)(p - scratch));
-	return ZSTD_isError(z) ? 0 : z;
+	return (size_t)(p - scratch);
 }
 
-int kft_zcodec_unpack(ZSTD_DCtx *dctx, struct kft_rec *out, uint32_t n, const void *src,
-		      size_t zsize, uint8_t *scratch)
+static int records_delta(struct kft_rec *out, uint32_t n, const uint8_t *p, size_t got)
 {
-	size_t got = ZSTD_decompressDCtx(dctx, scratch, KFT_ZCODEC_SCRATCH(n), src, zsize);
-	const uint8_t *p = scratch, *end;
+	const uint8_t *end = p + got;
 	uint64_t prev = 0;
 
-	if (ZSTD_isError(got))
-		return -1;
-	end = scratch + got;
 	for (uint32_t i = 0; i < n; i++) {
 		uint64_t d, dur, site;
 
 		if (!get(&p, end, 64, &d) || !get(&p, end, 32, &dur) || !get(&p, end, 32, &site))
 			return -1;
-		prev += d >> 1 ^ -(d & 1);
+		prev += (uint64_t)unzigzag(d);
 		out[i].entry_depth = prev;
 		out[i].dur = (uint32_t)dur;
 		out[i].site_flags = (uint32_t)site;
 	}
 	return p == end ? 0 : -1;
+}
+
+KFT_NOTRACE bool kft_zcodec_known(uint32_t codec)
+{
+	return codec == KFT_ZCODEC_ZSTD_DELTA || codec == KFT_ZCODEC_ZSTD_COLUMNS;
+}
+
+KFT_NOTRACE size_t kft_zcodec_pack(ZSTD_CCtx *cctx, uint32_t codec, void *dst, size_t cap,
+				   const struct kft_rec *recs, uint32_t n, uint8_t *scratch)
+{
+	size_t len, z;
+
+	if (codec == KFT_ZCODEC_ZSTD_COLUMNS)
+		len = numbers_columns(recs, n, scratch);
+	else if (codec == KFT_ZCODEC_ZSTD_DELTA)
+		len = numbers_delta(recs, n, scratch);
+	else
+		return 0;
+	z = ZSTD_compress2(cctx, dst, cap, scratch, len);
+	return ZSTD_isError(z) ? 0 : z;
+}
+
+int kft_zcodec_unpack(ZSTD_DCtx *dctx, uint32_t codec, struct kft_rec *out, uint32_t n,
+		      const void *src, size_t zsize, uint8_t *scratch)
+{
+	size_t got = ZSTD_decompressDCtx(dctx, scratch, KFT_ZCODEC_SCRATCH(n), src, zsize);
+
+	if (ZSTD_isError(got))
+		return -1;
+	if (codec == KFT_ZCODEC_ZSTD_COLUMNS)
+		return records_columns(out, n, scratch, got);
+	if (codec == KFT_ZCODEC_ZSTD_DELTA)
+		return records_delta(out, n, scratch, got);
+	return -1;
 }

@@ -41,6 +41,7 @@ struct kft_zrecs {
 	unsigned char *bad;		/* per frame: found corrupt */
 	uint64_t damaged;
 	struct slot *hot;		/* the last slot read */
+	uint32_t codec;			/* KFT_ZCODEC_* */
 };
 
 static int cache_grow(struct kft_zcache **cachep, struct kft_error *err)
@@ -80,8 +81,9 @@ static int index_frames(struct kft_zrecs *z, const char *path, struct kft_error 
 	if (memcmp(zh->magic, KFT_ZREC_MAGIC, sizeof(KFT_ZREC_MAGIC)))
 		return kft_error_set(err, "%s: not a kft compressed-records file (bad magic)", path);
 	if (zh->hdr_size != sizeof(*zh) || zh->chunk_recs != KFT_ZCHUNK_RECS ||
-	    zh->codec != KFT_ZCODEC_ZSTD_DELTA)
+	    !kft_zcodec_known(zh->codec))
 		return kft_error_set(err, "%s: unsupported compressed-records layout", path);
+	z->codec = zh->codec;
 	for (;;) {
 		struct kft_zframe f;
 
@@ -185,7 +187,7 @@ static void load(struct kft_zrecs *z, struct slot *s, uint64_t k)
 	memcpy(&f, z->map + z->off[k], sizeof(f));
 	s->owner = z;
 	s->frame = k;
-	if (kft_zcodec_unpack(z->cache->dctx, s->recs, f.nrecs, z->map + z->off[k] + sizeof(f),
+	if (kft_zcodec_unpack(z->cache->dctx, z->codec, s->recs, f.nrecs, z->map + z->off[k] + sizeof(f),
 			      f.zsize, z->cache->scratch)) {
 		for (uint32_t i = 0; i < KFT_ZCHUNK_RECS; i++)
 			s->recs[i] = nothing;

@@ -43,7 +43,7 @@ static KFT_NOTRACE int resume(struct kft_zwriter *w)
 		zh.version = KFT_FORMAT_VERSION;
 		zh.hdr_size = sizeof(zh);
 		zh.chunk_recs = KFT_ZCHUNK_RECS;
-		zh.codec = KFT_ZCODEC_ZSTD_DELTA;
+		zh.codec = w->codec = KFT_ZCODEC_ZSTD_COLUMNS;
 		if (pwrite(w->z_fd, &zh, sizeof(zh), 0) != (ssize_t)sizeof(zh))
 			return -1;
 		w->zlen = sizeof(zh);
@@ -52,10 +52,11 @@ static KFT_NOTRACE int resume(struct kft_zwriter *w)
 	if (read_all(w->z_fd, &zh, sizeof(zh), 0) ||
 	    memcmp(zh.magic, KFT_ZREC_MAGIC, sizeof(KFT_ZREC_MAGIC)) ||
 	    zh.hdr_size != sizeof(zh) || zh.chunk_recs != KFT_ZCHUNK_RECS ||
-	    zh.codec != KFT_ZCODEC_ZSTD_DELTA) {
+	    !kft_zcodec_known(zh.codec)) {
 		errno = EINVAL;		/* not ours to append to */
 		return -1;
 	}
+	w->codec = zh.codec;
 	while (!w->sealed) {
 		struct kft_zframe f;
 
@@ -95,7 +96,7 @@ KFT_NOTRACE int kft_zwriter_open(struct kft_zwriter *w, int dirfd, const char *n
 	if (w->z_fd < 0 || resume(w))
 		goto fail;
 	w->durable = 0;		/* punching again what was punched is harmless */
-	if (kft_zpacker_init(&w->p))
+	if (kft_zpacker_init(&w->p, w->codec))
 		goto fail;
 	return 0;
 fail:
@@ -103,11 +104,12 @@ fail:
 	return -1;
 }
 
-KFT_NOTRACE int kft_zpacker_init(struct kft_zpacker *p)
+KFT_NOTRACE int kft_zpacker_init(struct kft_zpacker *p, uint32_t codec)
 {
 	size_t work = kft_zcodec_work_size();
 
 	memset(p, 0, sizeof(*p));
+	p->codec = codec;
 	p->out_cap = sizeof(struct kft_zframe) + kft_zcodec_bound(KFT_ZCHUNK_RECS);
 	p->mem_size = (work + 64 + KFT_ZCHUNK_RECS * sizeof(struct kft_rec) +
 		       KFT_ZCODEC_SCRATCH(KFT_ZCHUNK_RECS) + p->out_cap + 4095) & ~(size_t)4095;
@@ -139,7 +141,7 @@ KFT_NOTRACE size_t kft_zpacker_pack(struct kft_zpacker *p, int raw_fd, uint64_t 
 	    read_all(raw_fd, p->buf, n * sizeof(struct kft_rec),
 		     records_off + first * sizeof(struct kft_rec)))
 		return 0;
-	z = kft_zcodec_pack(p->cctx, p->out + sizeof(f), p->out_cap - sizeof(f), p->buf, n,
+	z = kft_zcodec_pack(p->cctx, p->codec, p->out + sizeof(f), p->out_cap - sizeof(f), p->buf, n,
 			    p->scratch);
 	if (!z)
 		return 0;

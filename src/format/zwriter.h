@@ -22,6 +22,7 @@
  * several can pack a file's frames at once. */
 struct kft_zpacker {
 	ZSTD_CCtx *cctx;
+	uint32_t codec;			/* KFT_ZCODEC_*: the file's */
 	void *mem;
 	size_t mem_size;
 	struct kft_rec *buf;
@@ -30,7 +31,7 @@ struct kft_zpacker {
 	size_t out_cap;
 };
 
-int kft_zpacker_init(struct kft_zpacker *p);
+int kft_zpacker_init(struct kft_zpacker *p, uint32_t codec);
 /* Records [first, first + n) of a thread file (read from raw_fd), as a
  * frame in p->out: its length, or 0 on error. */
 size_t kft_zpacker_pack(struct kft_zpacker *p, int raw_fd, uint64_t records_off, uint64_t first,
@@ -45,12 +46,13 @@ struct kft_zwriter {
 	uint64_t durable;		/* ... [0, durable) synced and given back */
 	uint64_t zlen;			/* where the next frame goes */
 	bool sealed;			/* a short last frame: nothing may follow */
+	uint32_t codec;			/* the file's: a new one's is the newest */
 	struct kft_zpacker p;
 };
 
 /* The .kfz beside thread file `name` of dirfd, created, or continued
- * after the whole frames it holds (a frame cut short by a crash is
- * dropped). 0, or -1 with errno. */
+ * after the whole frames it holds, in its codec (a frame cut short by a
+ * crash is dropped). 0, or -1 with errno. */
 int kft_zwriter_open(struct kft_zwriter *w, int dirfd, const char *name);
 
 /* Append a frame of records [done, done + n), n <= KFT_ZCHUNK_RECS;

@@ -9,10 +9,16 @@
 #include "format/control.h"
 #include "format/site-table.h"
 #include "format/trace-format.h"
+#include "format/thread-writer.h"
 #include "format/zcodec.h"
+#include "format/zreader.h"
+#include "format/zwriter.h"
 
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zstd.h>
 
 static void test_dur_exact_below_2s(void **state)
@@ -322,11 +328,13 @@ static void test_state_autorepeat(void **state)
 }
 
 /* A frame of records of every shape (times going back, as a parent's
- * entry after its children's; the widest fields) comes back exact. */
+ * entry after its children's; the widest fields; every kind of duration)
+ * comes back exact, in both codecs. */
 static void test_zcodec_round_trip(void **state)
 {
 	static struct kft_rec in[KFT_ZCHUNK_RECS], out[KFT_ZCHUNK_RECS];
 	static uint8_t scratch[KFT_ZCODEC_SCRATCH(KFT_ZCHUNK_RECS)];
+	static const uint32_t codecs[] = { KFT_ZCODEC_ZSTD_DELTA, KFT_ZCODEC_ZSTD_COLUMNS };
 	size_t work = kft_zcodec_work_size(), cap = kft_zcodec_bound(KFT_ZCHUNK_RECS), z;
 	void *mem = malloc(work), *dst = malloc(cap);
 	ZSTD_CCtx *cctx = kft_zcodec_init(mem, work);
@@ -335,29 +343,131 @@ static void test_zcodec_round_trip(void **state)
 
 	(void)state;
 	assert_non_null(cctx);
+	assert_false(kft_zcodec_known(0));
+	assert_false(kft_zcodec_known(3));
 	for (uint32_t i = 0; i < KFT_ZCHUNK_RECS; i++) {
+		static const uint32_t durs[] = { KFT_DUR_UNFINISHED, KFT_DUR_WATCH, 0, 0x9fffffffU };
+
 		x ^= x << 13, x ^= x >> 7, x ^= x << 17;	/* xorshift */
 		kft_rec_pack(&in[i], i % 7 ? 1000000 + i * 40 : x >> 9, x & 0x3ffff,
-			     i % 5 ? (uint32_t)(x >> 40) : KFT_DUR_UNFINISHED,
+			     i % 5 ? (uint32_t)(x >> 40) : durs[i / 5 % 4],
 			     (uint32_t)x & KFT_SITE_MAX, (uint32_t)x & KFT_REC_FLAGS);
 	}
 	in[0].entry_depth = UINT64_MAX;
 	in[1].entry_depth = 0;
 	in[2].site_flags = UINT32_MAX;
-	for (uint32_t n = 1; n <= KFT_ZCHUNK_RECS; n *= 4) {
-		z = kft_zcodec_pack(cctx, dst, cap, in, n, scratch);
-		assert_true(z > 0);
-		memset(out, 0xa5, sizeof(out));
-		assert_int_equal(kft_zcodec_unpack(dctx, out, n, dst, z, scratch), 0);
-		assert_memory_equal(in, out, n * sizeof(*in));
-		/* a frame read as holding another count, or damaged, is refused */
-		assert_int_equal(kft_zcodec_unpack(dctx, out, n + 1, dst, z, scratch), -1);
-		((uint8_t *)dst)[z / 2] ^= 0x40;
-		assert_int_equal(kft_zcodec_unpack(dctx, out, n, dst, z, scratch), -1);
+	in[3].dur = UINT32_MAX - 2;
+	for (size_t c = 0; c < sizeof(codecs) / sizeof(codecs[0]); c++) {
+		assert_true(kft_zcodec_known(codecs[c]));
+		for (uint32_t n = 1; n <= KFT_ZCHUNK_RECS; n *= 4) {
+			z = kft_zcodec_pack(cctx, codecs[c], dst, cap, in, n, scratch);
+			assert_true(z > 0);
+			memset(out, 0xa5, sizeof(out));
+			assert_int_equal(kft_zcodec_unpack(dctx, codecs[c], out, n, dst, z, scratch), 0);
+			assert_memory_equal(in, out, n * sizeof(*in));
+			/* a frame read as holding another count, or damaged, is refused */
+			assert_int_equal(kft_zcodec_unpack(dctx, codecs[c], out, n + 1, dst, z, scratch),
+					 -1);
+			((uint8_t *)dst)[z / 2] ^= 0x40;
+			assert_int_equal(kft_zcodec_unpack(dctx, codecs[c], out, n, dst, z, scratch), -1);
+		}
 	}
 	ZSTD_freeDCtx(dctx);
 	free(mem);
 	free(dst);
+}
+
+/* Records [0, n) of dir/name's .kfz equal the thread file's raw ones. */
+static void assert_kfz_holds(const char *dir, const char *name, const struct kft_rec *raw,
+			     uint64_t n)
+{
+	struct kft_zcache *cache = NULL;
+	struct kft_zrecs *z = NULL;
+	struct kft_error err = { 0 };
+	char path[512];
+	uint64_t count = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	assert_int_equal(kft_zrecs_open(path, &cache, &z, &count, &err), 0);
+	assert_non_null(z);
+	assert_int_equal(count, n);
+	for (uint64_t i = 0; i < n; i++)
+		assert_memory_equal(kft_zrecs_get(z, i), &raw[i], sizeof(raw[i]));
+	assert_int_equal(kft_zrecs_damaged(z), 0);
+	kft_zrecs_close(z);
+	kft_zcache_free(cache);
+}
+
+/* A new .kfz is written in the newest codec; one an older kft began (a
+ * killed run's, say) is continued in its own, and both read back. */
+static void test_zwriter_keeps_codec(void **state)
+{
+	enum { N = 3 * KFT_ZCHUNK_RECS + 100 };
+	static struct kft_rec_data data[N];
+	static struct kft_rec raw[N];
+	struct kft_thread_out t = { .session = 1, .pid = 7, .tid = 7, .comm = "t", .recs = data,
+				    .nrecs = N };
+	struct kft_thread_hdr h;
+	struct kft_error err = { 0 };
+	struct kft_zwriter w;
+	struct kft_zhdr zh;
+	char dir[] = "/tmp/kft-unit-XXXXXX", zpath[512];
+	const char *name = "thread-1-7-0.kft";
+	int dirfd, fd;
+
+	(void)state;
+	for (uint32_t i = 0; i < N; i++)
+		data[i] = (struct kft_rec_data){ .func = 0x401000 + (i % 3) * 64,
+						 .call_site = 0x402000 + i % 5,
+						 .entry_ns = 1000000 + (uint64_t)i * 37 - (i % 4) * 90,
+						 .dur = i % 4 * 30 + 11, .depth = 3 - i % 4 };
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(kft_thread_write(dir, &t, &err), 0);
+	dirfd = open(dir, O_RDONLY | O_DIRECTORY);
+	fd = openat(dirfd, name, O_RDONLY);
+	assert_true(dirfd >= 0 && fd >= 0);
+	assert_int_equal(pread(fd, &h, sizeof(h), 0), sizeof(h));
+	assert_int_equal(pread(fd, raw, sizeof(raw), (off_t)h.records_off), sizeof(raw));
+	close(fd);
+	snprintf(zpath, sizeof(zpath), "%s/thread-1-7-0.kfz", dir);
+
+	/* new: the newest codec */
+	assert_int_equal(kft_zwriter_open(&w, dirfd, name), 0);
+	assert_int_equal(w.codec, KFT_ZCODEC_ZSTD_COLUMNS);
+	assert_int_equal(kft_zwriter_add(&w, KFT_ZCHUNK_RECS), 0);
+	assert_int_equal(kft_zwriter_add(&w, KFT_ZCHUNK_RECS), 0);
+	kft_zwriter_close(&w);
+	assert_kfz_holds(dir, "thread-1-7-0.kft", raw, 2 * KFT_ZCHUNK_RECS);
+
+	/* begun by an older kft: its header says codec 1 */
+	memset(&zh, 0, sizeof(zh));
+	memcpy(zh.magic, KFT_ZREC_MAGIC, sizeof(KFT_ZREC_MAGIC));
+	zh.version = 4;
+	zh.hdr_size = sizeof(zh);
+	zh.chunk_recs = KFT_ZCHUNK_RECS;
+	zh.codec = KFT_ZCODEC_ZSTD_DELTA;
+	fd = open(zpath, O_WRONLY | O_TRUNC);
+	assert_int_equal(write(fd, &zh, sizeof(zh)), sizeof(zh));
+	close(fd);
+	for (int round = 0; round < 2; round++) {	/* opened, and continued */
+		assert_int_equal(kft_zwriter_open(&w, dirfd, name), 0);
+		assert_int_equal(w.codec, KFT_ZCODEC_ZSTD_DELTA);
+		assert_int_equal(w.done, (uint64_t)round * KFT_ZCHUNK_RECS);
+		assert_int_equal(kft_zwriter_add(&w, KFT_ZCHUNK_RECS), 0);
+		kft_zwriter_close(&w);
+	}
+	assert_kfz_holds(dir, "thread-1-7-0.kft", raw, 2 * KFT_ZCHUNK_RECS);
+
+	/* a codec kft does not know is not appended to */
+	zh.codec = 99;
+	fd = open(zpath, O_WRONLY | O_TRUNC);
+	assert_int_equal(write(fd, &zh, sizeof(zh)), sizeof(zh));
+	close(fd);
+	assert_int_equal(kft_zwriter_open(&w, dirfd, name), -1);
+	unlinkat(dirfd, "thread-1-7-0.kfz", 0);
+	unlinkat(dirfd, name, 0);
+	close(dirfd);
+	rmdir(dir);
 }
 
 /* Where the trace's files hold what docs/kft-data.5 describes and the
@@ -381,6 +491,7 @@ int main(void)
 		cmocka_unit_test(test_dur_never_collides_with_markers),
 		cmocka_unit_test(test_rec_pack_round_trip),
 		cmocka_unit_test(test_zcodec_round_trip),
+		cmocka_unit_test(test_zwriter_keeps_codec),
 		cmocka_unit_test(test_site_table),
 		cmocka_unit_test(test_site_growth_edges),
 		cmocka_unit_test(test_site_index_grows),
