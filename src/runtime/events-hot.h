@@ -110,8 +110,11 @@ HOT_STEP void kft_event_exit(struct kft_tls *t, uint64_t fn, uintptr_t sp, uint6
 	const struct kft_frame *f = &t->frames[depth - 1];
 	uint64_t dur;
 
+	/* (a -pg call whose return kft took is as common: exceptions.c
+	 * alone looks at that flag) */
 	if (unlikely(!kft_rt.plain || !running(st) || depth - 1 >= t->frames_cap ||
-		     t->watch_rearm_depth || f->func != fn || f->flags != KFT_FRAME_LOGGED ||
+		     t->watch_rearm_depth || f->func != fn ||
+		     (f->flags & ~KFT_FRAME_HIJACKED) != KFT_FRAME_LOGGED ||
 		     f->gen != gen_of(st))) {
 		kft_exit_general(t, fn, sp, now);
 		return;

@@ -356,12 +356,15 @@ KFT_NOTRACE __attribute__((noinline)) void kft_exit_general(struct kft_tls *t, u
 KFT_NOTRACE void kft_unwind_to(struct kft_tls *t, uintptr_t sp)
 {
 	struct kft_thread_hdr *h = t->hdr;
-	uint64_t now = kft_now();
-	uint64_t st = load_state();
-	uint64_t depth = h->depth;
+	uint64_t depth = h->depth, now, st;
 
 	if (depth > t->frames_cap)
 		return;
+	/* every -pg return asks: the clock only when a frame is left behind */
+	if (!depth || t->frames[depth - 1].sp >= sp)
+		goto done;
+	now = kft_now();
+	st = load_state();
 	while (depth && t->frames[depth - 1].sp < sp) {
 		struct kft_frame frame = t->frames[depth - 1];
 
@@ -369,6 +372,7 @@ KFT_NOTRACE void kft_unwind_to(struct kft_tls *t, uintptr_t sp)
 		h->counters.unwound++;
 		finish_frame(t, &frame, depth, now, st, KFT_REC_UNWOUND);
 	}
+done:
 	if (t->watch_rearm_depth > depth)
 		t->watch_rearm_depth = 0;
 }

@@ -229,13 +229,15 @@ KFT_HIDDEN KFT_NOTRACE uint64_t *kft_pg_entry(uintptr_t ip, uintptr_t *ret_loc, 
 			*ret_loc = call_site;
 		return hook_done(t);
 	}
-	kft_event_entry(t, kft_config_func_at(start), call_site,
-			PG_SP(ret_loc), now);
+	if (unlikely(__atomic_load_n(&kft_rt.nranges, __ATOMIC_RELAXED)))
+		start = kft_config_func_at(start);
+	kft_event_entry(t, start, call_site, PG_SP(ret_loc), now);
 	depth = t->hdr->depth;
 	if (depth && depth <= t->frames_cap)
 		t->frames[depth - 1].flags |= KFT_FRAME_HIJACKED;	/* exceptions.c */
 	*ret_loc = (uintptr_t)kft_return_trampoline;
-	kft_rt.hijacked = true;
+	if (unlikely(!kft_rt.hijacked))
+		kft_rt.hijacked = true;	/* once: a line every thread reads */
 	return hook_done(t);
 }
 
@@ -257,11 +259,15 @@ KFT_HIDDEN KFT_NOTRACE struct kft_pg_back kft_pg_exit(uintptr_t sp, uint64_t tic
 	int busy = t->busy;
 	const struct kft_frame *f;
 	struct kft_pg_back back = { 0, NULL };
-	uint64_t now;
+	uint64_t now, depth;
 
 	t->busy = 1;
 	now = busy ? kft_now() : hook_began(t, ticks);
-	kft_unwind_to(t, PG_SP(ret_loc));	/* frames a longjmp left behind */
+	/* frames a longjmp left behind (asked here: every return asks) */
+	depth = t->hdr->depth;
+	if (unlikely(!depth || depth > t->frames_cap || t->frames[depth - 1].sp < PG_SP(ret_loc) ||
+		     t->watch_rearm_depth > depth))
+		kft_unwind_to(t, PG_SP(ret_loc));
 	f = &t->frames[t->hdr->depth - 1];
 	back.to = f->call_site;
 	kft_event_exit(t, f->func, PG_SP(ret_loc), now);
