@@ -241,6 +241,7 @@ void kft_prefault_reset(void) KFT_HIDDEN;
 bool kft_prefault_step(void) KFT_HIDDEN;
 void kft_prefault_add(struct kft_tls *t, size_t done) KFT_HIDDEN;
 size_t kft_prefault_remove(struct kft_tls *t) KFT_HIDDEN;
+size_t kft_prefault_grown(struct kft_tls *t, size_t done) KFT_HIDDEN;
 
 /* compress.c: the helper compresses finished records into .kfz files */
 void kft_compress_reset(void) KFT_HIDDEN;

@@ -207,7 +207,7 @@ KFT_NOTRACE int kft_thread_grow_log(struct kft_tls *t, uint64_t n)
 	point_into(t, map, size);
 	__atomic_thread_fence(__ATOMIC_RELEASE);	/* the file first, then the room */
 	t->hdr->capacity = room;
-	kft_prefault_add(t, done);
+	kft_prefault_add(t, kft_prefault_grown(t, done));
 	errno = saved;
 	return 0;
 give_back:
