@@ -65,6 +65,16 @@ if [ -z "$only" ]; then
 	done
 fi
 
+# --- the floors of docs/design.md: no include from a floor above -----------
+if [ -z "$only" ]; then
+	if floors=$(tests/floors.sh 2>&1); then
+		pass
+	else
+		fail "include floors (tests/floors.sh)"
+		echo "$floors"
+	fi
+fi
+
 # --- fuzzing: the committed corpus and a short pass (tests/fuzz/) -----------
 if [ -z "$only" ]; then
 	if make -s -j"$(nproc)" O=build-fuzz CC=clang \
