@@ -34,6 +34,7 @@ struct kft_switch_rec {
 	pthread_t thread;
 	bool running;
 	volatile bool stop;
+	int wake[2];		/* a byte written wakes the reader to stop */
 	unsigned long long lost;
 	struct kft_switch batch[BATCH];
 	size_t nbatch;
@@ -112,20 +113,36 @@ static void drain(struct kft_switch_rec *r, struct ring *g)
 	__atomic_store_n(&g->meta->data_tail, tail, __ATOMIC_RELEASE);
 }
 
+/*
+ * Drain the rings as they fill. A ring whose task has ended hangs up for
+ * good, and poll would return at once for ever after (some 6,000 times
+ * in the milliseconds kft took to stop it): it is polled no more, and the
+ * rings are drained every 10 ms instead (a child may still write there),
+ * until the stop's byte wakes the reader.
+ */
 static void *reader(void *arg)
 {
 	struct kft_switch_rec *r = arg;
-	struct pollfd *fds = calloc((size_t)r->nrings, sizeof(*fds));
+	struct pollfd *fds = calloc((size_t)r->nrings + 1, sizeof(*fds));
+	int live = r->nrings;
 
 	for (int i = 0; fds && i < r->nrings; i++)
 		fds[i] = (struct pollfd){ .fd = r->rings[i].fd, .events = POLLIN };
+	if (fds)
+		fds[r->nrings] = (struct pollfd){ .fd = r->wake[0], .events = POLLIN };
 	while (!r->stop) {
 		if (fds)
-			poll(fds, (nfds_t)r->nrings, 100);
+			poll(fds, (nfds_t)r->nrings + 1, live ? 100 : 10);
 		else
 			usleep(100000);
-		for (int i = 0; i < r->nrings; i++)
+		for (int i = 0; i < r->nrings; i++) {
 			drain(r, &r->rings[i]);
+			if (fds && fds[i].fd >= 0 && r->wake[0] >= 0 &&
+			    (fds[i].revents & (POLLHUP | POLLERR | POLLNVAL))) {
+				fds[i].fd = -1;
+				live--;
+			}
+		}
 	}
 	free(fds);
 	return NULL;
@@ -206,6 +223,7 @@ struct kft_switch_rec *kft_switches_start(pid_t pid, const char *dir, char *why,
 		return NULL;
 	}
 	r->out = -1;
+	r->wake[0] = r->wake[1] = -1;
 	for (int cpu = 0; cpu < ncpu; cpu++) {
 		int e = open_ring(&r->rings[r->nrings], pid, cpu, why, whysize);
 
@@ -244,6 +262,8 @@ int kft_switches_begin(struct kft_switch_rec *r, uint64_t clock_base_ns, char *w
 					.clock_base_ns = clock_base_ns };
 
 	r->base = clock_base_ns;
+	if (pipe2(r->wake, O_CLOEXEC | O_NONBLOCK))
+		r->wake[0] = r->wake[1] = -1;	/* then hung-up rings stay polled */
 	if (write(r->out, &hdr, sizeof(hdr)) != (ssize_t)sizeof(hdr)) {
 		snprintf(why, whysize, "writing the switches file: %s", strerror(errno));
 		return -1;
@@ -262,8 +282,16 @@ void kft_switches_stop(struct kft_switch_rec *r, unsigned long long *lost)
 	if (!r)
 		return;
 	r->stop = true;
-	if (r->running)
+	if (r->running) {
+		if (r->wake[1] >= 0 && write(r->wake[1], "", 1) < 0) {
+			/* the reader wakes within 100 ms anyway */
+		}
 		pthread_join(r->thread, NULL);
+	}
+	if (r->wake[0] >= 0) {
+		close(r->wake[0]);
+		close(r->wake[1]);
+	}
 	for (int i = 0; i < r->nrings; i++)
 		drain(r, &r->rings[i]);
 	if (r->running) {
