@@ -377,6 +377,59 @@ static void test_zcodec_round_trip(void **state)
 	free(dst);
 }
 
+/* Frames whose zstd content is made up (valid zstd, numbers of any shape)
+ * are refused or read as records, never read past; any records read pack
+ * and read back the same. (The sanitizer builds run this too.) */
+static void test_zcodec_made_up_frames(void **state)
+{
+	enum { N = 64 };
+	static const uint32_t codecs[] = { KFT_ZCODEC_ZSTD_DELTA, KFT_ZCODEC_ZSTD_COLUMNS };
+	static uint8_t scratch[KFT_ZCODEC_SCRATCH(N)], raw[512];
+	static struct kft_rec out[N], again[N];
+	size_t work = kft_zcodec_work_size(), cap = kft_zcodec_bound(N) + 1024;
+	void *mem = malloc(work), *dst = malloc(cap);
+	ZSTD_CCtx *cctx = kft_zcodec_init(mem, work);
+	ZSTD_DCtx *dctx = ZSTD_createDCtx();
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+	int read = 0;
+
+	(void)state;
+	assert_non_null(cctx);
+	for (int round = 0; round < 4000; round++) {
+		uint32_t codec = codecs[round % 2], n = 1 + round % N, len;
+		size_t z;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		len = (uint32_t)(x % sizeof(raw));
+		for (uint32_t i = 0; i < len; i++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			/* mostly small numbers, as real frames hold, some not */
+			raw[i] = (uint8_t)(x % 5 ? x & 0x7f : x);
+		}
+		if (codec == KFT_ZCODEC_ZSTD_COLUMNS && len >= 12 && round % 3) {
+			/* column lengths that add up, now and then */
+			uint32_t part = (len - 12) / 4;
+
+			for (int k = 0; k < 3; k++)
+				for (int b = 0; b < 4; b++)
+					raw[4 * k + b] = (uint8_t)(part >> (8 * b));
+		}
+		z = ZSTD_compress(dst, cap, raw, len, 1);
+		assert_false(ZSTD_isError(z));
+		if (kft_zcodec_unpack(dctx, codec, out, n, dst, z, scratch))
+			continue;
+		read++;
+		z = kft_zcodec_pack(cctx, codec, dst, cap, out, n, scratch);
+		assert_true(z > 0);
+		assert_int_equal(kft_zcodec_unpack(dctx, codec, again, n, dst, z, scratch), 0);
+		assert_memory_equal(out, again, n * sizeof(*out));
+	}
+	assert_true(read > 0);	/* some made-up frames were whole records */
+	ZSTD_freeDCtx(dctx);
+	free(mem);
+	free(dst);
+}
+
 /* Records [0, n) of dir/name's .kfz equal the thread file's raw ones. */
 static void assert_kfz_holds(const char *dir, const char *name, const struct kft_rec *raw,
 			     uint64_t n)
@@ -492,6 +545,7 @@ int main(void)
 		cmocka_unit_test(test_rec_pack_round_trip),
 		cmocka_unit_test(test_zcodec_round_trip),
 		cmocka_unit_test(test_zwriter_keeps_codec),
+		cmocka_unit_test(test_zcodec_made_up_frames),
 		cmocka_unit_test(test_site_table),
 		cmocka_unit_test(test_site_growth_edges),
 		cmocka_unit_test(test_site_index_grows),
