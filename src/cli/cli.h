@@ -36,10 +36,10 @@ int cmd_functions(int argc, char **argv);
 int cmd_pipe(int argc, char **argv);
 int cmd_embed(int argc, char **argv);
 
-/* Print "kft: msg" to stderr; returns 1 for `return fail(...)`. */
-int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print "kft: msg" to stderr; returns 1 for `return cli_fail(...)`. */
+int cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A step below the command line returned ret: when it failed (not 0),
- * its error is said as fail() says one, and fail()'s 1 returned; else 0.
+ * its error is said as cli_fail() says one, and cli_fail()'s 1 returned; else 0.
  * Steps chain with ||. */
 int cli_said(int ret, const struct kft_error *err);
 
@@ -48,12 +48,13 @@ int cli_said(int ret, const struct kft_error *err);
 bool cli_trace_missing(const char *path, const char *also);
 /* Open the trace in dir, with its symbols; on error say so on stderr and
  * return 1. A view that does not show the stack watch's rows (shows_watch
- * false) has this say where they are. Close with close_trace(). */
-int open_trace(const char *dir, bool shows_watch, struct kft_trace *tr, struct kft_symbolizer **sz);
+ * false) has this say where they are. Close with cli_close_trace(). */
+int cli_open_trace(const char *dir, bool shows_watch, struct kft_trace *tr,
+		   struct kft_symbolizer **sz);
 /* --no-demangle of the commands that print names: C++ names as the
  * symbol table has them */
 extern bool cli_no_demangle;
-void close_trace(struct kft_trace *tr, struct kft_symbolizer *sz);
+void cli_close_trace(struct kft_trace *tr, struct kft_symbolizer *sz);
 /* What the symbolizer found wrong since it was last asked, as warnings
  * on stderr (sz may be NULL). */
 void cli_symbol_warnings(struct kft_symbolizer *sz);
@@ -61,23 +62,23 @@ void cli_symbol_warnings(struct kft_symbolizer *sz);
 
 /* Running a program to trace (cmd-record.c). gate, a pipe: the child
  * waits for a byte on it before exec; runtime NULL: no libkft. */
-int find_program(const char *prog, char *out, size_t size);
-int find_runtime(char *out, size_t size);
-pid_t launch(const char *prog, char **argv, const char *runtime, const char *dir,
-	     const int *gate);
+int cli_find_program(const char *prog, char *out, size_t size);
+int cli_find_runtime(char *out, size_t size);
+pid_t cli_launch(const char *prog, char **argv, const char *runtime, const char *dir,
+		 const int *gate);
 
 /* After a program traced by kft record has ended (or been let go): its
  * names saved with the trace, its losses said (cmd-record.c). */
-void record_finish(const char *dir);
+void cli_record_finish(const char *dir);
 /* kft record -p (record-attach.c): exe is the process's program, checked. */
-int record_attach(pid_t pid, const char *exe, const char *dir, const struct kft_config *cfg,
-		  bool primed, uint32_t mode, uint64_t max_size);
+int cli_record_attach(pid_t pid, const char *exe, const char *dir, const struct kft_config *cfg,
+		      bool primed, uint32_t mode, uint64_t max_size);
 
 /* kft record --kernel (record-kernel.c) */
 /* cfg: loaded, with the options' selections; record_kernel releases it */
 struct kft_config;
-int record_kernel(struct kft_config *cfg, const char *config, const char *dir, bool compensate,
-		  bool irqs, bool switches, int argc, char **argv);
+int cli_record_kernel(struct kft_config *cfg, const char *config, const char *dir, bool compensate,
+		      bool irqs, bool switches, int argc, char **argv);
 
 /* The trace directory arg names: arg itself, or, for a PID (when no
  * directory has that name), the trace of that traced process (target.c).
@@ -101,6 +102,6 @@ struct kft_control *cli_map_control(const char *dir, const char *verb);
 void cli_unmap_control(struct kft_control *ctl);
 
 /* If argv has -h/--help before "--", print usage to stdout and return true. */
-bool wants_help(int argc, char **argv, const char *usage);
+bool cli_wants_help(int argc, char **argv, const char *usage);
 
 #endif

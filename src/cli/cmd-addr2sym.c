@@ -32,33 +32,35 @@ int cmd_addr2sym(int argc, char **argv)
 	struct kft_error err;
 	int nfiles = 0, ret = 0;
 
-	if (wants_help(argc, argv, usage))
+	if (cli_wants_help(argc, argv, usage))
 		return 0;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-m")) {
 			if (i + 1 >= argc)
-				return fail("addr2sym: missing map file name after -m");
+				return cli_fail("addr2sym: missing map file name after -m");
 			map = argv[++i];
 		} else if (!strcmp(argv[i], "-b")) {
 			char *end;
 
 			if (i + 1 >= argc)
-				return fail("addr2sym: missing load base after -b");
+				return cli_fail("addr2sym: missing load base after -b");
 			errno = 0;
 			a.bases[a.nbases] = strtoull(argv[++i], &end, 16);
 			if (errno || *end || strncmp(argv[i], "0x", 2))
-				return fail("addr2sym: '%s': not a load base (0x and hex digits)",
-					    argv[i]);
+				return cli_fail("addr2sym: '%s': not a load base (0x and hex "
+						"digits)",
+						argv[i]);
 			if (++a.nbases == KFT_ADDR2SYM_BASES)
-				return fail("addr2sym: %d load bases at most", KFT_ADDR2SYM_BASES);
+				return cli_fail("addr2sym: %d load bases at "
+						"most", KFT_ADDR2SYM_BASES);
 		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return fail("addr2sym: unknown option '%s'\n%s", argv[i], usage);
+			return cli_fail("addr2sym: unknown option '%s'\n%s", argv[i], usage);
 		}
 	}
 	if (!map)
-		return fail("addr2sym: no map file specified (-m MAP)\n%s", usage);
+		return cli_fail("addr2sym: no map file specified (-m MAP)\n%s", usage);
 	if (kft_symmap_load(&m, map, &err))
-		return fail("%s", err.msg);
+		return cli_fail("%s", err.msg);
 	for (int i = 1; i < argc && !ret; i++) {
 		FILE *f;
 
@@ -69,22 +71,22 @@ int cmd_addr2sym(int argc, char **argv)
 		nfiles++;
 		f = strcmp(argv[i], "-") ? fopen(argv[i], "re") : stdin;
 		if (!f) {
-			ret = fail("addr2sym: %s: cannot open it", argv[i]);
+			ret = cli_fail("addr2sym: %s: cannot open it", argv[i]);
 			break;
 		}
 		if (kft_addr2sym_stream(stdout, &a, f))
-			ret = fail("addr2sym: %s: read error", argv[i]);
+			ret = cli_fail("addr2sym: %s: read error", argv[i]);
 		if (f != stdin)
 			fclose(f);
 	}
 	if (!nfiles && kft_addr2sym_stream(stdout, &a, stdin))
-		ret = fail("addr2sym: read error on stdin");
+		ret = cli_fail("addr2sym: read error on stdin");
 	/* a PIE's addresses mean nothing without where it was loaded */
 	if (!ret && m.pie && !a.nbases && a.missed)
-		ret = fail("addr2sym: %s is position-independent (a PIE or a library) and the "
-			   "text does not say where it was loaded: %" PRIu64 " addresses left as "
-			   "they were. Give the log of `kft log --raw`, whose 'Load base of' lines "
-			   "say it, or -b BASE", map, a.missed);
+		ret = cli_fail("addr2sym: %s is position-independent (a PIE or a library) and the "
+			       "text does not say where it was loaded: %" PRIu64 " addresses left as "
+			       "they were. Give the log of `kft log --raw`, whose 'Load base of' lines "
+			       "say it, or -b BASE", map, a.missed);
 	kft_symmap_free(&m);
 	return ret;
 }

@@ -20,15 +20,15 @@ int cmd_compress(int argc, char **argv)
 	struct kft_error err;
 	const char *dir;
 
-	if (wants_help(argc, argv, usage))
+	if (cli_wants_help(argc, argv, usage))
 		return 0;
 	if (argc > 2 || (argc == 2 && argv[1][0] == '-'))
-		return fail("compress: usage: kft compress [DIR]");
+		return cli_fail("compress: usage: kft compress [DIR]");
 	dir = argc == 2 ? argv[1] : KFT_DEFAULT_DIR;
 	if (cli_trace_missing(dir, ""))
 		return 1;
 	if (kft_trace_compress(dir, false, &st, &err))
-		return fail("%s", err.msg);
+		return cli_fail("%s", err.msg);
 	printf("%s: %llu calls compressed now; %llu thread files fully compressed",
 	       dir, (unsigned long long)st.calls, (unsigned long long)st.files);
 	if (st.live)

@@ -34,17 +34,17 @@ int cmd_control(int argc, char **argv)
 	int tracing = -1;	/* tracing on|off: 1 or 0 */
 	bool done;
 
-	if (wants_help(argc, argv, usage))
+	if (cli_wants_help(argc, argv, usage))
 		return 0;
 	if (!strcmp(verb, "tracing")) {
 		if (argc < 2 || (strcmp(argv[1], "on") && strcmp(argv[1], "off")))
-			return fail("tracing: usage: kft tracing on|off [DIR|PID]");
+			return cli_fail("tracing: usage: kft tracing on|off [DIR|PID]");
 		tracing = !strcmp(argv[1], "on");
 		argv++;
 		argc--;
 	}
 	if (argc > 2 || (argc == 2 && argv[1][0] == '-'))
-		return fail("%s: usage: kft %s%s [DIR|PID]", verb, verb,
+		return cli_fail("%s: usage: kft %s%s [DIR|PID]", verb, verb,
 			    tracing < 0 ? "" : tracing ? " on" : " off");
 	if (cli_trace_target(argc == 2 ? argv[1] : KFT_DEFAULT_DIR, dir, sizeof(dir)))
 		return 1;
@@ -55,7 +55,7 @@ int cmd_control(int argc, char **argv)
 		done = kft_control_pause(ctl, !tracing);
 		cli_unmap_control(ctl);
 		if (!done)
-			return fail("tracing: already %s", tracing ? "on" : "off");
+			return cli_fail("tracing: already %s", tracing ? "on" : "off");
 		return 0;
 	}
 	if (!strcmp(verb, "prime"))
@@ -66,7 +66,7 @@ int cmd_control(int argc, char **argv)
 		done = kft_control_stop(ctl, KFT_HOW_USER, kft_mono_now_ns() - ctl->clock_base_ns, 0, 0, 0);
 	cli_unmap_control(ctl);
 	if (!done)
-		return fail("%s: the run is %s", verb,
+		return cli_fail("%s: the run is %s", verb,
 			    !strcmp(verb, "stop") ? "already complete" :
 						    "already running or complete");
 	return 0;

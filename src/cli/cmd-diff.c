@@ -36,14 +36,14 @@ int cmd_diff(int argc, char **argv)
 	char *end;
 	int c, ret;
 
-	if (wants_help(argc, argv, usage))
+	if (cli_wants_help(argc, argv, usage))
 		return 0;
 	while ((c = getopt_long(argc, argv, "n:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			o.limit = strtol(optarg, &end, 10);
 			if (!*optarg || *end || o.limit < 0)
-				return fail("diff: -n: '%s' is not a number", optarg);
+				return cli_fail("diff: -n: '%s' is not a number", optarg);
 			break;
 		case 'f': o.paths = false; break;
 		case 'D': cli_no_demangle = true; break;
@@ -53,15 +53,15 @@ int cmd_diff(int argc, char **argv)
 		}
 	}
 	if (argc - optind != 2)
-		return fail("diff: two trace directories, OLD and NEW (see kft diff -h)");
-	if (open_trace(argv[optind], false, &tr[0], &sz[0]))
+		return cli_fail("diff: two trace directories, OLD and NEW (see kft diff -h)");
+	if (cli_open_trace(argv[optind], false, &tr[0], &sz[0]))
 		return 1;
-	if (open_trace(argv[optind + 1], false, &tr[1], &sz[1])) {
-		close_trace(&tr[0], sz[0]);
+	if (cli_open_trace(argv[optind + 1], false, &tr[1], &sz[1])) {
+		cli_close_trace(&tr[0], sz[0]);
 		return 1;
 	}
 	ret = kft_view_diff(stdout, &tr[0], sz[0], &tr[1], sz[1], &o, &err);
-	close_trace(&tr[0], sz[0]);
-	close_trace(&tr[1], sz[1]);
-	return ret ? fail("%s", err.msg) : 0;
+	cli_close_trace(&tr[0], sz[0]);
+	cli_close_trace(&tr[1], sz[1]);
+	return ret ? cli_fail("%s", err.msg) : 0;
 }

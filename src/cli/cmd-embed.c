@@ -90,7 +90,7 @@ int cmd_embed(int argc, char **argv)
 	FILE *out = stdout;
 	int c, ret;
 
-	if (wants_help(argc, argv, usage))
+	if (cli_wants_help(argc, argv, usage))
 		return 0;
 	while ((c = getopt_long(argc, argv, "o:d:", longopts, NULL)) != -1) {
 		if (c == 'o')
@@ -103,22 +103,22 @@ int cmd_embed(int argc, char **argv)
 		}
 	}
 	if (argc - optind != 1)
-		return fail("embed: one CONFIG file\n%s", usage);
+		return cli_fail("embed: one CONFIG file\n%s", usage);
 	if (!*dir)
-		return fail("embed: -d: an empty directory name");
+		return cli_fail("embed: -d: an empty directory name");
 	if (kft_config_load(&cfg, argv[optind], &err))
-		return fail("%s", err.msg);
+		return cli_fail("%s", err.msg);
 	text = kft_config_format(&cfg);
 	kft_config_release(&cfg);
 	if (!text)
-		return fail("out of memory");
+		return cli_fail("out of memory");
 	if (outpath && !(out = fopen(outpath, "we"))) {
 		free(text);
-		return fail("embed: %s: cannot write it", outpath);
+		return cli_fail("embed: %s: cannot write it", outpath);
 	}
 	ret = write_embed(out, argv[optind], text, dir);
 	free(text);
 	if ((outpath && fclose(out)) || ret)
-		return fail("embed: %s: write failed", outpath ? outpath : "stdout");
+		return cli_fail("embed: %s: write failed", outpath ? outpath : "stdout");
 	return 0;
 }

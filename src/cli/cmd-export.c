@@ -77,13 +77,13 @@ static int filter_option(int c, struct kft_export_opts *o, const char **only,
 	case 'm':
 		if (!parse_time(optarg, &o->min_ns))
 			return 0;
-		fail("%s: --min-duration: '%s' is not a time (20, 500ns, 20us, 3ms, 1s)", cmd,
-		     optarg);
+		cli_fail("%s: --min-duration: '%s' is not a time (20, 500ns, 20us, 3ms, 1s)", cmd,
+			 optarg);
 		return -1;
 	case 'F':
 	case 'N':
 		if ((c == 'F' ? o->nonly : o->nnotrace) == 64) {
-			fail("%s: 64 globs at most for --filter and for --notrace", cmd);
+			cli_fail("%s: 64 globs at most for --filter and for --notrace", cmd);
 			return -1;
 		}
 		if (c == 'F')
@@ -122,12 +122,12 @@ static int write_out(const char *file, const char *dir, char format,
 	FILE *out;
 	int ret;
 
-	if (open_trace(dir, false, &tr, &sz))
+	if (cli_open_trace(dir, false, &tr, &sz))
 		return 1;
 	out = strcmp(file, "-") ? fopen(file, "we") : stdout;
 	if (!out) {
-		close_trace(&tr, sz);
-		return fail("%s: %m", file);
+		cli_close_trace(&tr, sz);
+		return cli_fail("%s: %m", file);
 	}
 	o->progress = out != stdout && isatty(STDERR_FILENO);
 	ret = format == 'p'   ? kft_export_perfetto(out, &tr, sz, o, !o->raw, &res, &err)
@@ -137,9 +137,9 @@ static int write_out(const char *file, const char *dir, char format,
 			      : kft_view_flame_chart(out, &tr, sz, o, title, &res, &err);
 	if (out != stdout && fclose(out) && !ret)
 		ret = kft_error_set(&err, "%s: %m", file);
-	close_trace(&tr, sz);
+	cli_close_trace(&tr, sz);
 	if (ret)
-		return fail("%s", err.msg);
+		return cli_fail("%s", err.msg);
 	if (out != stdout && !stat(file, &st)) {
 		human_size(size, sizeof(size), (long long)st.st_size);
 		fprintf(stderr, "kft: wrote %s: %llu %s of %llu calls, %s\n", file,
@@ -173,7 +173,7 @@ int cmd_export(int argc, char **argv)
 	char format = 0;
 	int c;
 
-	if (wants_help(argc, argv, usage))
+	if (cli_wants_help(argc, argv, usage))
 		return 0;
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
@@ -181,14 +181,15 @@ int cmd_export(int argc, char **argv)
 		case 'c':
 		case 'f':
 			if (format)
-				return fail("export: one format at a time (--perfetto, --chrome or "
-					    "--folded)");
+				return cli_fail("export: one format at a time (--perfetto, "
+						"--chrome or "
+						"--folded)");
 			format = (char)c;
 			file = optarg;
 			break;
 		case 'w':
 			if (strcmp(optarg, "self") && strcmp(optarg, "total"))
-				return fail("export: --weight: '%s': self or total", optarg);
+				return cli_fail("export: --weight: '%s': self or total", optarg);
 			o.self = !strcmp(optarg, "self");
 			break;
 		case 'z':
@@ -207,10 +208,11 @@ int cmd_export(int argc, char **argv)
 		}
 	}
 	if (!format)
-		return fail("export: which format? --perfetto FILE, --chrome FILE or --folded FILE "
-			    "(see kft export -h)");
+		return cli_fail("export: which format? --perfetto FILE, --chrome FILE or --folded "
+				"FILE "
+				"(see kft export -h)");
 	if (argc - optind > 1)
-		return fail("export: one trace directory at most");
+		return cli_fail("export: one trace directory at most");
 	return write_out(file, optind < argc ? argv[optind] : KFT_DEFAULT_DIR, format, &o, NULL);
 }
 
@@ -253,7 +255,7 @@ int cmd_flame(int argc, char **argv)
 	struct kft_export_opts o = { .only = only, .notrace = notrace };
 	int c;
 
-	if (wants_help(argc, argv, flame_usage))
+	if (cli_wants_help(argc, argv, flame_usage))
 		return 0;
 	while ((c = getopt_long(argc, argv, "o:", longopts, NULL)) != -1) {
 		if (c == 'o') {
@@ -270,7 +272,7 @@ int cmd_flame(int argc, char **argv)
 		}
 	}
 	if (argc - optind > 1)
-		return fail("flame: one trace directory at most");
+		return cli_fail("flame: one trace directory at most");
 	dir = optind < argc ? argv[optind] : KFT_DEFAULT_DIR;
 	return write_out(file, dir, format, &o, title ? title : dir);
 }

@@ -57,7 +57,7 @@ int cmd_ftrace(int argc, char **argv)
 	struct kft_trace tr;
 	int c, ret = 1;
 
-	if (wants_help(argc, argv, usage))
+	if (cli_wants_help(argc, argv, usage))
 		return 0;
 	kft_ftrace_opts_init(&o);
 	while ((c = getopt_long(argc, argv, "t:O:", longopts, NULL)) != -1) {
@@ -72,32 +72,33 @@ int cmd_ftrace(int argc, char **argv)
 		else if (c == 'S')
 			o.switches = true;
 		else if (c == 't')
-			return fail("ftrace: unknown tracer '%s' (function_graph, function or "
-				    "latency)", optarg);
+			return cli_fail("ftrace: unknown tracer '%s' (function_graph, function or "
+					"latency)", optarg);
 		else if (c == 'O') {
 			char *list = optarg, *word;
 
 			while ((word = strsep(&list, ",")))
 				if (*word && kft_ftrace_opts_set(&o, word))
-					return fail("ftrace: -O: unknown option '%s' (print-parent, "
-						    "sym-offset, sym-addr, raw, hex, verbose; "
-						    "'no' in front turns one off)", word);
+					return cli_fail("ftrace: -O: unknown option '%s' "
+							"(print-parent, "
+							"sym-offset, sym-addr, raw, hex, verbose; "
+							"'no' in front turns one off)", word);
 		} else {
 			fputs(usage, stderr);
 			return 2;
 		}
 	}
 	if (argc - optind > 1)
-		return fail("ftrace: one trace directory at most");
-	if (open_trace(optind < argc ? argv[optind] : KFT_DEFAULT_DIR, false, &tr, &sz))
+		return cli_fail("ftrace: one trace directory at most");
+	if (cli_open_trace(optind < argc ? argv[optind] : KFT_DEFAULT_DIR, false, &tr, &sz))
 		return 1;
 	if (o.switches && !tr.switches.present)
 		fprintf(stderr, "kft: ftrace: %s has no context switches (recorded with "
 			"--no-switches, or the kernel refused them)\n", tr.dir);
 	if (kft_view_ftrace(stdout, &tr, sz, &o, &err))
-		fail("%s", err.msg);
+		cli_fail("%s", err.msg);
 	else
 		ret = 0;
-	close_trace(&tr, sz);
+	cli_close_trace(&tr, sz);
 	return ret;
 }

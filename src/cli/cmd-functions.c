@@ -47,11 +47,12 @@ static long list_object(const char *path, const char *lib, char **globs, int ngl
 	size_t n = 0;
 
 	if (kft_elf_open(&elf, path, &err))
-		return lib ? 0 : -fail("%s", err.msg);	/* a library kft cannot read: none */
+		return lib ? 0 : -cli_fail("%s",
+					   err.msg);	/* a library kft cannot read: none */
 	names = malloc((elf.nsyms ? elf.nsyms : 1) * sizeof(*names));
 	if (!names) {
 		kft_elf_close(&elf);
-		return -fail("out of memory");
+		return -cli_fail("out of memory");
 	}
 	for (size_t i = 0; i < elf.nsyms; i++)
 		if (wanted(elf.syms[i].name, globs, nglobs))
@@ -114,15 +115,15 @@ int cmd_functions(int argc, char **argv)
 	char *end;
 	long pid;
 
-	if (wants_help(argc, argv, usage))
+	if (cli_wants_help(argc, argv, usage))
 		return 0;
 	if (argc < 2)
-		return fail("functions: expected PROG or PID\n%s", usage);
+		return cli_fail("functions: expected PROG or PID\n%s", usage);
 	pid = strtol(argv[1], &end, 10);
 	if (*argv[1] && !*end && pid > 0)
 		snprintf(path, sizeof(path), "/proc/%ld/exe", pid);
-	else if (find_program(argv[1], path, sizeof(path)))
-		return fail("functions: %s: program not found or not executable", argv[1]);
+	else if (cli_find_program(argv[1], path, sizeof(path)))
+		return cli_fail("functions: %s: program not found or not executable", argv[1]);
 	n = list_object(path, NULL, argv + 2, argc - 2);
 	if (n < 0) {
 		if (pid > 0 && !*end)
@@ -132,6 +133,6 @@ int cmd_functions(int argc, char **argv)
 	if (pid > 0 && !*end && (libs = list_libraries(pid, argv + 2, argc - 2)) < 0)
 		return 1;
 	if (!n && !libs && argc > 2)
-		return fail("functions: no function of %s matches", argv[1]);
+		return cli_fail("functions: no function of %s matches", argv[1]);
 	return 0;
 }

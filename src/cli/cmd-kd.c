@@ -67,7 +67,7 @@ static const char usage[] =
 
 static int bad_number(const char *opt, const char *v)
 {
-	return fail("kd: %s: '%s' is not a number (see kft kd -h)", opt, v);
+	return cli_fail("kd: %s: '%s' is not a number (see kft kd -h)", opt, v);
 }
 
 static bool number(const char *s, long long *v)
@@ -183,7 +183,7 @@ int cmd_kd(int argc, char **argv)
 		bool takes = strchr("ntsfdm", a[0] == '-' && a[1] && !a[2] ? a[1] : '?') != NULL;
 
 		if (takes && !val)
-			return fail("kd: %s needs a value (see kft kd -h)", a);
+			return cli_fail("kd: %s needs a value (see kft kd -h)", a);
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			fputs(usage, stdout);
 			return 0;
@@ -200,8 +200,9 @@ int cmd_kd(int argc, char **argv)
 			o.min_time_us = v;
 		} else if (!strcmp(a, "-s")) {
 			if (strlen(val) != 1 || !strchr("FctaslnNXDMPQUo", val[0]))
-				return fail("kd: Invalid sort order '%s'. See usage for help. (Use -h)",
-					    val);
+				return cli_fail("kd: Invalid sort order '%s'. See usage for help. "
+						"(Use -h)",
+						val);
 			o.sort = val[0];
 		} else if (!strcmp(a, "-f")) {
 			o.columns = val;
@@ -231,19 +232,20 @@ int cmd_kd(int argc, char **argv)
 			switches = true;
 		} else if (!strcmp(a, "--slowest")) {
 			if (i + 2 >= argc)
-				return fail("kd: --slowest needs N and FUNC");
+				return cli_fail("kd: --slowest needs N and FUNC");
 			if (!number(argv[i + 1], &slowest_n))
 				return bad_number(a, argv[i + 1]);
 			if (slowest_n < 1)
-				return fail("kd: --slowest: N is how many calls to show: at least 1");
+				return cli_fail("kd: --slowest: N is how many calls to show: at "
+						"least 1");
 			slowest_func = argv[i + 2];
 			i += 2;
 			continue;
 		} else if (a[0] == '-' && a[1]) {
-			return fail("kd: unknown option '%s' (see kft kd -h)", a);
+			return cli_fail("kd: unknown option '%s' (see kft kd -h)", a);
 		} else {
 			if (input)
-				return fail("kd: one input at most ('%s' and '%s')", input, a);
+				return cli_fail("kd: one input at most ('%s' and '%s')", input, a);
 			input = a;
 			continue;
 		}
@@ -262,7 +264,7 @@ int cmd_kd(int argc, char **argv)
 		struct kft_trace tr;
 		struct kft_symbolizer *sz;
 
-		if (open_trace(input, false, &tr, &sz))
+		if (cli_open_trace(input, false, &tr, &sz))
 			return 1;
 		if (switches && !tr.switches.present)
 			fprintf(stderr, "kft: kd: %s has no context switches (recorded with "
@@ -271,8 +273,8 @@ int cmd_kd(int argc, char **argv)
 		 * trace is closed */
 		if ((tree || slowest_func) && !o.classic && !o.interlace && !o.raw_order) {
 			if (kft_kd_notes_take(&notes, &tr, switches, &err)) {
-				close_trace(&tr, sz);
-				return fail("%s", err.msg);
+				cli_close_trace(&tr, sz);
+				return cli_fail("%s", err.msg);
 			}
 			o.notes = &notes;
 		}
@@ -286,8 +288,8 @@ int cmd_kd(int argc, char **argv)
 				ret = kd_rows(&src, &o, tree, slowest_func, (long)slowest_n, &err);
 				kft_classic_rows_close(cr);
 			}
-			close_trace(&tr, sz);
-			return !cr || ret ? fail("%s", err.msg) : 0;
+			cli_close_trace(&tr, sz);
+			return !cr || ret ? cli_fail("%s", err.msg) : 0;
 		}
 		if (!tree && !slowest_func && !in_memory && fast_columns(&o)) {
 			/* totals need no tree: one pass over the records (each
@@ -297,8 +299,8 @@ int cmd_kd(int argc, char **argv)
 			      kft_view_kd_summary(stdout, &t, &fs, &o, &err);
 			kft_funcstats_free(&fs);
 			kft_calltree_free(&t);
-			close_trace(&tr, sz);
-			return ret ? fail("%s", err.msg) : 0;
+			cli_close_trace(&tr, sz);
+			return ret ? cli_fail("%s", err.msg) : 0;
 		}
 		if (!o.classic && !in_memory && (slowest_func || tree)) {
 			/* trees straight from the thread files' call streams,
@@ -311,15 +313,15 @@ int cmd_kd(int argc, char **argv)
 			      : o.raw_order ? kft_view_kd_rows_stream(stdout, &tr, sz, &o, &err)
 			      : o.interlace ? kft_view_kd_interlaced_stream(stdout, &tr, sz, &o, &err)
 					    : kft_view_kd_tree_stream(stdout, &tr, sz, &o, &err);
-			close_trace(&tr, sz);
+			cli_close_trace(&tr, sz);
 			kft_kd_notes_free(&notes);
-			return ret ? fail("%s", err.msg) : 0;
+			return ret ? cli_fail("%s", err.msg) : 0;
 		}
 		ret = kft_calltree_from_trace(&t, &tr, sz, &err);
-		close_trace(&tr, sz);
+		cli_close_trace(&tr, sz);
 		if (ret) {
 			kft_kd_notes_free(&notes);
-			return fail("%s", err.msg);
+			return cli_fail("%s", err.msg);
 		}
 		if (o.classic) {
 			/* nest again as kd did, from the rows as a log shows them */
@@ -327,7 +329,7 @@ int cmd_kd(int argc, char **argv)
 			kft_calltree_free(&t);
 			if (ret || kft_calltree_from_text(&t, &log, true, &err)) {
 				kft_text_log_free(&log);
-				return fail("%s", err.msg);
+				return cli_fail("%s", err.msg);
 			}
 		}
 	} else if (!in_memory) {
@@ -340,13 +342,13 @@ int cmd_kd(int argc, char **argv)
 			ret = kd_rows(&src, &o, tree, slowest_func, (long)slowest_n, &err);
 			kft_text_reader_close(r);
 		}
-		return !r || ret ? fail("%s", err.msg) : 0;
+		return !r || ret ? cli_fail("%s", err.msg) : 0;
 	} else {
 		if (kft_text_log_load(&log, input, text_flags, &err))
-			return fail("%s", err.msg);
+			return cli_fail("%s", err.msg);
 		if (kft_calltree_from_text(&t, &log, o.classic, &err)) {
 			kft_text_log_free(&log);
-			return fail("%s", err.msg);
+			return cli_fail("%s", err.msg);
 		}
 	}
 
@@ -364,7 +366,7 @@ int cmd_kd(int argc, char **argv)
 		kft_funcstats_free(&fs);
 	}
 	if (ret)
-		fail("%s", err.msg);
+		cli_fail("%s", err.msg);
 	kft_calltree_free(&t);
 	kft_text_log_free(&log);
 	kft_kd_notes_free(&notes);

@@ -50,19 +50,19 @@ static bool primed(void)
 	struct kft_error err;
 	pid_t owner = 1;
 
-	return kft_journal_owner(kernel_state_path("journal"), &owner, &err) == 1 && owner == 0;
+	return kft_journal_owner(cli_kernel_state_path("journal"), &owner, &err) == 1 && owner == 0;
 }
 
 static int load_config(struct kft_config *cfg)
 {
 	struct kft_error err;
-	const char *path = kernel_state_path("config");
+	const char *path = cli_kernel_state_path("config");
 
 	kft_config_init(cfg);
 	if (access(path, F_OK))
-		return fail("no kernel config loaded: `kft kernel config FILE` first");
+		return cli_fail("no kernel config loaded: `kft kernel config FILE` first");
 	if (kft_config_load(cfg, path, &err))
-		return fail("%s", err.msg);
+		return cli_fail("%s", err.msg);
 	return 0;
 }
 
@@ -75,26 +75,27 @@ static int do_config(const char *file)
 	int ret = 1;
 
 	if (primed())
-		return fail("a session is primed: `kft kernel stop` it before loading a config");
+		return cli_fail("a session is primed: `kft kernel stop` it before loading a "
+				"config");
 	kft_config_init(&cfg);
 	if (kft_config_load(&cfg, file, &err))
-		return fail("%s", err.msg);
-	if (kernel_module_loaded()) {
+		return cli_fail("%s", err.msg);
+	if (cli_kernel_module_loaded()) {
 		/* checked here first, so a mistake names the file; the file
 		 * as written, so the module's line numbers are the file's */
 		kft_config_release(&cfg);
 		text = kft_file_read(file, &err);
 		if (!text)
-			return fail("%s", err.msg);
-		ret = kernel_module_send(text, file);
+			return cli_fail("%s", err.msg);
+		ret = cli_kernel_module_send(text, file);
 		free(text);
 		return ret;
 	}
-	if (!kernel_check(&k, &cfg, file)) {
+	if (!cli_kernel_check(&k, &cfg, file)) {
 		text = kft_config_format(&cfg);
-		ret = text ? cli_said(kft_trace_dir_write(kernel_state_path(""), "config", text,
+		ret = text ? cli_said(kft_trace_dir_write(cli_kernel_state_path(""), "config", text,
 						       strlen(text), &err), &err)
-			   : fail("out of memory");
+			   : cli_fail("out of memory");
 		free(text);
 		kft_kernel_release(&k);
 	}
@@ -115,15 +116,15 @@ static void spawn_timer(const struct kft_kernel *k, const struct kft_config *cfg
 	if (pid != 0)
 		return;
 	setsid();
-	kernel_timers_init(&t, cfg, kft_mono_now_ns());
-	while (primed() && !kernel_timers_poll(&t, k, cfg))
+	cli_kernel_timers_init(&t, cfg, kft_mono_now_ns());
+	while (primed() && !cli_kernel_timers_poll(&t, k, cfg))
 		nanosleep(&(struct timespec){ 0, 20 * 1000 * 1000 }, NULL);
 	_exit(0);
 }
 
 static int do_prime(void)
 {
-	const char *dir = kernel_state_path("kft.data");
+	const char *dir = cli_kernel_state_path("kft.data");
 	struct kft_kernel k;
 	struct kft_config cfg;
 	struct kft_error err;
@@ -133,16 +134,16 @@ static int do_prime(void)
 
 	if (load_config(&cfg))
 		return 1;
-	if (kernel_check(&k, &cfg, kernel_state_path("config"))) {
+	if (cli_kernel_check(&k, &cfg, cli_kernel_state_path("config"))) {
 		kft_config_release(&cfg);
 		return 1;
 	}
 	uname(&u);
 	snprintf(info, sizeof(info), "kernel = %s\nstatus = primed\n", u.release);
-	if (!kernel_take() && !cli_said(kft_trace_dir_prepare(dir, &err), &err) &&
+	if (!cli_kernel_take() && !cli_said(kft_trace_dir_prepare(dir, &err), &err) &&
 	    !cli_said(kft_trace_dir_write_run(dir, &cfg, true, 0, 0, &err), &err) &&
 	    !cli_said(kft_trace_dir_write_info(dir, 0, NULL, info, &err), &err) &&
-	    !kernel_arm(&k, &cfg, 0, 0)) {
+	    !cli_kernel_arm(&k, &cfg, 0, 0)) {
 		spawn_timer(&k, &cfg);
 		ret = 0;
 	}
@@ -160,15 +161,15 @@ static int do_stop(void)
 	int ret;
 
 	if (!primed())
-		return fail("no kernel session is primed");
+		return cli_fail("no kernel session is primed");
 	if (load_config(&cfg))
 		return 1;
 	if (kft_kernel_probe(&k, &err)) {
 		kft_config_release(&cfg);
-		return fail("%s", err.msg);
+		return cli_fail("%s", err.msg);
 	}
 	by_trigger = !kft_kernel_is_on(&k) && cfg.stop.type != KFT_TRIGGER_NONE;
-	ret = kernel_finish(&k, kernel_state_path("kft.data"), &cfg, by_trigger);
+	ret = cli_kernel_finish(&k, cli_kernel_state_path("kft.data"), &cfg, by_trigger);
 	kft_kernel_release(&k);
 	kft_config_release(&cfg);
 	return ret;
@@ -181,17 +182,17 @@ static int do_start(void)
 	int ret;
 
 	if (!primed())
-		return fail("no kernel session is primed: `kft kernel prime` first");
+		return cli_fail("no kernel session is primed: `kft kernel prime` first");
 	if (kft_kernel_probe(&k, &err))
-		return fail("%s", err.msg);
-	ret = kft_kernel_set_on(&k, true, &err) ? fail("%s", err.msg) : 0;
+		return cli_fail("%s", err.msg);
+	ret = kft_kernel_set_on(&k, true, &err) ? cli_fail("%s", err.msg) : 0;
 	kft_kernel_release(&k);
 	return ret;
 }
 
 static int do_status(void)
 {
-	char *argv[] = { "status", (char *)kernel_state_path("kft.data"), NULL };
+	char *argv[] = { "status", (char *)cli_kernel_state_path("kft.data"), NULL };
 	struct kft_kernel k;
 	struct kft_error err;
 	char *cfg;
@@ -199,12 +200,12 @@ static int do_status(void)
 	printf("backend: ftrace (tracefs; kft.ko is not loaded)\n");
 	if (primed()) {
 		if (kft_kernel_probe(&k, &err))
-			return fail("%s", err.msg);
+			return cli_fail("%s", err.msg);
 		uint64_t events = kft_kernel_cpu_stat(k.dir, (const char *const[]){ "entries:",
 										   NULL });
 		bool on = kft_kernel_is_on(&k);
 
-		cfg = kft_file_read(kernel_state_path("config"), &err);
+		cfg = kft_file_read(cli_kernel_state_path("config"), &err);
 		/* off with events: the stop trigger fired (KFT's "completed") */
 		printf("status: kernel session primed, %s, %llu events in the buffer\n",
 		       on ? "tracing on" : events ? "complete: tracing off, `kft kernel data` "
@@ -217,7 +218,7 @@ static int do_status(void)
 		return 0;
 	}
 	if (access(argv[1], F_OK)) {
-		cfg = kft_file_read(kernel_state_path("config"), &err);
+		cfg = kft_file_read(cli_kernel_state_path("config"), &err);
 		printf("status: no kernel session%s\n", cfg ? "; config loaded:" : "");
 		fputs(cfg ? cfg : "", stdout);
 		free(cfg);
@@ -228,12 +229,12 @@ static int do_status(void)
 
 static int do_data(void)
 {
-	char *argv[] = { "log", (char *)kernel_state_path("kft.data"), NULL };
+	char *argv[] = { "log", (char *)cli_kernel_state_path("kft.data"), NULL };
 
 	if (primed() && do_stop())
 		return 1;
 	if (access(argv[1], F_OK))
-		return fail("no kernel trace yet: config, prime, start, stop first");
+		return cli_fail("no kernel trace yet: config, prime, start, stop first");
 	return cmd_log(2, argv);
 }
 
@@ -243,7 +244,7 @@ static int do_bootargs(const char *file)
 	struct kft_error err;
 
 	if (kft_config_load(&cfg, file, &err))
-		return fail("%s", err.msg);
+		return cli_fail("%s", err.msg);
 	kft_boot_args(&cfg, stdout, stderr);
 	kft_config_release(&cfg);
 	return 0;
@@ -264,20 +265,21 @@ static int do_data_from_boot(int argc, char **argv)
 		else if (!strcmp(argv[i], "-o") && i + 1 < argc)
 			dir = argv[++i];
 		else
-			return fail("kernel: data --from-boot: '%s'? (-c CONFIG, -o DIR)", argv[i]);
+			return cli_fail("kernel: data --from-boot: '%s'? (-c CONFIG, -o "
+					"DIR)", argv[i]);
 	}
 	if (!dir)
-		return fail("kernel: data --from-boot: -o DIR: where to write the trace");
+		return cli_fail("kernel: data --from-boot: -o DIR: where to write the trace");
 	kft_config_init(&cfg);
 	if (config && kft_config_load(&cfg, config, &err))
-		return fail("%s", err.msg);
+		return cli_fail("%s", err.msg);
 	if (kft_kernel_probe(&k, &err)) {
 		kft_config_release(&cfg);
-		return fail("%s", err.msg);
+		return cli_fail("%s", err.msg);
 	}
-	ret = kernel_take() || cli_said(kft_trace_dir_prepare(dir, &err), &err) ||
+	ret = cli_kernel_take() || cli_said(kft_trace_dir_prepare(dir, &err), &err) ||
 	      cli_said(kft_trace_dir_write_run(dir, &cfg, true, 0, 0, &err), &err) ||
-	      kernel_collect_boot(&k, dir, &cfg);
+	      cli_kernel_collect_boot(&k, dir, &cfg);
 	kft_kernel_release(&k);
 	kft_config_release(&cfg);
 	return ret ? 1 : 0;
@@ -289,14 +291,14 @@ static int do_reset(void)
 	struct kft_error err;
 	int ret;
 
-	if (access(kernel_state_path("journal"), F_OK)) {
+	if (access(cli_kernel_state_path("journal"), F_OK)) {
 		fprintf(stderr, "kft: nothing to restore\n");
 		return 0;
 	}
 	/* tracefs mounted (kft may have unmounted what it mounted) */
 	if (kft_kernel_probe(&k, &err))
-		return fail("%s", err.msg);
-	ret = kernel_restore();
+		return cli_fail("%s", err.msg);
+	ret = cli_kernel_restore();
 	kft_kernel_release(&k);
 	return ret;
 }
@@ -312,15 +314,15 @@ int cmd_kernel(int argc, char **argv)
 	};
 	const char *what = argc > 1 ? argv[1] : "";
 
-	if (wants_help(argc, argv, usage))
+	if (cli_wants_help(argc, argv, usage))
 		return 0;
-	if (argc == 2 && kernel_module_loaded()) {
+	if (argc == 2 && cli_kernel_module_loaded()) {
 		if (!strcmp(what, "prime") || !strcmp(what, "start") || !strcmp(what, "stop"))
-			return kernel_module_send(what, what);
+			return cli_kernel_module_send(what, what);
 		if (!strcmp(what, "status"))
-			return kernel_module_status();
+			return cli_kernel_module_status();
 		if (!strcmp(what, "data"))
-			return kernel_module_data();
+			return cli_kernel_module_data();
 	}
 	if (!strcmp(what, "config") && argc == 3)
 		return do_config(argv[2]);

@@ -56,7 +56,7 @@ static int kept_copy(const char **dir, const char **func, char *kept, char *copy
 		kept[strcspn(kept, "\n")] = '\0';
 	}
 	if (!*func && !kept[0])
-		return fail("latency: which function? (see kft latency -h)");
+		return cli_fail("latency: which function? (see kft latency -h)");
 	if (!*func)
 		*func = kept;
 	snprintf(copy, size, "%s/latency", *dir);
@@ -82,13 +82,14 @@ int cmd_latency(int argc, char **argv)
 	char *end;
 	int c, ret;
 
-	if (wants_help(argc, argv, usage))
+	if (cli_wants_help(argc, argv, usage))
 		return 0;
 	while ((c = getopt_long(argc, argv, "n:", longopts, NULL)) != -1) {
 		if (c == 'n') {
 			limit = strtol(optarg, &end, 10);
 			if (!*optarg || *end || limit < 1)
-				return fail("latency: -n: '%s' is not a number of lines", optarg);
+				return cli_fail("latency: -n: '%s' is not a number of "
+						"lines", optarg);
 		} else if (c == 'D') {
 			cli_no_demangle = true;
 		} else if (c == 'W') {
@@ -100,7 +101,7 @@ int cmd_latency(int argc, char **argv)
 	}
 	if (wakeup) {
 		if (argc - optind > 1)
-			return fail("latency: --wakeup takes a trace directory at most");
+			return cli_fail("latency: --wakeup takes a trace directory at most");
 		if (argc - optind == 1)
 			dir = argv[optind];
 		func = NULL;
@@ -114,14 +115,14 @@ int cmd_latency(int argc, char **argv)
 			dir = argv[optind];
 		func = NULL;
 	} else {
-		return fail("latency: a trace directory and a function at most");
+		return cli_fail("latency: a trace directory and a function at most");
 	}
 	if (!wakeup && kept_copy(&dir, &func, kept, copy, sizeof(copy)))
 		return 1;
-	if (open_trace(dir, false, &tr, &sz))
+	if (cli_open_trace(dir, false, &tr, &sz))
 		return 1;
 	ret = func ? kft_view_latency(stdout, &tr, sz, func, (size_t)limit, &err)
 		   : kft_view_wakeup_latency(stdout, &tr, sz, (size_t)limit, &err);
-	close_trace(&tr, sz);
-	return ret ? fail("%s", err.msg) : 0;
+	cli_close_trace(&tr, sz);
+	return ret ? cli_fail("%s", err.msg) : 0;
 }

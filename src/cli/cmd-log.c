@@ -35,7 +35,7 @@ int cmd_log(int argc, char **argv)
 	const char *dir;
 	int c, ret = 1;
 
-	if (wants_help(argc, argv, usage))
+	if (cli_wants_help(argc, argv, usage))
 		return 0;
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
@@ -54,14 +54,14 @@ int cmd_log(int argc, char **argv)
 		}
 	}
 	if (argc - optind > 1)
-		return fail("log: one trace directory at most\n%s", usage);
+		return cli_fail("log: one trace directory at most\n%s", usage);
 	dir = optind < argc ? argv[optind] : KFT_DEFAULT_DIR;
-	if (open_trace(dir, true, &tr, &sz))
+	if (cli_open_trace(dir, true, &tr, &sz))
 		return 1;
 	if (kft_view_log(stdout, &tr, sz, &opts, &err))
-		fail("%s", err.msg);
+		cli_fail("%s", err.msg);
 	else
 		ret = 0;
-	close_trace(&tr, sz);
+	cli_close_trace(&tr, sz);
 	return ret;
 }

@@ -137,7 +137,7 @@ static void read_marks(struct pipe *p, const struct kft_trace *tr)
 static int read_thread(struct pipe *p, const struct kft_trace *tr, struct kft_symbolizer *sz,
 		       const struct kft_thread_file *th, bool last, bool *again)
 {
-	struct read_progress *s = read_progress_of(&p->seen, th->name);
+	struct read_progress *s = cli_read_progress_of(&p->seen, th->name);
 	uint64_t end = th->first + th->nrecs;
 
 	if (!s)
@@ -277,7 +277,8 @@ static int parse(int argc, char **argv, struct pipe *p)
 			p->layout = 1;
 			p->ft.tracer = KFT_FTRACE_GRAPH;
 		} else if (c == 't') {
-			return fail("pipe: unknown layout '%s' (log, function or function_graph)",
+			return cli_fail("pipe: unknown layout '%s' (log, function or "
+					"function_graph)",
 				    optarg);
 		} else if (c == 'n') {
 			p->log.ns = true;
@@ -289,7 +290,7 @@ static int parse(int argc, char **argv, struct pipe *p)
 		}
 	}
 	if (argc - optind > 1)
-		return fail("pipe: one trace directory or PID at most");
+		return cli_fail("pipe: one trace directory or PID at most");
 	return 0;
 }
 
@@ -301,7 +302,7 @@ int cmd_pipe(int argc, char **argv)
 	char dir[4096];
 	int ret;
 
-	if (wants_help(argc, argv, usage))
+	if (cli_wants_help(argc, argv, usage))
 		return 0;
 	if ((ret = parse(argc, argv, &p)))
 		return ret;
@@ -325,7 +326,7 @@ int cmd_pipe(int argc, char **argv)
 
 		ret = poll_once(&p, last, &again);
 		if (ret < 0) {
-			fail("pipe: out of memory");
+			cli_fail("pipe: out of memory");
 			break;
 		}
 		if (ret == 1 && last && !again)
@@ -339,7 +340,7 @@ int cmd_pipe(int argc, char **argv)
 		if (!again)
 			kft_nap_ms(p.printed == before ? 50 : 20);
 	}
-	read_progress_free(&p.seen);
+	cli_read_progress_free(&p.seen);
 	kft_symbolizer_free(p.sz);
 	fflush(stdout);
 	return ret < 0 ? 1 : 0;

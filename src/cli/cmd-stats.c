@@ -45,7 +45,7 @@ static int number_arg(const char *opt, const char *v, long *out)
 	*out = strtol(v, &end, 10);
 	if (*v && !*end && *out >= 0)
 		return 0;
-	return fail("stats: %s: '%s' is not a number", opt, v);
+	return cli_fail("stats: %s: '%s' is not a number", opt, v);
 }
 
 int cmd_stats(int argc, char **argv)
@@ -73,8 +73,8 @@ int cmd_stats(int argc, char **argv)
 	int c, ret = 1;
 
 	if (!funcs)
-		return fail("out of memory");
-	if (wants_help(argc, argv, usage)) {
+		return cli_fail("out of memory");
+	if (cli_wants_help(argc, argv, usage)) {
 		free(funcs);
 		return 0;
 	}
@@ -94,7 +94,7 @@ int cmd_stats(int argc, char **argv)
 		case 'o': svg = optarg; break;
 		case 's':
 			if (nsets == 16) {
-				fail("stats: 16 sets at most");
+				cli_fail("stats: 16 sets at most");
 				goto out_free;
 			}
 			sets[nsets++] = optarg;
@@ -115,14 +115,14 @@ int cmd_stats(int argc, char **argv)
 		}
 	}
 	if ((svg || intervals) && !hist) {
-		fail("stats: %s goes with --hist FUNC", svg ? "-o" : "--intervals");
+		cli_fail("stats: %s goes with --hist FUNC", svg ? "-o" : "--intervals");
 		goto out_free;
 	}
 	if (hist) {
 		o.nonly = 1;
 		funcs[0] = hist;
 	}
-	if (open_trace(dir, false, &tr, &sz))
+	if (cli_open_trace(dir, false, &tr, &sz))
 		goto out_free;
 	/* the sets' functions join those named */
 	for (size_t i = 0; i < nsets; i++) {
@@ -130,12 +130,13 @@ int cmd_stats(int argc, char **argv)
 		const char **more;
 
 		if (!set) {
-			fail("stats: --set %s: the config of %s defines no such set", sets[i], dir);
+			cli_fail("stats: --set %s: the config of %s defines no such "
+				 "set", sets[i], dir);
 			goto out_trace;
 		}
 		more = realloc(funcs, (o.nonly + set->nmembers + 1) * sizeof(*more));
 		if (!more) {
-			fail("out of memory");
+			cli_fail("out of memory");
 			goto out_trace;
 		}
 		funcs = more;
@@ -144,7 +145,7 @@ int cmd_stats(int argc, char **argv)
 			funcs[o.nonly++] = set->members[k];
 	}
 	if (kft_stats_compute(&st, &tr, sz, &o, &err)) {
-		fail("%s", err.msg);
+		cli_fail("%s", err.msg);
 		goto out;
 	}
 	if (hist) {
@@ -156,16 +157,16 @@ int cmd_stats(int argc, char **argv)
 			    !strcmp(st.x.names.funcs[st.funcs[i].func].name, hist))
 				s = &st.funcs[i];
 		if (!s) {
-			fail("stats: --hist: %s never ran in %s", hist, dir);
+			cli_fail("stats: --hist: %s never ran in %s", hist, dir);
 			goto out;
 		}
 		if (svg && strcmp(svg, "-") && !(out = fopen(svg, "we"))) {
-			fail("%s: %m", svg);
+			cli_fail("%s: %m", svg);
 			goto out;
 		}
 		kft_stats_histogram(out, &st, s, intervals, svg != NULL);
 		if (out != stdout && fclose(out)) {
-			fail("%s: %m", svg);
+			cli_fail("%s: %m", svg);
 			goto out;
 		}
 		if (out != stdout)
@@ -180,11 +181,11 @@ int cmd_stats(int argc, char **argv)
 	for (size_t i = 0; i < st.nfuncs && !ret; i++)
 		if ((all_gaps || o.nonly) &&
 		    kft_stats_print_gap(stdout, &st, &st.funcs[i], &tr, (size_t)gap, &err))
-			ret = fail("%s", err.msg);
+			ret = cli_fail("%s", err.msg);
 out:
 	kft_stats_free(&st);
 out_trace:
-	close_trace(&tr, sz);
+	cli_close_trace(&tr, sz);
 out_free:
 	free(funcs);
 	return ret;

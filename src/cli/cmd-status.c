@@ -23,7 +23,7 @@ int cmd_status(int argc, char **argv)
 	struct kft_trace tr;
 	char dir[4096];
 
-	if (wants_help(argc, argv, usage))
+	if (cli_wants_help(argc, argv, usage))
 		return 0;
 	if (argc > 1 && !strcmp(argv[1], "--no-demangle")) {
 		cli_no_demangle = true;
@@ -31,11 +31,11 @@ int cmd_status(int argc, char **argv)
 		argc--;
 	}
 	if (argc > 2 || (argc == 2 && argv[1][0] == '-'))
-		return fail("status: usage: kft status [--no-demangle] [DIR|PID]");
+		return cli_fail("status: usage: kft status [--no-demangle] [DIR|PID]");
 	if (cli_trace_target(argc == 2 ? argv[1] : KFT_DEFAULT_DIR, dir, sizeof(dir)) ||
-	    open_trace(dir, true, &tr, &sz))
+	    cli_open_trace(dir, true, &tr, &sz))
 		return 1;
 	kft_view_status(stdout, &tr, sz);
-	close_trace(&tr, sz);
+	cli_close_trace(&tr, sz);
 	return 0;
 }

@@ -25,16 +25,16 @@ int cmd_sym2addr(int argc, char **argv)
 	size_t cap = 0;
 	FILE *f;
 
-	if (wants_help(argc, argv, usage))
+	if (cli_wants_help(argc, argv, usage))
 		return 0;
 	if (argc != 3)
-		return fail("sym2addr: expected FILE and MAP\n%s", usage);
+		return cli_fail("sym2addr: expected FILE and MAP\n%s", usage);
 	f = fopen(argv[1], "re");
 	if (!f)
-		return fail("sym2addr: %s: cannot open it", argv[1]);
+		return cli_fail("sym2addr: %s: cannot open it", argv[1]);
 	if (kft_symmap_load(&m, argv[2], &err)) {
 		fclose(f);
-		return fail("%s", err.msg);
+		return cli_fail("%s", err.msg);
 	}
 	st.origin = argv[1];
 	while (getline(&line, &cap, f) > 0)

@@ -16,7 +16,7 @@
 #include "cli.h"
 #include "kernel-session.h"
 
-const char *kernel_state_path(const char *name)
+const char *cli_kernel_state_path(const char *name)
 {
 	/* one buffer per name, so that paths stay valid side by side */
 	static struct {
@@ -37,25 +37,25 @@ const char *kernel_state_path(const char *name)
 	return known[i].path;
 }
 
-int kernel_check(struct kft_kernel *k, struct kft_config *cfg, const char *origin)
+int cli_kernel_check(struct kft_kernel *k, struct kft_config *cfg, const char *origin)
 {
 	struct kft_error err;
 
 	if (kft_kernel_probe(k, &err) || kft_kernel_check(k, cfg, origin, &err)) {
 		kft_kernel_release(k);
-		return fail("%s", err.msg);
+		return cli_fail("%s", err.msg);
 	}
 	return 0;
 }
 
-int kernel_restore(void)
+int cli_kernel_restore(void)
 {
 	struct kft_error err;
 
-	if (access(kernel_state_path("journal"), F_OK))
+	if (access(cli_kernel_state_path("journal"), F_OK))
 		return 0;
-	if (kft_journal_restore(kernel_state_path("journal"), &err))
-		return fail("restoring the kernel's tracing settings: %s", err.msg);
+	if (kft_journal_restore(cli_kernel_state_path("journal"), &err))
+		return cli_fail("restoring the kernel's tracing settings: %s", err.msg);
 	return 0;
 }
 
@@ -75,39 +75,39 @@ static bool is_kft(pid_t pid)
 	return !strcmp(comm, "kft\n");
 }
 
-int kernel_take(void)
+int cli_kernel_take(void)
 {
 	struct kft_error err;
 	pid_t owner = 0;
-	int held = kft_journal_owner(kernel_state_path("journal"), &owner, &err);
+	int held = kft_journal_owner(cli_kernel_state_path("journal"), &owner, &err);
 
 	if (held < 0)
-		return fail("%s", err.msg);
+		return cli_fail("%s", err.msg);
 	if (!held)
 		return 0;
 	if (owner == 0)
-		return fail("a `kft kernel` session is primed: end it with `kft kernel stop` "
-			    "(or `kft kernel reset`)");
+		return cli_fail("a `kft kernel` session is primed: end it with `kft kernel stop` "
+				"(or `kft kernel reset`)");
 	if (owner != getpid() && is_kft(owner))
-		return fail("kft (pid %d) is tracing the kernel already", (int)owner);
+		return cli_fail("kft (pid %d) is tracing the kernel already", (int)owner);
 	fprintf(stderr, "kft: restoring the tracing settings a kft (pid %d) left behind\n",
 		(int)owner);
-	return kernel_restore();
+	return cli_kernel_restore();
 }
 
-int kernel_arm(struct kft_kernel *k, const struct kft_config *cfg, pid_t follow, pid_t owner)
+int cli_kernel_arm(struct kft_kernel *k, const struct kft_config *cfg, pid_t follow, pid_t owner)
 {
 	struct kft_journal j;
 	struct kft_error err;
 	int ret;
 
-	if (kft_journal_begin(&j, kernel_state_path("journal"), owner, &err))
-		return fail("%s", err.msg);
+	if (kft_journal_begin(&j, cli_kernel_state_path("journal"), owner, &err))
+		return cli_fail("%s", err.msg);
 	ret = kft_kernel_arm(k, &j, cfg, follow, &err);
 	kft_journal_close(&j);
 	if (ret) {
-		fail("%s", err.msg);
-		kernel_restore();
+		cli_fail("%s", err.msg);
+		cli_kernel_restore();
 	}
 	return ret;
 }
@@ -121,11 +121,11 @@ static int control_io(const char *dir, struct kft_control *ctl, bool write)
 	snprintf(path, sizeof(path), "%s/control", dir);
 	fd = open(path, (write ? O_WRONLY : O_RDONLY) | O_CLOEXEC);
 	if (fd < 0)
-		return fail("%s: %s", path, strerror(errno));
+		return cli_fail("%s: %s", path, strerror(errno));
 	ok = (write ? pwrite(fd, ctl, sizeof(*ctl), 0) : pread(fd, ctl, sizeof(*ctl), 0)) ==
 	     sizeof(*ctl);
 	close(fd);
-	return ok ? 0 : fail("%s: cannot %s", path, write ? "update" : "read");
+	return ok ? 0 : cli_fail("%s: cannot %s", path, write ? "update" : "read");
 }
 
 /* The trigger function's address, from the kallsyms saved in dir. */
@@ -181,8 +181,8 @@ static void mark_complete(struct kft_control *ctl, const char *dir, const struct
 	}
 }
 
-int kernel_finish(struct kft_kernel *k, const char *dir, const struct kft_config *cfg,
-		  bool stopped_by_trigger)
+int cli_kernel_finish(struct kft_kernel *k, const char *dir, const struct kft_config *cfg,
+		      bool stopped_by_trigger)
 {
 	struct kft_kernel_result res;
 	struct kft_control ctl;
@@ -193,12 +193,12 @@ int kernel_finish(struct kft_kernel *k, const char *dir, const struct kft_config
 	ret = control_io(dir, &ctl, false);
 	if (!ret && kft_kernel_collect(k->dir, dir, cfg, ctl.clock_base_ns, ctl.next_session,
 				       &res, &err))
-		ret = fail("%s", err.msg);
+		ret = cli_fail("%s", err.msg);
 	if (!ret) {
 		mark_complete(&ctl, dir, cfg, &res, stopped_by_trigger);
 		ret = control_io(dir, &ctl, true);
 	}
-	if (kernel_restore())
+	if (cli_kernel_restore())
 		ret = 1;
 	if (!ret) {
 		fprintf(stderr, "kft: kernel: %llu calls from %llu tasks in %s",
@@ -211,7 +211,7 @@ int kernel_finish(struct kft_kernel *k, const char *dir, const struct kft_config
 	return ret;
 }
 
-int kernel_collect_boot(struct kft_kernel *k, const char *dir, const struct kft_config *cfg)
+int cli_kernel_collect_boot(struct kft_kernel *k, const char *dir, const struct kft_config *cfg)
 {
 	struct kft_kernel_result res;
 	struct kft_control ctl;
@@ -222,17 +222,18 @@ int kernel_collect_boot(struct kft_kernel *k, const char *dir, const struct kft_
 	 * clock starts there, so Entry counts from power-on */
 	if (clock && !strstr(clock, "[mono]")) {
 		free(clock);
-		return fail("kernel: ftrace's clock is not mono (boot with trace_clock=mono, as "
-			    "`kft kernel bootargs` says)");
+		return cli_fail("kernel: ftrace's clock is not mono (boot with trace_clock=mono, "
+				"as "
+				"`kft kernel bootargs` says)");
 	}
 	free(clock);
 	if (kft_kernel_set_on(k, false, &err))
-		return fail("%s", err.msg);
+		return cli_fail("%s", err.msg);
 	if (control_io(dir, &ctl, false))
 		return 1;
 	ctl.clock_base_ns = 0;
 	if (kft_kernel_collect(k->dir, dir, cfg, 0, ctl.next_session, &res, &err))
-		return fail("%s", err.msg);
+		return cli_fail("%s", err.msg);
 	mark_complete(&ctl, dir, cfg, &res, false);
 	ctl.ended_ns = ctl.stop.mark_ns;
 	if (control_io(dir, &ctl, true))
@@ -246,7 +247,7 @@ int kernel_collect_boot(struct kft_kernel *k, const char *dir, const struct kft_
 	return 0;
 }
 
-void kernel_timers_init(struct kernel_timers *t, const struct kft_config *cfg, uint64_t t0)
+void cli_kernel_timers_init(struct kernel_timers *t, const struct kft_config *cfg, uint64_t t0)
 {
 	memset(t, 0, sizeof(*t));
 	if (cfg->start.type == KFT_TRIGGER_TIME)
@@ -259,8 +260,8 @@ void kernel_timers_init(struct kernel_timers *t, const struct kft_config *cfg, u
 	}
 }
 
-bool kernel_timers_poll(struct kernel_timers *t, const struct kft_kernel *k,
-			const struct kft_config *cfg)
+bool cli_kernel_timers_poll(struct kernel_timers *t, const struct kft_kernel *k,
+			    const struct kft_config *cfg)
 {
 	uint64_t now = kft_mono_now_ns();
 	struct kft_error err;

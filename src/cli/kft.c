@@ -40,7 +40,7 @@ static const char usage[] =
 	"`kft <command> --help` tells more, and so does `man kft-<command>` (installed\n"
 	"by `make install`; in the source tree, `man docs/kft-<command>.1`).\n";
 
-int fail(const char *fmt, ...)
+int cli_fail(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -54,10 +54,10 @@ int fail(const char *fmt, ...)
 
 int cli_said(int ret, const struct kft_error *err)
 {
-	return ret ? fail("%s", err->msg) : 0;
+	return ret ? cli_fail("%s", err->msg) : 0;
 }
 
-bool wants_help(int argc, char **argv, const char *text)
+bool cli_wants_help(int argc, char **argv, const char *text)
 {
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--"))

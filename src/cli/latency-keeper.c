@@ -176,7 +176,7 @@ static void look(struct kft_latency_keeper *k)
 		return;		/* no thread file yet */
 	for (size_t i = 0; i < tr.nthreads; i++) {
 		const struct kft_thread_file *th = &tr.threads[i];
-		struct read_progress *r = read_progress_of(&k->read, th->name);
+		struct read_progress *r = cli_read_progress_of(&k->read, th->name);
 		uint64_t end = th->first + th->nrecs;
 
 		if (!r)
@@ -219,7 +219,7 @@ struct kft_latency_keeper *kft_latency_keeper_start(const char *dir, const char 
 	struct kft_latency_keeper *k = calloc(1, sizeof(*k));
 
 	if (!k || !(k->dir = strdup(dir)) || !(k->func = strdup(func))) {
-		fail("out of memory");
+		cli_fail("out of memory");
 		goto fail;
 	}
 	k->longest = -1;
@@ -227,7 +227,7 @@ struct kft_latency_keeper *kft_latency_keeper_start(const char *dir, const char 
 		     &err))
 		goto fail;
 	if (pthread_create(&k->thread, NULL, keep, k)) {
-		fail("latency: cannot start a thread");
+		cli_fail("latency: cannot start a thread");
 		goto fail;
 	}
 	return k;
@@ -251,7 +251,7 @@ char *kft_latency_keeper_stop(struct kft_latency_keeper *k)
 	look(k);
 	if (k->copies && asprintf(&copy, "%s/latency.%u", k->dir, k->copies) < 0)
 		copy = NULL;
-	read_progress_free(&k->read);
+	cli_read_progress_free(&k->read);
 	kft_addrmap_free(&k->known);
 	free(k->dir);
 	free(k->func);

@@ -14,9 +14,10 @@ bool cli_trace_missing(const char *path, const char *also)
 	if (!access(path, F_OK))
 		return false;
 	if (errno == ENOENT)
-		fail("%s: no such trace directory%s (record one with `kft record`)", path, also);
+		cli_fail("%s: no such trace directory%s (record one with `kft "
+			 "record`)", path, also);
 	else
-		fail("%s: %s", path, strerror(errno));
+		cli_fail("%s: %s", path, strerror(errno));
 	return true;
 }
 
@@ -29,13 +30,14 @@ void cli_symbol_warnings(struct kft_symbolizer *sz)
 		fprintf(stderr, "kft: warning: %s\n", warnings[i]);
 }
 
-int open_trace(const char *dir, bool shows_watch, struct kft_trace *tr, struct kft_symbolizer **sz)
+int cli_open_trace(const char *dir, bool shows_watch, struct kft_trace *tr,
+		   struct kft_symbolizer **sz)
 {
 	struct kft_error err;
 
 	*sz = NULL;
 	if (kft_trace_open(tr, dir, &err))
-		return fail("%s", err.msg);
+		return cli_fail("%s", err.msg);
 	for (size_t i = 0; i < tr->nskipped; i++)
 		fprintf(stderr, "kft: warning: %s; that thread's calls are left out\n",
 			tr->skipped[i]);
@@ -49,14 +51,14 @@ int open_trace(const char *dir, bool shows_watch, struct kft_trace *tr, struct k
 			tr->totals.watch_hits);
 	if (!(*sz = kft_symbolizer_new(dir, &err))) {
 		kft_trace_close(tr);
-		return fail("%s", err.msg);
+		return cli_fail("%s", err.msg);
 	}
 	kft_symbolizer_set_demangle(*sz, !cli_no_demangle);
 	cli_symbol_warnings(*sz);
 	return 0;
 }
 
-void close_trace(struct kft_trace *tr, struct kft_symbolizer *sz)
+void cli_close_trace(struct kft_trace *tr, struct kft_symbolizer *sz)
 {
 	uint64_t bad = kft_trace_damaged(tr);
 

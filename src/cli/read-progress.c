@@ -4,7 +4,7 @@
 
 #include "read-progress.h"
 
-struct read_progress *read_progress_of(struct read_progress_set *s, const char *name)
+struct read_progress *cli_read_progress_of(struct read_progress_set *s, const char *name)
 {
 	struct read_progress *bigger;
 
@@ -20,7 +20,7 @@ struct read_progress *read_progress_of(struct read_progress_set *s, const char *
 	return bigger[s->n].name ? &bigger[s->n++] : NULL;
 }
 
-void read_progress_free(struct read_progress_set *s)
+void cli_read_progress_free(struct read_progress_set *s)
 {
 	for (size_t i = 0; i < s->n; i++)
 		free(s->files[i].name);

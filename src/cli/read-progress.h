@@ -21,7 +21,7 @@ struct read_progress_set {
 };
 
 /* The file's, made at 0 when new; NULL when out of memory. */
-struct read_progress *read_progress_of(struct read_progress_set *s, const char *name);
-void read_progress_free(struct read_progress_set *s);
+struct read_progress *cli_read_progress_of(struct read_progress_set *s, const char *name);
+void cli_read_progress_free(struct read_progress_set *s);
 
 #endif

@@ -53,13 +53,13 @@ static int wait_run(struct kft_kernel *k, const struct kft_config *cfg, pid_t ch
 	struct kernel_timers timers;
 	int forwarded = 0;
 
-	kernel_timers_init(&timers, cfg, kft_mono_now_ns());
+	cli_kernel_timers_init(&timers, cfg, kft_mono_now_ns());
 	for (;;) {
 		struct timespec tick = { 0, 20 * 1000 * 1000 };
 		siginfo_t si;
 		int sig = sigtimedwait(sigs, &si, &tick);
 
-		if (kernel_timers_poll(&timers, k, cfg) && child <= 0) {
+		if (cli_kernel_timers_poll(&timers, k, cfg) && child <= 0) {
 			*by_trigger = true;
 			return 0;
 		}
@@ -81,8 +81,9 @@ static int wait_run(struct kft_kernel *k, const struct kft_config *cfg, pid_t ch
 	}
 }
 
-int record_kernel(struct kft_config *loaded, const char *config, const char *dir, bool compensate,
-		  bool irqs, bool switches, int argc, char **argv)
+int cli_record_kernel(struct kft_config *loaded, const char *config, const char *dir,
+		      bool compensate,
+		      bool irqs, bool switches, int argc, char **argv)
 {
 	struct kft_error err;
 	struct kft_kernel k;
@@ -95,15 +96,15 @@ int record_kernel(struct kft_config *loaded, const char *config, const char *dir
 
 	cfg.irq_events = irqs;
 	cfg.switch_events = switches;
-	if (argc && find_program(argv[0], prog, sizeof(prog))) {
-		fail("%s: program not found or not executable", argv[0]);
+	if (argc && cli_find_program(argv[0], prog, sizeof(prog))) {
+		cli_fail("%s: program not found or not executable", argv[0]);
 		goto out_cfg;
 	}
-	if (kernel_check(&k, &cfg, config ? config : "config"))
+	if (cli_kernel_check(&k, &cfg, config ? config : "config"))
 		goto out_cfg;
 	/* CMD's own calls too, when it is instrumented */
 	with_runtime = argc && instrumented(prog);
-	if (with_runtime && find_runtime(runtime, sizeof(runtime)))
+	if (with_runtime && cli_find_runtime(runtime, sizeof(runtime)))
 		goto out;
 	/* Ctrl-C and friends from here on are handled, not fatal: the
 	 * kernel must get its settings back */
@@ -115,7 +116,7 @@ int record_kernel(struct kft_config *loaded, const char *config, const char *dir
 	sigaddset(&sigs, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &sigs, &old);
 	/* the config is the kernel's; CMD's own calls are all recorded */
-	if (kernel_take() || cli_said(kft_trace_dir_prepare(dir, &err), &err) ||
+	if (cli_kernel_take() || cli_said(kft_trace_dir_prepare(dir, &err), &err) ||
 	    cli_said(kft_trace_dir_write_run(dir, &cfg, true, compensate ? KFT_MODE_COMPENSATE : 0, 0,
 					     &err), &err) ||
 	    cli_said(kft_trace_dir_write(dir, "user-config", "begin\nend\n", 10, &err), &err) ||
@@ -125,20 +126,20 @@ int record_kernel(struct kft_config *loaded, const char *config, const char *dir
 	setenv("KFT_CLOCK", "monotonic", 0);
 	if (argc) {
 		if (pipe(gate)) {
-			fail("pipe: %s", strerror(errno));
+			cli_fail("pipe: %s", strerror(errno));
 			goto out_sig;
 		}
-		child = launch(prog, argv, with_runtime ? runtime : NULL, dir, gate);
+		child = cli_launch(prog, argv, with_runtime ? runtime : NULL, dir, gate);
 		close(gate[0]);
 		if (child < 0)
 			goto out_sig;
 	}
-	if (kernel_arm(&k, &cfg, child, getpid()))
+	if (cli_kernel_arm(&k, &cfg, child, getpid()))
 		goto out_child;
 	armed = true;
 	if (child > 0) {
 		if (write(gate[1], "g", 1) != 1)
-			fail("cannot start %s", argv[0]);
+			cli_fail("cannot start %s", argv[0]);
 	} else {
 		fprintf(stderr, "kft: tracing the kernel%s; Ctrl-C to stop\n",
 			cfg.stop.type != KFT_TRIGGER_NONE ? " until the stop trigger" : "");
@@ -147,7 +148,7 @@ int record_kernel(struct kft_config *loaded, const char *config, const char *dir
 	gate[1] = -1;
 	wait_run(&k, &cfg, child, &sigs, &wstatus, &by_trigger);
 	child = 0;
-	ret = kernel_finish(&k, dir, &cfg, by_trigger);
+	ret = cli_kernel_finish(&k, dir, &cfg, by_trigger);
 	armed = false;
 	if (argc && WIFSIGNALED(wstatus)) {
 		snprintf(status, sizeof(status), "status = killed by signal %d\n",
@@ -167,7 +168,7 @@ out_child:
 	if (child > 0)
 		waitpid(child, NULL, 0);
 	if (armed)
-		kernel_restore();
+		cli_kernel_restore();
 out_sig:
 	sigprocmask(SIG_SETMASK, &old, NULL);
 out:

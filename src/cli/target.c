@@ -88,21 +88,21 @@ int cli_trace_target(const char *arg, char *dir, size_t size)
 
 	if (!is_pid(arg) || (stat(arg, &st) == 0 && S_ISDIR(st.st_mode))) {
 		if (snprintf(dir, size, "%s", arg) >= (int)size)
-			return fail("%s: too long a path", arg);
+			return cli_fail("%s: too long a path", arg);
 		return 0;
 	}
 	errno = 0;
 	found = cli_each_mapping(strtol(arg, NULL, 10), find_control, &c);
 	if (found < 0 && errno == ENOENT)
-		return fail("no process %s (and no directory of that name)", arg);
+		return cli_fail("no process %s (and no directory of that name)", arg);
 	if (found < 0)
-		return fail("process %s: /proc/%s/maps: %s (another user's process, or one "
+		return cli_fail("process %s: /proc/%s/maps: %s (another user's process, or one "
 			    "kernel.yama.ptrace_scope keeps from you: only its owner, "
 			    "or root, may steer it)", arg, arg, strerror(errno));
 	if (found == 2)
-		return fail("process %s: too long a trace path", arg);
+		return cli_fail("process %s: too long a trace path", arg);
 	if (!found)
-		return fail("process %s is not traced by kft (no trace's control file in its "
+		return cli_fail("process %s is not traced by kft (no trace's control file in its "
 			    "memory map)", arg);
 	return 0;
 }
@@ -116,20 +116,20 @@ struct kft_control *cli_map_control(const char *dir, const char *verb)
 	snprintf(path, sizeof(path), "%s/control", dir);
 	fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0) {
-		fail("%s: %s", path, strerror(errno));
+		cli_fail("%s: %s", path, strerror(errno));
 		return NULL;
 	}
 	ctl = mmap(NULL, sizeof(*ctl), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	close(fd);
 	if (ctl == MAP_FAILED) {
-		fail("%s: %s", path, strerror(errno));
+		cli_fail("%s: %s", path, strerror(errno));
 		return NULL;
 	}
 	if (memcmp(ctl->magic, KFT_CONTROL_MAGIC, sizeof(KFT_CONTROL_MAGIC)) ||
 	    ctl->version != KFT_FORMAT_VERSION) {
-		fail("%s: not a kft control file", path);
+		cli_fail("%s: not a kft control file", path);
 	} else if (ctl->ended_ns) {
-		fail("%s: the program of the trace in %s has ended", verb, dir);
+		cli_fail("%s: the program of the trace in %s has ended", verb, dir);
 	} else {
 		return ctl;
 	}
