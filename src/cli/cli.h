@@ -77,6 +77,13 @@ int cli_record_attach(pid_t pid, const char *exe, const char *dir, const struct 
 /* kft record --kernel (record-kernel.c) */
 /* cfg: loaded, with the options' selections; record_kernel releases it */
 struct kft_config;
+struct kft_kernel;
+struct kft_kernel_result;
+/* record-kernel.c: the kernel session's steps, said (kernel/session.h) */
+int cli_kernel_take(void);
+int cli_kernel_finish(struct kft_kernel *k, const char *dir, const struct kft_config *cfg,
+		      bool by_trigger);
+void cli_kernel_said(const struct kft_kernel_result *res, const char *dir, bool since_boot);
 int cli_record_kernel(struct kft_config *cfg, const char *config, const char *dir, bool compensate,
 		      bool irqs, bool switches, int argc, char **argv);
 

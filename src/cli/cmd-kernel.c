@@ -19,7 +19,7 @@
 #include "../kernel/journal.h"
 #include "cli.h"
 #include "kernel-module.h"
-#include "kernel-session.h"
+#include "../kernel/session.h"
 
 static const char usage[] =
 	"usage: kft kernel config FILE   check a KFT config against this kernel and load it\n"
@@ -50,13 +50,13 @@ static bool primed(void)
 	struct kft_error err;
 	pid_t owner = 1;
 
-	return kft_journal_owner(cli_kernel_state_path("journal"), &owner, &err) == 1 && owner == 0;
+	return kft_journal_owner(kft_kernel_state_path("journal"), &owner, &err) == 1 && owner == 0;
 }
 
 static int load_config(struct kft_config *cfg)
 {
 	struct kft_error err;
-	const char *path = cli_kernel_state_path("config");
+	const char *path = kft_kernel_state_path("config");
 
 	kft_config_init(cfg);
 	if (access(path, F_OK))
@@ -91,9 +91,9 @@ static int do_config(const char *file)
 		free(text);
 		return ret;
 	}
-	if (!cli_kernel_check(&k, &cfg, file)) {
+	if (!cli_said(kft_kernel_session_check(&k, &cfg, file, &err), &err)) {
 		text = kft_config_format(&cfg);
-		ret = text ? cli_said(kft_trace_dir_write(cli_kernel_state_path(""), "config", text,
+		ret = text ? cli_said(kft_trace_dir_write(kft_kernel_state_path(""), "config", text,
 						       strlen(text), &err), &err)
 			   : cli_fail("out of memory");
 		free(text);
@@ -107,7 +107,7 @@ static int do_config(const char *file)
  * session ends. */
 static void spawn_timer(const struct kft_kernel *k, const struct kft_config *cfg)
 {
-	struct kernel_timers t;
+	struct kft_kernel_timers t;
 	pid_t pid;
 
 	if (cfg->start.type != KFT_TRIGGER_TIME && cfg->stop.type != KFT_TRIGGER_TIME)
@@ -116,15 +116,15 @@ static void spawn_timer(const struct kft_kernel *k, const struct kft_config *cfg
 	if (pid != 0)
 		return;
 	setsid();
-	cli_kernel_timers_init(&t, cfg, kft_mono_now_ns());
-	while (primed() && !cli_kernel_timers_poll(&t, k, cfg))
+	kft_kernel_timers_init(&t, cfg, kft_mono_now_ns());
+	while (primed() && !kft_kernel_timers_poll(&t, k, cfg))
 		nanosleep(&(struct timespec){ 0, 20 * 1000 * 1000 }, NULL);
 	_exit(0);
 }
 
 static int do_prime(void)
 {
-	const char *dir = cli_kernel_state_path("kft.data");
+	const char *dir = kft_kernel_state_path("kft.data");
 	struct kft_kernel k;
 	struct kft_config cfg;
 	struct kft_error err;
@@ -134,7 +134,8 @@ static int do_prime(void)
 
 	if (load_config(&cfg))
 		return 1;
-	if (cli_kernel_check(&k, &cfg, cli_kernel_state_path("config"))) {
+	if (cli_said(kft_kernel_session_check(&k, &cfg, kft_kernel_state_path("config"), &err),
+		     &err)) {
 		kft_config_release(&cfg);
 		return 1;
 	}
@@ -143,7 +144,7 @@ static int do_prime(void)
 	if (!cli_kernel_take() && !cli_said(kft_trace_dir_prepare(dir, &err), &err) &&
 	    !cli_said(kft_trace_dir_write_run(dir, &cfg, true, 0, 0, &err), &err) &&
 	    !cli_said(kft_trace_dir_write_info(dir, 0, NULL, info, &err), &err) &&
-	    !cli_kernel_arm(&k, &cfg, 0, 0)) {
+	    !cli_said(kft_kernel_session_arm(&k, &cfg, 0, 0, &err), &err)) {
 		spawn_timer(&k, &cfg);
 		ret = 0;
 	}
@@ -169,7 +170,7 @@ static int do_stop(void)
 		return cli_fail("%s", err.msg);
 	}
 	by_trigger = !kft_kernel_is_on(&k) && cfg.stop.type != KFT_TRIGGER_NONE;
-	ret = cli_kernel_finish(&k, cli_kernel_state_path("kft.data"), &cfg, by_trigger);
+	ret = cli_kernel_finish(&k, kft_kernel_state_path("kft.data"), &cfg, by_trigger);
 	kft_kernel_release(&k);
 	kft_config_release(&cfg);
 	return ret;
@@ -192,7 +193,7 @@ static int do_start(void)
 
 static int do_status(void)
 {
-	char *argv[] = { "status", (char *)cli_kernel_state_path("kft.data"), NULL };
+	char *argv[] = { "status", (char *)kft_kernel_state_path("kft.data"), NULL };
 	struct kft_kernel k;
 	struct kft_error err;
 	char *cfg;
@@ -205,7 +206,7 @@ static int do_status(void)
 										   NULL });
 		bool on = kft_kernel_is_on(&k);
 
-		cfg = kft_file_read(cli_kernel_state_path("config"), &err);
+		cfg = kft_file_read(kft_kernel_state_path("config"), &err);
 		/* off with events: the stop trigger fired (KFT's "completed") */
 		printf("status: kernel session primed, %s, %llu events in the buffer\n",
 		       on ? "tracing on" : events ? "complete: tracing off, `kft kernel data` "
@@ -218,7 +219,7 @@ static int do_status(void)
 		return 0;
 	}
 	if (access(argv[1], F_OK)) {
-		cfg = kft_file_read(cli_kernel_state_path("config"), &err);
+		cfg = kft_file_read(kft_kernel_state_path("config"), &err);
 		printf("status: no kernel session%s\n", cfg ? "; config loaded:" : "");
 		fputs(cfg ? cfg : "", stdout);
 		free(cfg);
@@ -229,7 +230,7 @@ static int do_status(void)
 
 static int do_data(void)
 {
-	char *argv[] = { "log", (char *)cli_kernel_state_path("kft.data"), NULL };
+	char *argv[] = { "log", (char *)kft_kernel_state_path("kft.data"), NULL };
 
 	if (primed() && do_stop())
 		return 1;
@@ -256,6 +257,7 @@ static int do_data_from_boot(int argc, char **argv)
 	const char *config = NULL, *dir = NULL;
 	struct kft_kernel k;
 	struct kft_config cfg;
+	struct kft_kernel_result res;
 	struct kft_error err;
 	int ret;
 
@@ -279,7 +281,9 @@ static int do_data_from_boot(int argc, char **argv)
 	}
 	ret = cli_kernel_take() || cli_said(kft_trace_dir_prepare(dir, &err), &err) ||
 	      cli_said(kft_trace_dir_write_run(dir, &cfg, true, 0, 0, &err), &err) ||
-	      cli_kernel_collect_boot(&k, dir, &cfg);
+	      cli_said(kft_kernel_session_collect_boot(&k, dir, &cfg, &res, &err), &err);
+	if (!ret)
+		cli_kernel_said(&res, dir, true);
 	kft_kernel_release(&k);
 	kft_config_release(&cfg);
 	return ret ? 1 : 0;
@@ -291,14 +295,14 @@ static int do_reset(void)
 	struct kft_error err;
 	int ret;
 
-	if (access(cli_kernel_state_path("journal"), F_OK)) {
+	if (access(kft_kernel_state_path("journal"), F_OK)) {
 		fprintf(stderr, "kft: nothing to restore\n");
 		return 0;
 	}
 	/* tracefs mounted (kft may have unmounted what it mounted) */
 	if (kft_kernel_probe(&k, &err))
 		return cli_fail("%s", err.msg);
-	ret = cli_kernel_restore();
+	ret = cli_said(kft_kernel_session_restore(&err), &err);
 	kft_kernel_release(&k);
 	return ret;
 }

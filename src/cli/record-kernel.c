@@ -17,7 +17,7 @@
 
 #include "../symbols/elf-symtab.h"
 #include "cli.h"
-#include "kernel-session.h"
+#include "../kernel/session.h"
 
 static bool instrumented(const char *path)
 {
@@ -45,21 +45,56 @@ static int write_kernel_info(const char *dir, int argc, char **argv, const struc
 	return cli_said(kft_trace_dir_write_info(dir, argc, argv, text, &err), &err);
 }
 
+/* The kernel session's steps that have something to say besides their
+ * errors; `kft kernel` takes them too. */
+void cli_kernel_said(const struct kft_kernel_result *res, const char *dir, bool since_boot)
+{
+	char text[512];
+
+	kft_kernel_result_text(res, dir, since_boot, text, sizeof(text));
+	fprintf(stderr, "kft: %s\n", text);
+}
+
+int cli_kernel_take(void)
+{
+	struct kft_error err;
+	pid_t left = 0;
+
+	if (cli_said(kft_kernel_session_take(&left, &err), &err))
+		return 1;
+	if (left)
+		fprintf(stderr, "kft: restored the tracing settings a kft (pid %d) left behind\n",
+			(int)left);
+	return 0;
+}
+
+int cli_kernel_finish(struct kft_kernel *k, const char *dir, const struct kft_config *cfg,
+		      bool by_trigger)
+{
+	struct kft_kernel_result res;
+	struct kft_error err;
+
+	if (cli_said(kft_kernel_session_finish(k, dir, cfg, by_trigger, &res, &err), &err))
+		return 1;
+	cli_kernel_said(&res, dir, false);
+	return 0;
+}
+
 /* Wait for the child (or, without one, for the run to end); signals
  * that would end kft are noted and end the wait instead. */
 static int wait_run(struct kft_kernel *k, const struct kft_config *cfg, pid_t child,
 		    const sigset_t *sigs, int *wstatus, bool *by_trigger)
 {
-	struct kernel_timers timers;
+	struct kft_kernel_timers timers;
 	int forwarded = 0;
 
-	cli_kernel_timers_init(&timers, cfg, kft_mono_now_ns());
+	kft_kernel_timers_init(&timers, cfg, kft_mono_now_ns());
 	for (;;) {
 		struct timespec tick = { 0, 20 * 1000 * 1000 };
 		siginfo_t si;
 		int sig = sigtimedwait(sigs, &si, &tick);
 
-		if (cli_kernel_timers_poll(&timers, k, cfg) && child <= 0) {
+		if (kft_kernel_timers_poll(&timers, k, cfg) && child <= 0) {
 			*by_trigger = true;
 			return 0;
 		}
@@ -100,7 +135,7 @@ int cli_record_kernel(struct kft_config *loaded, const char *config, const char 
 		cli_fail("%s: program not found or not executable", argv[0]);
 		goto out_cfg;
 	}
-	if (cli_kernel_check(&k, &cfg, config ? config : "config"))
+	if (cli_said(kft_kernel_session_check(&k, &cfg, config ? config : "config", &err), &err))
 		goto out_cfg;
 	/* CMD's own calls too, when it is instrumented */
 	with_runtime = argc && instrumented(prog);
@@ -134,7 +169,7 @@ int cli_record_kernel(struct kft_config *loaded, const char *config, const char 
 		if (child < 0)
 			goto out_sig;
 	}
-	if (cli_kernel_arm(&k, &cfg, child, getpid()))
+	if (cli_said(kft_kernel_session_arm(&k, &cfg, child, getpid(), &err), &err))
 		goto out_child;
 	armed = true;
 	if (child > 0) {
@@ -168,7 +203,7 @@ out_child:
 	if (child > 0)
 		waitpid(child, NULL, 0);
 	if (armed)
-		cli_kernel_restore();
+		cli_said(kft_kernel_session_restore(&err), &err);
 out_sig:
 	sigprocmask(SIG_SETMASK, &old, NULL);
 out:

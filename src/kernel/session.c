@@ -9,14 +9,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../common/mono-clock.h"
 #include "../format/control.h"
-#include "../kernel/ftrace-collect.h"
-#include "../kernel/journal.h"
 #include "../symbols/symmap.h"
-#include "cli.h"
-#include "kernel-session.h"
+#include "journal.h"
+#include "session.h"
 
-const char *cli_kernel_state_path(const char *name)
+const char *kft_kernel_state_path(const char *name)
 {
 	/* one buffer per name, so that paths stay valid side by side */
 	static struct {
@@ -37,25 +36,24 @@ const char *cli_kernel_state_path(const char *name)
 	return known[i].path;
 }
 
-int cli_kernel_check(struct kft_kernel *k, struct kft_config *cfg, const char *origin)
+int kft_kernel_session_check(struct kft_kernel *k, struct kft_config *cfg, const char *origin,
+			     struct kft_error *err)
 {
-	struct kft_error err;
-
-	if (kft_kernel_probe(k, &err) || kft_kernel_check(k, cfg, origin, &err)) {
+	if (kft_kernel_probe(k, err) || kft_kernel_check(k, cfg, origin, err)) {
 		kft_kernel_release(k);
-		return cli_fail("%s", err.msg);
+		return -1;
 	}
 	return 0;
 }
 
-int cli_kernel_restore(void)
+int kft_kernel_session_restore(struct kft_error *err)
 {
-	struct kft_error err;
+	struct kft_error why;
 
-	if (access(cli_kernel_state_path("journal"), F_OK))
+	if (access(kft_kernel_state_path("journal"), F_OK))
 		return 0;
-	if (kft_journal_restore(cli_kernel_state_path("journal"), &err))
-		return cli_fail("restoring the kernel's tracing settings: %s", err.msg);
+	if (kft_journal_restore(kft_kernel_state_path("journal"), &why))
+		return kft_error_set(err, "restoring the kernel's tracing settings: %s", why.msg);
 	return 0;
 }
 
@@ -75,44 +73,47 @@ static bool is_kft(pid_t pid)
 	return !strcmp(comm, "kft\n");
 }
 
-int cli_kernel_take(void)
+int kft_kernel_session_take(pid_t *left_behind, struct kft_error *err)
 {
-	struct kft_error err;
 	pid_t owner = 0;
-	int held = kft_journal_owner(cli_kernel_state_path("journal"), &owner, &err);
+	int held = kft_journal_owner(kft_kernel_state_path("journal"), &owner, err);
 
+	*left_behind = 0;
 	if (held < 0)
-		return cli_fail("%s", err.msg);
+		return -1;
 	if (!held)
 		return 0;
 	if (owner == 0)
-		return cli_fail("a `kft kernel` session is primed: end it with `kft kernel stop` "
-				"(or `kft kernel reset`)");
+		return kft_error_set(err, "a `kft kernel` session is primed: end it with "
+					  "`kft kernel stop` (or `kft kernel reset`)");
 	if (owner != getpid() && is_kft(owner))
-		return cli_fail("kft (pid %d) is tracing the kernel already", (int)owner);
-	fprintf(stderr, "kft: restoring the tracing settings a kft (pid %d) left behind\n",
-		(int)owner);
-	return cli_kernel_restore();
+		return kft_error_set(err, "kft (pid %d) is tracing the kernel already", (int)owner);
+	if (kft_kernel_session_restore(err))
+		return -1;
+	*left_behind = owner;
+	return 0;
 }
 
-int cli_kernel_arm(struct kft_kernel *k, const struct kft_config *cfg, pid_t follow, pid_t owner)
+int kft_kernel_session_arm(struct kft_kernel *k, const struct kft_config *cfg, pid_t follow,
+			   pid_t owner, struct kft_error *err)
 {
 	struct kft_journal j;
-	struct kft_error err;
+	struct kft_error also;
 	int ret;
 
-	if (kft_journal_begin(&j, cli_kernel_state_path("journal"), owner, &err))
-		return cli_fail("%s", err.msg);
-	ret = kft_kernel_arm(k, &j, cfg, follow, &err);
+	if (kft_journal_begin(&j, kft_kernel_state_path("journal"), owner, err))
+		return -1;
+	ret = kft_kernel_arm(k, &j, cfg, follow, err);
 	kft_journal_close(&j);
-	if (ret) {
-		cli_fail("%s", err.msg);
-		cli_kernel_restore();
+	if (ret && kft_kernel_session_restore(&also)) {
+		struct kft_error first = *err;
+
+		kft_error_set(err, "%s; and %s", first.msg, also.msg);
 	}
-	return ret;
+	return ret ? -1 : 0;
 }
 
-static int control_io(const char *dir, struct kft_control *ctl, bool write)
+static int control_io(const char *dir, struct kft_control *ctl, bool write, struct kft_error *err)
 {
 	char path[PATH_MAX];
 	int fd;
@@ -121,11 +122,11 @@ static int control_io(const char *dir, struct kft_control *ctl, bool write)
 	snprintf(path, sizeof(path), "%s/control", dir);
 	fd = open(path, (write ? O_WRONLY : O_RDONLY) | O_CLOEXEC);
 	if (fd < 0)
-		return cli_fail("%s: %s", path, strerror(errno));
+		return kft_error_set(err, "%s: %s", path, strerror(errno));
 	ok = (write ? pwrite(fd, ctl, sizeof(*ctl), 0) : pread(fd, ctl, sizeof(*ctl), 0)) ==
 	     sizeof(*ctl);
 	close(fd);
-	return ok ? 0 : cli_fail("%s: cannot %s", path, write ? "update" : "read");
+	return ok ? 0 : kft_error_set(err, "%s: cannot %s", path, write ? "update" : "read");
 }
 
 /* The trigger function's address, from the kallsyms saved in dir. */
@@ -181,73 +182,77 @@ static void mark_complete(struct kft_control *ctl, const char *dir, const struct
 	}
 }
 
-int cli_kernel_finish(struct kft_kernel *k, const char *dir, const struct kft_config *cfg,
-		      bool stopped_by_trigger)
+int kft_kernel_session_finish(struct kft_kernel *k, const char *dir, const struct kft_config *cfg,
+			      bool by_trigger, struct kft_kernel_result *res,
+			      struct kft_error *err)
 {
-	struct kft_kernel_result res;
 	struct kft_control ctl;
-	struct kft_error err;
+	struct kft_error also;
 	int ret;
 
-	kft_kernel_set_on(k, false, &err);
-	ret = control_io(dir, &ctl, false);
-	if (!ret && kft_kernel_collect(k->dir, dir, cfg, ctl.clock_base_ns, ctl.next_session,
-				       &res, &err))
-		ret = cli_fail("%s", err.msg);
+	kft_kernel_set_on(k, false, &also);
+	ret = control_io(dir, &ctl, false, err);
+	if (!ret)
+		ret = kft_kernel_collect(k->dir, dir, cfg, ctl.clock_base_ns, ctl.next_session, res,
+					 err);
 	if (!ret) {
-		mark_complete(&ctl, dir, cfg, &res, stopped_by_trigger);
-		ret = control_io(dir, &ctl, true);
+		mark_complete(&ctl, dir, cfg, res, by_trigger);
+		ret = control_io(dir, &ctl, true, err);
 	}
-	if (cli_kernel_restore())
-		ret = 1;
-	if (!ret) {
-		fprintf(stderr, "kft: kernel: %llu calls from %llu tasks in %s",
-			(unsigned long long)res.calls, (unsigned long long)res.tasks, dir);
-		if (res.lost)
-			fprintf(stderr, " (%llu events lost: the buffer was full; raise logentries "
-				"or filter more)", (unsigned long long)res.lost);
-		fputc('\n', stderr);
+	if (kft_kernel_session_restore(&also)) {
+		struct kft_error first = *err;
+
+		if (ret)
+			kft_error_set(err, "%s; and %s", first.msg, also.msg);
+		else
+			*err = also;
+		ret = -1;
 	}
-	return ret;
+	return ret ? -1 : 0;
 }
 
-int cli_kernel_collect_boot(struct kft_kernel *k, const char *dir, const struct kft_config *cfg)
+int kft_kernel_session_collect_boot(struct kft_kernel *k, const char *dir,
+				    const struct kft_config *cfg, struct kft_kernel_result *res,
+				    struct kft_error *err)
 {
-	struct kft_kernel_result res;
 	struct kft_control ctl;
-	struct kft_error err;
-	char *clock = kft_file_read(kft_kernel_path(k, "trace_clock"), &err);
+	char *clock = kft_file_read(kft_kernel_path(k, "trace_clock"), err);
 
 	/* the boot's times are CLOCK_MONOTONIC, since boot: the trace's
 	 * clock starts there, so Entry counts from power-on */
 	if (clock && !strstr(clock, "[mono]")) {
 		free(clock);
-		return cli_fail("kernel: ftrace's clock is not mono (boot with trace_clock=mono, "
-				"as "
-				"`kft kernel bootargs` says)");
+		return kft_error_set(err, "kernel: ftrace's clock is not mono (boot with "
+					  "trace_clock=mono, as `kft kernel bootargs` says)");
 	}
 	free(clock);
-	if (kft_kernel_set_on(k, false, &err))
-		return cli_fail("%s", err.msg);
-	if (control_io(dir, &ctl, false))
-		return 1;
+	if (kft_kernel_set_on(k, false, err) || control_io(dir, &ctl, false, err))
+		return -1;
 	ctl.clock_base_ns = 0;
-	if (kft_kernel_collect(k->dir, dir, cfg, 0, ctl.next_session, &res, &err))
-		return cli_fail("%s", err.msg);
-	mark_complete(&ctl, dir, cfg, &res, false);
+	if (kft_kernel_collect(k->dir, dir, cfg, 0, ctl.next_session, res, err))
+		return -1;
+	mark_complete(&ctl, dir, cfg, res, false);
 	ctl.ended_ns = ctl.stop.mark_ns;
-	if (control_io(dir, &ctl, true))
-		return 1;
-	fprintf(stderr, "kft: kernel: %llu calls from %llu tasks traced since boot, in %s; "
-		"tracing is off now\n", (unsigned long long)res.calls,
-		(unsigned long long)res.tasks, dir);
-	if (res.lost)
-		fprintf(stderr, "kft: kernel: %llu events lost: the buffer was full (raise "
-			"logentries, or filter more)\n", (unsigned long long)res.lost);
-	return 0;
+	return control_io(dir, &ctl, true, err);
 }
 
-void cli_kernel_timers_init(struct kernel_timers *t, const struct kft_config *cfg, uint64_t t0)
+void kft_kernel_result_text(const struct kft_kernel_result *res, const char *dir, bool since_boot,
+			    char *out, size_t size)
+{
+	int n = snprintf(out, size, "kernel: %llu calls from %llu tasks %s%s%s",
+			 (unsigned long long)res->calls, (unsigned long long)res->tasks,
+			 since_boot ? "traced since boot, in " : "in ", dir,
+			 since_boot ? "; tracing is off now" : "");
+
+	if (res->lost && n > 0 && (size_t)n < size)
+		snprintf(out + n, size - (size_t)n,
+			 " (%llu events lost: the buffer was full; raise logentries or "
+			 "filter more)",
+			 (unsigned long long)res->lost);
+}
+
+void kft_kernel_timers_init(struct kft_kernel_timers *t, const struct kft_config *cfg,
+			    uint64_t t0)
 {
 	memset(t, 0, sizeof(*t));
 	if (cfg->start.type == KFT_TRIGGER_TIME)
@@ -260,7 +265,7 @@ void cli_kernel_timers_init(struct kernel_timers *t, const struct kft_config *cf
 	}
 }
 
-bool cli_kernel_timers_poll(struct kernel_timers *t, const struct kft_kernel *k,
+bool kft_kernel_timers_poll(struct kft_kernel_timers *t, const struct kft_kernel *k,
 			    const struct kft_config *cfg)
 {
 	uint64_t now = kft_mono_now_ns();
