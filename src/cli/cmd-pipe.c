@@ -30,7 +30,7 @@
 
 #include "../views/views.h"
 #include "cli.h"
-#include "read-progress.h"
+#include "../format/read-progress.h"
 
 static const char usage[] =
 	"usage: kft pipe [-t log|function|function_graph] [--ns] [DIR|PID]\n"
@@ -77,7 +77,7 @@ struct pipe {
 	int layout;		/* 0: log rows; else the ftrace tracer + 1 */
 	struct kft_log_opts log;
 	struct kft_ftrace_opts ft;
-	struct read_progress_set seen;	/* how far each thread file is printed */
+	struct kft_read_progress_set seen;	/* how far each thread file is printed */
 	struct kft_symbolizer *sz;	/* kept while the memory maps stay as they were */
 	uint64_t maps_seen;		/* what they were: see maps_now() */
 	uint64_t printed;
@@ -137,7 +137,7 @@ static void read_marks(struct pipe *p, const struct kft_trace *tr)
 static int read_thread(struct pipe *p, const struct kft_trace *tr, struct kft_symbolizer *sz,
 		       const struct kft_thread_file *th, bool last, bool *again)
 {
-	struct read_progress *s = cli_read_progress_of(&p->seen, th->name);
+	struct kft_read_progress *s = kft_read_progress_of(&p->seen, th->name);
 	uint64_t end = th->first + th->nrecs;
 
 	if (!s)
@@ -340,7 +340,7 @@ int cmd_pipe(int argc, char **argv)
 		if (!again)
 			kft_nap_ms(p.printed == before ? 50 : 20);
 	}
-	cli_read_progress_free(&p.seen);
+	kft_read_progress_free(&p.seen);
 	kft_symbolizer_free(p.sz);
 	fflush(stdout);
 	return ret < 0 ? 1 : 0;

@@ -27,7 +27,7 @@
 #include "../symbols/saved-symbols.h"
 #include "../views/views.h"
 #include "cli.h"
-#include "latency-keeper.h"
+#include "../record/latency-keeper.h"
 
 static const char usage[] =
 	"usage: kft record [-c CONFIG] [-o DIR] [--max-size SIZE] [--no-prime] [--no-check]\n"
@@ -748,11 +748,14 @@ int cmd_record(int argc, char **argv)
 	sigaction(SIGPIPE, &old_pipe, NULL);
 	close(gate[1]);
 	spares = pid > 0 ? kft_spares_start(o.dir) : NULL;
-	keeper = pid > 0 && o.latency ? kft_latency_keeper_start(o.dir, o.latency) : NULL;
+	keeper = NULL;
+	if (pid > 0 && o.latency)
+		cli_said((keeper = kft_latency_keeper_start(o.dir, o.latency, &err)) ? 0 : -1,
+			 &err);
 	while (pid > 0 && waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
 		;
 	kft_spares_stop(spares);
-	latency_copy = kft_latency_keeper_stop(keeper);
+	cli_said(kft_latency_keeper_stop(keeper, &latency_copy, &err), &err);
 	kft_switches_stop(switches, &lost_switches);
 	if (lost_switches)
 		fprintf(stderr, "kft: %llu context switches not recorded: the kernel's buffer was "

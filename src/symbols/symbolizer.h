@@ -60,4 +60,9 @@ uint32_t kft_symbolizer_epochs(struct kft_symbolizer *sz, uint32_t session);
 bool kft_symbolize(struct kft_symbolizer *sz, uint64_t image, uint64_t addr,
 		   struct kft_symbol *sym);
 
+/* "name", "name+0x1c" (with_offset), or "0x..." when unknown; into buf
+ * (symbol-text.c). */
+const char *kft_symbol_text(struct kft_symbolizer *sz, uint64_t image, uint64_t addr,
+			    bool with_offset, char *buf, size_t size);
+
 #endif

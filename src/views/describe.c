@@ -8,43 +8,6 @@
 #include "../config/config.h"
 #include "views.h"
 
-const char *kft_view_symbol(struct kft_symbolizer *sz, uint64_t image, uint64_t addr,
-			    bool with_offset, char *buf, size_t size)
-{
-	struct kft_symbol sym = { 0 };
-
-	if (sz && kft_symbolize(sz, image, addr, &sym) && sym.name) {
-		/* once or twice a call: no printf */
-		size_t n = strlen(sym.name), m;
-		char off[24], *o = off + sizeof(off);
-
-		*--o = '\0';
-		if (with_offset && sym.offset) {
-			for (uint64_t v = sym.offset; v; v >>= 4)
-				*--o = "0123456789abcdef"[v & 15];
-			*--o = 'x';
-			*--o = '0';
-			*--o = '+';
-		}
-		if (!size)
-			return buf;
-		n = n < size ? n : size - 1;
-		memcpy(buf, sym.name, n);
-		m = strlen(o);
-		m = m < size - n ? m : size - n - 1;
-		memcpy(buf + n, o, m);
-		buf[n + m] = '\0';
-	} else if (sym.module && with_offset) {
-		/* a function without a symbol (stripped library): module+offset */
-		const char *base = strrchr(sym.module, '/');
-
-		snprintf(buf, size, "%s+0x%" PRIx64, base ? base + 1 : sym.module, sym.offset);
-	} else {
-		snprintf(buf, size, "0x%016" PRIx64, addr);
-	}
-	return buf;
-}
-
 const char *kft_view_fired(const struct kft_fired *f, bool is_stop, struct kft_symbolizer *sz,
 			   char *buf, size_t size)
 {
@@ -53,12 +16,12 @@ const char *kft_view_fired(const struct kft_fired *f, bool is_stop, struct kft_s
 	switch (f->how) {
 	case KFT_TRIGGER_ENTRY:
 		snprintf(buf, size, "entry to function %s",
-			 kft_view_symbol(sz, kft_symbolizer_image(sz, f->session, f->mark_ns), f->func,
+			 kft_symbol_text(sz, kft_symbolizer_image(sz, f->session, f->mark_ns), f->func,
 					 false, name, sizeof(name)));
 		break;
 	case KFT_TRIGGER_EXIT:
 		snprintf(buf, size, "exit from function %s",
-			 kft_view_symbol(sz, kft_symbolizer_image(sz, f->session, f->mark_ns), f->func,
+			 kft_symbol_text(sz, kft_symbolizer_image(sz, f->session, f->mark_ns), f->func,
 					 false, name, sizeof(name)));
 		break;
 	case KFT_TRIGGER_TIME:

@@ -180,7 +180,7 @@ static char *put_sym(char *p, struct kft_symbolizer *sz, uint64_t image, uint64_
 	char name[NAME_MAX_LEN];
 	struct kft_symbol sym = { 0 };
 
-	kft_view_symbol(sz, image, addr, false, name, sizeof(name));
+	kft_symbol_text(sz, image, addr, false, name, sizeof(name));
 	p = kft_put_str(p, name, 0);
 	if (o->sym_offset && sz && kft_symbolize(sz, image, addr, &sym) && sym.name)
 		p += sprintf(p, "+0x%" PRIx64, sym.offset);

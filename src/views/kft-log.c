@@ -149,8 +149,8 @@ void kft_view_log_row(FILE *out, const struct kft_call *c, uint64_t mark,
 	} else {
 		uint64_t image = kft_symbolizer_image(sz, c->session, c->entry_ns);
 
-		kft_view_symbol(sz, image, c->func, false, fn, sizeof(fn));
-		kft_view_symbol(sz, image, c->call_site, true, caller, sizeof(caller));
+		kft_symbol_text(sz, image, c->func, false, fn, sizeof(fn));
+		kft_symbol_text(sz, image, c->call_site, true, caller, sizeof(caller));
 		*p++ = ' ';
 		p = kft_put_str(p, fn, 32);
 		*p++ = ' ';

@@ -114,7 +114,7 @@ static void print_watch_chain(FILE *out, const struct kft_thread_file *th,
 	for (uint64_t i = 0, next; i < len; i = next) {
 		for (next = i + 1; next < len && chain[next] == chain[i]; next++)
 			;
-		kft_view_symbol(sz, image, chain[i], false, name, sizeof(name));
+		kft_symbol_text(sz, image, chain[i], false, name, sizeof(name));
 		fprintf(out, "%s %s", i ? " >" : "", name);
 		if (next - i > 1)
 			fprintf(out, " (x%" PRIu64 ")", next - i);

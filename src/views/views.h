@@ -79,10 +79,6 @@ char kft_view_delay_mark(uint64_t ns);
  * returns its end. At most KFT_MARK_TEXT bytes. */
 char *kft_view_mark_text(char *p, const struct kft_mark *m);
 
-/* "name", "name+0x1c" (with_offset), or "0x..." when unknown; into buf. */
-const char *kft_view_symbol(struct kft_symbolizer *sz, uint64_t image, uint64_t addr,
-			    bool with_offset, char *buf, size_t size);
-
 /* How the program ended ("exited 0", "killed by signal 9 (SIGKILL)") into
  * buf, or NULL when the trace does not say. */
 const char *kft_view_ending(const struct kft_trace *tr, char *buf, size_t size);

@@ -10,18 +10,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct read_progress {
+struct kft_read_progress {
 	char *name;
 	uint64_t next;		/* the next record to read (counted as the file's first is) */
 };
 
-struct read_progress_set {
-	struct read_progress *files;
+struct kft_read_progress_set {
+	struct kft_read_progress *files;
 	size_t n;
 };
 
 /* The file's, made at 0 when new; NULL when out of memory. */
-struct read_progress *cli_read_progress_of(struct read_progress_set *s, const char *name);
-void cli_read_progress_free(struct read_progress_set *s);
+struct kft_read_progress *kft_read_progress_of(struct kft_read_progress_set *s, const char *name);
+void kft_read_progress_free(struct kft_read_progress_set *s);
 
 #endif

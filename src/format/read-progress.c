@@ -4,9 +4,9 @@
 
 #include "read-progress.h"
 
-struct read_progress *cli_read_progress_of(struct read_progress_set *s, const char *name)
+struct kft_read_progress *kft_read_progress_of(struct kft_read_progress_set *s, const char *name)
 {
-	struct read_progress *bigger;
+	struct kft_read_progress *bigger;
 
 	for (size_t i = 0; i < s->n; i++)
 		if (!strcmp(s->files[i].name, name))
@@ -20,7 +20,7 @@ struct read_progress *cli_read_progress_of(struct read_progress_set *s, const ch
 	return bigger[s->n].name ? &bigger[s->n++] : NULL;
 }
 
-void cli_read_progress_free(struct read_progress_set *s)
+void kft_read_progress_free(struct kft_read_progress_set *s)
 {
 	for (size_t i = 0; i < s->n; i++)
 		free(s->files[i].name);

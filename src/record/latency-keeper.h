@@ -17,13 +17,17 @@
 
 struct kft_latency_keeper;
 
-/* Start keeping the longest call of func in the trace in dir; NULL
- * after saying why not. */
-struct kft_latency_keeper *kft_latency_keeper_start(const char *dir, const char *func);
+#include "../common/error.h"
 
-/* A last look at the calls, then stop; the copy's directory (for its
- * symbols to be saved), or NULL when no call of func ended. Free the
- * name. */
-char *kft_latency_keeper_stop(struct kft_latency_keeper *k);
+/* Start keeping the longest call of func in the trace in dir; NULL, with
+ * err set, if it cannot. */
+struct kft_latency_keeper *kft_latency_keeper_start(const char *dir, const char *func,
+						    struct kft_error *err);
+
+/* A last look at the calls, then stop. *copy: the newest copy's
+ * directory (for its symbols to be saved), or NULL when no call of func
+ * ended; free it. -1, with err set, if a copy could not be made on the
+ * way (the one before it, if any, stays the newest). */
+int kft_latency_keeper_stop(struct kft_latency_keeper *k, char **copy, struct kft_error *err);
 
 #endif

@@ -20,10 +20,12 @@
 #include <unistd.h>
 
 #include "../common/addrmap.h"
-#include "../views/views.h"
-#include "cli.h"
+#include "../common/mono-clock.h"
+#include "../format/read-progress.h"
+#include "../format/reader.h"
+#include "../symbols/symbolizer.h"
 #include "latency-keeper.h"
-#include "read-progress.h"
+#include "trace-dir.h"
 
 #define POLL_MS 20
 
@@ -31,11 +33,21 @@ struct kft_latency_keeper {
 	char *dir, *func;
 	pthread_t thread;
 	int stop;			/* atomic */
-	struct read_progress_set read;
+	struct kft_read_progress_set read;
 	struct kft_addrmap known;	/* (image, function) -> 1: func, 0: another */
 	int64_t longest;		/* ns; -1 before the first call */
 	unsigned int copies;		/* latency.1, .2, ... made */
+	bool failed;			/* a copy could not be made: why */
+	struct kft_error why;
 };
+
+/* The first copy that failed is the one said. */
+static void copy_failed(struct kft_latency_keeper *k, const char *what)
+{
+	if (!k->failed)
+		kft_error_set(&k->why, "latency: %s: %s", what, strerror(errno));
+	k->failed = true;
+}
 
 /* Whether the function at addr of image is FUNC, as kd names it (its
  * name, or without the " [file.c]" that tells static functions apart). */
@@ -60,7 +72,7 @@ static bool is_func(struct kft_latency_keeper *k, struct kft_symbolizer **sz,
 		if (!v)
 			return false;
 	}
-	kft_view_symbol(*sz, kft_symbolizer_image(*sz, session, ns), addr, false, name,
+	kft_symbol_text(*sz, kft_symbolizer_image(*sz, session, ns), addr, false, name,
 			sizeof(name));
 	*v = !strncmp(name, k->func, n) && (!name[n] || !strncmp(name + n, " [", 2));
 	return *v;
@@ -115,7 +127,7 @@ static void make_copy(struct kft_latency_keeper *k)
 	if (from < 0 || mkdir(path, 0700) || (to = open(path, O_RDONLY | O_DIRECTORY |
 							     O_CLOEXEC)) < 0 ||
 	    !(d = fdopendir(dup(from)))) {
-		fprintf(stderr, "kft: latency: %s: %s\n", path, strerror(errno));
+		copy_failed(k, path);
 		goto out;
 	}
 	while ((de = readdir(d)))
@@ -123,8 +135,10 @@ static void make_copy(struct kft_latency_keeper *k)
 			ok = false;
 	closedir(d);
 	if (!ok) {
-		fprintf(stderr, "kft: latency: copying the trace into %s: %s\n", path,
-			strerror(errno));
+		char what[4300];
+
+		snprintf(what, sizeof(what), "copying the trace into %s", path);
+		copy_failed(k, what);
 		goto out;
 	}
 	/* the link moves in one step */
@@ -133,7 +147,7 @@ static void make_copy(struct kft_latency_keeper *k)
 	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", k->dir, KFT_LATENCY_LINK);
 	unlink(tmp);
 	if (symlink(name, tmp) || rename(tmp, link)) {
-		fprintf(stderr, "kft: latency: %s: %s\n", link, strerror(errno));
+		copy_failed(k, link);
 		goto out;
 	}
 	k->copies = n;
@@ -176,7 +190,7 @@ static void look(struct kft_latency_keeper *k)
 		return;		/* no thread file yet */
 	for (size_t i = 0; i < tr.nthreads; i++) {
 		const struct kft_thread_file *th = &tr.threads[i];
-		struct read_progress *r = cli_read_progress_of(&k->read, th->name);
+		struct kft_read_progress *r = kft_read_progress_of(&k->read, th->name);
 		uint64_t end = th->first + th->nrecs;
 
 		if (!r)
@@ -213,21 +227,20 @@ static void *keep(void *arg)
 	return NULL;
 }
 
-struct kft_latency_keeper *kft_latency_keeper_start(const char *dir, const char *func)
+struct kft_latency_keeper *kft_latency_keeper_start(const char *dir, const char *func,
+						    struct kft_error *err)
 {
-	struct kft_error err;
 	struct kft_latency_keeper *k = calloc(1, sizeof(*k));
 
 	if (!k || !(k->dir = strdup(dir)) || !(k->func = strdup(func))) {
-		cli_fail("out of memory");
+		kft_error_set(err, "out of memory");
 		goto fail;
 	}
 	k->longest = -1;
-	if (cli_said(kft_trace_dir_write(dir, KFT_LATENCY_FUNC_FILE, func, strlen(func), &err),
-		     &err))
+	if (kft_trace_dir_write(dir, KFT_LATENCY_FUNC_FILE, func, strlen(func), err))
 		goto fail;
 	if (pthread_create(&k->thread, NULL, keep, k)) {
-		cli_fail("latency: cannot start a thread");
+		kft_error_set(err, "latency: cannot start a thread");
 		goto fail;
 	}
 	return k;
@@ -240,21 +253,25 @@ fail:
 	return NULL;
 }
 
-char *kft_latency_keeper_stop(struct kft_latency_keeper *k)
+int kft_latency_keeper_stop(struct kft_latency_keeper *k, char **copy, struct kft_error *err)
 {
-	char *copy = NULL;
+	int ret;
 
+	*copy = NULL;
 	if (!k)
-		return NULL;
+		return 0;
 	__atomic_store_n(&k->stop, 1, __ATOMIC_RELEASE);
 	pthread_join(k->thread, NULL);
 	look(k);
-	if (k->copies && asprintf(&copy, "%s/latency.%u", k->dir, k->copies) < 0)
-		copy = NULL;
-	cli_read_progress_free(&k->read);
+	if (k->copies && asprintf(copy, "%s/latency.%u", k->dir, k->copies) < 0)
+		*copy = NULL;
+	ret = k->failed ? -1 : 0;
+	if (k->failed)
+		*err = k->why;
+	kft_read_progress_free(&k->read);
 	kft_addrmap_free(&k->known);
 	free(k->dir);
 	free(k->func);
 	free(k);
-	return copy;
+	return ret;
 }
