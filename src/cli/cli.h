@@ -87,27 +87,6 @@ void cli_kernel_said(const struct kft_kernel_result *res, const char *dir, bool 
 int cli_record_kernel(struct kft_config *cfg, const char *config, const char *dir, bool compensate,
 		      bool irqs, bool switches, int argc, char **argv);
 
-/* The trace directory arg names: arg itself, or, for a PID (when no
- * directory has that name), the trace of that traced process (target.c).
- * 0, or 1 after saying why not. */
-int cli_trace_target(const char *arg, char *dir, size_t size);
-/* One line of /proc/PID/maps that maps a file. */
-struct cli_mapping {
-	uint64_t start, offset;
-	char perms[8];
-	char *path;		/* the file as the process names it (fn may cut it) */
-	bool deleted;		/* " (deleted)" was after it: replaced since */
-};
-/* Each file mapping of process pid, in map order, given to fn until it
- * returns non-zero: that, 0 at the end, or -1 with errno set when the
- * map cannot be read (no process: ENOENT; not ours to read: EACCES). */
-int cli_each_mapping(long pid, int (*fn)(struct cli_mapping *m, void *ctx), void *ctx);
-/* The control file of the trace in dir, mapped shared, for steering a
- * program that still runs; NULL after saying why not (verb heads the
- * message). Unmap with cli_unmap_control(). */
-struct kft_control *cli_map_control(const char *dir, const char *verb);
-void cli_unmap_control(struct kft_control *ctl);
-
 /* If argv has -h/--help before "--", print usage to stdout and return true. */
 bool cli_wants_help(int argc, char **argv, const char *usage);
 

@@ -21,6 +21,7 @@
 
 #include "../config/config.h"
 #include "../format/control.h"
+#include "../record/target.h"
 #include "cli.h"
 
 #define TAKE_WAIT_MS 5000	/* for a process image to load the new config */
@@ -153,19 +154,19 @@ int cmd_config(int argc, char **argv)
 	if (argc - optind < 1 || argc - optind > 2)
 		return cli_fail("config: usage: kft config [--no-prime] [DIR|PID] FILE");
 	file = argv[argc - 1];
-	if (cli_trace_target(argc - optind == 2 ? argv[optind] : KFT_DEFAULT_DIR, dir,
-			     sizeof(dir)))
+	if (cli_said(kft_trace_target(argc - optind == 2 ? argv[optind] : KFT_DEFAULT_DIR, dir,
+				      sizeof(dir), &err), &err))
 		return 1;
 	kft_config_init(&cfg);
 	if (kft_config_load(&cfg, file, &err))
 		return cli_fail("%s", err.msg);
-	ctl = cli_map_control(dir, "config");
+	ctl = kft_map_control(dir, "config", &err);
 	if (!ctl) {
 		kft_config_release(&cfg);
-		return 1;
+		return cli_said(-1, &err);
 	}
 	ret = install(dir, ctl, &cfg, file, cfg.prime || !no_prime);
-	cli_unmap_control(ctl);
+	kft_unmap_control(ctl);
 	kft_config_release(&cfg);
 	return ret;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../format/control.h"
+#include "../record/target.h"
 #include "cli.h"
 
 static const char usage[] =
@@ -30,6 +31,7 @@ int cmd_control(int argc, char **argv)
 {
 	const char *verb = argv[0] + strlen("kft ");	/* "kft prime" */
 	struct kft_control *ctl;
+	struct kft_error err;
 	char dir[4096];
 	int tracing = -1;	/* tracing on|off: 1 or 0 */
 	bool done;
@@ -46,14 +48,15 @@ int cmd_control(int argc, char **argv)
 	if (argc > 2 || (argc == 2 && argv[1][0] == '-'))
 		return cli_fail("%s: usage: kft %s%s [DIR|PID]", verb, verb,
 			    tracing < 0 ? "" : tracing ? " on" : " off");
-	if (cli_trace_target(argc == 2 ? argv[1] : KFT_DEFAULT_DIR, dir, sizeof(dir)))
+	if (cli_said(kft_trace_target(argc == 2 ? argv[1] : KFT_DEFAULT_DIR, dir, sizeof(dir),
+				      &err), &err))
 		return 1;
-	ctl = cli_map_control(dir, verb);
+	ctl = kft_map_control(dir, verb, &err);
 	if (!ctl)
-		return 1;
+		return cli_said(-1, &err);
 	if (tracing >= 0) {
 		done = kft_control_pause(ctl, !tracing);
-		cli_unmap_control(ctl);
+		kft_unmap_control(ctl);
 		if (!done)
 			return cli_fail("tracing: already %s", tracing ? "on" : "off");
 		return 0;
@@ -64,7 +67,7 @@ int cmd_control(int argc, char **argv)
 		done = kft_control_start(ctl, KFT_HOW_USER, kft_mono_now_ns() - ctl->clock_base_ns, 0, 0, 0);
 	else
 		done = kft_control_stop(ctl, KFT_HOW_USER, kft_mono_now_ns() - ctl->clock_base_ns, 0, 0, 0);
-	cli_unmap_control(ctl);
+	kft_unmap_control(ctl);
 	if (!done)
 		return cli_fail("%s: the run is %s", verb,
 			    !strcmp(verb, "stop") ? "already complete" :

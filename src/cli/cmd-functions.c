@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "../symbols/elf-symtab.h"
+#include "../record/target.h"
 #include "cli.h"
 
 static const char usage[] =
@@ -75,7 +76,7 @@ struct libraries {
 	bool failed;		/* list_object said why */
 };
 
-static int list_library(struct cli_mapping *m, void *arg)
+static int list_library(struct kft_mapping *m, void *arg)
 {
 	struct libraries *l = arg;
 	long n;
@@ -104,7 +105,7 @@ static long list_libraries(long pid, char **globs, int nglobs)
 	len = readlink(path, l.exe, sizeof(l.exe) - 1);
 	l.exe[len > 0 ? len : 0] = '\0';
 	/* a map that cannot be read lists no library */
-	cli_each_mapping(pid, list_library, &l);
+	kft_each_mapping(pid, list_library, &l);
 	return l.failed ? -1 : l.total;
 }
 

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "../views/views.h"
+#include "../record/target.h"
 #include "cli.h"
 #include "../format/read-progress.h"
 
@@ -298,6 +299,7 @@ int cmd_pipe(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct pipe p = { 0 };
+	struct kft_error err;
 	bool last = false;
 	char dir[4096];
 	int ret;
@@ -306,7 +308,8 @@ int cmd_pipe(int argc, char **argv)
 		return 0;
 	if ((ret = parse(argc, argv, &p)))
 		return ret;
-	if (cli_trace_target(optind < argc ? argv[optind] : KFT_DEFAULT_DIR, dir, sizeof(dir)))
+	if (cli_said(kft_trace_target(optind < argc ? argv[optind] : KFT_DEFAULT_DIR, dir,
+				      sizeof(dir), &err), &err))
 		return 1;
 	p.dir = dir;
 	if (cli_trace_missing(dir, ""))

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../views/views.h"
+#include "../record/target.h"
 #include "cli.h"
 
 static const char usage[] =
@@ -21,6 +22,7 @@ int cmd_status(int argc, char **argv)
 {
 	struct kft_symbolizer *sz;
 	struct kft_trace tr;
+	struct kft_error err;
 	char dir[4096];
 
 	if (cli_wants_help(argc, argv, usage))
@@ -32,7 +34,8 @@ int cmd_status(int argc, char **argv)
 	}
 	if (argc > 2 || (argc == 2 && argv[1][0] == '-'))
 		return cli_fail("status: usage: kft status [--no-demangle] [DIR|PID]");
-	if (cli_trace_target(argc == 2 ? argv[1] : KFT_DEFAULT_DIR, dir, sizeof(dir)) ||
+	if (cli_said(kft_trace_target(argc == 2 ? argv[1] : KFT_DEFAULT_DIR, dir, sizeof(dir),
+				      &err), &err) ||
 	    cli_open_trace(dir, true, &tr, &sz))
 		return 1;
 	kft_view_status(stdout, &tr, sz);

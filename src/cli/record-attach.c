@@ -25,6 +25,7 @@
 
 #include "../format/control.h"
 #include "../symbols/elf-symtab.h"
+#include "../record/target.h"
 #include "cli.h"
 #include "../record/inject.h"
 
@@ -58,7 +59,7 @@ struct object {
 	uint64_t base;
 };
 
-static int find_object(struct cli_mapping *m, void *arg)
+static int find_object(struct kft_mapping *m, void *arg)
 {
 	struct object *o = arg;
 
@@ -74,7 +75,7 @@ static uint64_t object_base(pid_t pid, const char *name, char *path, size_t size
 {
 	struct object o = { name, path, size, 0 };
 
-	return cli_each_mapping(pid, find_object, &o) > 0 ? o.base : 0;
+	return kft_each_mapping(pid, find_object, &o) > 0 ? o.base : 0;
 }
 
 /* The address of function sym of object `name` in process pid, or 0. */
@@ -237,9 +238,9 @@ int cli_record_attach(pid_t pid, const char *exe, const char *dir, const struct 
 		return cli_fail("%s: %s", dir, strerror(errno));
 	if (inject_runtime(pid, runtime, absdir))
 		return 1;
-	ctl = cli_map_control(dir, "record");
+	ctl = kft_map_control(dir, "record", &err);
 	if (!ctl)
-		return 1;
+		return cli_said(-1, &err);
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
@@ -249,7 +250,7 @@ int cli_record_attach(pid_t pid, const char *exe, const char *dir, const struct 
 	how = follow(pid, ctl);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
-	cli_unmap_control(ctl);
+	kft_unmap_control(ctl);
 	cli_said(kft_trace_dir_write_info(dir, 3, info_argv, how, &err), &err);
 	cli_said(kft_trace_dir_mark_ended(dir, &err), &err);
 	cli_record_finish(dir);

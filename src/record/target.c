@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "../format/trace-format.h"
-#include "cli.h"
+#include "target.h"
 
 static bool is_pid(const char *s)
 {
@@ -29,7 +29,7 @@ static bool is_pid(const char *s)
 	return true;
 }
 
-int cli_each_mapping(long pid, int (*fn)(struct cli_mapping *m, void *ctx), void *ctx)
+int kft_each_mapping(long pid, int (*fn)(struct kft_mapping *m, void *ctx), void *ctx)
 {
 	char path[64], line[4096 + 128];
 	int ret = 0;
@@ -41,7 +41,7 @@ int cli_each_mapping(long pid, int (*fn)(struct cli_mapping *m, void *ctx), void
 		return -1;
 	/* "start-end perms offset dev inode   /path/to/file[ (deleted)]" */
 	while (!ret && fgets(line, sizeof(line), maps)) {
-		struct cli_mapping m = { .path = strchr(line, '/') };
+		struct kft_mapping m = { .path = strchr(line, '/') };
 		unsigned long long start, offset;
 		size_t n;
 
@@ -69,7 +69,7 @@ struct control_of {
 	size_t size;
 };
 
-static int find_control(struct cli_mapping *m, void *arg)
+static int find_control(struct kft_mapping *m, void *arg)
 {
 	struct control_of *c = arg;
 	size_t n = strlen(m->path);
@@ -80,7 +80,7 @@ static int find_control(struct cli_mapping *m, void *arg)
 	return snprintf(c->dir, c->size, "%s", m->path) >= (int)c->size ? 2 : 1;
 }
 
-int cli_trace_target(const char *arg, char *dir, size_t size)
+int kft_trace_target(const char *arg, char *dir, size_t size, struct kft_error *err)
 {
 	struct control_of c = { dir, size };
 	struct stat st;
@@ -88,26 +88,27 @@ int cli_trace_target(const char *arg, char *dir, size_t size)
 
 	if (!is_pid(arg) || (stat(arg, &st) == 0 && S_ISDIR(st.st_mode))) {
 		if (snprintf(dir, size, "%s", arg) >= (int)size)
-			return cli_fail("%s: too long a path", arg);
+			return kft_error_set(err, "%s: too long a path", arg);
 		return 0;
 	}
 	errno = 0;
-	found = cli_each_mapping(strtol(arg, NULL, 10), find_control, &c);
+	found = kft_each_mapping(strtol(arg, NULL, 10), find_control, &c);
 	if (found < 0 && errno == ENOENT)
-		return cli_fail("no process %s (and no directory of that name)", arg);
+		return kft_error_set(err, "no process %s (and no directory of that name)", arg);
 	if (found < 0)
-		return cli_fail("process %s: /proc/%s/maps: %s (another user's process, or one "
-			    "kernel.yama.ptrace_scope keeps from you: only its owner, "
-			    "or root, may steer it)", arg, arg, strerror(errno));
+		return kft_error_set(err, "process %s: /proc/%s/maps: %s (another user's process, "
+					  "or one kernel.yama.ptrace_scope keeps from you: only "
+					  "its owner, or root, may steer it)", arg, arg,
+				     strerror(errno));
 	if (found == 2)
-		return cli_fail("process %s: too long a trace path", arg);
+		return kft_error_set(err, "process %s: too long a trace path", arg);
 	if (!found)
-		return cli_fail("process %s is not traced by kft (no trace's control file in its "
-			    "memory map)", arg);
+		return kft_error_set(err, "process %s is not traced by kft (no trace's control file "
+					  "in its memory map)", arg);
 	return 0;
 }
 
-struct kft_control *cli_map_control(const char *dir, const char *verb)
+struct kft_control *kft_map_control(const char *dir, const char *verb, struct kft_error *err)
 {
 	struct kft_control *ctl;
 	char path[4200];
@@ -116,20 +117,20 @@ struct kft_control *cli_map_control(const char *dir, const char *verb)
 	snprintf(path, sizeof(path), "%s/control", dir);
 	fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0) {
-		cli_fail("%s: %s", path, strerror(errno));
+		kft_error_set(err, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
 	ctl = mmap(NULL, sizeof(*ctl), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	close(fd);
 	if (ctl == MAP_FAILED) {
-		cli_fail("%s: %s", path, strerror(errno));
+		kft_error_set(err, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
 	if (memcmp(ctl->magic, KFT_CONTROL_MAGIC, sizeof(KFT_CONTROL_MAGIC)) ||
 	    ctl->version != KFT_FORMAT_VERSION) {
-		cli_fail("%s: not a kft control file", path);
+		kft_error_set(err, "%s: not a kft control file", path);
 	} else if (ctl->ended_ns) {
-		cli_fail("%s: the program of the trace in %s has ended", verb, dir);
+		kft_error_set(err, "%s: the program of the trace in %s has ended", verb, dir);
 	} else {
 		return ctl;
 	}
@@ -137,7 +138,7 @@ struct kft_control *cli_map_control(const char *dir, const char *verb)
 	return NULL;
 }
 
-void cli_unmap_control(struct kft_control *ctl)
+void kft_unmap_control(struct kft_control *ctl)
 {
 	munmap(ctl, sizeof(*ctl));
 }
