@@ -42,6 +42,27 @@ static bool populate = true;		/* false: MADV_POPULATE_WRITE is not here */
 static uintptr_t page_mask;
 #define CLAIMED ((struct kft_thread_hdr *)1)	/* being filled in */
 
+/* Where t's log begins for madvise (the page its records begin in), and
+ * its bytes from there. */
+static KFT_NOTRACE char *log_span(const struct kft_tls *t, size_t *size)
+{
+	char *base = (char *)((uintptr_t)t->recs & ~page_mask);
+
+	*size = t->hdr->capacity * sizeof(struct kft_rec) + (size_t)((char *)t->recs - base);
+	return base;
+}
+
+/* Populate [p, p + len) for writing; false if not (a kernel without
+ * MADV_POPULATE_WRITE is not asked again). */
+static KFT_NOTRACE bool populate_range(char *p, size_t len)
+{
+	if (!madvise(p, len, MADV_POPULATE_WRITE))
+		return true;
+	if (errno == EINVAL)
+		populate = false;	/* not supported here */
+	return false;
+}
+
 /* The helper's round over the logs; whether it populated anything. */
 KFT_NOTRACE bool kft_prefault_step(void)
 {
@@ -61,11 +82,8 @@ KFT_NOTRACE bool kft_prefault_step(void)
 		if (h->overwrite || s->done >= s->size || used + ahead <= s->done)
 			continue;
 		len = s->size - s->done < CHUNK ? s->size - s->done : CHUNK;
-		if (madvise(s->recs + s->done, len, MADV_POPULATE_WRITE)) {
-			if (errno == EINVAL)
-				populate = false;	/* not supported here */
+		if (!populate_range(s->recs + s->done, len))
 			continue;	/* or the log moved, or its thread left */
-		}
 		s->done += len;
 		busy = true;
 	}
@@ -93,10 +111,7 @@ KFT_NOTRACE void kft_prefault_add(struct kft_tls *t, size_t done)
 		    !__atomic_compare_exchange_n(&slots[i].hdr, &none, CLAIMED, false,
 						 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 			continue;
-		/* madvise wants a page-aligned start: from the page the log begins in */
-		slots[i].recs = (char *)((uintptr_t)t->recs & ~page_mask);
-		slots[i].size = t->hdr->capacity * sizeof(struct kft_rec) +
-				(size_t)((char *)t->recs - slots[i].recs);
+		slots[i].recs = log_span(t, &slots[i].size);
 		slots[i].done = done;
 		kft_raise_to(&slots_used, i + 1);
 		__atomic_store_n(&slots[i].hdr, t->hdr, __ATOMIC_RELEASE);
@@ -114,18 +129,13 @@ KFT_NOTRACE void kft_prefault_add(struct kft_tls *t, size_t done)
  */
 KFT_NOTRACE size_t kft_prefault_grown(struct kft_tls *t, size_t done)
 {
-	char *base = (char *)((uintptr_t)t->recs & ~page_mask);
-	size_t size = t->hdr->capacity * sizeof(struct kft_rec) + (size_t)((char *)t->recs - base);
-	size_t end = size < YOUNG ? size : YOUNG;
+	size_t size, end;
+	char *base = log_span(t, &size);
 
+	end = size < YOUNG ? size : YOUNG;
 	if (!populate || kft_rt.overwrite || done >= end)
 		return done;
-	if (madvise(base + done, end - done, MADV_POPULATE_WRITE)) {
-		if (errno == EINVAL)
-			populate = false;
-		return done;
-	}
-	return end;
+	return populate_range(base + done, end - done) ? end : done;
 }
 
 /* Before the log is unmapped or moved: how far it was populated. */
