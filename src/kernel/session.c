@@ -94,23 +94,33 @@ int kft_kernel_session_take(pid_t *left_behind, struct kft_error *err)
 	return 0;
 }
 
+/* The kernel put back after a step that returned ret: a restore that
+ * fails joins its error to the step's. 0, or -1 with err set. */
+static int restore_after(int ret, struct kft_error *err)
+{
+	struct kft_error also, first;
+
+	if (!kft_kernel_session_restore(&also))
+		return ret ? -1 : 0;
+	first = *err;
+	if (ret)
+		kft_error_set(err, "%s; and %s", first.msg, also.msg);
+	else
+		*err = also;
+	return -1;
+}
+
 int kft_kernel_session_arm(struct kft_kernel *k, const struct kft_config *cfg, pid_t follow,
 			   pid_t owner, struct kft_error *err)
 {
 	struct kft_journal j;
-	struct kft_error also;
 	int ret;
 
 	if (kft_journal_begin(&j, kft_kernel_state_path("journal"), owner, err))
 		return -1;
 	ret = kft_kernel_arm(k, &j, cfg, follow, err);
 	kft_journal_close(&j);
-	if (ret && kft_kernel_session_restore(&also)) {
-		struct kft_error first = *err;
-
-		kft_error_set(err, "%s; and %s", first.msg, also.msg);
-	}
-	return ret ? -1 : 0;
+	return ret ? restore_after(ret, err) : 0;
 }
 
 static int control_io(const char *dir, struct kft_control *ctl, bool write, struct kft_error *err)
@@ -187,10 +197,10 @@ int kft_kernel_session_finish(struct kft_kernel *k, const char *dir, const struc
 			      struct kft_error *err)
 {
 	struct kft_control ctl;
-	struct kft_error also;
+	struct kft_error ignored;
 	int ret;
 
-	kft_kernel_set_on(k, false, &also);
+	kft_kernel_set_on(k, false, &ignored);
 	ret = control_io(dir, &ctl, false, err);
 	if (!ret)
 		ret = kft_kernel_collect(k->dir, dir, cfg, ctl.clock_base_ns, ctl.next_session, res,
@@ -199,16 +209,7 @@ int kft_kernel_session_finish(struct kft_kernel *k, const char *dir, const struc
 		mark_complete(&ctl, dir, cfg, res, by_trigger);
 		ret = control_io(dir, &ctl, true, err);
 	}
-	if (kft_kernel_session_restore(&also)) {
-		struct kft_error first = *err;
-
-		if (ret)
-			kft_error_set(err, "%s; and %s", first.msg, also.msg);
-		else
-			*err = also;
-		ret = -1;
-	}
-	return ret ? -1 : 0;
+	return restore_after(ret, err);
 }
 
 int kft_kernel_session_collect_boot(struct kft_kernel *k, const char *dir,
