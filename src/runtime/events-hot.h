@@ -36,6 +36,15 @@ static inline KFT_NOTRACE uint64_t load_state(void)
 	return __atomic_load_n(&kft_rt.ctl->state, __ATOMIC_ACQUIRE);
 }
 
+/* Whether the innermost open frame lies below sp: a frame a longjmp (or an
+ * exception) left behind, which kft_unwind_to ends. */
+HOT_STEP bool frames_left_below(const struct kft_tls *t, uintptr_t sp)
+{
+	uint64_t depth = t->hdr->depth;
+
+	return depth && depth <= t->frames_cap && t->frames[depth - 1].sp < sp;
+}
+
 HOT_STEP void put_record(struct kft_tls *t, const struct kft_frame *f, uint64_t depth,
 			 uint32_t dur, uint32_t flags)
 {

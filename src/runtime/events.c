@@ -256,8 +256,7 @@ KFT_NOTRACE __attribute__((noinline)) void kft_entry_general(struct kft_tls *t, 
 
 	/* a longjmp left frames behind: the new call's sp is above them (an
 	 * inlined function's hooks run at its caller's sp: equal is no sign) */
-	if (unlikely(depth && depth <= t->frames_cap && t->frames[depth - 1].sp < sp &&
-		     !in_signal)) {
+	if (unlikely(frames_left_below(t, sp) && !in_signal)) {
 		kft_unwind_to(t, sp);
 		depth = h->depth;
 	}
@@ -361,7 +360,7 @@ KFT_NOTRACE void kft_unwind_to(struct kft_tls *t, uintptr_t sp)
 	if (depth > t->frames_cap)
 		return;
 	/* every -pg return asks: the clock only when a frame is left behind */
-	if (!depth || t->frames[depth - 1].sp >= sp)
+	if (!frames_left_below(t, sp))
 		goto done;
 	now = kft_now();
 	st = load_state();

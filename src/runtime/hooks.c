@@ -217,8 +217,7 @@ KFT_HIDDEN KFT_NOTRACE uint64_t *kft_pg_entry(uintptr_t ip, uintptr_t *ret_loc, 
 	}
 	/* with -pg no two open calls share a return address slot: one at
 	 * this slot or below it was left by a longjmp */
-	if (depth && depth <= t->frames_cap && t->frames[depth - 1].sp <= PG_SP(ret_loc) &&
-	    !t->in_signal) {
+	if (frames_left_below(t, PG_SP(ret_loc) + 1) && !t->in_signal) {
 		kft_unwind_to(t, PG_SP(ret_loc) + 1);
 		depth = t->hdr->depth;
 	}
@@ -259,14 +258,13 @@ KFT_HIDDEN KFT_NOTRACE struct kft_pg_back kft_pg_exit(uintptr_t sp, uint64_t tic
 	int busy = t->busy;
 	const struct kft_frame *f;
 	struct kft_pg_back back = { 0, NULL };
-	uint64_t now, depth;
+	uint64_t now;
 
 	t->busy = 1;
 	now = busy ? kft_now() : hook_began(t, ticks);
 	/* frames a longjmp left behind (asked here: every return asks) */
-	depth = t->hdr->depth;
-	if (unlikely(!depth || depth > t->frames_cap || t->frames[depth - 1].sp < PG_SP(ret_loc) ||
-		     t->watch_rearm_depth > depth))
+	if (unlikely(frames_left_below(t, PG_SP(ret_loc)) ||
+		     t->watch_rearm_depth > t->hdr->depth))
 		kft_unwind_to(t, PG_SP(ret_loc));
 	f = &t->frames[t->hdr->depth - 1];
 	back.to = f->call_site;
