@@ -92,7 +92,7 @@ static void builder_done(struct builder *b)
 /* ---- kft traces: records carry their depth ---------------------------- */
 
 int kft_calltree_from_trace(struct kft_calltree *t, const struct kft_trace *tr,
-			    struct kft_symbolizer *sz, struct kft_error *err)
+			    struct kft_symbolizer *sz, bool inherited, struct kft_error *err)
 {
 	struct builder b = { .t = t, .err = err };
 	struct kft_depth_nest nest = { 0 };
@@ -104,7 +104,7 @@ int kft_calltree_from_trace(struct kft_calltree *t, const struct kft_trace *tr,
 	memset(t, 0, sizeof(*t));
 	t->base_ns = base;
 	kft_functable_init(&b.ft, t, sz);
-	cs = kft_calls_open(tr, NULL, 0, err);
+	cs = inherited ? kft_calls_open_trees(tr, NULL, 0, err) : kft_calls_open(tr, NULL, 0, err);
 	if (!cs || kft_switches_copy(&t->switches, &tr->switches)) {
 		if (cs)
 			oom(&b);
@@ -132,6 +132,7 @@ int kft_calltree_from_trace(struct kft_calltree *t, const struct kft_trace *tr,
 		n->tid = c->tid;
 		n->coroutine = c->coroutine;
 		n->irq = c->flags & KFT_REC_SIGNAL;
+		n->inherited = c->flags & KFT_CALL_INHERITED;
 		kft_pid_label(n->pid, c->tid, c->coroutine, n->irq);
 		image = kft_symbolizer_image(sz, c->session, c->entry_ns);
 		if (kft_functable_addr(&b.ft, image, c->func, &n->func)) {

@@ -37,6 +37,8 @@ struct kft_node {
 	uint32_t parent, first_child, last_child, next_sibling;
 	uint32_t depth;
 	bool irq;		/* interrupt or signal-handler context */
+	bool inherited;		/* a call a fork child began inside, its
+				 * parent's: drawn, counted with the parent */
 	int64_t tid;
 	uint32_t coroutine;	/* the thread's coroutine stack, or 0 */
 	char pid[24];		/* as shown */
@@ -60,9 +62,11 @@ struct kft_calltree {
 	uint64_t base_ns;
 };
 
-/* From a kft trace directory (sz may be NULL: addresses as names). */
+/* From a kft trace directory (sz may be NULL: addresses as names);
+ * inherited: with the calls each fork child began inside (a tree's, never
+ * a summary's: they are its parent's). */
 int kft_calltree_from_trace(struct kft_calltree *t, const struct kft_trace *tr,
-			    struct kft_symbolizer *sz, struct kft_error *err);
+			    struct kft_symbolizer *sz, bool inherited, struct kft_error *err);
 
 /*
  * From a text log. classic: nest as kd 1.1 did (by caller name across all

@@ -19,7 +19,8 @@ struct spool_rec {
 	uint32_t func, caller, pid;	/* caller and pid: indices in t.strings */
 	uint32_t depth, size, row;
 	uint8_t irq;
-	uint8_t pad[3];
+	uint8_t inherited;
+	uint8_t pad[2];
 	uint32_t tid;
 };
 
@@ -209,6 +210,7 @@ static int write_calls(struct kft_spooltree *st, struct kft_functable *ft,
 		rec->depth = c.depth;
 		rec->row = (uint32_t)i;
 		rec->irq = c.irq;
+		rec->inherited = c.inherited;
 		rec->tid = c.tid;
 		if (c.args) {
 			size_t len = strlen(c.args) + 1;
@@ -389,6 +391,7 @@ static int text_next(void *ctx, struct kft_functable *ft, struct kft_spool_call 
 	c->pid = r->pid;
 	c->args = r->args;
 	c->irq = r->irq;
+	c->inherited = false;
 	c->tid = (uint32_t)r->tid;
 	return 1;
 }
@@ -442,6 +445,7 @@ int kft_spooltree_get(struct kft_spooltree *st, uint64_t p, struct kft_node *n, 
 	n->func = rec->func;
 	n->depth = rec->depth;
 	n->irq = rec->irq;
+	n->inherited = rec->inherited;
 	n->tid = rec->tid;
 	n->parent = n->first_child = n->last_child = n->next_sibling = KFT_NONE;
 	n->caller = st->t.strings[rec->caller];

@@ -38,6 +38,7 @@ struct kft_spool_call {
 	const char *caller, *pid;
 	const char *args;		/* or NULL */
 	bool irq;
+	bool inherited;			/* a fork child's inherited call */
 	uint32_t parent, depth;		/* parent: an earlier call's number, or KFT_NONE */
 	uint32_t tid;			/* the thread's (as a node's) */
 };

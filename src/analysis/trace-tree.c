@@ -13,6 +13,7 @@ struct kft_trace_tree {
 	struct kft_depth_nest nest;
 	uint32_t row;
 	uint64_t base_ns;	/* times count from the run's start */
+	bool inherited;		/* with fork children's inherited calls */
 	char pid[24];
 };
 
@@ -23,7 +24,8 @@ static int tree_rewind(void *ctx, struct kft_error *err)
 	kft_calls_close(tt->cs);
 	kft_depth_nest_free(&tt->nest);
 	tt->row = 0;
-	tt->cs = kft_calls_open(tt->tr, NULL, 0, err);
+	tt->cs = tt->inherited ? kft_calls_open_trees(tt->tr, NULL, 0, err)
+			       : kft_calls_open(tt->tr, NULL, 0, err);
 	return tt->cs ? 0 : -1;
 }
 
@@ -48,6 +50,7 @@ static int tree_next(void *ctx, struct kft_functable *ft, struct kft_spool_call 
 				(call.entry_ns >= tt->base_ns ? tt->base_ns : call.entry_ns));
 	c->dur_ns = call.dur_ns;
 	c->irq = call.flags & KFT_REC_SIGNAL;
+	c->inherited = call.flags & KFT_CALL_INHERITED;
 	c->tid = call.tid;
 	kft_pid_label(tt->pid, call.tid, call.coroutine, c->irq);
 	c->pid = tt->pid;
@@ -58,7 +61,8 @@ static int tree_next(void *ctx, struct kft_functable *ft, struct kft_spool_call 
 	return 1;
 }
 
-struct kft_trace_tree *kft_trace_tree_open(const struct kft_trace *tr, struct kft_error *err)
+struct kft_trace_tree *kft_trace_tree_open(const struct kft_trace *tr, bool inherited,
+					   struct kft_error *err)
 {
 	struct kft_trace_tree *tt = calloc(1, sizeof(*tt));
 
@@ -67,6 +71,7 @@ struct kft_trace_tree *kft_trace_tree_open(const struct kft_trace *tr, struct kf
 		return NULL;
 	}
 	tt->tr = tr;
+	tt->inherited = inherited;
 	tt->base_ns = kft_trace_base_ns(tr);
 	return tt;
 }

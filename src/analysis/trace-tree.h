@@ -14,8 +14,10 @@
 
 struct kft_trace_tree;
 
-/* The calls come after the source's first rewind. */
-struct kft_trace_tree *kft_trace_tree_open(const struct kft_trace *tr, struct kft_error *err);
+/* The calls come after the source's first rewind; inherited: with the
+ * calls each fork child began inside. */
+struct kft_trace_tree *kft_trace_tree_open(const struct kft_trace *tr, bool inherited,
+					   struct kft_error *err);
 struct kft_call_source kft_trace_tree_source(struct kft_trace_tree *tt);
 void kft_trace_tree_close(struct kft_trace_tree *tt);
 

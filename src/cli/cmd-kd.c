@@ -147,7 +147,7 @@ static int kd_trace_spooled(const struct kft_trace *tr, struct kft_symbolizer *s
 			    const struct kft_kd_opts *o, const char *slowest_func,
 			    long slowest_n, struct kft_error *err)
 {
-	struct kft_trace_tree *tt = kft_trace_tree_open(tr, err);
+	struct kft_trace_tree *tt = kft_trace_tree_open(tr, !slowest_func, err);
 	struct kft_call_source src;
 	struct kft_spooltree st;
 	int ret;
@@ -317,7 +317,8 @@ int cmd_kd(int argc, char **argv)
 			kft_kd_notes_free(&notes);
 			return ret ? cli_fail("%s", err.msg) : 0;
 		}
-		ret = kft_calltree_from_trace(&t, &tr, sz, &err);
+		ret = kft_calltree_from_trace(&t, &tr, sz, tree && !slowest_func && !o.classic,
+					      &err);
 		cli_close_trace(&tr, sz);
 		if (ret) {
 			kft_kd_notes_free(&notes);

@@ -106,11 +106,12 @@ static int find_watch_rows(struct kft_source *s)
 int kft_source_open(struct kft_source *s, const struct kft_thread_file *th, unsigned int keep,
 		    struct kft_error *err)
 {
-	struct kft_walk_ops ops = { .left = place, .ctx = s };
+	struct kft_walk_ops ops = { .left = place, .ctx = s,
+				    .inherited = keep & KFT_SOURCE_INHERITED };
 	int ret;
 
 	s->th = th;
-	s->n = kft_walk_count(th);
+	s->n = kft_walk_count(th, ops.inherited);
 	if (s->n >= UINT32_MAX)
 		return kft_error_set(err, "%s: %llu calls in one thread: more than this kft reads",
 				     th->name, (unsigned long long)s->n);

@@ -21,7 +21,8 @@ struct kft_watch_row {
 /* One thread file's calls in entry order. */
 struct kft_source {
 	const struct kft_thread_file *th;
-	uint32_t *idx;		/* record, or nrecs + open frame */
+	uint32_t *idx;		/* record, or nrecs + open frame, or nrecs +
+				 * nframes + inherited row */
 	uint32_t *depth;	/* logged ancestors (NULL: not kept) */
 	struct kft_spill32 *local;	/* kd's Local in usec, at each call's place */
 	bool local_ready;	/* all written: the head has its Local */
@@ -38,6 +39,7 @@ struct kft_source {
 enum kft_source_keep {
 	KFT_SOURCE_DEPTH = 1,	/* its logged depth (else every call is at 0) */
 	KFT_SOURCE_LOCAL = 2,	/* kd's Local */
+	KFT_SOURCE_INHERITED = 4,	/* a fork child's inherited calls too */
 };
 
 /* Open th's calls: each call's record, and what keep (KFT_SOURCE_*) asks. */

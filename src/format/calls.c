@@ -114,7 +114,7 @@ static int nest_kernel_call(struct kft_calls *cs, struct kft_call *c)
 }
 
 static struct kft_calls *calls_open(const struct kft_trace *tr, const size_t *threads,
-				    size_t nthreads, bool depths, struct kft_error *err)
+				    size_t nthreads, unsigned int keep, struct kft_error *err)
 {
 	struct kft_calls *cs = calloc(1, sizeof(*cs));
 	size_t n = threads ? nthreads : tr->nthreads;
@@ -133,8 +133,7 @@ static struct kft_calls *calls_open(const struct kft_trace *tr, const size_t *th
 	for (size_t i = 0; i < n; i++) {
 		struct kft_source *s = &cs->src[i];
 
-		if (kft_source_open(s, &tr->threads[threads ? threads[i] : i],
-				    depths ? KFT_SOURCE_DEPTH : 0, err))
+		if (kft_source_open(s, &tr->threads[threads ? threads[i] : i], keep, err))
 			goto fail;
 		cs->total += s->n + s->nwatch;
 		kft_source_advance(s);
@@ -143,7 +142,7 @@ static struct kft_calls *calls_open(const struct kft_trace *tr, const size_t *th
 	}
 	kft_heap_make(cs->heap, cs->nheap, sizeof(*cs->heap), before, cs);
 	cs->nest_kernel = kft_trace_mixes_kernel(tr);
-	cs->depths = depths;
+	cs->depths = keep & KFT_SOURCE_DEPTH;
 	return cs;
 fail:
 	kft_calls_close(cs);
@@ -153,12 +152,18 @@ fail:
 struct kft_calls *kft_calls_open(const struct kft_trace *tr, const size_t *threads,
 				 size_t nthreads, struct kft_error *err)
 {
-	return calls_open(tr, threads, nthreads, true, err);
+	return calls_open(tr, threads, nthreads, KFT_SOURCE_DEPTH, err);
+}
+
+struct kft_calls *kft_calls_open_trees(const struct kft_trace *tr, const size_t *threads,
+				       size_t nthreads, struct kft_error *err)
+{
+	return calls_open(tr, threads, nthreads, KFT_SOURCE_DEPTH | KFT_SOURCE_INHERITED, err);
 }
 
 struct kft_calls *kft_calls_open_flat(const struct kft_trace *tr, struct kft_error *err)
 {
-	return calls_open(tr, NULL, 0, false, err);
+	return calls_open(tr, NULL, 0, 0, err);
 }
 
 int kft_calls_next(struct kft_calls *cs, struct kft_call *c)

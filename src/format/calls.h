@@ -26,6 +26,15 @@ struct kft_calls *kft_calls_open(const struct kft_trace *tr, const size_t *threa
 				 size_t nthreads, struct kft_error *err);
 
 /*
+ * The same, and before each fork child's own calls the calls it began
+ * inside (its parent's, flagged KFT_CALL_INHERITED, unfinished, at the
+ * moment of the fork): for views that draw trees, which count them with
+ * the parent alone.
+ */
+struct kft_calls *kft_calls_open_trees(const struct kft_trace *tr, const size_t *threads,
+				       size_t nthreads, struct kft_error *err);
+
+/*
  * All the calls, in the same order, but each at depth 0: 4 bytes a call,
  * for views that need no nesting (kft stats' table).
  */
@@ -56,12 +65,14 @@ void kft_calls_close(struct kft_calls *cs);
  * Stack-watch rows come too (dur -2). With kernel, that thread's kernel
  * file's calls come too, each under the program call that made it (as
  * kft_calls nests them; their time is no part of that call's Local).
+ * With inherited, a fork child's inherited calls come first, as
+ * kft_calls_open_trees gives them.
  */
 struct kft_thread_calls;
 
 struct kft_thread_calls *kft_thread_calls_open(const struct kft_thread_file *th,
 					       const struct kft_thread_file *kernel, bool locals,
-					       struct kft_error *err);
+					       bool inherited, struct kft_error *err);
 /*
  * Which files join so, for views that read each program thread alone:
  * kernel_of[i] (tr->nthreads of them) is the kernel file joined to program

@@ -159,6 +159,24 @@ static int skip_thread(struct kft_trace *tr, size_t nfiles, struct kft_error *er
 	return 0;
 }
 
+/* A fork child's first rows are the calls it was inside: set apart. */
+static void take_inherited(struct kft_thread_file *th)
+{
+	struct kft_rec_data r;
+
+	/* only the thread that forked goes on in the child */
+	if (!th->hdr.parent_session || th->hdr.tid != th->hdr.pid || th->hdr.coroutine)
+		return;
+	while (th->nrecs) {
+		kft_thread_rec(th, 0, &r);
+		if (r.dur != KFT_DUR_INHERITED)
+			break;
+		th->ninherited++;
+		th->first++;
+		th->nrecs--;
+	}
+}
+
 static int open_thread(struct kft_trace *tr, const char *name, struct kft_error *err)
 {
 	struct kft_thread_file *th = &tr->threads[tr->nthreads];
@@ -288,8 +306,9 @@ static int read_threads(struct kft_trace *tr, struct kft_error *err)
 		ret = kft_error_set(err, "%s%s", tr->skipped[0],
 				    tr->nskipped > 1 ? " (and every other thread file)" : "");
 	for (size_t i = 0; i < tr->nthreads; i++) {
-		const struct kft_thread_file *th = &tr->threads[i];
+		struct kft_thread_file *th = &tr->threads[i];
 
+		take_inherited(th);	/* once every .kfz is open: they share a cache */
 		add_counters(&tr->totals, &th->hdr.counters);
 		tr->cpus_filtered += th->hdr.cpus_filtered;
 		if (th->hdr.max_stack > tr->max_stack) {
@@ -513,6 +532,17 @@ void kft_thread_call(const struct kft_thread_file *th, uint64_t i, uint32_t dept
 		c->func = r.func;
 		c->call_site = r.call_site;
 		c->flags = r.flags;
+	} else if (i >= th->nrecs + th->nframes) {
+		struct kft_rec_data r;
+
+		kft_thread_inherited(th, i - th->nrecs - th->nframes, &r);
+		if (depth == KFT_DEPTH_RECORDED)
+			depth = r.depth;
+		c->entry_ns = th->hdr.forked_ns;
+		c->dur_ns = -1;
+		c->func = r.func;
+		c->call_site = r.call_site;
+		c->flags = r.flags | KFT_CALL_INHERITED;
 	} else {
 		const struct kft_frame *fr = &th->frames[i - th->nrecs];
 

@@ -23,7 +23,7 @@ struct kft_call {
 	uint64_t func;
 	uint64_t call_site;
 	uint32_t depth;
-	uint32_t flags;		/* KFT_REC_SIGNAL, KFT_REC_UNWOUND */
+	uint32_t flags;		/* KFT_REC_SIGNAL, KFT_REC_UNWOUND, KFT_CALL_INHERITED */
 	uint32_t tid;
 	uint32_t pid;
 	uint32_t session;
@@ -44,6 +44,10 @@ struct kft_thread_file {
 	uint64_t nframes;		/* open frames */
 	struct kft_zrecs *z;		/* its .kfz, or NULL */
 	uint64_t zcount;		/* records [0, zcount) are read from z */
+	uint64_t ninherited;		/* a fork child's first rows, the calls open
+					 * at the fork (KFT_DUR_INHERITED): read
+					 * apart, with kft_thread_inherited; first
+					 * and nrecs count the records after them */
 };
 
 struct kft_trace {
@@ -69,11 +73,10 @@ struct kft_trace {
 					 * ("killed by signal 9", "exited 0"), or NULL */
 };
 
-/* The i-th record of a thread, oldest first (a ring wraps once at most). */
-static inline void kft_thread_rec(const struct kft_thread_file *th, uint64_t i,
-				  struct kft_rec_data *out)
+/* The record at place j of a thread file (a ring wraps once at most). */
+static inline void kft_thread_rec_at(const struct kft_thread_file *th, uint64_t j,
+				     struct kft_rec_data *out)
 {
-	uint64_t j = th->first + i;
 	const struct kft_rec *r;
 
 	if (__builtin_expect(j < th->zcount, 0))
@@ -81,6 +84,21 @@ static inline void kft_thread_rec(const struct kft_thread_file *th, uint64_t i,
 	else
 		r = &th->recs[j < th->hdr.capacity ? j : j - th->hdr.capacity];
 	kft_rec_unpack(r, th->sites, th->nsites, out);
+}
+
+/* The i-th record of a thread, oldest first. */
+static inline void kft_thread_rec(const struct kft_thread_file *th, uint64_t i,
+				  struct kft_rec_data *out)
+{
+	kft_thread_rec_at(th, th->first + i, out);
+}
+
+/* The i-th of a fork child's inherited rows (i < ninherited), outermost
+ * first. */
+static inline void kft_thread_inherited(const struct kft_thread_file *th, uint64_t i,
+					struct kft_rec_data *out)
+{
+	kft_thread_rec_at(th, th->first - th->ninherited + i, out);
 }
 
 /* A frame's context flags as a record's (KFT_REC_SIGNAL, KFT_REC_KERNEL). */
@@ -91,8 +109,10 @@ static inline uint32_t kft_frame_rec_flags(const struct kft_frame *fr)
 }
 
 /* Call i of thread file th: its record i (counted from the first), or
- * from nrecs on its open frame i - nrecs (unfinished: -1), at depth, or
- * with KFT_DEPTH_RECORDED at the depth the record or frame holds. */
+ * from nrecs on its open frame i - nrecs (unfinished: -1), or from nrecs +
+ * nframes on its inherited row i - nrecs - nframes (-1, flagged
+ * KFT_CALL_INHERITED, entered at the fork), at depth, or with
+ * KFT_DEPTH_RECORDED at the depth the record or frame holds. */
 #define KFT_DEPTH_RECORDED UINT32_MAX
 void kft_thread_call(const struct kft_thread_file *th, uint64_t i, uint32_t depth,
 		     struct kft_call *c);

@@ -150,10 +150,11 @@ out:
 }
 
 static int join_kernel(struct kft_thread_calls *tc, const struct kft_thread_file *prog,
-		       const struct kft_thread_file *kern, bool locals, struct kft_error *err)
+		       const struct kft_thread_file *kern, bool locals, unsigned int inherited,
+		       struct kft_error *err)
 {
 	tc->joined = true;
-	if (kft_source_open(&tc->s, prog, KFT_SOURCE_DEPTH, err) ||
+	if (kft_source_open(&tc->s, prog, KFT_SOURCE_DEPTH | inherited, err) ||
 	    kft_source_open(&tc->k, kern, KFT_SOURCE_DEPTH, err))
 		return -1;
 	/* Locals as the joining pass finds them, not each file's alone */
@@ -178,22 +179,24 @@ static int join_kernel(struct kft_thread_calls *tc, const struct kft_thread_file
 
 struct kft_thread_calls *kft_thread_calls_open(const struct kft_thread_file *th,
 					       const struct kft_thread_file *kernel, bool locals,
-					       struct kft_error *err)
+					       bool inherited, struct kft_error *err)
 {
 	struct kft_thread_calls *tc = calloc(1, sizeof(*tc));
+	unsigned int keep = inherited ? KFT_SOURCE_INHERITED : 0;
 
 	if (!tc) {
 		tc_oom(err);
 		return NULL;
 	}
 	if (kernel) {
-		if (join_kernel(tc, th, kernel, locals, err)) {
+		if (join_kernel(tc, th, kernel, locals, keep, err)) {
 			kft_thread_calls_close(tc);
 			return NULL;
 		}
 		return tc;
 	}
-	if (kft_source_open(&tc->s, th, KFT_SOURCE_DEPTH | (locals ? KFT_SOURCE_LOCAL : 0), err)) {
+	if (kft_source_open(&tc->s, th, KFT_SOURCE_DEPTH | keep | (locals ? KFT_SOURCE_LOCAL : 0),
+			    err)) {
 		kft_thread_calls_close(tc);
 		return NULL;
 	}

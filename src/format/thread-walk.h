@@ -44,6 +44,9 @@ struct kft_walk_ops {
 	int (*met)(void *ctx, struct kft_walk_call *c, struct kft_walk_call *parent);
 	int (*left)(void *ctx, struct kft_walk_call *c, struct kft_walk_call *parent);
 	void *ctx;
+	bool inherited;	/* a fork child's inherited calls come first
+			 * (idx nrecs + nframes + i, dur -1, flags with
+			 * KFT_CALL_INHERITED), its own calls under them */
 };
 
 /* Whether c counts in its logged parent's time: a signal handler's chain
@@ -55,8 +58,9 @@ static inline bool kft_walk_is_child(const struct kft_walk_call *c,
 }
 
 /* Calls of th the walk visits: records and logged open frames (a
- * stack-watch row is no call: the walk passes over it). */
-uint64_t kft_walk_count(const struct kft_thread_file *th);
+ * stack-watch row is no call: the walk passes over it), and with
+ * inherited, the calls a fork child began inside. */
+uint64_t kft_walk_count(const struct kft_thread_file *th, bool inherited);
 
 /* A stack-watch row in a thread whose header counts no watch firing. */
 #define KFT_WALK_CORRUPT	(-2)

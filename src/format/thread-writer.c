@@ -72,6 +72,8 @@ int kft_thread_write(const char *dir, const struct kft_thread_out *t, struct kft
 	h.pid = t->pid;
 	h.tid = t->tid;
 	h.session = t->session;
+	h.parent_session = t->parent_session;
+	h.forked_ns = t->forked_ns;
 	h.rec_size = sizeof(struct kft_rec);
 	h.frame_size = sizeof(struct kft_frame);
 	h.shadow_off = sizeof(h);

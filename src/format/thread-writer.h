@@ -21,6 +21,7 @@ struct kft_thread_out {
 	size_t nframes;
 	struct kft_counters counters;
 	uint64_t max_stack;
+	uint64_t parent_session, forked_ns;	/* a fork child's (0: none) */
 };
 
 /* Write dir/thread-<session>-<tid>-0.kft. */

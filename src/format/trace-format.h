@@ -39,7 +39,8 @@
 
 #include "../common/compiler.h"
 
-#define KFT_FORMAT_VERSION 4	/* 4: records may sit in a .kfz */
+#define KFT_FORMAT_VERSION 5	/* 4: records may sit in a .kfz; 5: a fork
+				 * child's log may begin with inherited rows */
 #define KFT_FORMAT_OLDEST 3	/* the oldest version this kft reads */
 #define KFT_CONTROL_MAGIC "KFTCTRL"
 #define KFT_THREAD_MAGIC "KFTTHRD"
@@ -234,12 +235,18 @@ struct kft_frame {
 /* rec->dur special values */
 #define KFT_DUR_UNFINISHED	0xffffffffU	/* printed as -1 */
 #define KFT_DUR_WATCH		0xfffffffeU	/* printed as -2: stack watch */
+#define KFT_DUR_INHERITED	0xfffffffdU	/* a fork child's first rows: a call
+						 * open at the fork, the parent's */
 
 /* A record's flags (struct kft_rec_data.flags, struct kft_call.flags) */
 #define KFT_REC_SIGNAL		(1U << 24)	/* signal-handler (interrupt) context */
 #define KFT_REC_UNWOUND		(1U << 25)	/* left by longjmp, not by return */
 #define KFT_REC_KERNEL		(1U << 26)	/* a kernel function (from ftrace) */
 #define KFT_REC_FLAGS		(KFT_REC_SIGNAL | KFT_REC_UNWOUND | KFT_REC_KERNEL)
+/* Readers only (struct kft_call.flags): a call a fork child was inside
+ * when it began, its parent's (a row KFT_DUR_INHERITED): views draw the
+ * child's calls under it, and count it with the parent's. */
+#define KFT_CALL_INHERITED	(1U << 27)
 
 /* A function and the return address it was called from: records name
  * one by its index in the thread file's site table. */

@@ -192,6 +192,25 @@ static KFT_NOTRACE void watch_fire(struct kft_tls *t, uint64_t depth, uint64_t n
 	}
 }
 
+/*
+ * In a fork child, before its first call: a row (KFT_DUR_INHERITED) for
+ * each of frames [0, n) that its parent logged, outermost first, so that
+ * views can draw the child's calls inside them. The child ends them
+ * unlogged: they are the parent's calls, and counted there.
+ */
+KFT_NOTRACE void kft_log_inherited(struct kft_tls *t, uint64_t n)
+{
+	uint64_t k = 0;
+
+	for (uint64_t i = 0; i < n; i++)
+		k += !!(t->frames[i].flags & KFT_FRAME_LOGGED);
+	if (!k || !reserve(t, k, kft_now(), t->frames[n - 1].func))
+		return;
+	for (uint64_t i = 0; i < n; i++)
+		if (t->frames[i].flags & KFT_FRAME_LOGGED)
+			put_record(t, &t->frames[i], i, KFT_DUR_INHERITED, 0);
+}
+
 static KFT_NOTRACE void watch_check(struct kft_tls *t, uintptr_t sp, uint64_t depth, uint64_t now)
 {
 	if (!running(load_state()))

@@ -199,6 +199,8 @@ void __cyg_profile_func_exit(void *fn, void *call_site);
  * kft_event_exit, is events-hot.h's, inlined into the hooks) */
 /* Close every frame deeper than sp (a longjmp to sp is under way). */
 void kft_unwind_to(struct kft_tls *t, uintptr_t sp) KFT_HIDDEN;
+/* In a fork child: log the frames [0, n) its parent logged as inherited. */
+void kft_log_inherited(struct kft_tls *t, uint64_t n) KFT_HIDDEN;
 
 
 /* jumps.c: a jump to stack pointer sp is under way */

@@ -601,11 +601,12 @@ KFT_NOTRACE int kft_thread_setup_forked(struct kft_tls *t)
 	if (n > t->frames_cap)
 		n = t->frames_cap;
 	memcpy(t->frames, old_frames, n * sizeof(*old_frames));
+	t->hdr->depth = depth;
+	kft_log_inherited(t, n);
 	for (uint64_t i = 0; i < n; i++)
 		if (t->frames[i].flags & KFT_FRAME_LOGGED)
 			t->frames[i].flags = (t->frames[i].flags & ~KFT_FRAME_LOGGED) |
 					     KFT_FRAME_FILTERED;
-	t->hdr->depth = depth;
 	t->hdr->stack_base = old->stack_base;
 	t->hdr->max_stack = old->max_stack;
 	munmap(old, old_size);

@@ -97,7 +97,7 @@ int kft_export_chrome(FILE *out, const struct kft_trace *tr, struct kft_symboliz
 	int ret = -1;
 
 	memset(res, 0, sizeof(*res));
-	if (export_begin(&x, tr, sz, o, err) || !(cs = kft_calls_open(tr, NULL, 0, err)))
+	if (export_begin(&x, tr, sz, o, err) || !(cs = kft_calls_open_trees(tr, NULL, 0, err)))
 		goto out;
 	x.total = kft_calls_total(cs);
 	fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", out);
@@ -108,7 +108,8 @@ int kft_export_chrome(FILE *out, const struct kft_trace *tr, struct kft_symboliz
 		export_progress(&x);
 		if (c.dur_ns == -2)
 			continue;	/* a stack-watch row */
-		res->calls++;
+		/* a fork child's inherited call is drawn, counted with its parent */
+		res->calls += !(c.flags & KFT_CALL_INHERITED);
 		if (export_func(&x, &c, &f)) {
 			kft_error_set(err, "out of memory");
 			goto out;
@@ -122,9 +123,12 @@ int kft_export_chrome(FILE *out, const struct kft_trace *tr, struct kft_symboliz
 		put_us(out, export_entry(&x, &c));
 		fputs(",\"dur\":", out);
 		put_us(out, export_duration(&x, &c));
-		fputs(c.dur_ns < 0 ? ",\"args\":{\"unfinished\":true}}" : "}", out);
+		fputs(c.flags & KFT_CALL_INHERITED ? ",\"args\":{\"inherited\":true}}"
+		      : c.dur_ns < 0		   ? ",\"args\":{\"unfinished\":true}}"
+						   : "}",
+		      out);
 		first = false;
-		res->written++;
+		res->written += !(c.flags & KFT_CALL_INHERITED);
 	}
 	put_marks(out, &x, &first, res);
 	fputs("\n]", out);

@@ -547,14 +547,15 @@ static int begin_slice(struct perfetto *p, const struct kft_call *c, uint32_t f)
 		      (c->flags & KFT_REC_KERNEL) ? CATEGORY_KERNEL : CATEGORY_USER);
 	if (c->dur_ns < 0) {
 		note = kft_pb_open(&p->packet, EVENT_ANNOTATIONS);
-		kft_pb_string(&p->packet, ANNOTATION_NAME, "unfinished");
+		kft_pb_string(&p->packet, ANNOTATION_NAME,
+			      c->flags & KFT_CALL_INHERITED ? "inherited" : "unfinished");
 		kft_pb_varint(&p->packet, ANNOTATION_BOOL, 1);
 		kft_pb_close(&p->packet, note);
 	}
 	kft_pb_close(&p->packet, ev);
 	k->open[k->nopen].end = end;
 	k->open[k->nopen++].depth = c->depth;
-	p->slices++;
+	p->slices += !(c->flags & KFT_CALL_INHERITED);
 	return put_packet(p);
 }
 
@@ -584,7 +585,7 @@ int kft_export_perfetto(FILE *out, const struct kft_trace *tr, struct kft_symbol
 	int ret = -1;
 
 	memset(res, 0, sizeof(*res));
-	if (export_begin(&p.x, tr, sz, o, err) || !(cs = kft_calls_open(tr, NULL, 0, err)))
+	if (export_begin(&p.x, tr, sz, o, err) || !(cs = kft_calls_open_trees(tr, NULL, 0, err)))
 		goto out;
 	p.x.total = kft_calls_total(cs);
 	while (kft_calls_next(cs, &c) > 0) {
@@ -593,7 +594,8 @@ int kft_export_perfetto(FILE *out, const struct kft_trace *tr, struct kft_symbol
 		export_progress(&p.x);
 		if (c.dur_ns == -2)
 			continue;	/* a stack-watch row */
-		res->calls++;
+		/* a fork child's inherited call is drawn, counted with its parent */
+		res->calls += !(c.flags & KFT_CALL_INHERITED);
 		if (export_func(&p.x, &c, &f) ||
 		    (export_kept(&p.x, &c, f) && begin_slice(&p, &c, f)))
 			goto failed;

@@ -82,7 +82,7 @@ static int level_of(struct lane *l, uint64_t at, uint64_t end, uint32_t depth, u
 static int pass(struct chart *ch, bool draw, struct kft_export_result *res,
 		struct kft_error *err)
 {
-	struct kft_calls *cs = kft_calls_open(ch->x.tr, NULL, 0, err);
+	struct kft_calls *cs = kft_calls_open_trees(ch->x.tr, NULL, 0, err);
 	struct kft_call c;
 
 	if (!cs)
@@ -99,8 +99,8 @@ static int pass(struct chart *ch, bool draw, struct kft_export_result *res,
 		export_progress(&ch->x);
 		if (c.dur_ns == -2)
 			continue;	/* a stack-watch row */
-		if (!draw)
-			res->calls++;
+		if (!draw)	/* a fork child's inherited call: its parent's */
+			res->calls += !(c.flags & KFT_CALL_INHERITED);
 		if (export_func(&ch->x, &c, &f))
 			goto oom;
 		at = export_entry(&ch->x, &c);
@@ -119,7 +119,8 @@ static int pass(struct chart *ch, bool draw, struct kft_export_result *res,
 				l->rows = level + 1;
 			continue;
 		}
-		flame_svg_box(ch->out, ch->x.names.funcs[f].name, dur, ch->span,
+		flame_svg_box(ch->out, ch->x.names.funcs[f].name,
+			      c.flags & KFT_CALL_INHERITED ? " (inherited)" : "", dur, ch->span,
 			      (double)at * ch->px_per_ns, l->top + (double)(l->rows - level) * FRAME,
 			      (double)dur * ch->px_per_ns);
 		ch->drawn++;

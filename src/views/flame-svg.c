@@ -110,14 +110,15 @@ void flame_svg_begin(FILE *out, double height, const char *title, uint64_t total
 	      out);
 }
 
-void flame_svg_box(FILE *out, const char *name, uint64_t ns, uint64_t total_ns, double x,
-		   double y, double w)
+void flame_svg_box(FILE *out, const char *name, const char *mark, uint64_t ns, uint64_t total_ns,
+		   double x, double y, double w)
 {
 	unsigned int rgb[3];
 
 	color_of(name, rgb);
 	fprintf(out, "<g class=\"f\" data-x=\"%.2f\" data-w=\"%.2f\"><title>", x, w);
 	put_xml(out, name);
+	put_xml(out, mark);
 	fputs(" (", out);
 	put_time(out, ns);
 	fprintf(out, ", %.2f%%)</title><rect x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" height=\"%d\" "
@@ -125,6 +126,7 @@ void flame_svg_box(FILE *out, const char *name, uint64_t ns, uint64_t total_ns, 
 		total_ns ? 100.0 * (double)ns / (double)total_ns : 0.0, x + 10, y, w, FRAME - 1,
 		rgb[0], rgb[1], rgb[2], x + 13, y + FRAME - 4);
 	put_xml(out, name);
+	put_xml(out, mark);
 	fputs("</text></g>\n", out);
 }
 

@@ -18,10 +18,10 @@
 
 /* The page's head, height pixels tall, titled "title (total)". */
 void flame_svg_begin(FILE *out, double height, const char *title, uint64_t total_ns);
-/* A box of function name at (x from the left margin, y), w wide, for ns
- * of total. */
-void flame_svg_box(FILE *out, const char *name, uint64_t ns, uint64_t total_ns, double x,
-		   double y, double w);
+/* A box of function name (and mark after it) at (x from the left margin,
+ * y), w wide, for ns of total. */
+void flame_svg_box(FILE *out, const char *name, const char *mark, uint64_t ns, uint64_t total_ns,
+		   double x, double y, double w);
 /* Text at (x, y), as it is. */
 void flame_svg_label(FILE *out, double x, double y, const char *text);
 /* The script and the end of the page. */

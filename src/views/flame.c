@@ -75,7 +75,7 @@ static void box(struct layout *l, uint32_t n, double x, uint32_t d, uint64_t tot
 	const struct stack_node *node = &st->nodes[n];
 	double w = (double)node->ns * l->px_per_ns, y = TOP + (double)(l->depth_max - d) * FRAME;
 
-	flame_svg_box(l->out, st->x.names.funcs[node->func].name, node->ns, total, x, y, w);
+	flame_svg_box(l->out, st->x.names.funcs[node->func].name, "", node->ns, total, x, y, w);
 	l->drawn++;
 }
 

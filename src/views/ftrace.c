@@ -21,8 +21,9 @@ int ftrace_next_call(struct by_thread *bt, struct kft_call *c)
 		bt->cs = NULL;
 		if (bt->g == bt->ngroups)
 			return 0;
-		bt->cs = kft_calls_open(bt->tr, bt->order + bt->groups[bt->g],
-					bt->groups[bt->g + 1] - bt->groups[bt->g], bt->err);
+		bt->cs = (bt->inherited ? kft_calls_open_trees : kft_calls_open)(
+			bt->tr, bt->order + bt->groups[bt->g],
+			bt->groups[bt->g + 1] - bt->groups[bt->g], bt->err);
 		bt->g++;
 		if (!bt->cs) {
 			bt->failed = true;
@@ -110,7 +111,10 @@ static int close_call(FILE *out, const struct open_call *oc, struct kft_symboliz
 	p = graph_start(p, oc->call.tid, oc->call.dur_ns, oc->indent);
 	p = kft_put_str(p, "} /* ", 0);
 	p = kft_put_str(p, name, 0);
-	p = kft_put_str(p, oc->call.dur_ns == -1 ? ": unfinished */\n" : " */\n", 0);
+	p = kft_put_str(p, oc->call.flags & KFT_CALL_INHERITED ? ": inherited */\n"
+			   : oc->call.dur_ns == -1		? ": unfinished */\n"
+								: " */\n",
+			0);
 	fwrite(line, 1, (size_t)(p - line), out);
 	return 0;
 }
@@ -277,11 +281,14 @@ static int print_graph(FILE *out, struct by_thread *bt, struct kft_symbolizer *s
 		p = graph_start(line, c.tid, parent ? -1 : c.dur_ns, (unsigned int)(2 * top));
 		p = kft_put_str(p, name, 0);
 		if (!parent) {
-			p = kft_put_str(p, c.dur_ns == -1 ? "(); /* unfinished */\n" : "();\n", 0);
+			p = kft_put_str(p, c.flags & KFT_CALL_INHERITED ? "(); /* inherited */\n"
+					   : c.dur_ns == -1		  ? "(); /* unfinished */\n"
+									  : "();\n",
+					0);
 			fwrite(line, 1, (size_t)(p - line), out);
 			continue;
 		}
-		p = kft_put_str(p, "() {\n", 0);
+		p = kft_put_str(p, c.flags & KFT_CALL_INHERITED ? "() { /* inherited */\n" : "() {\n", 0);
 		fwrite(line, 1, (size_t)(p - line), out);
 		if (top == cap) {
 			struct open_call *bigger;
@@ -324,7 +331,8 @@ int kft_view_ftrace(FILE *out, const struct kft_trace *tr, struct kft_symbolizer
 
 	if (kft_calls_thread_groups(tr, &bt.order, &bt.groups, &bt.ngroups, err))
 		return -1;
-	if (o->tracer == KFT_FTRACE_GRAPH)
+	bt.inherited = o->tracer == KFT_FTRACE_GRAPH;
+	if (bt.inherited)
 		ret = print_graph(out, &bt, sz, err);
 	else if (o->tracer == KFT_FTRACE_FUNCTION)
 		ret = ftrace_print_function(out, &bt, sz, o);

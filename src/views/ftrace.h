@@ -51,6 +51,7 @@ struct by_thread {
 	struct kft_error *err;
 	bool failed;
 	bool switches;		/* show where threads left the CPU */
+	bool inherited;		/* with the calls fork children began inside */
 };
 
 /* The next call into *c: 1, or 0 at the end (bt->failed on an error). */

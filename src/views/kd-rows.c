@@ -84,7 +84,9 @@ static bool row_start(struct tree_ctx *c, const struct kft_node *n, unsigned int
 	if (c->col[0])
 		p = put_num(p, kft_kd_us(n->entry_ns));
 	if (c->col[1])
-		p = note ? put_text(p, "", 10) : put_num(p, n->dur_ns < 0 ? -1LL : kft_kd_us(n->dur_ns));
+		p = note	   ? put_text(p, "", 10)
+		    : n->inherited ? put_text(p, "-", 10)
+				   : put_num(p, n->dur_ns < 0 ? -1LL : kft_kd_us(n->dur_ns));
 	if (c->col[2])
 		p = note ? put_text(p, "", 10)
 		: n->local_ns < 0 && !c->o->classic ? put_text(p, "-", 10)
@@ -230,7 +232,7 @@ void kft_kd_tree_row(struct tree_ctx *c, const struct kft_node *n, unsigned int 
 		notes_before(c, n, depth, mark);
 	if (!row_start(c, n, depth, mark, len, false))
 		return;
-	if (!n->args && len && name[len - 1] != ' ') {
+	if (!n->args && !n->inherited && len && name[len - 1] != ' ') {
 		/* the common row: nothing to trim, no printf */
 		memcpy(c->lb.s + c->lb.len, name, len);
 		c->lb.s[c->lb.len + len] = '\n';
@@ -238,6 +240,8 @@ void kft_kd_tree_row(struct tree_ctx *c, const struct kft_node *n, unsigned int 
 		return;
 	}
 	kft_lb_add(&c->lb, "%s", name);
+	if (n->inherited)
+		kft_lb_add(&c->lb, " " KFT_KD_INHERITED);
 	if (n->args) {
 		long pad = 3L * ((long)c->o->max_depth - (long)depth) +
 			   ((long)c->o->max_funclen - (long)strlen(name));

@@ -52,6 +52,7 @@ struct stream {
 	struct open_call *open;
 	size_t nopen, opencap;
 	uint64_t base;
+	bool inherited;			/* fork children's inherited calls too */
 	struct kft_error *err;
 };
 
@@ -62,6 +63,7 @@ static void stream_init(struct stream *s, FILE *out, const struct kft_trace *tr,
 	s->tc.t = &s->names;
 	s->tc.o = o;
 	s->base = kft_trace_base_ns(tr);
+	s->inherited = true;
 	kft_functable_init(&s->ft, &s->names, sz);
 }
 
@@ -116,6 +118,7 @@ static int to_node(struct stream *s, const struct kft_call *c, int64_t local, ui
 	n->local_ns = local;
 	n->depth = depth;
 	n->irq = c->flags & KFT_REC_SIGNAL;
+	n->inherited = c->flags & KFT_CALL_INHERITED;
 	n->tid = c->tid;
 	kft_pid_label(n->pid, c->tid, c->coroutine, n->irq);
 	if (kft_functable_addr(&s->ft, kft_symbolizer_image(s->ft.sz, c->session, c->entry_ns),
@@ -237,7 +240,7 @@ static struct kft_thread_calls *open_file(struct stream *s, const struct kft_tra
 
 	return kft_thread_calls_open(&tr->threads[i],
 				     k == SIZE_MAX || k == i ? NULL : &tr->threads[k], locals,
-				     s->err);
+				     s->inherited, s->err);
 }
 
 /* After stream_files: every file's stream, and the heap of them. */
@@ -686,6 +689,7 @@ int kft_view_kd_slowest_stream(FILE *out, const struct kft_trace *tr, struct kft
 
 	all.columns = KFT_KD_TREE_COLUMNS;
 	stream_init(&s, out, tr, sz, &all);
+	s.inherited = false;	/* never inside a finished call */
 	top.h = malloc((size_t)n * sizeof(*top.h));
 	if (!top.h) {
 		stream_oom(&s);

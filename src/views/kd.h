@@ -11,6 +11,8 @@
 
 #define KFT_KD_SUMMARY_COLUMNS "FctarslmnuNXDMPQU"
 #define KFT_KD_TREE_COLUMNS "etlp"
+/* After the name of a call a fork child began inside: its parent's */
+#define KFT_KD_INHERITED "/* inherited */"
 
 struct kft_kd_opts {
 	const char *columns;	/* column letters; NULL: the defaults */

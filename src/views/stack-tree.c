@@ -9,6 +9,8 @@ struct frame {
 	uint32_t depth;		/* as the stream gives it */
 	uint32_t node;		/* its stack's node; its kept parent's if not kept */
 	bool kept, irq;
+	bool inherited;		/* a fork child's: a stack's start, its time the
+				 * parent's */
 	uint64_t dur, acc;	/* acc: its kept children's time */
 };
 
@@ -59,7 +61,7 @@ static struct stack_thread *thread_of(struct stack_tree *fd, const struct kft_ca
 /* A call leaves its thread's stack: its time goes to its stack. */
 static void settle(struct stack_tree *fd, const struct frame *f)
 {
-	if (!f->kept)
+	if (!f->kept || f->inherited)
 		return;
 	fd->nodes[f->node].ns += fd->x.o->self ? (f->dur > f->acc ? f->dur - f->acc : 0) : f->dur;
 	fd->nodes[f->node].calls++;
@@ -82,7 +84,9 @@ static int one_call(struct stack_tree *fd, const struct kft_call *c)
 {
 	struct stack_thread *t = thread_of(fd, c);
 	bool irq = c->flags & KFT_REC_SIGNAL;
-	struct frame f = { c->depth, 0, false, irq, export_duration(&fd->x, c), 0 }, *parent;
+	struct frame f = { c->depth, 0, false, irq, c->flags & KFT_CALL_INHERITED,
+			   export_duration(&fd->x, c), 0 },
+		     *parent;
 	uint32_t func;
 
 	if (!t || export_func(&fd->x, c, &func))
@@ -114,14 +118,14 @@ int stack_tree_build(struct stack_tree *st, const struct kft_trace *tr,
 
 	memset(st, 0, sizeof(*st));
 	memset(res, 0, sizeof(*res));
-	if (export_begin(&st->x, tr, sz, o, err) || !(cs = kft_calls_open(tr, NULL, 0, err)))
+	if (export_begin(&st->x, tr, sz, o, err) || !(cs = kft_calls_open_trees(tr, NULL, 0, err)))
 		return -1;
 	st->x.total = kft_calls_total(cs);
 	while (kft_calls_next(cs, &c) > 0) {
 		export_progress(&st->x);
 		if (c.dur_ns == -2)
 			continue;	/* a stack-watch row */
-		res->calls++;
+		res->calls += !(c.flags & KFT_CALL_INHERITED);
 		if (one_call(st, &c)) {
 			kft_error_set(err, "out of memory");
 			goto out;

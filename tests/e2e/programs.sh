@@ -57,6 +57,66 @@ test_fork_children_return_through_inherited_calls() {
 	check "none lost: $(grep -c 'not found' <(kft log) || true)" grep -q "^Entries not found = 0$" <(kft log)
 }
 
+# A fork child runs inside the calls open at the fork: every tree view
+# and export draws its calls under them, marked inherited (its parent's,
+# not counted again), also after it returns through one of them
+test_fork_child_drawn_under_inherited_calls() {
+	build forkunder
+	kft record -- ./forkunder
+	kft kd -c >tree
+	expect tree <<'E'
+ Trace
+---------------------------------
+main
+|  spawn
+|  after
+main /* inherited */
+|  spawn /* inherited */
+|  |  child_leaf
+|  after
+E
+	KFT_KD_ON_DISK=1 kft kd -c >tree.disk
+	expect tree <tree.disk
+	KFT_KD_IN_MEMORY=1 kft kd -c >tree.mem
+	expect tree <tree.mem
+	kft kd -c -l | awk '/inherited/ { print $2, $3 }' >cols
+	expect cols <<'E'
+- -
+- -
+E
+	kft kd -f Fc | sort >counts
+	expect counts <<'E'
+----------------------------------- -----
+Function                            Count
+after                                   2
+child_leaf                              1
+main                                    1
+spawn                                   1
+E
+	kft ftrace | sed -n 's/^ *[0-9]*) *[^|]*|  //p' | tail -6 >graph
+	expect graph <<'E'
+main() { /* inherited */
+  spawn() { /* inherited */
+    child_leaf();
+  } /* spawn: inherited */
+  after();
+} /* main: inherited */
+E
+	kft export --folded - | awk '{ print $1 }' | sort >stacks
+	expect stacks <<'E'
+main
+main;after
+main;spawn
+main;spawn;child_leaf
+E
+	kft export --chrome t.json 2>err
+	check "chrome: two inherited slices" test "$(grep -c '"inherited":true' t.json)" = 2
+	check "chrome: five calls, not seven" grep -q "5 events of 5 calls" err
+	kft export --perfetto t.pb 2>/dev/null
+	perfetto_slices t.pb | awk '$3 == "child_leaf" { print $2 }' >depth
+	expect depth <<<2
+}
+
 test_fork_children_maps() {
 	"$TCC" -g "$TOPT" -fPIC -shared $INSTR -o plugin.so "$PROGS/plugin.c"
 	build forkmaps -ldl

@@ -93,12 +93,17 @@ test_switches_in_kd_trees() {
 	expect tree <tree.mem
 	KFT_KD_ON_DISK=1 kft kd -c -l --switches >tree.disk
 	expect tree <tree.disk
-	# as many spans, at the same depth, as ftrace --switches shows
-	kft ftrace --switches | awk '/off the CPU/ { sub(/^.*\|/, ""); match($0, /^ */);
-		print RLENGTH / 2 - 1 }' >ftrace.depths
+	# as many spans, at the same depth, as ftrace --switches shows, thread
+	# by thread (kd prints what threads did after their last call at the
+	# end, ftrace with each thread; the fork child sleeps inside main,
+	# inherited)
+	kft ftrace --switches | awk '/off the CPU/ { tid = $1 + 0; sub(/^.*\|/, "");
+		match($0, /^ */); print tid, RLENGTH / 2 - 1 }' | sort -s -k1,1n >ftrace.depths
 	awk '/off the CPU/ { n = 0; for (i = 1; i <= NF && $i != "/*"; i++) if ($i == "|") n++
-		print n }' tree >kd.depths
+		print $2, n }' tree | sort -s -k1,1n >kd.depths
 	expect ftrace.depths <kd.depths
+	check "the child sleeps inside main, inherited" \
+		grep -q '^ *[0-9]* *- *- *[0-9]* main /\* inherited \*/$' tree
 	kft kd -c >plain
 	check "without --switches, no such row" test "$(grep -c 'off the CPU' plain)" = 0
 	# --slowest: the spans inside the call it shows, nothing around it
@@ -117,9 +122,11 @@ test_switches_in_perfetto() {
 	record_switches || return
 	kft export --perfetto s.pb --switches 2>/dev/null
 	perfetto_slices s.pb >slices
+	# (slices come in time order: the fork child's, inside main inherited,
+	# among them)
 	check "off the CPU in wait_pipe, 100 ms (one sleep or more)" awk '
-		$3 == "wait_pipe" { d = $2; on = 1; next } on && $2 <= d { on = 0 }
-		on && $3 == "off_CPU:_slept" && $2 == d + 1 { slept += $5 - $4 }
+		$3 == "wait_pipe" { d = $2; b = $4; e = $5; next }
+		$3 == "off_CPU:_slept" && $2 == d + 1 && $4 >= b && $5 <= e { slept += $5 - $4 }
 		END { exit !(slept >= 90000000) }' slices
 	check "no span before the run" test "$(awk '$3 ~ /^off_CPU/ && $5 == 0' slices | wc -l)" = 0
 	kft export --perfetto plain.pb 2>/dev/null

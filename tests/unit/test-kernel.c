@@ -207,6 +207,61 @@ static void test_kernel_calls_nest_under_the_program(void **state)
 	free(dir);
 }
 
+/*
+ * (Not the kernel's, but read as those are.) A fork child's log begins
+ * with its inherited rows: the views that draw trees get them first, the
+ * child's calls under them (after returns through one of them, beside
+ * it), and the rest do not see them at all.
+ */
+static void test_fork_child_under_inherited_calls(void **state)
+{
+	char *dir = make_dir();
+	const struct kft_rec_data child[] = {
+		{ .entry_ns = 0, .func = 0x1001, .dur = KFT_DUR_INHERITED, .depth = 0 },	/* main */
+		{ .entry_ns = 10, .func = 0x1002, .dur = KFT_DUR_INHERITED, .depth = 1 },	/* spawn */
+		rec(120, 5, 0x1003, 2, 0),	/* leaf, inside spawn */
+		rec(150, 5, 0x1004, 1, 0),	/* after, once spawn returned */
+	};
+	struct kft_thread_out c = { .session = 2, .pid = 200, .tid = 200, .recs = child,
+				    .nrecs = 4, .parent_session = 1, .forked_ns = 100 };
+	static const uint64_t want_func[] = { 0x1001, 0x1002, 0x1003, 0x1004 };
+	static const uint32_t want_depth[] = { 0, 1, 2, 1 };
+	struct kft_trace tr;
+	struct kft_error err;
+	struct kft_calls *cs;
+	struct kft_call calls[8];
+	size_t n = 0;
+
+	(void)state;
+	put_control(dir);
+	assert_int_equal(kft_thread_write(dir, &c, &err), 0);
+	if (kft_trace_open(&tr, dir, &err))
+		fail_msg("%s", err.msg);
+	assert_int_equal(tr.threads[0].nrecs, 2);
+	assert_int_equal(tr.threads[0].ninherited, 2);
+	cs = kft_calls_open_trees(&tr, NULL, 0, &err);
+	assert_non_null(cs);
+	while (n < 8 && kft_calls_next(cs, &calls[n]))
+		n++;
+	kft_calls_close(cs);
+	assert_int_equal(n, 4);
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(calls[i].func, want_func[i]);
+		assert_int_equal(calls[i].depth, want_depth[i]);
+		assert_int_equal(!!(calls[i].flags & KFT_CALL_INHERITED), i < 2);
+	}
+	assert_int_equal(calls[0].entry_ns, 100);	/* shown at the fork */
+	assert_int_equal(calls[1].dur_ns, -1);
+	/* the other views: the child's own calls only, from depth 0 */
+	n = read_calls(&tr, calls, 8);
+	assert_int_equal(n, 2);
+	assert_int_equal(calls[0].func, 0x1003);
+	assert_int_equal(calls[0].depth, 0);
+	assert_int_equal(calls[1].func, 0x1004);
+	kft_trace_close(&tr);
+	free(dir);
+}
+
 /* A kernel-only trace keeps its own depths, and open calls read as -1. */
 static void test_kernel_only_trace_reads_back(void **state)
 {
@@ -252,7 +307,7 @@ static char *kd_view(const struct kft_trace *tr, struct kft_symbolizer *sz,
 
 	assert_non_null(out);
 	if (in_memory) {
-		assert_int_equal(kft_calltree_from_trace(&t, tr, sz, &err), 0);
+		assert_int_equal(kft_calltree_from_trace(&t, tr, sz, false, &err), 0);
 		ret = slowest ? kft_view_kd_slowest(out, &t, o, slowest, 2, &err)
 			      : kft_view_kd_tree(out, &t, o, &err);
 		kft_calltree_free(&t);
@@ -427,6 +482,7 @@ int main(void)
 		cmocka_unit_test(test_journal_skips_a_line_cut_short),
 		cmocka_unit_test(test_kernel_calls_nest_under_the_program),
 		cmocka_unit_test(test_kernel_only_trace_reads_back),
+		cmocka_unit_test(test_fork_child_under_inherited_calls),
 		cmocka_unit_test(test_kernel_trees_stream_as_in_memory),
 		cmocka_unit_test(test_summary_of_a_damaged_function),
 		cmocka_unit_test(test_cpumask_text),
