@@ -134,7 +134,7 @@ int kft_calltree_from_trace(struct kft_calltree *t, const struct kft_trace *tr,
 		n->irq = c->flags & KFT_REC_SIGNAL;
 		n->inherited = c->flags & KFT_CALL_INHERITED;
 		kft_pid_label(n->pid, c->tid, c->coroutine, n->irq);
-		image = kft_symbolizer_image(sz, c->session, c->entry_ns);
+		image = kft_symbolizer_image(sz, c->map_session, c->entry_ns);
 		if (kft_functable_addr(&b.ft, image, c->func, &n->func)) {
 			oom(&b);
 			goto out;

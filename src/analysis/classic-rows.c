@@ -42,7 +42,7 @@ static int rows_next(void *ctx, const struct kft_text_row **out, struct kft_erro
 			return 0;
 		}
 	} while (c.dur_ns == -2);	/* stack-watch rows are no calls */
-	image = kft_symbolizer_image(cr->sz, c.session, c.entry_ns);
+	image = kft_symbolizer_image(cr->sz, c.map_session, c.entry_ns);
 	if (kft_functable_addr(&cr->addrs, image, c.func, &at) ||
 	    !(caller = kft_functable_caller(&cr->addrs, image, c.call_site)))
 		return kft_error_set(err, "out of memory");

@@ -45,7 +45,7 @@ static int tree_next(void *ctx, struct kft_functable *ft, struct kft_spool_call 
 		}
 	} while (call.dur_ns == -2);	/* stack-watch rows are no calls */
 	memset(c, 0, sizeof(*c));
-	image = kft_symbolizer_image(ft->sz, call.session, call.entry_ns);
+	image = kft_symbolizer_image(ft->sz, call.map_session, call.entry_ns);
 	c->entry_ns = (int64_t)(call.entry_ns -
 				(call.entry_ns >= tt->base_ns ? tt->base_ns : call.entry_ns));
 	c->dur_ns = call.dur_ns;

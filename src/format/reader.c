@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "inherited.h"
 #include "reader.h"
 
 static char *path_join(const char *dir, const char *name)
@@ -159,24 +160,6 @@ static int skip_thread(struct kft_trace *tr, size_t nfiles, struct kft_error *er
 	return 0;
 }
 
-/* A fork child's first rows are the calls it was inside: set apart. */
-static void take_inherited(struct kft_thread_file *th)
-{
-	struct kft_rec_data r;
-
-	/* only the thread that forked goes on in the child */
-	if (!th->hdr.parent_session || th->hdr.tid != th->hdr.pid || th->hdr.coroutine)
-		return;
-	while (th->nrecs) {
-		kft_thread_rec(th, 0, &r);
-		if (r.dur != KFT_DUR_INHERITED)
-			break;
-		th->ninherited++;
-		th->first++;
-		th->nrecs--;
-	}
-}
-
 static int open_thread(struct kft_trace *tr, const char *name, struct kft_error *err)
 {
 	struct kft_thread_file *th = &tr->threads[tr->nthreads];
@@ -305,10 +288,12 @@ static int read_threads(struct kft_trace *tr, struct kft_error *err)
 	if (!ret && tr->nskipped && !tr->nthreads)
 		ret = kft_error_set(err, "%s%s", tr->skipped[0],
 				    tr->nskipped > 1 ? " (and every other thread file)" : "");
+	/* once every .kfz is open: they share a cache */
+	if (!ret)
+		ret = kft_inherited_find(tr, err);
 	for (size_t i = 0; i < tr->nthreads; i++) {
 		struct kft_thread_file *th = &tr->threads[i];
 
-		take_inherited(th);	/* once every .kfz is open: they share a cache */
 		add_counters(&tr->totals, &th->hdr.counters);
 		tr->cpus_filtered += th->hdr.cpus_filtered;
 		if (th->hdr.max_stack > tr->max_stack) {
@@ -433,6 +418,7 @@ void kft_trace_close(struct kft_trace *tr)
 		munmap(tr->threads[i].map, tr->threads[i].map_size);
 		kft_zrecs_close(tr->threads[i].z);
 		free(tr->threads[i].name);
+		free(tr->threads[i].inherited);
 	}
 	free(tr->threads);
 	kft_zcache_free(tr->zcache);
@@ -538,7 +524,7 @@ void kft_thread_call(const struct kft_thread_file *th, uint64_t i, uint32_t dept
 		kft_thread_inherited(th, i - th->nrecs - th->nframes, &r);
 		if (depth == KFT_DEPTH_RECORDED)
 			depth = r.depth;
-		c->entry_ns = th->hdr.forked_ns;
+		c->entry_ns = th->inherited_ns;
 		c->dur_ns = -1;
 		c->func = r.func;
 		c->call_site = r.call_site;
@@ -559,4 +545,5 @@ void kft_thread_call(const struct kft_thread_file *th, uint64_t i, uint32_t dept
 	c->pid = th->hdr.pid;
 	c->session = th->hdr.session;
 	c->coroutine = (uint32_t)th->hdr.coroutine;
+	c->map_session = i >= th->nrecs + th->nframes ? th->inherited_map : c->session;
 }

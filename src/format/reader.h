@@ -28,6 +28,9 @@ struct kft_call {
 	uint32_t pid;
 	uint32_t session;
 	uint32_t coroutine;	/* 0, or the thread's coroutine stack it ran on */
+	uint32_t map_session;	/* the image whose memory map names func and
+				 * call_site: session, but the image before
+				 * for an exec'd image's inherited calls */
 };
 
 struct kft_thread_file {
@@ -44,10 +47,16 @@ struct kft_thread_file {
 	uint64_t nframes;		/* open frames */
 	struct kft_zrecs *z;		/* its .kfz, or NULL */
 	uint64_t zcount;		/* records [0, zcount) are read from z */
-	uint64_t ninherited;		/* a fork child's first rows, the calls open
-					 * at the fork (KFT_DUR_INHERITED): read
-					 * apart, with kft_thread_inherited; first
-					 * and nrecs count the records after them */
+	/* the calls this image began inside (inherited.h), outermost
+	 * first, shown at inherited_ns: a fork child's parent's (its first
+	 * rows, KFT_DUR_INHERITED: first and nrecs count the records after
+	 * them), or those an exec replaced (inherited_exec: the image's own
+	 * depths start from 0 under them) */
+	struct kft_rec_data *inherited;
+	uint64_t ninherited;
+	uint64_t inherited_ns;
+	bool inherited_exec;
+	uint32_t inherited_map;		/* the session whose map names them */
 };
 
 struct kft_trace {
@@ -93,12 +102,11 @@ static inline void kft_thread_rec(const struct kft_thread_file *th, uint64_t i,
 	kft_thread_rec_at(th, th->first + i, out);
 }
 
-/* The i-th of a fork child's inherited rows (i < ninherited), outermost
- * first. */
+/* The i-th of the calls the image began inside (i < ninherited). */
 static inline void kft_thread_inherited(const struct kft_thread_file *th, uint64_t i,
 					struct kft_rec_data *out)
 {
-	kft_thread_rec_at(th, th->first - th->ninherited + i, out);
+	*out = th->inherited[i];
 }
 
 /* A frame's context flags as a record's (KFT_REC_SIGNAL, KFT_REC_KERNEL). */

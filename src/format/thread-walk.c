@@ -6,7 +6,7 @@
 
 uint64_t kft_walk_count(const struct kft_thread_file *th, bool inherited)
 {
-	uint64_t n = th->nrecs + (inherited ? th->ninherited : 0);
+	uint64_t n = th->nrecs;
 
 	/* stack-watch rows are rare: only a thread that fired a watch has any */
 	if (th->hdr.counters.watch_hits)
@@ -18,7 +18,9 @@ uint64_t kft_walk_count(const struct kft_thread_file *th, bool inherited)
 		}
 	for (uint64_t f = 0; f < th->nframes; f++)
 		n += !!(th->frames[f].flags & KFT_FRAME_LOGGED);
-	return n;
+	/* an image that made no call of its own has nothing to draw
+	 * under them (a fork child that exec'd at once) */
+	return n + (inherited && n ? th->ninherited : 0);
 }
 
 struct walk {
@@ -33,6 +35,7 @@ struct walk {
 	const struct kft_thread_file *th;
 	uint64_t *left_at;
 	uint64_t next_inherited;
+	uint32_t shift;		/* an exec'd image's depths: under them all */
 };
 
 /*
@@ -40,7 +43,7 @@ struct walk {
  * call of its own that is no deeper (inherited i is at depth d_i, and
  * d_0 < d_1 < ...). NULL: out of memory.
  */
-static uint64_t *inherited_ends(const struct kft_thread_file *th)
+static uint64_t *inherited_ends(const struct kft_thread_file *th, uint32_t shift)
 {
 	uint64_t n = th->ninherited, *at = malloc(n * sizeof(*at));
 	uint32_t *depth = malloc(n * sizeof(*depth));
@@ -77,6 +80,7 @@ static uint64_t *inherited_ends(const struct kft_thread_file *th)
 			entry = th->frames[k - th->nrecs].entry_ns;
 			d = (uint32_t)(k - th->nrecs);
 		}
+		d += shift;
 		while (i < n && depth[i] < d)
 			i++;
 		if (i < n && entry < at[i])
@@ -119,7 +123,7 @@ static int meet_inherited(struct walk *w, uint64_t entry_ns)
 		struct kft_rec_data r;
 
 		kft_thread_inherited(w->th, i, &r);
-		c.entry_ns = w->th->hdr.forked_ns;
+		c.entry_ns = w->th->inherited_ns;
 		c.dur_ns = -1;
 		c.func = r.func;
 		c.call_site = r.call_site;
@@ -176,9 +180,10 @@ int kft_thread_walk(const struct kft_thread_file *th, const struct kft_walk_ops 
 	int ret = 0;
 
 	memset(&c, 0, sizeof(c));
-	if (ops->inherited && th->ninherited) {
+	if (ops->inherited && th->ninherited && w.total > kft_walk_count(th, false)) {
 		w.th = th;
-		if (!(w.left_at = inherited_ends(th)))
+		w.shift = th->inherited_exec ? (uint32_t)th->ninherited : 0;
+		if (!(w.left_at = inherited_ends(th, w.shift)))
 			return -1;
 	}
 	/* the open frames end last, innermost first: backwards, outermost first */
@@ -191,7 +196,7 @@ int kft_thread_walk(const struct kft_thread_file *th, const struct kft_walk_ops 
 		c.dur_ns = -1;
 		c.func = fr->func;
 		c.call_site = fr->call_site;
-		c.rec_depth = (uint32_t)f;
+		c.rec_depth = (uint32_t)f + w.shift;
 		c.flags = kft_frame_rec_flags(fr);
 		c.idx = th->nrecs + f;
 		ret = meet(&w, &c);
@@ -211,7 +216,7 @@ int kft_thread_walk(const struct kft_thread_file *th, const struct kft_walk_ops 
 		c.dur_ns = kft_dur_decode(r.dur);
 		c.func = r.func;
 		c.call_site = r.call_site;
-		c.rec_depth = r.depth;
+		c.rec_depth = r.depth + w.shift;
 		c.flags = r.flags;
 		c.idx = i;
 		ret = meet(&w, &c);

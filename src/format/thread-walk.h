@@ -44,7 +44,7 @@ struct kft_walk_ops {
 	int (*met)(void *ctx, struct kft_walk_call *c, struct kft_walk_call *parent);
 	int (*left)(void *ctx, struct kft_walk_call *c, struct kft_walk_call *parent);
 	void *ctx;
-	bool inherited;	/* a fork child's inherited calls come first
+	bool inherited;	/* the calls the image began inside come first
 			 * (idx nrecs + nframes + i, dur -1, flags with
 			 * KFT_CALL_INHERITED), its own calls under them */
 };
@@ -59,7 +59,7 @@ static inline bool kft_walk_is_child(const struct kft_walk_call *c,
 
 /* Calls of th the walk visits: records and logged open frames (a
  * stack-watch row is no call: the walk passes over it), and with
- * inherited, the calls a fork child began inside. */
+ * inherited, the calls the image began inside, if it made any. */
 uint64_t kft_walk_count(const struct kft_thread_file *th, bool inherited);
 
 /* A stack-watch row in a thread whose header counts no watch firing. */

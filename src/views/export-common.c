@@ -92,7 +92,7 @@ void export_end(struct export_ctx *x)
 
 int export_func(struct export_ctx *x, const struct kft_call *c, uint32_t *func)
 {
-	return kft_functable_addr(&x->ft, kft_symbolizer_image(x->ft.sz, c->session, c->entry_ns),
+	return kft_functable_addr(&x->ft, kft_symbolizer_image(x->ft.sz, c->map_session, c->entry_ns),
 				  c->func, func);
 }
 

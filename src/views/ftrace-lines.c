@@ -206,7 +206,7 @@ static void put_function_row(FILE *out, const struct kft_trace *tr, struct kft_s
 			     const struct kft_ftrace_opts *o)
 {
 	char line[4 * NAME_MAX_LEN + 128], *p = line;
-	uint64_t image = kft_symbolizer_image(sz, c->session, c->entry_ns);
+	uint64_t image = kft_symbolizer_image(sz, c->map_session, c->entry_ns);
 	int64_t cpu = kft_switches_cpu_at(&tr->switches, c->tid, c->entry_ns);
 
 	if (o->hex) {
@@ -313,7 +313,7 @@ static void put_lat_row(FILE *out, struct kft_symbolizer *sz, const struct lat_r
 			const struct kft_ftrace_opts *o)
 {
 	const struct kft_call *c = &r->call;
-	uint64_t image = kft_symbolizer_image(sz, c->session, c->entry_ns);
+	uint64_t image = kft_symbolizer_image(sz, c->map_session, c->entry_ns);
 	uint64_t rel = c->entry_ns - start, delta = next - c->entry_ns;
 	char name[4 * NAME_MAX_LEN], caller[4 * NAME_MAX_LEN];
 	bool irq = c->flags & KFT_REC_SIGNAL;

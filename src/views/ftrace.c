@@ -106,7 +106,7 @@ static int close_call(FILE *out, const struct open_call *oc, struct kft_symboliz
 
 	if (!line)
 		return -1;
-	kft_symbol_text(sz, kft_symbolizer_image(sz, oc->call.session, oc->call.entry_ns),
+	kft_symbol_text(sz, kft_symbolizer_image(sz, oc->call.map_session, oc->call.entry_ns),
 			oc->call.func, false, name, sizeof(name));
 	p = graph_start(p, oc->call.tid, oc->call.dur_ns, oc->indent);
 	p = kft_put_str(p, "} /* ", 0);
@@ -201,7 +201,7 @@ void kft_view_ftrace_row(FILE *out, const struct kft_trace *tr, struct kft_symbo
 		ftrace_function_row(out, tr, sz, c, o);
 		return;
 	}
-	kft_symbol_text(sz, kft_symbolizer_image(sz, c->session, c->entry_ns), c->func, false,
+	kft_symbol_text(sz, kft_symbolizer_image(sz, c->map_session, c->entry_ns), c->func, false,
 			name, sizeof(name));
 	p = graph_start(line, c->tid, c->dur_ns, indent);
 	p = kft_put_str(p, name, 0);
@@ -274,7 +274,7 @@ static int print_graph(FILE *out, struct by_thread *bt, struct kft_symbolizer *s
 								c.entry_ns + (uint64_t)c.dur_ns)) ||
 			 (mc.next < bt->tr->nmarks &&
 			  (c.dur_ns < 0 || bt->tr->marks[mc.next].ns < c.entry_ns + (uint64_t)c.dur_ns));
-		kft_symbol_text(sz, kft_symbolizer_image(sz, c.session, c.entry_ns), c.func, false,
+		kft_symbol_text(sz, kft_symbolizer_image(sz, c.map_session, c.entry_ns), c.func, false,
 				name, sizeof(name));
 		if (!(line = line_for(&l, (unsigned int)(2 * top))))
 			goto oom;

@@ -121,7 +121,7 @@ static int to_node(struct stream *s, const struct kft_call *c, int64_t local, ui
 	n->inherited = c->flags & KFT_CALL_INHERITED;
 	n->tid = c->tid;
 	kft_pid_label(n->pid, c->tid, c->coroutine, n->irq);
-	if (kft_functable_addr(&s->ft, kft_symbolizer_image(s->ft.sz, c->session, c->entry_ns),
+	if (kft_functable_addr(&s->ft, kft_symbolizer_image(s->ft.sz, c->map_session, c->entry_ns),
 			       c->func, &n->func))
 		return stream_oom(s);
 	return 0;

@@ -38,6 +38,22 @@ test_fork_exec() {
 main 2
 spawn 1
 E
+	# in trees: the child under main and spawn, the exec'd image under
+	# the main exec replaced, each marked, neither counted again
+	kft kd -c | grep -A2 -E '^main /\* inherited \*/$' >trees
+	expect trees <<'E'
+main /* inherited */
+|  spawn /* inherited */
+|  |  in_child
+main /* inherited */
+|  main
+|  |  in_exec
+E
+	kft export --folded - | awk '{ print $1 }' | grep -E 'in_(child|exec)' >stacks
+	expect stacks <<'E'
+main;spawn;in_child
+main;main;in_exec
+E
 }
 
 # A fork child starts with its parent's map and saves none of its own

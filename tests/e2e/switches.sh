@@ -95,15 +95,12 @@ test_switches_in_kd_trees() {
 	expect tree <tree.disk
 	# as many spans, at the same depth, as ftrace --switches shows, thread
 	# by thread (kd prints what threads did after their last call at the
-	# end, ftrace with each thread; the fork child sleeps inside main,
-	# inherited)
+	# end, ftrace with each thread)
 	kft ftrace --switches | awk '/off the CPU/ { tid = $1 + 0; sub(/^.*\|/, "");
 		match($0, /^ */); print tid, RLENGTH / 2 - 1 }' | sort -s -k1,1n >ftrace.depths
 	awk '/off the CPU/ { n = 0; for (i = 1; i <= NF && $i != "/*"; i++) if ($i == "|") n++
 		print $2, n }' tree | sort -s -k1,1n >kd.depths
 	expect ftrace.depths <kd.depths
-	check "the child sleeps inside main, inherited" \
-		grep -q '^ *[0-9]* *- *- *[0-9]* main /\* inherited \*/$' tree
 	kft kd -c >plain
 	check "without --switches, no such row" test "$(grep -c 'off the CPU' plain)" = 0
 	# --slowest: the spans inside the call it shows, nothing around it

@@ -127,11 +127,14 @@ static void test_journal_skips_a_line_cut_short(void **state)
 	free(dir);
 }
 
-/* The call stream of tr, at most max calls, into calls. */
-static size_t read_calls(const struct kft_trace *tr, struct kft_call *calls, size_t max)
+/* The call stream of tr (trees: as views that draw trees get it), at most
+ * max calls, into calls. */
+static size_t read_stream(const struct kft_trace *tr, bool trees, struct kft_call *calls,
+			  size_t max)
 {
 	struct kft_error err;
-	struct kft_calls *cs = kft_calls_open(tr, NULL, 0, &err);
+	struct kft_calls *cs = trees ? kft_calls_open_trees(tr, NULL, 0, &err)
+				     : kft_calls_open(tr, NULL, 0, &err);
 	size_t n = 0;
 
 	if (!cs)
@@ -140,6 +143,11 @@ static size_t read_calls(const struct kft_trace *tr, struct kft_call *calls, siz
 		n++;
 	kft_calls_close(cs);
 	return n;
+}
+
+static size_t read_calls(const struct kft_trace *tr, struct kft_call *calls, size_t max)
+{
+	return read_stream(tr, false, calls, max);
 }
 
 static void put_control(const char *dir)
@@ -228,9 +236,8 @@ static void test_fork_child_under_inherited_calls(void **state)
 	static const uint32_t want_depth[] = { 0, 1, 2, 1 };
 	struct kft_trace tr;
 	struct kft_error err;
-	struct kft_calls *cs;
 	struct kft_call calls[8];
-	size_t n = 0;
+	size_t n;
 
 	(void)state;
 	put_control(dir);
@@ -239,11 +246,7 @@ static void test_fork_child_under_inherited_calls(void **state)
 		fail_msg("%s", err.msg);
 	assert_int_equal(tr.threads[0].nrecs, 2);
 	assert_int_equal(tr.threads[0].ninherited, 2);
-	cs = kft_calls_open_trees(&tr, NULL, 0, &err);
-	assert_non_null(cs);
-	while (n < 8 && kft_calls_next(cs, &calls[n]))
-		n++;
-	kft_calls_close(cs);
+	n = read_stream(&tr, true, calls, 8);
 	assert_int_equal(n, 4);
 	for (size_t i = 0; i < n; i++) {
 		assert_int_equal(calls[i].func, want_func[i]);
@@ -258,6 +261,51 @@ static void test_fork_child_under_inherited_calls(void **state)
 	assert_int_equal(calls[0].func, 0x1003);
 	assert_int_equal(calls[0].depth, 0);
 	assert_int_equal(calls[1].func, 0x1004);
+	kft_trace_close(&tr);
+	free(dir);
+}
+
+/* An image that exec replaced left main open: the new image's calls go
+ * under it, its own depths counting from there. */
+static void test_exec_image_under_the_calls_it_replaced(void **state)
+{
+	char *dir = make_dir();
+	const struct kft_rec_data before[] = { rec(10, 5, 0x1002, 1, 0) };	/* init */
+	const struct kft_frame open[] = { { .func = 0x1001, .entry_ns = 0,
+					    .flags = KFT_FRAME_LOGGED } };	/* main */
+	const struct kft_rec_data after[] = {
+		rec(210, 5, 0x2002, 1, 0),	/* work */
+		rec(200, 50, 0x2001, 0, 0),	/* the new main */
+	};
+	struct kft_thread_out a = { .session = 1, .pid = 300, .tid = 300, .recs = before,
+				    .nrecs = 1, .frames = open, .nframes = 1 };
+	struct kft_thread_out b = { .session = 2, .pid = 300, .tid = 300, .recs = after,
+				    .nrecs = 2 };
+	static const uint64_t want_func[] = { 0x1001, 0x1002, 0x1001, 0x2001, 0x2002 };
+	static const uint32_t want_depth[] = { 0, 1, 0, 1, 2 };
+	static const uint32_t want_map[] = { 1, 1, 1, 2, 2 };
+	struct kft_trace tr;
+	struct kft_error err;
+	struct kft_call calls[8];
+	size_t n;
+
+	(void)state;
+	put_control(dir);
+	assert_int_equal(kft_thread_write(dir, &a, &err), 0);
+	assert_int_equal(kft_thread_write(dir, &b, &err), 0);
+	if (kft_trace_open(&tr, dir, &err))
+		fail_msg("%s", err.msg);
+	n = read_stream(&tr, true, calls, 8);
+	assert_int_equal(n, 5);
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(calls[i].func, want_func[i]);
+		assert_int_equal(calls[i].depth, want_depth[i]);
+		/* named through the image before, which mapped main */
+		assert_int_equal(calls[i].map_session, want_map[i]);
+		assert_int_equal(!!(calls[i].flags & KFT_CALL_INHERITED), i == 2);
+	}
+	assert_int_equal(calls[2].session, 2);
+	assert_int_equal(calls[2].entry_ns, 200);	/* shown as the image begins */
 	kft_trace_close(&tr);
 	free(dir);
 }
@@ -483,6 +531,7 @@ int main(void)
 		cmocka_unit_test(test_kernel_calls_nest_under_the_program),
 		cmocka_unit_test(test_kernel_only_trace_reads_back),
 		cmocka_unit_test(test_fork_child_under_inherited_calls),
+		cmocka_unit_test(test_exec_image_under_the_calls_it_replaced),
 		cmocka_unit_test(test_kernel_trees_stream_as_in_memory),
 		cmocka_unit_test(test_summary_of_a_damaged_function),
 		cmocka_unit_test(test_cpumask_text),
