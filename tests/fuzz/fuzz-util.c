@@ -76,7 +76,7 @@ static int classic_tree(struct kft_calltree *t, const struct kft_trace *tr,
 			struct kft_symbolizer *sz, struct kft_error *err)
 {
 	struct kft_text_log log;
-	int ret = kft_calltree_from_trace(t, tr, sz, err);
+	int ret = kft_calltree_from_trace(t, tr, sz, false, err);
 
 	if (ret)
 		return ret;
@@ -107,7 +107,7 @@ static int disk_tree(FILE *out, const struct kft_trace *tr, struct kft_symbolize
 		ret = kft_spooltree_build_text(&st, &src, true, err);
 		kft_classic_rows_close(cr);
 	} else {
-		struct kft_trace_tree *tt = kft_trace_tree_open(tr, err);
+		struct kft_trace_tree *tt = kft_trace_tree_open(tr, true, err);
 		struct kft_call_source src;
 
 		if (!tt)
@@ -133,7 +133,8 @@ static int memory_tree(FILE *out, const struct kft_trace *tr, struct kft_symboli
 {
 	struct kft_kd_opts lo = *o;
 	struct kft_calltree t;
-	int ret = o->classic ? classic_tree(&t, tr, sz, err) : kft_calltree_from_trace(&t, tr, sz, err);
+	int ret = o->classic ? classic_tree(&t, tr, sz, err)
+			     : kft_calltree_from_trace(&t, tr, sz, true, err);
 
 	if (ret)
 		return ret;
