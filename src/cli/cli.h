@@ -16,63 +16,62 @@
 
 #define KFT_DEFAULT_DIR "kft.data"
 
-int cmd_record(int argc, char **argv);
-int cmd_log(int argc, char **argv);
-int cmd_status(int argc, char **argv);
-int cmd_compress(int argc, char **argv);
-int cmd_control(int argc, char **argv);	/* prime, start, stop, tracing */
-int cmd_config(int argc, char **argv);
-int cmd_ftrace(int argc, char **argv);
-int cmd_export(int argc, char **argv);
-int cmd_flame(int argc, char **argv);
-int cmd_stats(int argc, char **argv);
-int cmd_diff(int argc, char **argv);
-int cmd_latency(int argc, char **argv);
-int cmd_kd(int argc, char **argv);
-int cmd_addr2sym(int argc, char **argv);
-int cmd_sym2addr(int argc, char **argv);
-int cmd_kernel(int argc, char **argv);
-int cmd_functions(int argc, char **argv);
-int cmd_pipe(int argc, char **argv);
-int cmd_embed(int argc, char **argv);
+int kft_cmd_record(int argc, char **argv);
+int kft_cmd_log(int argc, char **argv);
+int kft_cmd_status(int argc, char **argv);
+int kft_cmd_compress(int argc, char **argv);
+int kft_cmd_control(int argc, char **argv); /* prime, start, stop, tracing */
+int kft_cmd_config(int argc, char **argv);
+int kft_cmd_ftrace(int argc, char **argv);
+int kft_cmd_export(int argc, char **argv);
+int kft_cmd_flame(int argc, char **argv);
+int kft_cmd_stats(int argc, char **argv);
+int kft_cmd_diff(int argc, char **argv);
+int kft_cmd_latency(int argc, char **argv);
+int kft_cmd_kd(int argc, char **argv);
+int kft_cmd_addr2sym(int argc, char **argv);
+int kft_cmd_sym2addr(int argc, char **argv);
+int kft_cmd_kernel(int argc, char **argv);
+int kft_cmd_functions(int argc, char **argv);
+int kft_cmd_pipe(int argc, char **argv);
+int kft_cmd_embed(int argc, char **argv);
 
-/* Print "kft: msg" to stderr; returns 1 for `return cli_fail(...)`. */
-int cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print "kft: msg" to stderr; returns 1 for `return kft_cli_fail(...)`. */
+int kft_cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A step below the command line returned ret: when it failed (not 0),
- * its error is said as cli_fail() says one, and cli_fail()'s 1 returned; else 0.
+ * its error is said as kft_cli_fail() says one, and kft_cli_fail()'s 1 returned; else 0.
  * Steps chain with ||. */
-int cli_said(int ret, const struct kft_error *err);
+int kft_cli_said(int ret, const struct kft_error *err);
 
 /* Whether path is missing (and then says so, as every reader of a trace
  * does: with what to do); also names what else path may be (" or log"). */
-bool cli_trace_missing(const char *path, const char *also);
+bool kft_cli_trace_missing(const char *path, const char *also);
 /* Open the trace in dir, with its symbols; on error say so on stderr and
  * return 1. A view that does not show the stack watch's rows (shows_watch
- * false) has this say where they are. Close with cli_close_trace(). */
-int cli_open_trace(const char *dir, bool shows_watch, struct kft_trace *tr,
-		   struct kft_symbolizer **sz);
+ * false) has this say where they are. Close with kft_cli_close_trace(). */
+int kft_cli_open_trace(const char *dir, bool shows_watch, struct kft_trace *tr,
+		       struct kft_symbolizer **sz);
 /* --no-demangle of the commands that print names: C++ names as the
  * symbol table has them */
-extern bool cli_no_demangle;
-void cli_close_trace(struct kft_trace *tr, struct kft_symbolizer *sz);
+extern bool kft_cli_no_demangle;
+void kft_cli_close_trace(struct kft_trace *tr, struct kft_symbolizer *sz);
 /* What the symbolizer found wrong since it was last asked, as warnings
  * on stderr (sz may be NULL). */
-void cli_symbol_warnings(struct kft_symbolizer *sz);
-
+void kft_cli_symbol_warnings(struct kft_symbolizer *sz);
 
 /* Running a program to trace (cmd-record.c). gate, a pipe: the child
  * waits for a byte on it before exec; runtime NULL: no libkft. */
-int cli_find_program(const char *prog, char *out, size_t size);
-int cli_find_runtime(char *out, size_t size);
-pid_t cli_launch(const char *prog, char **argv, const char *runtime, const char *dir,
-		 const int *gate);
+int kft_cli_find_program(const char *prog, char *out, size_t size);
+int kft_cli_find_runtime(char *out, size_t size);
+pid_t kft_cli_launch(const char *prog, char **argv, const char *runtime, const char *dir,
+		     const int *gate);
 
 /* After a program traced by kft record has ended (or been let go): its
  * names saved with the trace, its losses said (cmd-record.c). */
-void cli_record_finish(const char *dir);
+void kft_cli_record_finish(const char *dir);
 /* kft record -p (record-attach.c): exe is the process's program, checked. */
-int cli_record_attach(pid_t pid, const char *exe, const char *dir, const struct kft_config *cfg,
-		      bool primed, uint32_t mode, uint64_t max_size);
+int kft_cli_record_attach(pid_t pid, const char *exe, const char *dir, const struct kft_config *cfg,
+			  bool primed, uint32_t mode, uint64_t max_size);
 
 /* kft record --kernel (record-kernel.c) */
 /* cfg: loaded, with the options' selections; record_kernel releases it */
@@ -80,14 +79,14 @@ struct kft_config;
 struct kft_kernel;
 struct kft_kernel_result;
 /* record-kernel.c: the kernel session's steps, said (kernel/session.h) */
-int cli_kernel_take(void);
-int cli_kernel_finish(struct kft_kernel *k, const char *dir, const struct kft_config *cfg,
-		      bool by_trigger);
-void cli_kernel_said(const struct kft_kernel_result *res, const char *dir, bool since_boot);
-int cli_record_kernel(struct kft_config *cfg, const char *config, const char *dir, bool compensate,
-		      bool irqs, bool switches, int argc, char **argv);
+int kft_cli_kernel_take(void);
+int kft_cli_kernel_finish(struct kft_kernel *k, const char *dir, const struct kft_config *cfg,
+			  bool by_trigger);
+void kft_cli_kernel_said(const struct kft_kernel_result *res, const char *dir, bool since_boot);
+int kft_cli_record_kernel(struct kft_config *cfg, const char *config, const char *dir,
+			  bool compensate, bool irqs, bool switches, int argc, char **argv);
 
 /* If argv has -h/--help before "--", print usage to stdout and return true. */
-bool cli_wants_help(int argc, char **argv, const char *usage);
+bool kft_cli_wants_help(int argc, char **argv, const char *usage);
 
 #endif

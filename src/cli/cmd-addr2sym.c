@@ -24,7 +24,7 @@ static const char usage[] =
 	"\n"
 	"For example, a raw kernel log: kft addr2sym kft.log -m System.map > kft.lst\n";
 
-int cmd_addr2sym(int argc, char **argv)
+int kft_cmd_addr2sym(int argc, char **argv)
 {
 	const char *map = NULL;
 	struct kft_symmap m;
@@ -32,35 +32,36 @@ int cmd_addr2sym(int argc, char **argv)
 	struct kft_error err;
 	int nfiles = 0, ret = 0;
 
-	if (cli_wants_help(argc, argv, usage))
+	if (kft_cli_wants_help(argc, argv, usage))
 		return 0;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-m")) {
 			if (i + 1 >= argc)
-				return cli_fail("addr2sym: missing map file name after -m");
+				return kft_cli_fail("addr2sym: missing map file name after -m");
 			map = argv[++i];
 		} else if (!strcmp(argv[i], "-b")) {
 			char *end;
 
 			if (i + 1 >= argc)
-				return cli_fail("addr2sym: missing load base after -b");
+				return kft_cli_fail("addr2sym: missing load base after -b");
 			errno = 0;
 			a.bases[a.nbases] = strtoull(argv[++i], &end, 16);
 			if (errno || *end || strncmp(argv[i], "0x", 2))
-				return cli_fail("addr2sym: '%s': not a load base (0x and hex "
-						"digits)",
-						argv[i]);
+				return kft_cli_fail("addr2sym: '%s': not a load base (0x and hex "
+						    "digits)",
+						    argv[i]);
 			if (++a.nbases == KFT_ADDR2SYM_BASES)
-				return cli_fail("addr2sym: %d load bases at "
-						"most", KFT_ADDR2SYM_BASES);
+				return kft_cli_fail("addr2sym: %d load bases at "
+						    "most",
+						    KFT_ADDR2SYM_BASES);
 		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return cli_fail("addr2sym: unknown option '%s'\n%s", argv[i], usage);
+			return kft_cli_fail("addr2sym: unknown option '%s'\n%s", argv[i], usage);
 		}
 	}
 	if (!map)
-		return cli_fail("addr2sym: no map file specified (-m MAP)\n%s", usage);
+		return kft_cli_fail("addr2sym: no map file specified (-m MAP)\n%s", usage);
 	if (kft_symmap_load(&m, map, &err))
-		return cli_fail("%s", err.msg);
+		return kft_cli_fail("%s", err.msg);
 	for (int i = 1; i < argc && !ret; i++) {
 		FILE *f;
 
@@ -71,22 +72,26 @@ int cmd_addr2sym(int argc, char **argv)
 		nfiles++;
 		f = strcmp(argv[i], "-") ? fopen(argv[i], "re") : stdin;
 		if (!f) {
-			ret = cli_fail("addr2sym: %s: cannot open it", argv[i]);
+			ret = kft_cli_fail("addr2sym: %s: cannot open it", argv[i]);
 			break;
 		}
 		if (kft_addr2sym_stream(stdout, &a, f))
-			ret = cli_fail("addr2sym: %s: read error", argv[i]);
+			ret = kft_cli_fail("addr2sym: %s: read error", argv[i]);
 		if (f != stdin)
 			fclose(f);
 	}
 	if (!nfiles && kft_addr2sym_stream(stdout, &a, stdin))
-		ret = cli_fail("addr2sym: read error on stdin");
+		ret = kft_cli_fail("addr2sym: read error on stdin");
 	/* a PIE's addresses mean nothing without where it was loaded */
 	if (!ret && m.pie && !a.nbases && a.missed)
-		ret = cli_fail("addr2sym: %s is position-independent (a PIE or a library) and the "
-			       "text does not say where it was loaded: %" PRIu64 " addresses left as "
-			       "they were. Give the log of `kft log --raw`, whose 'Load base of' lines "
-			       "say it, or -b BASE", map, a.missed);
+		ret = kft_cli_fail("addr2sym: %s is position-independent (a PIE or a library) and "
+				   "the "
+				   "text does not say where it was loaded: %" PRIu64 " addresses "
+										     "left as "
+				   "they were. Give the log of `kft log --raw`, whose 'Load base "
+				   "of' lines "
+				   "say it, or -b BASE",
+				   map, a.missed);
 	kft_symmap_free(&m);
 	return ret;
 }

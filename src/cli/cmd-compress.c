@@ -14,21 +14,21 @@ static const char usage[] =
 	"the program ends. The views read a trace the same, compressed or not.\n"
 	"Threads of processes that still run are left as they are.\n";
 
-int cmd_compress(int argc, char **argv)
+int kft_cmd_compress(int argc, char **argv)
 {
 	struct kft_zstats st;
 	struct kft_error err;
 	const char *dir;
 
-	if (cli_wants_help(argc, argv, usage))
+	if (kft_cli_wants_help(argc, argv, usage))
 		return 0;
 	if (argc > 2 || (argc == 2 && argv[1][0] == '-'))
-		return cli_fail("compress: usage: kft compress [DIR]");
+		return kft_cli_fail("compress: usage: kft compress [DIR]");
 	dir = argc == 2 ? argv[1] : KFT_DEFAULT_DIR;
-	if (cli_trace_missing(dir, ""))
+	if (kft_cli_trace_missing(dir, ""))
 		return 1;
 	if (kft_trace_compress(dir, false, &st, &err))
-		return cli_fail("%s", err.msg);
+		return kft_cli_fail("%s", err.msg);
 	printf("%s: %llu calls compressed now; %llu thread files fully compressed",
 	       dir, (unsigned long long)st.calls, (unsigned long long)st.files);
 	if (st.live)

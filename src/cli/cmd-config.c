@@ -54,8 +54,8 @@ static int replace_config(const char *dir, const struct kft_config *cfg, uint32_
 	int ret;
 
 	if (!text)
-		return cli_fail("out of memory");
-	ret = cli_said(kft_trace_dir_write(dir, "config.new", text, strlen(text), &err), &err);
+		return kft_cli_fail("out of memory");
+	ret = kft_cli_said(kft_trace_dir_write(dir, "config.new", text, strlen(text), &err), &err);
 	free(text);
 	if (ret)
 		return ret;
@@ -64,9 +64,9 @@ static int replace_config(const char *dir, const struct kft_config *cfg, uint32_
 	snprintf(fresh, sizeof(fresh), "%s/config.new", dir);
 	unlink(kept);
 	if (link(now, kept) && errno != ENOENT)
-		return cli_fail("%s: %s", kept, strerror(errno));
+		return kft_cli_fail("%s: %s", kept, strerror(errno));
 	if (rename(fresh, now))
-		return cli_fail("%s: %s", now, strerror(errno));
+		return kft_cli_fail("%s: %s", now, strerror(errno));
 	return 0;
 }
 
@@ -92,15 +92,18 @@ static int install(const char *dir, struct kft_control *ctl, const struct kft_co
 
 	snprintf(path, sizeof(path), "%s/user-config", dir);
 	if (!access(path, F_OK))
-		return cli_fail("config: %s is a kernel trace: its config is the kernel's "
-				"(kft kernel config)", dir);
+		return kft_cli_fail("config: %s is a kernel trace: its config is the kernel's "
+				    "(kft kernel config)",
+				    dir);
 	if (!ctl->run_loaded)
-		return cli_fail("config: the program of %s was started by an older kft, which "
-				"cannot take a new config", dir);
+		return kft_cli_fail("config: the program of %s was started by an older kft, which "
+				    "cannot take a new config",
+				    dir);
 	if (cfg->overwrite != ring)
-		return cli_fail("config: %s: the trace's log %s; a new config cannot change that "
-				"(record anew)", file,
-				ring ? "is a ring (overwrite)" : "grows (no overwrite)");
+		return kft_cli_fail("config: %s: the trace's log %s; a new config cannot change "
+				    "that "
+				    "(record anew)",
+				    file, ring ? "is a ring (overwrite)" : "grows (no overwrite)");
 	/* the old run ends here, as by `kft stop`: a run already complete
 	 * stays as it is */
 	kft_control_stop(ctl, KFT_HOW_USER, kft_mono_now_ns() - ctl->clock_base_ns, 0, 0, 0);
@@ -112,18 +115,22 @@ static int install(const char *dir, struct kft_control *ctl, const struct kft_co
 			 __ATOMIC_RELEASE);
 	__atomic_store_n(&ctl->run_id, id, __ATOMIC_RELEASE);
 	if (!taken(ctl, id))
-		return cli_fail("config: run %u is installed, but no process of %s took it within "
-				"%d s: %s", id, dir, TAKE_WAIT_MS / 1000,
-				ctl->ended_ns ? "the program ended" :
-						"a process without kft's helper thread (on one CPU, "
-						"or with KFT_PREFAULT=0) cannot take a new config");
+		return kft_cli_fail("config: run %u is installed, but no process of %s took it "
+				    "within "
+				    "%d s: %s",
+				    id, dir, TAKE_WAIT_MS / 1000,
+				    ctl->ended_ns ? "the program ended"
+						  : "a process without kft's helper thread (on one "
+						    "CPU, "
+						    "or with KFT_PREFAULT=0) cannot take a new "
+						    "config");
 	kft_control_new_run(ctl, primed);
 	printf("run %u installed%s; run %u's config kept as %s/config-run%u\n", id,
 	       primed ? " and primed" : ", not primed", old, dir, old);
 	return 0;
 }
 
-int cmd_config(int argc, char **argv)
+int kft_cmd_config(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "no-prime", no_argument, NULL, 'P' },
@@ -152,18 +159,19 @@ int cmd_config(int argc, char **argv)
 		}
 	}
 	if (argc - optind < 1 || argc - optind > 2)
-		return cli_fail("config: usage: kft config [--no-prime] [DIR|PID] FILE");
+		return kft_cli_fail("config: usage: kft config [--no-prime] [DIR|PID] FILE");
 	file = argv[argc - 1];
-	if (cli_said(kft_trace_target(argc - optind == 2 ? argv[optind] : KFT_DEFAULT_DIR, dir,
-				      sizeof(dir), &err), &err))
+	if (kft_cli_said(kft_trace_target(argc - optind == 2 ? argv[optind] : KFT_DEFAULT_DIR, dir,
+					  sizeof(dir), &err),
+			 &err))
 		return 1;
 	kft_config_init(&cfg);
 	if (kft_config_load(&cfg, file, &err))
-		return cli_fail("%s", err.msg);
+		return kft_cli_fail("%s", err.msg);
 	ctl = kft_map_control(dir, "config", &err);
 	if (!ctl) {
 		kft_config_release(&cfg);
-		return cli_said(-1, &err);
+		return kft_cli_said(-1, &err);
 	}
 	ret = install(dir, ctl, &cfg, file, cfg.prime || !no_prime);
 	kft_unmap_control(ctl);

@@ -27,7 +27,7 @@ static const char usage[] =
 	"A PID names the trace its process has open; only the process's owner (or\n"
 	"root) may steer it.\n";
 
-int cmd_control(int argc, char **argv)
+int kft_cmd_control(int argc, char **argv)
 {
 	const char *verb = argv[0] + strlen("kft ");	/* "kft prime" */
 	struct kft_control *ctl;
@@ -36,29 +36,32 @@ int cmd_control(int argc, char **argv)
 	int tracing = -1;	/* tracing on|off: 1 or 0 */
 	bool done;
 
-	if (cli_wants_help(argc, argv, usage))
+	if (kft_cli_wants_help(argc, argv, usage))
 		return 0;
 	if (!strcmp(verb, "tracing")) {
 		if (argc < 2 || (strcmp(argv[1], "on") && strcmp(argv[1], "off")))
-			return cli_fail("tracing: usage: kft tracing on|off [DIR|PID]");
+			return kft_cli_fail("tracing: usage: kft tracing on|off [DIR|PID]");
 		tracing = !strcmp(argv[1], "on");
 		argv++;
 		argc--;
 	}
 	if (argc > 2 || (argc == 2 && argv[1][0] == '-'))
-		return cli_fail("%s: usage: kft %s%s [DIR|PID]", verb, verb,
-			    tracing < 0 ? "" : tracing ? " on" : " off");
-	if (cli_said(kft_trace_target(argc == 2 ? argv[1] : KFT_DEFAULT_DIR, dir, sizeof(dir),
-				      &err), &err))
+		return kft_cli_fail("%s: usage: kft %s%s [DIR|PID]", verb, verb,
+				    tracing < 0 ? ""
+				    : tracing	? " on"
+						: " off");
+	if (kft_cli_said(
+		kft_trace_target(argc == 2 ? argv[1] : KFT_DEFAULT_DIR, dir, sizeof(dir), &err),
+		&err))
 		return 1;
 	ctl = kft_map_control(dir, verb, &err);
 	if (!ctl)
-		return cli_said(-1, &err);
+		return kft_cli_said(-1, &err);
 	if (tracing >= 0) {
 		done = kft_control_pause(ctl, !tracing);
 		kft_unmap_control(ctl);
 		if (!done)
-			return cli_fail("tracing: already %s", tracing ? "on" : "off");
+			return kft_cli_fail("tracing: already %s", tracing ? "on" : "off");
 		return 0;
 	}
 	if (!strcmp(verb, "prime"))
@@ -69,8 +72,8 @@ int cmd_control(int argc, char **argv)
 		done = kft_control_stop(ctl, KFT_HOW_USER, kft_mono_now_ns() - ctl->clock_base_ns, 0, 0, 0);
 	kft_unmap_control(ctl);
 	if (!done)
-		return cli_fail("%s: the run is %s", verb,
-			    !strcmp(verb, "stop") ? "already complete" :
-						    "already running or complete");
+		return kft_cli_fail("%s: the run is %s", verb,
+				    !strcmp(verb, "stop") ? "already complete"
+							  : "already running or complete");
 	return 0;
 }

@@ -22,7 +22,7 @@ static const char usage[] =
 	"  --functions    the functions' table only\n"
 	"  --no-demangle  C++ names as the symbol table has them\n";
 
-int cmd_diff(int argc, char **argv)
+int kft_cmd_diff(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "functions", no_argument, NULL, 'f' },
@@ -36,32 +36,34 @@ int cmd_diff(int argc, char **argv)
 	char *end;
 	int c, ret;
 
-	if (cli_wants_help(argc, argv, usage))
+	if (kft_cli_wants_help(argc, argv, usage))
 		return 0;
 	while ((c = getopt_long(argc, argv, "n:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			o.limit = strtol(optarg, &end, 10);
 			if (!*optarg || *end || o.limit < 0)
-				return cli_fail("diff: -n: '%s' is not a number", optarg);
+				return kft_cli_fail("diff: -n: '%s' is not a number", optarg);
 			break;
 		case 'f': o.paths = false; break;
-		case 'D': cli_no_demangle = true; break;
+		case 'D':
+			kft_cli_no_demangle = true;
+			break;
 		default:
 			fputs(usage, stderr);
 			return 2;
 		}
 	}
 	if (argc - optind != 2)
-		return cli_fail("diff: two trace directories, OLD and NEW (see kft diff -h)");
-	if (cli_open_trace(argv[optind], false, &tr[0], &sz[0]))
+		return kft_cli_fail("diff: two trace directories, OLD and NEW (see kft diff -h)");
+	if (kft_cli_open_trace(argv[optind], false, &tr[0], &sz[0]))
 		return 1;
-	if (cli_open_trace(argv[optind + 1], false, &tr[1], &sz[1])) {
-		cli_close_trace(&tr[0], sz[0]);
+	if (kft_cli_open_trace(argv[optind + 1], false, &tr[1], &sz[1])) {
+		kft_cli_close_trace(&tr[0], sz[0]);
 		return 1;
 	}
 	ret = kft_view_diff(stdout, &tr[0], sz[0], &tr[1], sz[1], &o, &err);
-	cli_close_trace(&tr[0], sz[0]);
-	cli_close_trace(&tr[1], sz[1]);
-	return ret ? cli_fail("%s", err.msg) : 0;
+	kft_cli_close_trace(&tr[0], sz[0]);
+	kft_cli_close_trace(&tr[1], sz[1]);
+	return ret ? kft_cli_fail("%s", err.msg) : 0;
 }

@@ -76,7 +76,7 @@ static int write_embed(FILE *out, const char *config, const char *text, const ch
 	return ferror(out) ? -1 : 0;
 }
 
-int cmd_embed(int argc, char **argv)
+int kft_cmd_embed(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -90,7 +90,7 @@ int cmd_embed(int argc, char **argv)
 	FILE *out = stdout;
 	int c, ret;
 
-	if (cli_wants_help(argc, argv, usage))
+	if (kft_cli_wants_help(argc, argv, usage))
 		return 0;
 	while ((c = getopt_long(argc, argv, "o:d:", longopts, NULL)) != -1) {
 		if (c == 'o')
@@ -103,22 +103,22 @@ int cmd_embed(int argc, char **argv)
 		}
 	}
 	if (argc - optind != 1)
-		return cli_fail("embed: one CONFIG file\n%s", usage);
+		return kft_cli_fail("embed: one CONFIG file\n%s", usage);
 	if (!*dir)
-		return cli_fail("embed: -d: an empty directory name");
+		return kft_cli_fail("embed: -d: an empty directory name");
 	if (kft_config_load(&cfg, argv[optind], &err))
-		return cli_fail("%s", err.msg);
+		return kft_cli_fail("%s", err.msg);
 	text = kft_config_format(&cfg);
 	kft_config_release(&cfg);
 	if (!text)
-		return cli_fail("out of memory");
+		return kft_cli_fail("out of memory");
 	if (outpath && !(out = fopen(outpath, "we"))) {
 		free(text);
-		return cli_fail("embed: %s: cannot write it", outpath);
+		return kft_cli_fail("embed: %s: cannot write it", outpath);
 	}
 	ret = write_embed(out, argv[optind], text, dir);
 	free(text);
 	if ((outpath && fclose(out)) || ret)
-		return cli_fail("embed: %s: write failed", outpath ? outpath : "stdout");
+		return kft_cli_fail("embed: %s: write failed", outpath ? outpath : "stdout");
 	return 0;
 }

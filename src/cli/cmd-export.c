@@ -77,13 +77,13 @@ static int filter_option(int c, struct kft_export_opts *o, const char **only,
 	case 'm':
 		if (!parse_time(optarg, &o->min_ns))
 			return 0;
-		cli_fail("%s: --min-duration: '%s' is not a time (20, 500ns, 20us, 3ms, 1s)", cmd,
-			 optarg);
+		kft_cli_fail("%s: --min-duration: '%s' is not a time (20, 500ns, 20us, 3ms, 1s)",
+			     cmd, optarg);
 		return -1;
 	case 'F':
 	case 'N':
 		if ((c == 'F' ? o->nonly : o->nnotrace) == 64) {
-			cli_fail("%s: 64 globs at most for --filter and for --notrace", cmd);
+			kft_cli_fail("%s: 64 globs at most for --filter and for --notrace", cmd);
 			return -1;
 		}
 		if (c == 'F')
@@ -92,7 +92,7 @@ static int filter_option(int c, struct kft_export_opts *o, const char **only,
 			notrace[o->nnotrace++] = optarg;
 		return 0;
 	case 'D':
-		cli_no_demangle = true;
+		kft_cli_no_demangle = true;
 		return 0;
 	}
 	return 1;
@@ -122,12 +122,12 @@ static int write_out(const char *file, const char *dir, char format,
 	FILE *out;
 	int ret;
 
-	if (cli_open_trace(dir, false, &tr, &sz))
+	if (kft_cli_open_trace(dir, false, &tr, &sz))
 		return 1;
 	out = strcmp(file, "-") ? fopen(file, "we") : stdout;
 	if (!out) {
-		cli_close_trace(&tr, sz);
-		return cli_fail("%s: %m", file);
+		kft_cli_close_trace(&tr, sz);
+		return kft_cli_fail("%s: %m", file);
 	}
 	o->progress = out != stdout && isatty(STDERR_FILENO);
 	ret = format == 'p'   ? kft_export_perfetto(out, &tr, sz, o, !o->raw, &res, &err)
@@ -137,9 +137,9 @@ static int write_out(const char *file, const char *dir, char format,
 			      : kft_view_flame_chart(out, &tr, sz, o, title, &res, &err);
 	if (out != stdout && fclose(out) && !ret)
 		ret = kft_error_set(&err, "%s: %m", file);
-	cli_close_trace(&tr, sz);
+	kft_cli_close_trace(&tr, sz);
 	if (ret)
-		return cli_fail("%s", err.msg);
+		return kft_cli_fail("%s", err.msg);
 	if (out != stdout && !stat(file, &st)) {
 		human_size(size, sizeof(size), (long long)st.st_size);
 		fprintf(stderr, "kft: wrote %s: %llu %s of %llu calls, %s\n", file,
@@ -153,7 +153,7 @@ static int write_out(const char *file, const char *dir, char format,
 	return 0;
 }
 
-int cmd_export(int argc, char **argv)
+int kft_cmd_export(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "perfetto", required_argument, NULL, 'p' },
@@ -173,7 +173,7 @@ int cmd_export(int argc, char **argv)
 	char format = 0;
 	int c;
 
-	if (cli_wants_help(argc, argv, usage))
+	if (kft_cli_wants_help(argc, argv, usage))
 		return 0;
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
@@ -181,15 +181,16 @@ int cmd_export(int argc, char **argv)
 		case 'c':
 		case 'f':
 			if (format)
-				return cli_fail("export: one format at a time (--perfetto, "
-						"--chrome or "
-						"--folded)");
+				return kft_cli_fail("export: one format at a time (--perfetto, "
+						    "--chrome or "
+						    "--folded)");
 			format = (char)c;
 			file = optarg;
 			break;
 		case 'w':
 			if (strcmp(optarg, "self") && strcmp(optarg, "total"))
-				return cli_fail("export: --weight: '%s': self or total", optarg);
+				return kft_cli_fail("export: --weight: '%s': self or total",
+						    optarg);
 			o.self = !strcmp(optarg, "self");
 			break;
 		case 'z':
@@ -208,11 +209,12 @@ int cmd_export(int argc, char **argv)
 		}
 	}
 	if (!format)
-		return cli_fail("export: which format? --perfetto FILE, --chrome FILE or --folded "
-				"FILE "
-				"(see kft export -h)");
+		return kft_cli_fail("export: which format? --perfetto FILE, --chrome FILE or "
+				    "--folded "
+				    "FILE "
+				    "(see kft export -h)");
 	if (argc - optind > 1)
-		return cli_fail("export: one trace directory at most");
+		return kft_cli_fail("export: one trace directory at most");
 	return write_out(file, optind < argc ? argv[optind] : KFT_DEFAULT_DIR, format, &o, NULL);
 }
 
@@ -238,7 +240,7 @@ static const char flame_usage[] =
 	"  --notrace GLOB        leave out calls of functions matching GLOB\n"
 	"  --no-demangle         C++ names as the symbol table has them\n";
 
-int cmd_flame(int argc, char **argv)
+int kft_cmd_flame(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -255,7 +257,7 @@ int cmd_flame(int argc, char **argv)
 	struct kft_export_opts o = { .only = only, .notrace = notrace };
 	int c;
 
-	if (cli_wants_help(argc, argv, flame_usage))
+	if (kft_cli_wants_help(argc, argv, flame_usage))
 		return 0;
 	while ((c = getopt_long(argc, argv, "o:", longopts, NULL)) != -1) {
 		if (c == 'o') {
@@ -272,7 +274,7 @@ int cmd_flame(int argc, char **argv)
 		}
 	}
 	if (argc - optind > 1)
-		return cli_fail("flame: one trace directory at most");
+		return kft_cli_fail("flame: one trace directory at most");
 	dir = optind < argc ? argv[optind] : KFT_DEFAULT_DIR;
 	return write_out(file, dir, format, &o, title ? title : dir);
 }

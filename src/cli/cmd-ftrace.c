@@ -41,7 +41,7 @@ static const char usage[] =
 	"                                TID:PRIO:STATE'; '?' where not known\n"
 	"      --no-demangle             C++ names as the symbol table has them\n";
 
-int cmd_ftrace(int argc, char **argv)
+int kft_cmd_ftrace(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "tracer", required_argument, NULL, 't' },
@@ -57,7 +57,7 @@ int cmd_ftrace(int argc, char **argv)
 	struct kft_trace tr;
 	int c, ret = 1;
 
-	if (cli_wants_help(argc, argv, usage))
+	if (kft_cli_wants_help(argc, argv, usage))
 		return 0;
 	kft_ftrace_opts_init(&o);
 	while ((c = getopt_long(argc, argv, "t:O:", longopts, NULL)) != -1) {
@@ -68,37 +68,41 @@ int cmd_ftrace(int argc, char **argv)
 		else if (c == 't' && (!strcmp(optarg, "latency") || !strcmp(optarg, "latency_trace")))
 			o.tracer = KFT_FTRACE_LATENCY;
 		else if (c == 'D')
-			cli_no_demangle = true;
+			kft_cli_no_demangle = true;
 		else if (c == 'S')
 			o.switches = true;
 		else if (c == 't')
-			return cli_fail("ftrace: unknown tracer '%s' (function_graph, function or "
-					"latency)", optarg);
+			return kft_cli_fail("ftrace: unknown tracer '%s' (function_graph, function "
+					    "or "
+					    "latency)",
+					    optarg);
 		else if (c == 'O') {
 			char *list = optarg, *word;
 
 			while ((word = strsep(&list, ",")))
 				if (*word && kft_ftrace_opts_set(&o, word))
-					return cli_fail("ftrace: -O: unknown option '%s' "
-							"(print-parent, "
-							"sym-offset, sym-addr, raw, hex, verbose; "
-							"'no' in front turns one off)", word);
+					return kft_cli_fail("ftrace: -O: unknown option '%s' "
+							    "(print-parent, "
+							    "sym-offset, sym-addr, raw, hex, "
+							    "verbose; "
+							    "'no' in front turns one off)",
+							    word);
 		} else {
 			fputs(usage, stderr);
 			return 2;
 		}
 	}
 	if (argc - optind > 1)
-		return cli_fail("ftrace: one trace directory at most");
-	if (cli_open_trace(optind < argc ? argv[optind] : KFT_DEFAULT_DIR, false, &tr, &sz))
+		return kft_cli_fail("ftrace: one trace directory at most");
+	if (kft_cli_open_trace(optind < argc ? argv[optind] : KFT_DEFAULT_DIR, false, &tr, &sz))
 		return 1;
 	if (o.switches && !tr.switches.present)
 		fprintf(stderr, "kft: ftrace: %s has no context switches (recorded with "
 			"--no-switches, or the kernel refused them)\n", tr.dir);
 	if (kft_view_ftrace(stdout, &tr, sz, &o, &err))
-		cli_fail("%s", err.msg);
+		kft_cli_fail("%s", err.msg);
 	else
 		ret = 0;
-	cli_close_trace(&tr, sz);
+	kft_cli_close_trace(&tr, sz);
 	return ret;
 }

@@ -48,12 +48,11 @@ static long list_object(const char *path, const char *lib, char **globs, int ngl
 	size_t n = 0;
 
 	if (kft_elf_open(&elf, path, &err))
-		return lib ? 0 : -cli_fail("%s",
-					   err.msg);	/* a library kft cannot read: none */
+		return lib ? 0 : -kft_cli_fail("%s", err.msg); /* a library kft cannot read: none */
 	names = malloc((elf.nsyms ? elf.nsyms : 1) * sizeof(*names));
 	if (!names) {
 		kft_elf_close(&elf);
-		return -cli_fail("out of memory");
+		return -kft_cli_fail("out of memory");
 	}
 	for (size_t i = 0; i < elf.nsyms; i++)
 		if (wanted(elf.syms[i].name, globs, nglobs))
@@ -109,22 +108,22 @@ static long list_libraries(long pid, char **globs, int nglobs)
 	return l.failed ? -1 : l.total;
 }
 
-int cmd_functions(int argc, char **argv)
+int kft_cmd_functions(int argc, char **argv)
 {
 	char path[PATH_MAX];
 	long n, libs = 0;
 	char *end;
 	long pid;
 
-	if (cli_wants_help(argc, argv, usage))
+	if (kft_cli_wants_help(argc, argv, usage))
 		return 0;
 	if (argc < 2)
-		return cli_fail("functions: expected PROG or PID\n%s", usage);
+		return kft_cli_fail("functions: expected PROG or PID\n%s", usage);
 	pid = strtol(argv[1], &end, 10);
 	if (*argv[1] && !*end && pid > 0)
 		snprintf(path, sizeof(path), "/proc/%ld/exe", pid);
-	else if (cli_find_program(argv[1], path, sizeof(path)))
-		return cli_fail("functions: %s: program not found or not executable", argv[1]);
+	else if (kft_cli_find_program(argv[1], path, sizeof(path)))
+		return kft_cli_fail("functions: %s: program not found or not executable", argv[1]);
 	n = list_object(path, NULL, argv + 2, argc - 2);
 	if (n < 0) {
 		if (pid > 0 && !*end)
@@ -134,6 +133,6 @@ int cmd_functions(int argc, char **argv)
 	if (pid > 0 && !*end && (libs = list_libraries(pid, argv + 2, argc - 2)) < 0)
 		return 1;
 	if (!n && !libs && argc > 2)
-		return cli_fail("functions: no function of %s matches", argv[1]);
+		return kft_cli_fail("functions: no function of %s matches", argv[1]);
 	return 0;
 }

@@ -67,7 +67,7 @@ static const char usage[] =
 
 static int bad_number(const char *opt, const char *v)
 {
-	return cli_fail("kd: %s: '%s' is not a number (see kft kd -h)", opt, v);
+	return kft_cli_fail("kd: %s: '%s' is not a number (see kft kd -h)", opt, v);
 }
 
 static bool number(const char *s, long long *v)
@@ -160,7 +160,7 @@ static int kd_trace_spooled(const struct kft_trace *tr, struct kft_symbolizer *s
 	return ret ? -1 : kd_spooled(&st, o, true, slowest_func, slowest_n, err);
 }
 
-int cmd_kd(int argc, char **argv)
+int kft_cmd_kd(int argc, char **argv)
 {
 	struct kft_kd_opts o = { .sort = 't', .limit = -1, .min_time_us = LLONG_MIN,
 				 .max_depth = 20, .max_funclen = 40 };
@@ -183,7 +183,7 @@ int cmd_kd(int argc, char **argv)
 		bool takes = strchr("ntsfdm", a[0] == '-' && a[1] && !a[2] ? a[1] : '?') != NULL;
 
 		if (takes && !val)
-			return cli_fail("kd: %s needs a value (see kft kd -h)", a);
+			return kft_cli_fail("kd: %s needs a value (see kft kd -h)", a);
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			fputs(usage, stdout);
 			return 0;
@@ -200,9 +200,10 @@ int cmd_kd(int argc, char **argv)
 			o.min_time_us = v;
 		} else if (!strcmp(a, "-s")) {
 			if (strlen(val) != 1 || !strchr("FctaslnNXDMPQUo", val[0]))
-				return cli_fail("kd: Invalid sort order '%s'. See usage for help. "
-						"(Use -h)",
-						val);
+				return kft_cli_fail("kd: Invalid sort order '%s'. See usage for "
+						    "help. "
+						    "(Use -h)",
+						    val);
 			o.sort = val[0];
 		} else if (!strcmp(a, "-f")) {
 			o.columns = val;
@@ -221,7 +222,7 @@ int cmd_kd(int argc, char **argv)
 		} else if (!strcmp(a, "-r")) {
 			o.raw_order = true;
 		} else if (!strcmp(a, "--no-demangle")) {
-			cli_no_demangle = true;
+			kft_cli_no_demangle = true;
 		} else if (!strcmp(a, "--classic")) {
 			o.classic = true;
 		} else if (!strcmp(a, "--zero-unfinished")) {
@@ -232,20 +233,22 @@ int cmd_kd(int argc, char **argv)
 			switches = true;
 		} else if (!strcmp(a, "--slowest")) {
 			if (i + 2 >= argc)
-				return cli_fail("kd: --slowest needs N and FUNC");
+				return kft_cli_fail("kd: --slowest needs N and FUNC");
 			if (!number(argv[i + 1], &slowest_n))
 				return bad_number(a, argv[i + 1]);
 			if (slowest_n < 1)
-				return cli_fail("kd: --slowest: N is how many calls to show: at "
-						"least 1");
+				return kft_cli_fail("kd: --slowest: N is how many calls to show: "
+						    "at "
+						    "least 1");
 			slowest_func = argv[i + 2];
 			i += 2;
 			continue;
 		} else if (a[0] == '-' && a[1]) {
-			return cli_fail("kd: unknown option '%s' (see kft kd -h)", a);
+			return kft_cli_fail("kd: unknown option '%s' (see kft kd -h)", a);
 		} else {
 			if (input)
-				return cli_fail("kd: one input at most ('%s' and '%s')", input, a);
+				return kft_cli_fail("kd: one input at most ('%s' and '%s')", input,
+						    a);
 			input = a;
 			continue;
 		}
@@ -257,14 +260,14 @@ int cmd_kd(int argc, char **argv)
 	if (!input)
 		input = KFT_DEFAULT_DIR;
 
-	if (strcmp(input, "-") && cli_trace_missing(input, " or text log"))
+	if (strcmp(input, "-") && kft_cli_trace_missing(input, " or text log"))
 		return 1;
 	in_memory = getenv("KFT_KD_IN_MEMORY") != NULL;
 	if (strcmp(input, "-") && !stat(input, &st) && S_ISDIR(st.st_mode)) {
 		struct kft_trace tr;
 		struct kft_symbolizer *sz;
 
-		if (cli_open_trace(input, false, &tr, &sz))
+		if (kft_cli_open_trace(input, false, &tr, &sz))
 			return 1;
 		if (switches && !tr.switches.present)
 			fprintf(stderr, "kft: kd: %s has no context switches (recorded with "
@@ -273,8 +276,8 @@ int cmd_kd(int argc, char **argv)
 		 * trace is closed */
 		if ((tree || slowest_func) && !o.classic && !o.interlace && !o.raw_order) {
 			if (kft_kd_notes_take(&notes, &tr, switches, &err)) {
-				cli_close_trace(&tr, sz);
-				return cli_fail("%s", err.msg);
+				kft_cli_close_trace(&tr, sz);
+				return kft_cli_fail("%s", err.msg);
 			}
 			o.notes = &notes;
 		}
@@ -288,8 +291,8 @@ int cmd_kd(int argc, char **argv)
 				ret = kd_rows(&src, &o, tree, slowest_func, (long)slowest_n, &err);
 				kft_classic_rows_close(cr);
 			}
-			cli_close_trace(&tr, sz);
-			return !cr || ret ? cli_fail("%s", err.msg) : 0;
+			kft_cli_close_trace(&tr, sz);
+			return !cr || ret ? kft_cli_fail("%s", err.msg) : 0;
 		}
 		if (!tree && !slowest_func && !in_memory && fast_columns(&o)) {
 			/* totals need no tree: one pass over the records (each
@@ -299,8 +302,8 @@ int cmd_kd(int argc, char **argv)
 			      kft_view_kd_summary(stdout, &t, &fs, &o, &err);
 			kft_funcstats_free(&fs);
 			kft_calltree_free(&t);
-			cli_close_trace(&tr, sz);
-			return ret ? cli_fail("%s", err.msg) : 0;
+			kft_cli_close_trace(&tr, sz);
+			return ret ? kft_cli_fail("%s", err.msg) : 0;
 		}
 		if (!o.classic && !in_memory && (slowest_func || tree)) {
 			/* trees straight from the thread files' call streams,
@@ -313,16 +316,16 @@ int cmd_kd(int argc, char **argv)
 			      : o.raw_order ? kft_view_kd_rows_stream(stdout, &tr, sz, &o, &err)
 			      : o.interlace ? kft_view_kd_interlaced_stream(stdout, &tr, sz, &o, &err)
 					    : kft_view_kd_tree_stream(stdout, &tr, sz, &o, &err);
-			cli_close_trace(&tr, sz);
+			kft_cli_close_trace(&tr, sz);
 			kft_kd_notes_free(&notes);
-			return ret ? cli_fail("%s", err.msg) : 0;
+			return ret ? kft_cli_fail("%s", err.msg) : 0;
 		}
 		ret = kft_calltree_from_trace(&t, &tr, sz, tree && !slowest_func && !o.classic,
 					      &err);
-		cli_close_trace(&tr, sz);
+		kft_cli_close_trace(&tr, sz);
 		if (ret) {
 			kft_kd_notes_free(&notes);
-			return cli_fail("%s", err.msg);
+			return kft_cli_fail("%s", err.msg);
 		}
 		if (o.classic) {
 			/* nest again as kd did, from the rows as a log shows them */
@@ -330,7 +333,7 @@ int cmd_kd(int argc, char **argv)
 			kft_calltree_free(&t);
 			if (ret || kft_calltree_from_text(&t, &log, true, &err)) {
 				kft_text_log_free(&log);
-				return cli_fail("%s", err.msg);
+				return kft_cli_fail("%s", err.msg);
 			}
 		}
 	} else if (!in_memory) {
@@ -343,13 +346,13 @@ int cmd_kd(int argc, char **argv)
 			ret = kd_rows(&src, &o, tree, slowest_func, (long)slowest_n, &err);
 			kft_text_reader_close(r);
 		}
-		return !r || ret ? cli_fail("%s", err.msg) : 0;
+		return !r || ret ? kft_cli_fail("%s", err.msg) : 0;
 	} else {
 		if (kft_text_log_load(&log, input, text_flags, &err))
-			return cli_fail("%s", err.msg);
+			return kft_cli_fail("%s", err.msg);
 		if (kft_calltree_from_text(&t, &log, o.classic, &err)) {
 			kft_text_log_free(&log);
-			return cli_fail("%s", err.msg);
+			return kft_cli_fail("%s", err.msg);
 		}
 	}
 
@@ -367,7 +370,7 @@ int cmd_kd(int argc, char **argv)
 		kft_funcstats_free(&fs);
 	}
 	if (ret)
-		cli_fail("%s", err.msg);
+		kft_cli_fail("%s", err.msg);
 	kft_calltree_free(&t);
 	kft_text_log_free(&log);
 	kft_kd_notes_free(&notes);

@@ -60,9 +60,9 @@ static int load_config(struct kft_config *cfg)
 
 	kft_config_init(cfg);
 	if (access(path, F_OK))
-		return cli_fail("no kernel config loaded: `kft kernel config FILE` first");
+		return kft_cli_fail("no kernel config loaded: `kft kernel config FILE` first");
 	if (kft_config_load(cfg, path, &err))
-		return cli_fail("%s", err.msg);
+		return kft_cli_fail("%s", err.msg);
 	return 0;
 }
 
@@ -75,27 +75,28 @@ static int do_config(const char *file)
 	int ret = 1;
 
 	if (primed())
-		return cli_fail("a session is primed: `kft kernel stop` it before loading a "
-				"config");
+		return kft_cli_fail("a session is primed: `kft kernel stop` it before loading a "
+				    "config");
 	kft_config_init(&cfg);
 	if (kft_config_load(&cfg, file, &err))
-		return cli_fail("%s", err.msg);
-	if (cli_kernel_module_loaded()) {
+		return kft_cli_fail("%s", err.msg);
+	if (kft_cli_kernel_module_loaded()) {
 		/* checked here first, so a mistake names the file; the file
 		 * as written, so the module's line numbers are the file's */
 		kft_config_release(&cfg);
 		text = kft_file_read(file, &err);
 		if (!text)
-			return cli_fail("%s", err.msg);
-		ret = cli_kernel_module_send(text, file);
+			return kft_cli_fail("%s", err.msg);
+		ret = kft_cli_kernel_module_send(text, file);
 		free(text);
 		return ret;
 	}
-	if (!cli_said(kft_kernel_session_check(&k, &cfg, file, &err), &err)) {
+	if (!kft_cli_said(kft_kernel_session_check(&k, &cfg, file, &err), &err)) {
 		text = kft_config_format(&cfg);
-		ret = text ? cli_said(kft_trace_dir_write(kft_kernel_state_path(""), "config", text,
-						       strlen(text), &err), &err)
-			   : cli_fail("out of memory");
+		ret = text ? kft_cli_said(kft_trace_dir_write(kft_kernel_state_path(""), "config",
+							      text, strlen(text), &err),
+					  &err)
+			   : kft_cli_fail("out of memory");
 		free(text);
 		kft_kernel_release(&k);
 	}
@@ -134,17 +135,17 @@ static int do_prime(void)
 
 	if (load_config(&cfg))
 		return 1;
-	if (cli_said(kft_kernel_session_check(&k, &cfg, kft_kernel_state_path("config"), &err),
-		     &err)) {
+	if (kft_cli_said(kft_kernel_session_check(&k, &cfg, kft_kernel_state_path("config"), &err),
+			 &err)) {
 		kft_config_release(&cfg);
 		return 1;
 	}
 	uname(&u);
 	snprintf(info, sizeof(info), "kernel = %s\nstatus = primed\n", u.release);
-	if (!cli_kernel_take() && !cli_said(kft_trace_dir_prepare(dir, &err), &err) &&
-	    !cli_said(kft_trace_dir_write_run(dir, &cfg, true, 0, 0, &err), &err) &&
-	    !cli_said(kft_trace_dir_write_info(dir, 0, NULL, info, &err), &err) &&
-	    !cli_said(kft_kernel_session_arm(&k, &cfg, 0, 0, &err), &err)) {
+	if (!kft_cli_kernel_take() && !kft_cli_said(kft_trace_dir_prepare(dir, &err), &err) &&
+	    !kft_cli_said(kft_trace_dir_write_run(dir, &cfg, true, 0, 0, &err), &err) &&
+	    !kft_cli_said(kft_trace_dir_write_info(dir, 0, NULL, info, &err), &err) &&
+	    !kft_cli_said(kft_kernel_session_arm(&k, &cfg, 0, 0, &err), &err)) {
 		spawn_timer(&k, &cfg);
 		ret = 0;
 	}
@@ -162,15 +163,15 @@ static int do_stop(void)
 	int ret;
 
 	if (!primed())
-		return cli_fail("no kernel session is primed");
+		return kft_cli_fail("no kernel session is primed");
 	if (load_config(&cfg))
 		return 1;
 	if (kft_kernel_probe(&k, &err)) {
 		kft_config_release(&cfg);
-		return cli_fail("%s", err.msg);
+		return kft_cli_fail("%s", err.msg);
 	}
 	by_trigger = !kft_kernel_is_on(&k) && cfg.stop.type != KFT_TRIGGER_NONE;
-	ret = cli_kernel_finish(&k, kft_kernel_state_path("kft.data"), &cfg, by_trigger);
+	ret = kft_cli_kernel_finish(&k, kft_kernel_state_path("kft.data"), &cfg, by_trigger);
 	kft_kernel_release(&k);
 	kft_config_release(&cfg);
 	return ret;
@@ -183,10 +184,10 @@ static int do_start(void)
 	int ret;
 
 	if (!primed())
-		return cli_fail("no kernel session is primed: `kft kernel prime` first");
+		return kft_cli_fail("no kernel session is primed: `kft kernel prime` first");
 	if (kft_kernel_probe(&k, &err))
-		return cli_fail("%s", err.msg);
-	ret = kft_kernel_set_on(&k, true, &err) ? cli_fail("%s", err.msg) : 0;
+		return kft_cli_fail("%s", err.msg);
+	ret = kft_kernel_set_on(&k, true, &err) ? kft_cli_fail("%s", err.msg) : 0;
 	kft_kernel_release(&k);
 	return ret;
 }
@@ -201,7 +202,7 @@ static int do_status(void)
 	printf("backend: ftrace (tracefs; kft.ko is not loaded)\n");
 	if (primed()) {
 		if (kft_kernel_probe(&k, &err))
-			return cli_fail("%s", err.msg);
+			return kft_cli_fail("%s", err.msg);
 		uint64_t events = kft_kernel_cpu_stat(k.dir, (const char *const[]){ "entries:",
 										   NULL });
 		bool on = kft_kernel_is_on(&k);
@@ -225,7 +226,7 @@ static int do_status(void)
 		free(cfg);
 		return 0;
 	}
-	return cmd_status(2, argv);
+	return kft_cmd_status(2, argv);
 }
 
 static int do_data(void)
@@ -235,8 +236,8 @@ static int do_data(void)
 	if (primed() && do_stop())
 		return 1;
 	if (access(argv[1], F_OK))
-		return cli_fail("no kernel trace yet: config, prime, start, stop first");
-	return cmd_log(2, argv);
+		return kft_cli_fail("no kernel trace yet: config, prime, start, stop first");
+	return kft_cmd_log(2, argv);
 }
 
 static int do_bootargs(const char *file)
@@ -245,7 +246,7 @@ static int do_bootargs(const char *file)
 	struct kft_error err;
 
 	if (kft_config_load(&cfg, file, &err))
-		return cli_fail("%s", err.msg);
+		return kft_cli_fail("%s", err.msg);
 	kft_boot_args(&cfg, stdout, stderr);
 	kft_config_release(&cfg);
 	return 0;
@@ -267,23 +268,24 @@ static int do_data_from_boot(int argc, char **argv)
 		else if (!strcmp(argv[i], "-o") && i + 1 < argc)
 			dir = argv[++i];
 		else
-			return cli_fail("kernel: data --from-boot: '%s'? (-c CONFIG, -o "
-					"DIR)", argv[i]);
+			return kft_cli_fail("kernel: data --from-boot: '%s'? (-c CONFIG, -o "
+					    "DIR)",
+					    argv[i]);
 	}
 	if (!dir)
-		return cli_fail("kernel: data --from-boot: -o DIR: where to write the trace");
+		return kft_cli_fail("kernel: data --from-boot: -o DIR: where to write the trace");
 	kft_config_init(&cfg);
 	if (config && kft_config_load(&cfg, config, &err))
-		return cli_fail("%s", err.msg);
+		return kft_cli_fail("%s", err.msg);
 	if (kft_kernel_probe(&k, &err)) {
 		kft_config_release(&cfg);
-		return cli_fail("%s", err.msg);
+		return kft_cli_fail("%s", err.msg);
 	}
-	ret = cli_kernel_take() || cli_said(kft_trace_dir_prepare(dir, &err), &err) ||
-	      cli_said(kft_trace_dir_write_run(dir, &cfg, true, 0, 0, &err), &err) ||
-	      cli_said(kft_kernel_session_collect_boot(&k, dir, &cfg, &res, &err), &err);
+	ret = kft_cli_kernel_take() || kft_cli_said(kft_trace_dir_prepare(dir, &err), &err) ||
+	      kft_cli_said(kft_trace_dir_write_run(dir, &cfg, true, 0, 0, &err), &err) ||
+	      kft_cli_said(kft_kernel_session_collect_boot(&k, dir, &cfg, &res, &err), &err);
 	if (!ret)
-		cli_kernel_said(&res, dir, true);
+		kft_cli_kernel_said(&res, dir, true);
 	kft_kernel_release(&k);
 	kft_config_release(&cfg);
 	return ret ? 1 : 0;
@@ -301,13 +303,13 @@ static int do_reset(void)
 	}
 	/* tracefs mounted (kft may have unmounted what it mounted) */
 	if (kft_kernel_probe(&k, &err))
-		return cli_fail("%s", err.msg);
-	ret = cli_said(kft_kernel_session_restore(&err), &err);
+		return kft_cli_fail("%s", err.msg);
+	ret = kft_cli_said(kft_kernel_session_restore(&err), &err);
 	kft_kernel_release(&k);
 	return ret;
 }
 
-int cmd_kernel(int argc, char **argv)
+int kft_cmd_kernel(int argc, char **argv)
 {
 	static const struct {
 		const char *name;
@@ -318,15 +320,15 @@ int cmd_kernel(int argc, char **argv)
 	};
 	const char *what = argc > 1 ? argv[1] : "";
 
-	if (cli_wants_help(argc, argv, usage))
+	if (kft_cli_wants_help(argc, argv, usage))
 		return 0;
-	if (argc == 2 && cli_kernel_module_loaded()) {
+	if (argc == 2 && kft_cli_kernel_module_loaded()) {
 		if (!strcmp(what, "prime") || !strcmp(what, "start") || !strcmp(what, "stop"))
-			return cli_kernel_module_send(what, what);
+			return kft_cli_kernel_module_send(what, what);
 		if (!strcmp(what, "status"))
-			return cli_kernel_module_status();
+			return kft_cli_kernel_module_status();
 		if (!strcmp(what, "data"))
-			return cli_kernel_module_data();
+			return kft_cli_kernel_module_data();
 	}
 	if (!strcmp(what, "config") && argc == 3)
 		return do_config(argv[2]);

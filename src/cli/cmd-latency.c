@@ -56,7 +56,7 @@ static int kept_copy(const char **dir, const char **func, char *kept, char *copy
 		kept[strcspn(kept, "\n")] = '\0';
 	}
 	if (!*func && !kept[0])
-		return cli_fail("latency: which function? (see kft latency -h)");
+		return kft_cli_fail("latency: which function? (see kft latency -h)");
 	if (!*func)
 		*func = kept;
 	snprintf(copy, size, "%s/latency", *dir);
@@ -65,7 +65,7 @@ static int kept_copy(const char **dir, const char **func, char *kept, char *copy
 	return 0;
 }
 
-int cmd_latency(int argc, char **argv)
+int kft_cmd_latency(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "no-demangle", no_argument, NULL, 'D' },
@@ -82,16 +82,17 @@ int cmd_latency(int argc, char **argv)
 	char *end;
 	int c, ret;
 
-	if (cli_wants_help(argc, argv, usage))
+	if (kft_cli_wants_help(argc, argv, usage))
 		return 0;
 	while ((c = getopt_long(argc, argv, "n:", longopts, NULL)) != -1) {
 		if (c == 'n') {
 			limit = strtol(optarg, &end, 10);
 			if (!*optarg || *end || limit < 1)
-				return cli_fail("latency: -n: '%s' is not a number of "
-						"lines", optarg);
+				return kft_cli_fail("latency: -n: '%s' is not a number of "
+						    "lines",
+						    optarg);
 		} else if (c == 'D') {
-			cli_no_demangle = true;
+			kft_cli_no_demangle = true;
 		} else if (c == 'W') {
 			wakeup = true;
 		} else {
@@ -101,7 +102,7 @@ int cmd_latency(int argc, char **argv)
 	}
 	if (wakeup) {
 		if (argc - optind > 1)
-			return cli_fail("latency: --wakeup takes a trace directory at most");
+			return kft_cli_fail("latency: --wakeup takes a trace directory at most");
 		if (argc - optind == 1)
 			dir = argv[optind];
 		func = NULL;
@@ -115,14 +116,14 @@ int cmd_latency(int argc, char **argv)
 			dir = argv[optind];
 		func = NULL;
 	} else {
-		return cli_fail("latency: a trace directory and a function at most");
+		return kft_cli_fail("latency: a trace directory and a function at most");
 	}
 	if (!wakeup && kept_copy(&dir, &func, kept, copy, sizeof(copy)))
 		return 1;
-	if (cli_open_trace(dir, false, &tr, &sz))
+	if (kft_cli_open_trace(dir, false, &tr, &sz))
 		return 1;
 	ret = func ? kft_view_latency(stdout, &tr, sz, func, (size_t)limit, &err)
 		   : kft_view_wakeup_latency(stdout, &tr, sz, (size_t)limit, &err);
-	cli_close_trace(&tr, sz);
-	return ret ? cli_fail("%s", err.msg) : 0;
+	kft_cli_close_trace(&tr, sz);
+	return ret ? kft_cli_fail("%s", err.msg) : 0;
 }

@@ -19,7 +19,7 @@ static const char usage[] =
 	"  --ns    times in nanoseconds\n"
 	"  --no-demangle  C++ names as the symbol table has them (_ZN2ns3Foo3barEi)\n";
 
-int cmd_log(int argc, char **argv)
+int kft_cmd_log(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "raw", no_argument, NULL, 'r' },
@@ -35,7 +35,7 @@ int cmd_log(int argc, char **argv)
 	const char *dir;
 	int c, ret = 1;
 
-	if (cli_wants_help(argc, argv, usage))
+	if (kft_cli_wants_help(argc, argv, usage))
 		return 0;
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
@@ -46,7 +46,7 @@ int cmd_log(int argc, char **argv)
 			opts.ns = true;
 			break;
 		case 'D':
-			cli_no_demangle = true;
+			kft_cli_no_demangle = true;
 			break;
 		default:
 			fputs(usage, stderr);
@@ -54,14 +54,14 @@ int cmd_log(int argc, char **argv)
 		}
 	}
 	if (argc - optind > 1)
-		return cli_fail("log: one trace directory at most\n%s", usage);
+		return kft_cli_fail("log: one trace directory at most\n%s", usage);
 	dir = optind < argc ? argv[optind] : KFT_DEFAULT_DIR;
-	if (cli_open_trace(dir, true, &tr, &sz))
+	if (kft_cli_open_trace(dir, true, &tr, &sz))
 		return 1;
 	if (kft_view_log(stdout, &tr, sz, &opts, &err))
-		cli_fail("%s", err.msg);
+		kft_cli_fail("%s", err.msg);
 	else
 		ret = 0;
-	cli_close_trace(&tr, sz);
+	kft_cli_close_trace(&tr, sz);
 	return ret;
 }

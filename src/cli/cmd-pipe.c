@@ -201,7 +201,7 @@ static struct kft_symbolizer *names_for(struct pipe *p)
 		return p->sz;
 	kft_symbolizer_free(p->sz);
 	p->sz = kft_symbolizer_new(p->dir, &err);
-	if (p->sz && cli_no_demangle)
+	if (p->sz && kft_cli_no_demangle)
 		kft_symbolizer_set_demangle(p->sz, false);
 	p->maps_seen = now;
 	return p->sz;
@@ -240,7 +240,7 @@ static int poll_once(struct pipe *p, bool last, bool *again)
 	fflush(stdout);
 	/* (what the names could not be made of: once, as the other views
 	 * say it when they open the trace) */
-	cli_symbol_warnings(sz);
+	kft_cli_symbol_warnings(sz);
 	kft_trace_close(&tr);
 	return ret;
 }
@@ -278,24 +278,24 @@ static int parse(int argc, char **argv, struct pipe *p)
 			p->layout = 1;
 			p->ft.tracer = KFT_FTRACE_GRAPH;
 		} else if (c == 't') {
-			return cli_fail("pipe: unknown layout '%s' (log, function or "
-					"function_graph)",
-				    optarg);
+			return kft_cli_fail("pipe: unknown layout '%s' (log, function or "
+					    "function_graph)",
+					    optarg);
 		} else if (c == 'n') {
 			p->log.ns = true;
 		} else if (c == 'D') {
-			cli_no_demangle = true;
+			kft_cli_no_demangle = true;
 		} else {
 			fputs(usage, stderr);
 			return 2;
 		}
 	}
 	if (argc - optind > 1)
-		return cli_fail("pipe: one trace directory or PID at most");
+		return kft_cli_fail("pipe: one trace directory or PID at most");
 	return 0;
 }
 
-int cmd_pipe(int argc, char **argv)
+int kft_cmd_pipe(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct pipe p = { 0 };
@@ -304,15 +304,16 @@ int cmd_pipe(int argc, char **argv)
 	char dir[4096];
 	int ret;
 
-	if (cli_wants_help(argc, argv, usage))
+	if (kft_cli_wants_help(argc, argv, usage))
 		return 0;
 	if ((ret = parse(argc, argv, &p)))
 		return ret;
-	if (cli_said(kft_trace_target(optind < argc ? argv[optind] : KFT_DEFAULT_DIR, dir,
-				      sizeof(dir), &err), &err))
+	if (kft_cli_said(kft_trace_target(optind < argc ? argv[optind] : KFT_DEFAULT_DIR, dir,
+					  sizeof(dir), &err),
+			 &err))
 		return 1;
 	p.dir = dir;
-	if (cli_trace_missing(dir, ""))
+	if (kft_cli_trace_missing(dir, ""))
 		return 1;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
@@ -329,7 +330,7 @@ int cmd_pipe(int argc, char **argv)
 
 		ret = poll_once(&p, last, &again);
 		if (ret < 0) {
-			cli_fail("pipe: out of memory");
+			kft_cli_fail("pipe: out of memory");
 			break;
 		}
 		if (ret == 1 && last && !again)

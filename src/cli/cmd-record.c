@@ -118,7 +118,7 @@ struct record_opts {
 };
 
 /* PROG as execvp would find it. */
-int cli_find_program(const char *prog, char *out, size_t size)
+int kft_cli_find_program(const char *prog, char *out, size_t size)
 {
 	const char *path = getenv("PATH");
 
@@ -155,19 +155,23 @@ static int check_program(const char *path, const struct kft_config *cfg, const c
 	if (memcmp(magic, "\177ELF", 4))
 		return 0;	/* a script: what it runs is checked by nobody */
 	if (kft_elf_open(&elf, path, &err))
-		return cli_fail("%s", err.msg);
+		return kft_cli_fail("%s", err.msg);
 	if (!elf.has_interp) {
-		ret = cli_fail("%s is statically linked: kft needs a dynamically linked program "
-			       "(drop -static)", path);
+		ret = kft_cli_fail("%s is statically linked: kft needs a dynamically linked "
+				   "program "
+				   "(drop -static)",
+				   path);
 		goto out;
 	}
 	if (!elf.instrumented) {
-		ret = cli_fail("%s is not instrumented: rebuild it with -finstrument-functions "
-			       "(or\n"
-			       "-pg, -pg -mfentry, -fpatchable-function-entry=5), e.g.\n"
-			       "  gcc -g -finstrument-functions -o prog prog.c\n"
-			       "(if it starts an instrumented program, as `sh -c ./prog` does, add "
-			       "--no-check)", path);
+		ret = kft_cli_fail("%s is not instrumented: rebuild it with -finstrument-functions "
+				   "(or\n"
+				   "-pg, -pg -mfentry, -fpatchable-function-entry=5), e.g.\n"
+				   "  gcc -g -finstrument-functions -o prog prog.c\n"
+				   "(if it starts an instrumented program, as `sh -c ./prog` does, "
+				   "add "
+				   "--no-check)",
+				   path);
 		goto out;
 	}
 	/* patched entries come from libkft's constructor, which runs after
@@ -200,13 +204,15 @@ static int check_program(const char *path, const struct kft_config *cfg, const c
 		else
 			snprintf(where, sizeof(where), "kft record: ");
 		if (kft_is_glob(r->name) && (r == &cfg->start.func || r == &cfg->stop.func))
-			ret = cli_fail("%s'%s': a trigger names one function, not a glob", where,
-				       r->name);
+			ret = kft_cli_fail("%s'%s': a trigger names one function, not a glob",
+					   where, r->name);
 		else if (kft_is_glob(r->name) ? !kft_elf_find_glob(&elf, r->name, NULL, 0)
 					     : !kft_elf_find(&elf, r->name, &addr, 1))
-			ret = cli_fail("%s'%s': no function %s in %s (if it lives in a shared "
-				       "library, use --no-check)", where, r->name,
-				       kft_is_glob(r->name) ? "matches it" : "of that name", path);
+			ret = kft_cli_fail("%s'%s': no function %s in %s (if it lives in a shared "
+					   "library, use --no-check)",
+					   where, r->name,
+					   kft_is_glob(r->name) ? "matches it" : "of that name",
+					   path);
 	}
 out:
 	kft_elf_close(&elf);
@@ -221,13 +227,15 @@ static int check_latency_func(const char *prog, const char *func)
 	bool found;
 
 	if (kft_is_glob(func))
-		return cli_fail("record: --latency %s: one function, not a glob", func);
+		return kft_cli_fail("record: --latency %s: one function, not a glob", func);
 	if (kft_elf_open(&elf, prog, NULL))
 		return 0;	/* check_program has said what it could */
 	found = kft_elf_find(&elf, func, &addr, 1);
 	kft_elf_close(&elf);
-	return found ? 0 : cli_fail("record: --latency %s: no function of that name in %s (if it "
-				    "lives in a shared library, use --no-check)", func, prog);
+	return found ? 0
+		     : kft_cli_fail("record: --latency %s: no function of that name in %s (if it "
+				    "lives in a shared library, use --no-check)",
+				    func, prog);
 }
 
 /* kft record -p: the process's program checked as a program to start is. */
@@ -239,23 +247,25 @@ static int attach(const struct record_opts *o, const struct kft_config *cfg)
 	ssize_t n;
 
 	if (!*o->pid || *end || pid <= 0 || pid > INT32_MAX)
-		return cli_fail("record: -p %s: not a process id", o->pid);
+		return kft_cli_fail("record: -p %s: not a process id", o->pid);
 	snprintf(path, sizeof(path), "/proc/%ld/exe", pid);
 	n = readlink(path, exe, sizeof(exe) - 1);
 	if (n < 0 && errno == ENOENT)
-		return cli_fail("no process %ld", pid);
+		return kft_cli_fail("no process %ld", pid);
 	if (n < 0)
-		return cli_fail("process %ld: its program cannot be read (%s): only its owner, or "
-				"root, may trace it", pid, strerror(errno));
+		return kft_cli_fail("process %ld: its program cannot be read (%s): only its owner, "
+				    "or "
+				    "root, may trace it",
+				    pid, strerror(errno));
 	exe[n] = '\0';
 	if (!o->no_check && check_program(exe, cfg, o->config ? o->config : "config"))
 		return 1;
-	return cli_record_attach((pid_t)pid, exe, o->dir, cfg, cfg->prime || !o->no_prime,
-				 o->no_compress ? KFT_MODE_NO_COMPRESS : 0, o->max_size);
+	return kft_cli_record_attach((pid_t)pid, exe, o->dir, cfg, cfg->prime || !o->no_prime,
+				     o->no_compress ? KFT_MODE_NO_COMPRESS : 0, o->max_size);
 }
 
 /* libkft.so lives in ../lib beside bin/kft, in the build tree and installed. */
-int cli_find_runtime(char *out, size_t size)
+int kft_cli_find_runtime(char *out, size_t size)
 {
 	const char *env = getenv("KFT_LIBRARY");
 	char self[PATH_MAX];
@@ -264,17 +274,18 @@ int cli_find_runtime(char *out, size_t size)
 
 	if (env && *env) {
 		snprintf(out, size, "%s", env);
-		return access(out, R_OK) ? cli_fail("KFT_LIBRARY=%s: %s", env, strerror(errno)) : 0;
+		return access(out, R_OK) ? kft_cli_fail("KFT_LIBRARY=%s: %s", env, strerror(errno))
+					 : 0;
 	}
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (n < 0)
-		return cli_fail("cannot find myself: %s", strerror(errno));
+		return kft_cli_fail("cannot find myself: %s", strerror(errno));
 	self[n] = '\0';
 	slash = strrchr(self, '/');
 	if (slash)
 		*slash = '\0';
 	if ((size_t)snprintf(out, size, "%s/../lib/libkft.so", self) >= size || access(out, R_OK))
-		return cli_fail("runtime library not found at %s (set KFT_LIBRARY)", out);
+		return kft_cli_fail("runtime library not found at %s (set KFT_LIBRARY)", out);
 	return 0;
 }
 
@@ -285,15 +296,15 @@ static struct {
 	struct sigaction intr, quit;
 } caller_signals;
 
-pid_t cli_launch(const char *prog, char **argv, const char *runtime, const char *dir,
-		 const int *gate)
+pid_t kft_cli_launch(const char *prog, char **argv, const char *runtime, const char *dir,
+		     const int *gate)
 {
 	char abs_dir[PATH_MAX], preload[2 * PATH_MAX];
 	const char *old = getenv("LD_PRELOAD");
 	pid_t pid;
 
 	if (!realpath(dir, abs_dir))
-		return cli_fail("%s: %s", dir, strerror(errno)) ? -1 : -1;
+		return kft_cli_fail("%s: %s", dir, strerror(errno)) ? -1 : -1;
 	if (!runtime)
 		preload[0] = '\0';
 	else if (old && *old)
@@ -302,7 +313,7 @@ pid_t cli_launch(const char *prog, char **argv, const char *runtime, const char 
 		snprintf(preload, sizeof(preload), "%s", runtime);
 	pid = fork();
 	if (pid < 0)
-		return cli_fail("fork: %s", strerror(errno)) ? -1 : -1;
+		return kft_cli_fail("fork: %s", strerror(errno)) ? -1 : -1;
 	if (pid == 0) {
 		sigset_t none;
 		char go;
@@ -350,8 +361,10 @@ static int parse_size(const char *arg, uint64_t *out)
 	if (shift)
 		end++;
 	if (errno || *arg < '0' || *arg > '9' || *end || !v || v > (UINT64_MAX >> shift))
-		return cli_fail("--max-size %s: expected a size in bytes, such as 4096, 512K, 64M "
-				"or 2G", arg);
+		return kft_cli_fail("--max-size %s: expected a size in bytes, such as 4096, 512K, "
+				    "64M "
+				    "or 2G",
+				    arg);
 	*out = (uint64_t)v << shift;
 	return 0;
 }
@@ -362,7 +375,7 @@ static int parse_size(const char *arg, uint64_t *out)
  * rebuilt, removed or elsewhere), and say what it could not hold and what
  * the config asked for that never came.
  */
-void cli_record_finish(const char *dir)
+void kft_cli_record_finish(const char *dir)
 {
 	struct kft_symbolizer *sz;
 	struct kft_trace tr;
@@ -532,7 +545,7 @@ static int add_selections(struct kft_config *cfg, const struct record_opts *o)
 	len += (o->depth ? strlen(o->depth) : 0) + (o->cpus ? strlen(o->cpus) + 32 : 0);
 	text = p = malloc(len);
 	if (!text)
-		return cli_fail("out of memory");
+		return kft_cli_fail("out of memory");
 	p += sprintf(p, "begin\n");
 	for (int l = 0; l < 3; l++) {
 		if (!counts[l])
@@ -551,7 +564,7 @@ static int add_selections(struct kft_config *cfg, const struct record_opts *o)
 	ret = kft_config_parse(&opt, text, (size_t)(p - text), "kft record options", &err);
 	free(text);
 	if (ret)
-		return cli_fail("%s", err.msg);
+		return kft_cli_fail("%s", err.msg);
 	move_refs(&cfg->has_funclist, &cfg->nfuncs, &cfg->funcs, &opt.has_funclist, &opt.nfuncs,
 		  &opt.funcs);
 	move_refs(&cfg->skip_list.set, &cfg->skip_list.n, &cfg->skip_list.refs, &opt.skip_list.set,
@@ -580,8 +593,8 @@ static int check_cpus(const struct kft_config *cfg)
 	for (long c = 0; c < n && c < KFT_MAX_CPUS; c++)
 		if (kft_config_cpu_in(cfg, (unsigned int)c))
 			return 0;
-	cli_fail("record: filter cpus %s: no such CPU here (this machine's are 0-%ld)",
-		 kft_config_cpus_str(cfg, list, sizeof(list)), n - 1);
+	kft_cli_fail("record: filter cpus %s: no such CPU here (this machine's are 0-%ld)",
+		     kft_config_cpus_str(cfg, list, sizeof(list)), n - 1);
 	return -1;
 }
 
@@ -645,13 +658,14 @@ static int check_environment(void)
 		if (!v || (r->values ? one_of(v, r->values) : is_size(v)))
 			continue;
 		if (r->values)
-			return cli_fail("%s='%s': expected one of %s", r->name, v, r->values);
-		return cli_fail("%s='%s': expected a size in bytes (suffix K, M or G)", r->name, v);
+			return kft_cli_fail("%s='%s': expected one of %s", r->name, v, r->values);
+		return kft_cli_fail("%s='%s': expected a size in bytes (suffix K, M or G)", r->name,
+				    v);
 	}
 	return 0;
 }
 
-int cmd_record(int argc, char **argv)
+int kft_cmd_record(int argc, char **argv)
 {
 	struct record_opts o = { 0 };
 	struct kft_config cfg;
@@ -670,7 +684,7 @@ int cmd_record(int argc, char **argv)
 	int ret = 1, wstatus, gate[2];
 	pid_t pid;
 
-	if (cli_wants_help(argc, argv, usage))
+	if (kft_cli_wants_help(argc, argv, usage))
 		return 0;
 	if (parse_opts(argc, argv, &o))
 		return 2;
@@ -678,7 +692,7 @@ int cmd_record(int argc, char **argv)
 		return 1;
 	kft_config_init(&cfg);
 	if (o.config && kft_config_load(&cfg, o.config, &err))
-		return cli_fail("%s", err.msg);
+		return kft_cli_fail("%s", err.msg);
 	if (add_selections(&cfg, &o) || check_cpus(&cfg)) {
 		kft_config_release(&cfg);
 		return 1;
@@ -694,36 +708,37 @@ int cmd_record(int argc, char **argv)
 			cfg.logentries = LATENCY_RING;
 	}
 	if (o.kernel)
-		return cli_record_kernel(&cfg, o.config, o.dir, o.compensate, o.irqs,
-					 !o.no_switches,
-					 argc - optind, argv + optind);
-	if (cli_find_program(argv[optind], prog, sizeof(prog))) {
-		cli_fail("%s: program not found or not executable", argv[optind]);
+		return kft_cli_record_kernel(&cfg, o.config, o.dir, o.compensate, o.irqs,
+					     !o.no_switches, argc - optind, argv + optind);
+	if (kft_cli_find_program(argv[optind], prog, sizeof(prog))) {
+		kft_cli_fail("%s: program not found or not executable", argv[optind]);
 		goto out;
 	}
 	if (!o.no_check && (check_program(prog, &cfg, o.config ? o.config : "config") ||
 			    (o.latency && check_latency_func(prog, o.latency))))
 		goto out;
-	if (cli_find_runtime(runtime, sizeof(runtime)) ||
-	    cli_said(kft_trace_dir_prepare(o.dir, &err), &err) ||
-	    cli_said(kft_trace_dir_write_run(o.dir, &cfg, cfg.prime || !o.no_prime,
-					     (o.compensate ? KFT_MODE_COMPENSATE : 0) |
+	if (kft_cli_find_runtime(runtime, sizeof(runtime)) ||
+	    kft_cli_said(kft_trace_dir_prepare(o.dir, &err), &err) ||
+	    kft_cli_said(kft_trace_dir_write_run(o.dir, &cfg, cfg.prime || !o.no_prime,
+						 (o.compensate ? KFT_MODE_COMPENSATE : 0) |
 						     (o.no_compress ? KFT_MODE_NO_COMPRESS : 0),
-					     o.max_size, &err), &err) ||
-	    cli_said(kft_trace_dir_write_info(o.dir, argc - optind, argv + optind,
-					      "status = running\n", &err), &err) ||
+						 o.max_size, &err),
+			 &err) ||
+	    kft_cli_said(kft_trace_dir_write_info(o.dir, argc - optind, argv + optind,
+						  "status = running\n", &err),
+			 &err) ||
 	    stat(o.dir, &dir_st))
 		goto out;
 
 	if (pipe2(gate, O_CLOEXEC)) {
-		cli_fail("pipe: %s", strerror(errno));
+		kft_cli_fail("pipe: %s", strerror(errno));
 		goto out;
 	}
 	/* like system(): Ctrl-C is for the program, we wait for it to end */
 	sigaction(SIGINT, &ign, &caller_signals.intr);
 	sigaction(SIGQUIT, &ign, &caller_signals.quit);
 	caller_signals.saved = true;
-	pid = cli_launch(prog, argv + optind, runtime, o.dir, gate);
+	pid = kft_cli_launch(prog, argv + optind, runtime, o.dir, gate);
 	close(gate[0]);
 	if (pid > 0 && !o.no_switches) {
 		/* the switches count from the program's exec: open before it */
@@ -750,12 +765,12 @@ int cmd_record(int argc, char **argv)
 	spares = pid > 0 ? kft_spares_start(o.dir) : NULL;
 	keeper = NULL;
 	if (pid > 0 && o.latency)
-		cli_said((keeper = kft_latency_keeper_start(o.dir, o.latency, &err)) ? 0 : -1,
-			 &err);
+		kft_cli_said((keeper = kft_latency_keeper_start(o.dir, o.latency, &err)) ? 0 : -1,
+			     &err);
 	while (pid > 0 && waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
 		;
 	kft_spares_stop(spares);
-	cli_said(kft_latency_keeper_stop(keeper, &latency_copy, &err), &err);
+	kft_cli_said(kft_latency_keeper_stop(keeper, &latency_copy, &err), &err);
 	kft_switches_stop(switches, &lost_switches);
 	if (lost_switches)
 		fprintf(stderr, "kft: %llu context switches not recorded: the kernel's buffer was "
@@ -783,11 +798,12 @@ int cmd_record(int argc, char **argv)
 			"ran; its trace is lost\n", o.dir, argv[optind]);
 		goto out;
 	}
-	cli_said(kft_trace_dir_write_info(o.dir, argc - optind, argv + optind, status, &err), &err);
-	cli_said(kft_trace_dir_mark_ended(o.dir, &err), &err);
-	cli_record_finish(o.dir);
+	kft_cli_said(kft_trace_dir_write_info(o.dir, argc - optind, argv + optind, status, &err),
+		     &err);
+	kft_cli_said(kft_trace_dir_mark_ended(o.dir, &err), &err);
+	kft_cli_record_finish(o.dir);
 	if (latency_copy)
-		cli_record_finish(latency_copy);
+		kft_cli_record_finish(latency_copy);
 	/* with --no-compress, the files are still cut down to what they hold */
 	compress_rest(o.dir, o.no_compress);
 out:

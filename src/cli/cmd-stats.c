@@ -45,10 +45,10 @@ static int number_arg(const char *opt, const char *v, long *out)
 	*out = strtol(v, &end, 10);
 	if (*v && !*end && *out >= 0)
 		return 0;
-	return cli_fail("stats: %s: '%s' is not a number", opt, v);
+	return kft_cli_fail("stats: %s: '%s' is not a number", opt, v);
 }
 
-int cmd_stats(int argc, char **argv)
+int kft_cmd_stats(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "gap", required_argument, NULL, 'g' },
@@ -73,8 +73,8 @@ int cmd_stats(int argc, char **argv)
 	int c, ret = 1;
 
 	if (!funcs)
-		return cli_fail("out of memory");
-	if (cli_wants_help(argc, argv, usage)) {
+		return kft_cli_fail("out of memory");
+	if (kft_cli_wants_help(argc, argv, usage)) {
 		free(funcs);
 		return 0;
 	}
@@ -94,12 +94,14 @@ int cmd_stats(int argc, char **argv)
 		case 'o': svg = optarg; break;
 		case 's':
 			if (nsets == 16) {
-				cli_fail("stats: 16 sets at most");
+				kft_cli_fail("stats: 16 sets at most");
 				goto out_free;
 			}
 			sets[nsets++] = optarg;
 			break;
-		case 'D': cli_no_demangle = true; break;
+		case 'D':
+			kft_cli_no_demangle = true;
+			break;
 		default:
 			fputs(usage, stderr);
 			free(funcs);
@@ -115,14 +117,14 @@ int cmd_stats(int argc, char **argv)
 		}
 	}
 	if ((svg || intervals) && !hist) {
-		cli_fail("stats: %s goes with --hist FUNC", svg ? "-o" : "--intervals");
+		kft_cli_fail("stats: %s goes with --hist FUNC", svg ? "-o" : "--intervals");
 		goto out_free;
 	}
 	if (hist) {
 		o.nonly = 1;
 		funcs[0] = hist;
 	}
-	if (cli_open_trace(dir, false, &tr, &sz))
+	if (kft_cli_open_trace(dir, false, &tr, &sz))
 		goto out_free;
 	/* the sets' functions join those named */
 	for (size_t i = 0; i < nsets; i++) {
@@ -130,13 +132,14 @@ int cmd_stats(int argc, char **argv)
 		const char **more;
 
 		if (!set) {
-			cli_fail("stats: --set %s: the config of %s defines no such "
-				 "set", sets[i], dir);
+			kft_cli_fail("stats: --set %s: the config of %s defines no such "
+				     "set",
+				     sets[i], dir);
 			goto out_trace;
 		}
 		more = realloc(funcs, (o.nonly + set->nmembers + 1) * sizeof(*more));
 		if (!more) {
-			cli_fail("out of memory");
+			kft_cli_fail("out of memory");
 			goto out_trace;
 		}
 		funcs = more;
@@ -145,7 +148,7 @@ int cmd_stats(int argc, char **argv)
 			funcs[o.nonly++] = set->members[k];
 	}
 	if (kft_stats_compute(&st, &tr, sz, &o, &err)) {
-		cli_fail("%s", err.msg);
+		kft_cli_fail("%s", err.msg);
 		goto out;
 	}
 	if (hist) {
@@ -157,16 +160,16 @@ int cmd_stats(int argc, char **argv)
 			    !strcmp(st.x.names.funcs[st.funcs[i].func].name, hist))
 				s = &st.funcs[i];
 		if (!s) {
-			cli_fail("stats: --hist: %s never ran in %s", hist, dir);
+			kft_cli_fail("stats: --hist: %s never ran in %s", hist, dir);
 			goto out;
 		}
 		if (svg && strcmp(svg, "-") && !(out = fopen(svg, "we"))) {
-			cli_fail("%s: %m", svg);
+			kft_cli_fail("%s: %m", svg);
 			goto out;
 		}
 		kft_stats_histogram(out, &st, s, intervals, svg != NULL);
 		if (out != stdout && fclose(out)) {
-			cli_fail("%s: %m", svg);
+			kft_cli_fail("%s: %m", svg);
 			goto out;
 		}
 		if (out != stdout)
@@ -181,11 +184,11 @@ int cmd_stats(int argc, char **argv)
 	for (size_t i = 0; i < st.nfuncs && !ret; i++)
 		if ((all_gaps || o.nonly) &&
 		    kft_stats_print_gap(stdout, &st, &st.funcs[i], &tr, (size_t)gap, &err))
-			ret = cli_fail("%s", err.msg);
+			ret = kft_cli_fail("%s", err.msg);
 out:
 	kft_stats_free(&st);
 out_trace:
-	cli_close_trace(&tr, sz);
+	kft_cli_close_trace(&tr, sz);
 out_free:
 	free(funcs);
 	return ret;

@@ -18,27 +18,28 @@ static const char usage[] =
 	"\n"
 	"  --no-demangle  C++ names as the symbol table has them\n";
 
-int cmd_status(int argc, char **argv)
+int kft_cmd_status(int argc, char **argv)
 {
 	struct kft_symbolizer *sz;
 	struct kft_trace tr;
 	struct kft_error err;
 	char dir[4096];
 
-	if (cli_wants_help(argc, argv, usage))
+	if (kft_cli_wants_help(argc, argv, usage))
 		return 0;
 	if (argc > 1 && !strcmp(argv[1], "--no-demangle")) {
-		cli_no_demangle = true;
+		kft_cli_no_demangle = true;
 		argv++;
 		argc--;
 	}
 	if (argc > 2 || (argc == 2 && argv[1][0] == '-'))
-		return cli_fail("status: usage: kft status [--no-demangle] [DIR|PID]");
-	if (cli_said(kft_trace_target(argc == 2 ? argv[1] : KFT_DEFAULT_DIR, dir, sizeof(dir),
-				      &err), &err) ||
-	    cli_open_trace(dir, true, &tr, &sz))
+		return kft_cli_fail("status: usage: kft status [--no-demangle] [DIR|PID]");
+	if (kft_cli_said(
+		kft_trace_target(argc == 2 ? argv[1] : KFT_DEFAULT_DIR, dir, sizeof(dir), &err),
+		&err) ||
+	    kft_cli_open_trace(dir, true, &tr, &sz))
 		return 1;
 	kft_view_status(stdout, &tr, sz);
-	cli_close_trace(&tr, sz);
+	kft_cli_close_trace(&tr, sz);
 	return 0;
 }

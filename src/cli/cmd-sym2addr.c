@@ -16,7 +16,7 @@ static const char usage[] =
 	"funclist, elsewhere the first (with a warning); a name not in the map is\n"
 	"kept, with a warning.\n";
 
-int cmd_sym2addr(int argc, char **argv)
+int kft_cmd_sym2addr(int argc, char **argv)
 {
 	struct kft_sym2addr_state st = { 0 };
 	struct kft_symmap m;
@@ -25,16 +25,16 @@ int cmd_sym2addr(int argc, char **argv)
 	size_t cap = 0;
 	FILE *f;
 
-	if (cli_wants_help(argc, argv, usage))
+	if (kft_cli_wants_help(argc, argv, usage))
 		return 0;
 	if (argc != 3)
-		return cli_fail("sym2addr: expected FILE and MAP\n%s", usage);
+		return kft_cli_fail("sym2addr: expected FILE and MAP\n%s", usage);
 	f = fopen(argv[1], "re");
 	if (!f)
-		return cli_fail("sym2addr: %s: cannot open it", argv[1]);
+		return kft_cli_fail("sym2addr: %s: cannot open it", argv[1]);
 	if (kft_symmap_load(&m, argv[2], &err)) {
 		fclose(f);
-		return cli_fail("%s", err.msg);
+		return kft_cli_fail("%s", err.msg);
 	}
 	st.origin = argv[1];
 	while (getline(&line, &cap, f) > 0)

@@ -19,7 +19,7 @@
 #define PROC_CTL "/proc/kft"
 #define PROC_DATA "/proc/kft_data"
 
-bool cli_kernel_module_loaded(void)
+bool kft_cli_kernel_module_loaded(void)
 {
 	return !access(PROC_CTL, F_OK);
 }
@@ -50,19 +50,20 @@ static void kmsg_tell(int fd)
 }
 
 /* One write, as the module takes a config or a command. */
-int cli_kernel_module_send(const char *text, const char *what)
+int kft_cli_kernel_module_send(const char *text, const char *what)
 {
 	int fd = open(PROC_CTL, O_WRONLY | O_CLOEXEC), kmsg, e;
 
 	if (fd < 0)
-		return cli_fail("kernel: %s: %s", PROC_CTL, strerror(errno));
+		return kft_cli_fail("kernel: %s: %s", PROC_CTL, strerror(errno));
 	kmsg = kmsg_from_now();
 	if (write(fd, text, strlen(text)) >= 0) {
 		e = 0;
 	} else {
 		e = errno;
-		cli_fail("kernel: kft.ko refused %s: %s%s", what, strerror(e),
-			 kmsg < 0 ? " (the kernel log says why: dmesg | grep kft)" : ", saying:");
+		kft_cli_fail("kernel: kft.ko refused %s: %s%s", what, strerror(e),
+			     kmsg < 0 ? " (the kernel log says why: dmesg | grep kft)"
+				      : ", saying:");
 		kmsg_tell(kmsg);
 	}
 	close(fd);
@@ -78,26 +79,26 @@ static int copy(const char *path, const struct kft_symmap *names)
 	int ret;
 
 	if (!f)
-		return cli_fail("kernel: %s: %s", path, strerror(errno));
+		return kft_cli_fail("kernel: %s: %s", path, strerror(errno));
 	ret = kft_addr2sym_stream(stdout, &(struct kft_addr2sym){ .map = names }, f);
 	fclose(f);
-	return ret ? cli_fail("kernel: %s: read error", path) : 0;
+	return ret ? kft_cli_fail("kernel: %s: read error", path) : 0;
 }
 
-int cli_kernel_module_status(void)
+int kft_cli_kernel_module_status(void)
 {
 	printf("backend: kft.ko (%s, %s)\n", PROC_CTL, PROC_DATA);
 	return copy(PROC_CTL, NULL);
 }
 
-int cli_kernel_module_data(void)
+int kft_cli_kernel_module_data(void)
 {
 	struct kft_symmap names;
 	struct kft_error err;
 	int ret;
 
 	if (kft_symmap_load(&names, "/proc/kallsyms", &err))
-		return cli_fail("%s", err.msg);
+		return kft_cli_fail("%s", err.msg);
 	ret = copy(PROC_DATA, &names);
 	kft_symmap_free(&names);
 	return ret;

@@ -5,13 +5,13 @@
 
 #include <stdbool.h>
 
-bool cli_kernel_module_loaded(void);
+bool kft_cli_kernel_module_loaded(void);
 /* A config's text or a command (prime, start, stop) to /proc/kft; what
  * names it in the error. */
-int cli_kernel_module_send(const char *text, const char *what);
+int kft_cli_kernel_module_send(const char *text, const char *what);
 /* /proc/kft, after a line naming the backend */
-int cli_kernel_module_status(void);
+int kft_cli_kernel_module_status(void);
 /* /proc/kft_data, its addresses named through /proc/kallsyms */
-int cli_kernel_module_data(void);
+int kft_cli_kernel_module_data(void);
 
 #endif

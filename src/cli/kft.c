@@ -40,7 +40,7 @@ static const char usage[] =
 	"`kft <command> --help` tells more, and so does `man kft-<command>` (installed\n"
 	"by `make install`; in the source tree, `man docs/kft-<command>.1`).\n";
 
-int cli_fail(const char *fmt, ...)
+int kft_cli_fail(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -52,12 +52,12 @@ int cli_fail(const char *fmt, ...)
 	return 1;
 }
 
-int cli_said(int ret, const struct kft_error *err)
+int kft_cli_said(int ret, const struct kft_error *err)
 {
-	return ret ? cli_fail("%s", err->msg) : 0;
+	return ret ? kft_cli_fail("%s", err->msg) : 0;
 }
 
-bool cli_wants_help(int argc, char **argv, const char *text)
+bool kft_cli_wants_help(int argc, char **argv, const char *text)
 {
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--"))
@@ -76,16 +76,28 @@ int main(int argc, char **argv)
 		const char *name;
 		int (*run)(int, char **);
 	} cmds[] = {
-		{ "record", cmd_record }, { "log", cmd_log },	  { "status", cmd_status },
-		{ "ftrace", cmd_ftrace }, { "kd", cmd_kd }, { "export", cmd_export },
-		{ "flame", cmd_flame }, { "stats", cmd_stats }, { "diff", cmd_diff },
-		{ "latency", cmd_latency },
-		{ "addr2sym", cmd_addr2sym }, { "sym2addr", cmd_sym2addr },
-		{ "prime", cmd_control }, { "start", cmd_control }, { "stop", cmd_control },
-		{ "tracing", cmd_control }, { "config", cmd_config },
-		{ "kernel", cmd_kernel }, { "compress", cmd_compress },
-		{ "functions", cmd_functions }, { "pipe", cmd_pipe },
-		{ "embed", cmd_embed },
+		{ "record", kft_cmd_record },
+		{ "log", kft_cmd_log },
+		{ "status", kft_cmd_status },
+		{ "ftrace", kft_cmd_ftrace },
+		{ "kd", kft_cmd_kd },
+		{ "export", kft_cmd_export },
+		{ "flame", kft_cmd_flame },
+		{ "stats", kft_cmd_stats },
+		{ "diff", kft_cmd_diff },
+		{ "latency", kft_cmd_latency },
+		{ "addr2sym", kft_cmd_addr2sym },
+		{ "sym2addr", kft_cmd_sym2addr },
+		{ "prime", kft_cmd_control },
+		{ "start", kft_cmd_control },
+		{ "stop", kft_cmd_control },
+		{ "tracing", kft_cmd_control },
+		{ "config", kft_cmd_config },
+		{ "kernel", kft_cmd_kernel },
+		{ "compress", kft_cmd_compress },
+		{ "functions", kft_cmd_functions },
+		{ "pipe", kft_cmd_pipe },
+		{ "embed", kft_cmd_embed },
 	};
 
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||

@@ -7,21 +7,22 @@
 
 #include "cli.h"
 
-bool cli_no_demangle;
+bool kft_cli_no_demangle;
 
-bool cli_trace_missing(const char *path, const char *also)
+bool kft_cli_trace_missing(const char *path, const char *also)
 {
 	if (!access(path, F_OK))
 		return false;
 	if (errno == ENOENT)
-		cli_fail("%s: no such trace directory%s (record one with `kft "
-			 "record`)", path, also);
+		kft_cli_fail("%s: no such trace directory%s (record one with `kft "
+			     "record`)",
+			     path, also);
 	else
-		cli_fail("%s: %s", path, strerror(errno));
+		kft_cli_fail("%s: %s", path, strerror(errno));
 	return true;
 }
 
-void cli_symbol_warnings(struct kft_symbolizer *sz)
+void kft_cli_symbol_warnings(struct kft_symbolizer *sz)
 {
 	char *const *warnings;
 	size_t n = sz ? kft_symbolizer_take_warnings(sz, &warnings) : 0;
@@ -30,14 +31,14 @@ void cli_symbol_warnings(struct kft_symbolizer *sz)
 		fprintf(stderr, "kft: warning: %s\n", warnings[i]);
 }
 
-int cli_open_trace(const char *dir, bool shows_watch, struct kft_trace *tr,
-		   struct kft_symbolizer **sz)
+int kft_cli_open_trace(const char *dir, bool shows_watch, struct kft_trace *tr,
+		       struct kft_symbolizer **sz)
 {
 	struct kft_error err;
 
 	*sz = NULL;
 	if (kft_trace_open(tr, dir, &err))
-		return cli_fail("%s", err.msg);
+		return kft_cli_fail("%s", err.msg);
 	for (size_t i = 0; i < tr->nskipped; i++)
 		fprintf(stderr, "kft: warning: %s; that thread's calls are left out\n",
 			tr->skipped[i]);
@@ -51,14 +52,14 @@ int cli_open_trace(const char *dir, bool shows_watch, struct kft_trace *tr,
 			tr->totals.watch_hits);
 	if (!(*sz = kft_symbolizer_new(dir, &err))) {
 		kft_trace_close(tr);
-		return cli_fail("%s", err.msg);
+		return kft_cli_fail("%s", err.msg);
 	}
-	kft_symbolizer_set_demangle(*sz, !cli_no_demangle);
-	cli_symbol_warnings(*sz);
+	kft_symbolizer_set_demangle(*sz, !kft_cli_no_demangle);
+	kft_cli_symbol_warnings(*sz);
 	return 0;
 }
 
-void cli_close_trace(struct kft_trace *tr, struct kft_symbolizer *sz)
+void kft_cli_close_trace(struct kft_trace *tr, struct kft_symbolizer *sz)
 {
 	uint64_t bad = kft_trace_damaged(tr);
 
@@ -67,7 +68,7 @@ void cli_close_trace(struct kft_trace *tr, struct kft_symbolizer *sz)
 			"checksum; their calls show as function 0\n", (unsigned long long)bad,
 			KFT_ZCHUNK_RECS);
 	if (sz)
-		cli_symbol_warnings(sz);
+		kft_cli_symbol_warnings(sz);
 	kft_symbolizer_free(sz);
 	kft_trace_close(tr);
 }

@@ -122,41 +122,45 @@ static int inject_runtime(pid_t pid, const char *runtime, const char *dir)
 	int rc = 1;
 
 	if (!dlopen_fn)
-		return cli_fail("process %d: no dlopen found in its C library (glibc's "
-				"libc.so.6 is needed)", (int)pid);
+		return kft_cli_fail("process %d: no dlopen found in its C library (glibc's "
+				    "libc.so.6 is needed)",
+				    (int)pid);
 	if (kft_inject_begin(&in, pid) || kft_inject_string(&in, runtime, &lib_at) ||
 	    kft_inject_string(&in, dir, &dir_at) ||
 	    kft_inject_call(&in, dlopen_fn, lib_at, 2 /* RTLD_NOW */, &handle)) {
-		cli_fail("%s", in.err.msg);
+		kft_cli_fail("%s", in.err.msg);
 		goto out;
 	}
 	if (!handle) {
 		remote_dlerror(&in, dlerror_fn, why, sizeof(why));
-		cli_fail("process %d: it could not load %s: %s", (int)pid, runtime, why);
+		kft_cli_fail("process %d: it could not load %s: %s", (int)pid, runtime, why);
 		goto out;
 	}
 	attach_fn = remote_function(pid, runtime, "kft_attach");
 	if (!attach_fn) {
-		cli_fail("process %d: kft_attach not found in %s as it loaded "
-			 "it", (int)pid, runtime);
+		kft_cli_fail("process %d: kft_attach not found in %s as it loaded "
+			     "it",
+			     (int)pid, runtime);
 		goto out;
 	}
 	if (kft_inject_call(&in, attach_fn, dir_at, 0, &ret)) {
-		cli_fail("%s", in.err.msg);
+		kft_cli_fail("%s", in.err.msg);
 		goto out;
 	}
 	if ((uint32_t)ret) {
 		uint32_t e = (uint32_t)ret;
 
-		cli_fail("process %d: cannot trace it: %s", (int)pid,
-			 e < sizeof(attach_errors) / sizeof(attach_errors[0]) && attach_errors[e] ?
-				 attach_errors[e] : "kft_attach failed");
+		kft_cli_fail("process %d: cannot trace it: %s", (int)pid,
+			     e < sizeof(attach_errors) / sizeof(attach_errors[0]) &&
+				     attach_errors[e]
+				 ? attach_errors[e]
+				 : "kft_attach failed");
 		goto out;
 	}
 	rc = 0;
 out:
 	if (kft_inject_end(&in))
-		cli_fail("%s", in.err.msg);
+		kft_cli_fail("%s", in.err.msg);
 	return rc;
 }
 
@@ -205,8 +209,8 @@ static const char *follow(pid_t pid, struct kft_control *ctl)
 	return "status = detaching\n";
 }
 
-int cli_record_attach(pid_t pid, const char *exe, const char *dir, const struct kft_config *cfg,
-		      bool primed, uint32_t mode, uint64_t max_size)
+int kft_cli_record_attach(pid_t pid, const char *exe, const char *dir, const struct kft_config *cfg,
+			  bool primed, uint32_t mode, uint64_t max_size)
 {
 	struct kft_error err;
 	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
@@ -219,41 +223,47 @@ int cli_record_attach(pid_t pid, const char *exe, const char *dir, const struct 
 
 	snprintf(pidtext, sizeof(pidtext), "%d", (int)pid);
 	if (kft_elf_open_headers(&elf, exe, NULL))
-		return cli_fail("process %d: cannot read its program %s", (int)pid, exe);
+		return kft_cli_fail("process %d: cannot read its program %s", (int)pid, exe);
 	patchable = elf.patch_size > 0;
 	kft_elf_close(&elf);
 	if (!patchable)
-		return cli_fail("process %d (%s) was not built with -fpatchable-function-entry=5: "
-				"kft "
-				"attaches only to such programs (start others under kft record)",
-				(int)pid, exe);
-	if (cli_find_runtime(lib, sizeof(lib)) || !realpath(lib, runtime))
-		return cli_fail("runtime library %s: %s", lib, strerror(errno));
-	if (cli_said(kft_trace_dir_prepare(dir, &err), &err) ||
-	    cli_said(kft_trace_dir_write_run(dir, cfg, primed, mode, max_size, &err), &err) ||
-	    cli_said(kft_trace_dir_write_info(dir, 3, info_argv, "status = "
-								 "attaching\n", &err), &err))
+		return kft_cli_fail("process %d (%s) was not built with "
+				    "-fpatchable-function-entry=5: "
+				    "kft "
+				    "attaches only to such programs (start others under kft "
+				    "record)",
+				    (int)pid, exe);
+	if (kft_cli_find_runtime(lib, sizeof(lib)) || !realpath(lib, runtime))
+		return kft_cli_fail("runtime library %s: %s", lib, strerror(errno));
+	if (kft_cli_said(kft_trace_dir_prepare(dir, &err), &err) ||
+	    kft_cli_said(kft_trace_dir_write_run(dir, cfg, primed, mode, max_size, &err), &err) ||
+	    kft_cli_said(kft_trace_dir_write_info(dir, 3, info_argv,
+						  "status = "
+						  "attaching\n",
+						  &err),
+			 &err))
 		return 1;
 	if (!realpath(dir, absdir))
-		return cli_fail("%s: %s", dir, strerror(errno));
+		return kft_cli_fail("%s: %s", dir, strerror(errno));
 	if (inject_runtime(pid, runtime, absdir))
 		return 1;
 	ctl = kft_map_control(dir, "record", &err);
 	if (!ctl)
-		return cli_said(-1, &err);
+		return kft_cli_said(-1, &err);
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
-	cli_said(kft_trace_dir_write_info(dir, 3, info_argv, "status = attached\n", &err), &err);
+	kft_cli_said(kft_trace_dir_write_info(dir, 3, info_argv, "status = attached\n", &err),
+		     &err);
 	fprintf(stderr, "kft: tracing process %d (%s) into %s; Ctrl-C to stop\n", (int)pid, exe,
 		dir);
 	how = follow(pid, ctl);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	kft_unmap_control(ctl);
-	cli_said(kft_trace_dir_write_info(dir, 3, info_argv, how, &err), &err);
-	cli_said(kft_trace_dir_mark_ended(dir, &err), &err);
-	cli_record_finish(dir);
+	kft_cli_said(kft_trace_dir_write_info(dir, 3, info_argv, how, &err), &err);
+	kft_cli_said(kft_trace_dir_mark_ended(dir, &err), &err);
+	kft_cli_record_finish(dir);
 	if (!strcmp(how, "status = detached\n"))
 		fprintf(stderr, "kft: process %d runs on untraced; the trace is in %s\n", (int)pid,
 			dir);

@@ -42,12 +42,12 @@ static int write_kernel_info(const char *dir, int argc, char **argv, const struc
 	snprintf(text, sizeof(text), "kernel = %s\ntracer = %s\n%s", u.release,
 		 k->graph ? "function_graph" : "function (entries only: no function_graph)",
 		 status);
-	return cli_said(kft_trace_dir_write_info(dir, argc, argv, text, &err), &err);
+	return kft_cli_said(kft_trace_dir_write_info(dir, argc, argv, text, &err), &err);
 }
 
 /* The kernel session's steps that have something to say besides their
  * errors; `kft kernel` takes them too. */
-void cli_kernel_said(const struct kft_kernel_result *res, const char *dir, bool since_boot)
+void kft_cli_kernel_said(const struct kft_kernel_result *res, const char *dir, bool since_boot)
 {
 	char text[512];
 
@@ -55,12 +55,12 @@ void cli_kernel_said(const struct kft_kernel_result *res, const char *dir, bool 
 	fprintf(stderr, "kft: %s\n", text);
 }
 
-int cli_kernel_take(void)
+int kft_cli_kernel_take(void)
 {
 	struct kft_error err;
 	pid_t left = 0;
 
-	if (cli_said(kft_kernel_session_take(&left, &err), &err))
+	if (kft_cli_said(kft_kernel_session_take(&left, &err), &err))
 		return 1;
 	if (left)
 		fprintf(stderr, "kft: restored the tracing settings a kft (pid %d) left behind\n",
@@ -68,15 +68,15 @@ int cli_kernel_take(void)
 	return 0;
 }
 
-int cli_kernel_finish(struct kft_kernel *k, const char *dir, const struct kft_config *cfg,
-		      bool by_trigger)
+int kft_cli_kernel_finish(struct kft_kernel *k, const char *dir, const struct kft_config *cfg,
+			  bool by_trigger)
 {
 	struct kft_kernel_result res;
 	struct kft_error err;
 
-	if (cli_said(kft_kernel_session_finish(k, dir, cfg, by_trigger, &res, &err), &err))
+	if (kft_cli_said(kft_kernel_session_finish(k, dir, cfg, by_trigger, &res, &err), &err))
 		return 1;
-	cli_kernel_said(&res, dir, false);
+	kft_cli_kernel_said(&res, dir, false);
 	return 0;
 }
 
@@ -116,9 +116,8 @@ static int wait_run(struct kft_kernel *k, const struct kft_config *cfg, pid_t ch
 	}
 }
 
-int cli_record_kernel(struct kft_config *loaded, const char *config, const char *dir,
-		      bool compensate,
-		      bool irqs, bool switches, int argc, char **argv)
+int kft_cli_record_kernel(struct kft_config *loaded, const char *config, const char *dir,
+			  bool compensate, bool irqs, bool switches, int argc, char **argv)
 {
 	struct kft_error err;
 	struct kft_kernel k;
@@ -131,15 +130,16 @@ int cli_record_kernel(struct kft_config *loaded, const char *config, const char 
 
 	cfg.irq_events = irqs;
 	cfg.switch_events = switches;
-	if (argc && cli_find_program(argv[0], prog, sizeof(prog))) {
-		cli_fail("%s: program not found or not executable", argv[0]);
+	if (argc && kft_cli_find_program(argv[0], prog, sizeof(prog))) {
+		kft_cli_fail("%s: program not found or not executable", argv[0]);
 		goto out_cfg;
 	}
-	if (cli_said(kft_kernel_session_check(&k, &cfg, config ? config : "config", &err), &err))
+	if (kft_cli_said(kft_kernel_session_check(&k, &cfg, config ? config : "config", &err),
+			 &err))
 		goto out_cfg;
 	/* CMD's own calls too, when it is instrumented */
 	with_runtime = argc && instrumented(prog);
-	if (with_runtime && cli_find_runtime(runtime, sizeof(runtime)))
+	if (with_runtime && kft_cli_find_runtime(runtime, sizeof(runtime)))
 		goto out;
 	/* Ctrl-C and friends from here on are handled, not fatal: the
 	 * kernel must get its settings back */
@@ -151,30 +151,31 @@ int cli_record_kernel(struct kft_config *loaded, const char *config, const char 
 	sigaddset(&sigs, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &sigs, &old);
 	/* the config is the kernel's; CMD's own calls are all recorded */
-	if (cli_kernel_take() || cli_said(kft_trace_dir_prepare(dir, &err), &err) ||
-	    cli_said(kft_trace_dir_write_run(dir, &cfg, true, compensate ? KFT_MODE_COMPENSATE : 0, 0,
-					     &err), &err) ||
-	    cli_said(kft_trace_dir_write(dir, "user-config", "begin\nend\n", 10, &err), &err) ||
+	if (kft_cli_kernel_take() || kft_cli_said(kft_trace_dir_prepare(dir, &err), &err) ||
+	    kft_cli_said(kft_trace_dir_write_run(dir, &cfg, true,
+						 compensate ? KFT_MODE_COMPENSATE : 0, 0, &err),
+			 &err) ||
+	    kft_cli_said(kft_trace_dir_write(dir, "user-config", "begin\nend\n", 10, &err), &err) ||
 	    write_kernel_info(dir, argc, argv, &k, "status = running\n"))
 		goto out_sig;
 	/* one clock for both sides: the kernel's is CLOCK_MONOTONIC */
 	setenv("KFT_CLOCK", "monotonic", 0);
 	if (argc) {
 		if (pipe(gate)) {
-			cli_fail("pipe: %s", strerror(errno));
+			kft_cli_fail("pipe: %s", strerror(errno));
 			goto out_sig;
 		}
-		child = cli_launch(prog, argv, with_runtime ? runtime : NULL, dir, gate);
+		child = kft_cli_launch(prog, argv, with_runtime ? runtime : NULL, dir, gate);
 		close(gate[0]);
 		if (child < 0)
 			goto out_sig;
 	}
-	if (cli_said(kft_kernel_session_arm(&k, &cfg, child, getpid(), &err), &err))
+	if (kft_cli_said(kft_kernel_session_arm(&k, &cfg, child, getpid(), &err), &err))
 		goto out_child;
 	armed = true;
 	if (child > 0) {
 		if (write(gate[1], "g", 1) != 1)
-			cli_fail("cannot start %s", argv[0]);
+			kft_cli_fail("cannot start %s", argv[0]);
 	} else {
 		fprintf(stderr, "kft: tracing the kernel%s; Ctrl-C to stop\n",
 			cfg.stop.type != KFT_TRIGGER_NONE ? " until the stop trigger" : "");
@@ -183,7 +184,7 @@ int cli_record_kernel(struct kft_config *loaded, const char *config, const char 
 	gate[1] = -1;
 	wait_run(&k, &cfg, child, &sigs, &wstatus, &by_trigger);
 	child = 0;
-	ret = cli_kernel_finish(&k, dir, &cfg, by_trigger);
+	ret = kft_cli_kernel_finish(&k, dir, &cfg, by_trigger);
 	armed = false;
 	if (argc && WIFSIGNALED(wstatus)) {
 		snprintf(status, sizeof(status), "status = killed by signal %d\n",
@@ -203,7 +204,7 @@ out_child:
 	if (child > 0)
 		waitpid(child, NULL, 0);
 	if (armed)
-		cli_said(kft_kernel_session_restore(&err), &err);
+		kft_cli_said(kft_kernel_session_restore(&err), &err);
 out_sig:
 	sigprocmask(SIG_SETMASK, &old, NULL);
 out:

@@ -106,7 +106,7 @@ static int add_paths(struct differ *d, int side, const struct kft_trace *tr,
 	struct kft_export_result res;
 	struct stack_tree st;
 	uint32_t *row_of = NULL;
-	int ret = stack_tree_build(&st, tr, sz, &o, &res, err);
+	int ret = kft_stack_tree_build(&st, tr, sz, &o, &res, err);
 
 	if (ret)
 		goto out;
@@ -151,7 +151,7 @@ oom:
 	kft_error_set(err, "out of memory");
 out:
 	free(row_of);
-	stack_tree_free(&st);
+	kft_stack_tree_free(&st);
 	return ret;
 }
 

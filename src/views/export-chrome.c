@@ -97,7 +97,7 @@ int kft_export_chrome(FILE *out, const struct kft_trace *tr, struct kft_symboliz
 	int ret = -1;
 
 	memset(res, 0, sizeof(*res));
-	if (export_begin(&x, tr, sz, o, err) || !(cs = kft_calls_open_trees(tr, NULL, 0, err)))
+	if (kft_export_begin(&x, tr, sz, o, err) || !(cs = kft_calls_open_trees(tr, NULL, 0, err)))
 		goto out;
 	x.total = kft_calls_total(cs);
 	fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", out);
@@ -105,24 +105,24 @@ int kft_export_chrome(FILE *out, const struct kft_trace *tr, struct kft_symboliz
 	while (kft_calls_next(cs, &c) > 0) {
 		uint32_t f;
 
-		export_progress(&x);
+		kft_export_progress(&x);
 		if (c.dur_ns == -2)
 			continue;	/* a stack-watch row */
 		/* a fork child's inherited call is drawn, counted with its parent */
 		res->calls += !(c.flags & KFT_CALL_INHERITED);
-		if (export_func(&x, &c, &f)) {
+		if (kft_export_func(&x, &c, &f)) {
 			kft_error_set(err, "out of memory");
 			goto out;
 		}
-		if (!export_kept(&x, &c, f))
+		if (!kft_export_kept(&x, &c, f))
 			continue;
 		fputs(first ? "\n{\"ph\":\"X\",\"name\":\"" : ",\n{\"ph\":\"X\",\"name\":\"", out);
 		put_json(out, x.names.funcs[f].name);
 		fprintf(out, "\",\"cat\":\"%s\",\"pid\":%" PRIu32 ",\"tid\":%" PRIu32 ",\"ts\":",
 			(c.flags & KFT_REC_KERNEL) ? "kernel" : "user", c.pid, c.tid);
-		put_us(out, export_entry(&x, &c));
+		put_us(out, kft_export_entry(&x, &c));
 		fputs(",\"dur\":", out);
-		put_us(out, export_duration(&x, &c));
+		put_us(out, kft_export_duration(&x, &c));
 		fputs(c.flags & KFT_CALL_INHERITED ? ",\"args\":{\"inherited\":true}}"
 		      : c.dur_ns < 0		   ? ",\"args\":{\"unfinished\":true}}"
 						   : "}",
@@ -142,6 +142,6 @@ int kft_export_chrome(FILE *out, const struct kft_trace *tr, struct kft_symboliz
 	ret = ferror(out) ? kft_error_set(err, "write error") : 0;
 out:
 	kft_calls_close(cs);
-	export_end(&x);
+	kft_export_end(&x);
 	return ret;
 }

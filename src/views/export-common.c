@@ -55,8 +55,8 @@ static int set_dropped(struct export_ctx *x, struct kft_error *err)
 	return 0;
 }
 
-int export_begin(struct export_ctx *x, const struct kft_trace *tr, struct kft_symbolizer *sz,
-		 const struct kft_export_opts *o, struct kft_error *err)
+int kft_export_begin(struct export_ctx *x, const struct kft_trace *tr, struct kft_symbolizer *sz,
+		     const struct kft_export_opts *o, struct kft_error *err)
 {
 	char why[256];
 	uint64_t at;
@@ -69,17 +69,17 @@ int export_begin(struct export_ctx *x, const struct kft_trace *tr, struct kft_sy
 	x->shown = -1;
 	kft_functable_init(&x->ft, &x->names, sz);
 	if (kft_functable_name_trace(&x->ft, tr)) {
-		export_end(x);
+		kft_export_end(x);
 		return kft_error_set(err, "out of memory");
 	}
 	if (set_dropped(x, err)) {
-		export_end(x);
+		kft_export_end(x);
 		return -1;
 	}
 	return 0;
 }
 
-void export_end(struct export_ctx *x)
+void kft_export_end(struct export_ctx *x)
 {
 	if (x->shown >= 0)
 		fputs("\r\033[K", stderr);	/* the progress line goes */
@@ -90,33 +90,33 @@ void export_end(struct export_ctx *x)
 	x->shown = -1;		/* done: ending again does nothing */
 }
 
-int export_func(struct export_ctx *x, const struct kft_call *c, uint32_t *func)
+int kft_export_func(struct export_ctx *x, const struct kft_call *c, uint32_t *func)
 {
 	return kft_functable_addr(&x->ft, kft_symbolizer_image(x->ft.sz, c->map_session, c->entry_ns),
 				  c->func, func);
 }
 
-bool export_kept(const struct export_ctx *x, const struct kft_call *c, uint32_t func)
+bool kft_export_kept(const struct export_ctx *x, const struct kft_call *c, uint32_t func)
 {
 	if (func < x->ndropped && x->dropped[func])
 		return false;
-	return !x->o->min_ns || (int64_t)export_duration(x, c) >= x->o->min_ns;
+	return !x->o->min_ns || (int64_t)kft_export_duration(x, c) >= x->o->min_ns;
 }
 
-uint64_t export_entry(const struct export_ctx *x, const struct kft_call *c)
+uint64_t kft_export_entry(const struct export_ctx *x, const struct kft_call *c)
 {
 	return c->entry_ns > x->base ? c->entry_ns - x->base : 0;
 }
 
-uint64_t export_duration(const struct export_ctx *x, const struct kft_call *c)
+uint64_t kft_export_duration(const struct export_ctx *x, const struct kft_call *c)
 {
 	if (c->dur_ns >= 0)
 		return (uint64_t)c->dur_ns;
 	return x->end > c->entry_ns ? x->end - c->entry_ns : 0;
 }
 
-void export_thread_name(const struct kft_trace *tr, uint32_t pid, uint32_t tid, char *out,
-			size_t size)
+void kft_export_thread_name(const struct kft_trace *tr, uint32_t pid, uint32_t tid, char *out,
+			    size_t size)
 {
 	snprintf(out, size, "%" PRIu32, tid ? tid : pid);
 	for (size_t i = 0; i < tr->nthreads; i++) {
@@ -129,7 +129,7 @@ void export_thread_name(const struct kft_trace *tr, uint32_t pid, uint32_t tid, 
 	}
 }
 
-void export_progress(struct export_ctx *x)
+void kft_export_progress(struct export_ctx *x)
 {
 	int pct;
 

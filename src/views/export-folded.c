@@ -31,7 +31,7 @@ int kft_export_folded(FILE *out, const struct kft_trace *tr, struct kft_symboliz
 	struct stack_tree st;
 	uint32_t *path = NULL;
 	size_t cap = 0;
-	int ret = stack_tree_build(&st, tr, sz, o, res, err);
+	int ret = kft_stack_tree_build(&st, tr, sz, o, res, err);
 
 	for (size_t n = 1; !ret && n < st.nnodes; n++) {
 		if (!st.nodes[n].ns)
@@ -43,6 +43,6 @@ int kft_export_folded(FILE *out, const struct kft_trace *tr, struct kft_symboliz
 	if (!ret && ferror(out))
 		ret = kft_error_set(err, "write error");
 	free(path);
-	stack_tree_free(&st);
+	kft_stack_tree_free(&st);
 	return ret;
 }

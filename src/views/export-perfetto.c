@@ -215,7 +215,7 @@ static int describe_process(struct perfetto *p, uint32_t pid)
 	if (*seen != KFT_ADDRMAP_NONE)
 		return 0;
 	*seen = 1;
-	export_thread_name(p->x.tr, pid, 0, comm, sizeof(comm));
+	kft_export_thread_name(p->x.tr, pid, 0, comm, sizeof(comm));
 	kft_pb_varint(&p->packet, PACKET_SEQUENCE_ID, DESCRIPTOR_SEQUENCE);
 	d = kft_pb_open(&p->packet, PACKET_TRACK_DESCRIPTOR);
 	kft_pb_varint(&p->packet, TRACK_UUID, process_uuid(pid));
@@ -247,7 +247,7 @@ static int describe_track(struct perfetto *p, size_t t, size_t thread_track)
 	kft_pb_varint(&p->packet, TRACK_UUID, track_uuid(t));
 	if (t == thread_track) {
 		kft_pb_varint(&p->packet, TRACK_PARENT, process_uuid(k->pid));
-		export_thread_name(p->x.tr, k->pid, k->tid, name, sizeof(name));
+		kft_export_thread_name(p->x.tr, k->pid, k->tid, name, sizeof(name));
 		th = kft_pb_open(&p->packet, TRACK_THREAD);
 		kft_pb_varint(&p->packet, THREAD_PID, k->pid);
 		kft_pb_varint(&p->packet, THREAD_TID, k->tid);
@@ -518,7 +518,7 @@ static int name_is_new(struct track *k, uint32_t f, bool *fresh)
 
 static int begin_slice(struct perfetto *p, const struct kft_call *c, uint32_t f)
 {
-	uint64_t at = export_entry(&p->x, c), end = at + export_duration(&p->x, c);
+	uint64_t at = kft_export_entry(&p->x, c), end = at + kft_export_duration(&p->x, c);
 	struct track *k;
 	size_t t, ev, interned, name, note;
 	bool fresh;
@@ -572,7 +572,7 @@ static void perfetto_free(struct perfetto *p)
 	kft_pb_free(&p->packet);
 	kft_pb_free(&p->wrapped);
 	free(p->zbuf);
-	export_end(&p->x);
+	kft_export_end(&p->x);
 }
 
 int kft_export_perfetto(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
@@ -585,19 +585,20 @@ int kft_export_perfetto(FILE *out, const struct kft_trace *tr, struct kft_symbol
 	int ret = -1;
 
 	memset(res, 0, sizeof(*res));
-	if (export_begin(&p.x, tr, sz, o, err) || !(cs = kft_calls_open_trees(tr, NULL, 0, err)))
+	if (kft_export_begin(&p.x, tr, sz, o, err) ||
+	    !(cs = kft_calls_open_trees(tr, NULL, 0, err)))
 		goto out;
 	p.x.total = kft_calls_total(cs);
 	while (kft_calls_next(cs, &c) > 0) {
 		uint32_t f;
 
-		export_progress(&p.x);
+		kft_export_progress(&p.x);
 		if (c.dur_ns == -2)
 			continue;	/* a stack-watch row */
 		/* a fork child's inherited call is drawn, counted with its parent */
 		res->calls += !(c.flags & KFT_CALL_INHERITED);
-		if (export_func(&p.x, &c, &f) ||
-		    (export_kept(&p.x, &c, f) && begin_slice(&p, &c, f)))
+		if (kft_export_func(&p.x, &c, &f) ||
+		    (kft_export_kept(&p.x, &c, f) && begin_slice(&p, &c, f)))
 			goto failed;
 	}
 	for (size_t t = 0; t < p.ntracks; t++)

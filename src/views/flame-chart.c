@@ -96,20 +96,20 @@ static int pass(struct chart *ch, bool draw, struct kft_export_result *res,
 		struct lane *l;
 		uint32_t f, level;
 
-		export_progress(&ch->x);
+		kft_export_progress(&ch->x);
 		if (c.dur_ns == -2)
 			continue;	/* a stack-watch row */
 		if (!draw)	/* a fork child's inherited call: its parent's */
 			res->calls += !(c.flags & KFT_CALL_INHERITED);
-		if (export_func(&ch->x, &c, &f))
+		if (kft_export_func(&ch->x, &c, &f))
 			goto oom;
-		at = export_entry(&ch->x, &c);
-		dur = export_duration(&ch->x, &c);
+		at = kft_export_entry(&ch->x, &c);
+		dur = kft_export_duration(&ch->x, &c);
 		if (at > ch->span)
 			at = ch->span;	/* past the run's end: at its edge */
 		if (dur > ch->span - at)
 			dur = ch->span - at;
-		if (!export_kept(&ch->x, &c, f) || (double)dur * ch->px_per_ns < MIN_PX)
+		if (!kft_export_kept(&ch->x, &c, f) || (double)dur * ch->px_per_ns < MIN_PX)
 			continue;	/* and what it called, narrower still */
 		l = lane_of(ch, &c);
 		if (!l || level_of(l, at, at + dur, c.depth, &level))
@@ -119,10 +119,11 @@ static int pass(struct chart *ch, bool draw, struct kft_export_result *res,
 				l->rows = level + 1;
 			continue;
 		}
-		flame_svg_box(ch->out, ch->x.names.funcs[f].name,
-			      c.flags & KFT_CALL_INHERITED ? " (inherited)" : "", dur, ch->span,
-			      (double)at * ch->px_per_ns, l->top + (double)(l->rows - level) * FRAME,
-			      (double)dur * ch->px_per_ns);
+		kft_flame_svg_box(ch->out, ch->x.names.funcs[f].name,
+				  c.flags & KFT_CALL_INHERITED ? " (inherited)" : "", dur, ch->span,
+				  (double)at * ch->px_per_ns,
+				  l->top + (double)(l->rows - level) * FRAME,
+				  (double)dur * ch->px_per_ns);
 		ch->drawn++;
 	}
 	kft_calls_close(cs);
@@ -138,7 +139,7 @@ static void put_lane_labels(struct chart *ch)
 		const struct lane *l = &ch->lanes[i];
 		char name[64], label[128];
 
-		export_thread_name(ch->x.tr, l->pid, l->tid, name, sizeof(name));
+		kft_export_thread_name(ch->x.tr, l->pid, l->tid, name, sizeof(name));
 		if (l->irq)
 			snprintf(label, sizeof(label), "%s %" PRIu32 ": signal handlers", name, l->tid);
 		else if (l->coroutine)
@@ -146,7 +147,7 @@ static void put_lane_labels(struct chart *ch)
 				 l->tid, l->coroutine);
 		else
 			snprintf(label, sizeof(label), "%s %" PRIu32, name, l->tid);
-		flame_svg_label(ch->out, 10, l->top + FRAME - 4, label);
+		kft_flame_svg_label(ch->out, 10, l->top + FRAME - 4, label);
 	}
 }
 
@@ -159,7 +160,7 @@ int kft_view_flame_chart(FILE *out, const struct kft_trace *tr, struct kft_symbo
 	int ret = -1;
 
 	memset(res, 0, sizeof(*res));
-	if (export_begin(&ch.x, tr, sz, o, err))
+	if (kft_export_begin(&ch.x, tr, sz, o, err))
 		return -1;
 	ch.span = ch.x.end > ch.x.base ? ch.x.end - ch.x.base : 0;
 	ch.px_per_ns = ch.span ? (WIDTH - 20) / (double)ch.span : 0;
@@ -169,11 +170,11 @@ int kft_view_flame_chart(FILE *out, const struct kft_trace *tr, struct kft_symbo
 		ch.lanes[i].top = y;
 		y += (double)(ch.lanes[i].rows + 1) * FRAME + 8;
 	}
-	flame_svg_begin(out, y + 10, title, ch.span);
+	kft_flame_svg_begin(out, y + 10, title, ch.span);
 	put_lane_labels(&ch);
 	if (pass(&ch, true, res, err))
 		goto out;
-	flame_svg_end(out);
+	kft_flame_svg_end(out);
 	res->written = ch.drawn;
 	ret = ferror(out) ? kft_error_set(err, "write error") : 0;
 out:
@@ -181,6 +182,6 @@ out:
 		free(ch.lanes[i].open);
 	free(ch.lanes);
 	kft_addrmap_free(&ch.by_thread);
-	export_end(&ch.x);
+	kft_export_end(&ch.x);
 	return ret;
 }

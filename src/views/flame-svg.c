@@ -93,7 +93,7 @@ static const char script[] =
 	"if (wide) wide.onclick();\n"
 	"]]></script>\n";
 
-void flame_svg_begin(FILE *out, double height, const char *title, uint64_t total_ns)
+void kft_flame_svg_begin(FILE *out, double height, const char *title, uint64_t total_ns)
 {
 	fprintf(out, "<?xml version=\"1.0\" standalone=\"no\"?>\n"
 		     "<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
@@ -110,8 +110,8 @@ void flame_svg_begin(FILE *out, double height, const char *title, uint64_t total
 	      out);
 }
 
-void flame_svg_box(FILE *out, const char *name, const char *mark, uint64_t ns, uint64_t total_ns,
-		   double x, double y, double w)
+void kft_flame_svg_box(FILE *out, const char *name, const char *mark, uint64_t ns,
+		       uint64_t total_ns, double x, double y, double w)
 {
 	unsigned int rgb[3];
 
@@ -130,14 +130,14 @@ void flame_svg_box(FILE *out, const char *name, const char *mark, uint64_t ns, u
 	fputs("</text></g>\n", out);
 }
 
-void flame_svg_label(FILE *out, double x, double y, const char *text)
+void kft_flame_svg_label(FILE *out, double x, double y, const char *text)
 {
 	fprintf(out, "<text x=\"%.0f\" y=\"%.0f\">", x, y);
 	put_xml(out, text);
 	fputs("</text>\n", out);
 }
 
-void flame_svg_end(FILE *out)
+void kft_flame_svg_end(FILE *out)
 {
 	fprintf(out, script, WIDTH - 20);
 	fputs("</svg>\n", out);

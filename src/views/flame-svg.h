@@ -17,14 +17,14 @@
 #define MIN_PX 0.1	/* narrower boxes are left out */
 
 /* The page's head, height pixels tall, titled "title (total)". */
-void flame_svg_begin(FILE *out, double height, const char *title, uint64_t total_ns);
+void kft_flame_svg_begin(FILE *out, double height, const char *title, uint64_t total_ns);
 /* A box of function name (and mark after it) at (x from the left margin,
  * y), w wide, for ns of total. */
-void flame_svg_box(FILE *out, const char *name, const char *mark, uint64_t ns, uint64_t total_ns,
-		   double x, double y, double w);
+void kft_flame_svg_box(FILE *out, const char *name, const char *mark, uint64_t ns,
+		       uint64_t total_ns, double x, double y, double w);
 /* Text at (x, y), as it is. */
-void flame_svg_label(FILE *out, double x, double y, const char *text);
+void kft_flame_svg_label(FILE *out, double x, double y, const char *text);
 /* The script and the end of the page. */
-void flame_svg_end(FILE *out);
+void kft_flame_svg_end(FILE *out);
 
 #endif

@@ -75,7 +75,7 @@ static void box(struct layout *l, uint32_t n, double x, uint32_t d, uint64_t tot
 	const struct stack_node *node = &st->nodes[n];
 	double w = (double)node->ns * l->px_per_ns, y = TOP + (double)(l->depth_max - d) * FRAME;
 
-	flame_svg_box(l->out, st->x.names.funcs[node->func].name, "", node->ns, total, x, y, w);
+	kft_flame_svg_box(l->out, st->x.names.funcs[node->func].name, "", node->ns, total, x, y, w);
 	l->drawn++;
 }
 
@@ -136,7 +136,7 @@ int kft_view_flame(FILE *out, const struct kft_trace *tr, struct kft_symbolizer 
 	int ret;
 
 	total.self = false;	/* a box is as wide as its calls' whole time */
-	ret = stack_tree_build(&st, tr, sz, &total, res, err);
+	ret = kft_stack_tree_build(&st, tr, sz, &total, res, err);
 	if (!ret && link_children(&l))
 		ret = kft_error_set(err, "out of memory");
 	if (ret)
@@ -156,12 +156,12 @@ int kft_view_flame(FILE *out, const struct kft_trace *tr, struct kft_symbolizer 
 	}
 	l.px_per_ns = sum ? (WIDTH - 20) / (double)sum : 0;
 	height = TOP + (double)(l.depth_max + 1) * FRAME + 10;
-	flame_svg_begin(out, height, title, sum);
+	kft_flame_svg_begin(out, height, title, sum);
 	if (draw_all(&l, sum)) {
 		ret = kft_error_set(err, "out of memory");
 		goto out;
 	}
-	flame_svg_end(out);
+	kft_flame_svg_end(out);
 	res->written = l.drawn;
 	if (ferror(out))
 		ret = kft_error_set(err, "write error");
@@ -169,6 +169,6 @@ out:
 	free(depth);
 	free(l.kids);
 	free(l.first);
-	stack_tree_free(&st);
+	kft_stack_tree_free(&st);
 	return ret;
 }

@@ -55,7 +55,7 @@ struct task {
 static const char *task_comm(struct task *t, const struct kft_trace *tr, const struct kft_call *c)
 {
 	if (!t->set || t->tid != c->tid || t->pid != c->pid || t->session != c->session) {
-		export_thread_name(tr, c->pid, c->tid, t->comm, sizeof(t->comm));
+		kft_export_thread_name(tr, c->pid, c->tid, t->comm, sizeof(t->comm));
 		t->tid = c->tid;
 		t->pid = c->pid;
 		t->session = c->session;
@@ -189,7 +189,7 @@ static char *put_sym(char *p, struct kft_symbolizer *sz, uint64_t image, uint64_
 	return p;
 }
 
-void ftrace_function_header(FILE *out, const struct kft_ftrace_opts *o)
+void kft_ftrace_function_header(FILE *out, const struct kft_ftrace_opts *o)
 {
 	fprintf(out, "# tracer: function\n#\n");
 	if (o->raw || o->hex)
@@ -229,8 +229,8 @@ static void put_function_row(FILE *out, const struct kft_trace *tr, struct kft_s
 	fwrite(line, 1, (size_t)(p - line), out);
 }
 
-void ftrace_function_row(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
-			 const struct kft_call *c, const struct kft_ftrace_opts *o)
+void kft_ftrace_function_row(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
+			     const struct kft_call *c, const struct kft_ftrace_opts *o)
 {
 	struct task task = { 0 };
 
@@ -251,7 +251,7 @@ static void put_mark_line(FILE *out, const struct kft_trace *tr, const struct kf
 	fwrite(line, 1, (size_t)(p - line), out);
 }
 
-void ftrace_function_mark(FILE *out, const struct kft_trace *tr, const struct kft_mark *m)
+void kft_ftrace_function_mark(FILE *out, const struct kft_trace *tr, const struct kft_mark *m)
 {
 	struct kft_call c = { .tid = m->tid, .pid = m->pid, .session = m->session };
 	struct task task = { 0 };
@@ -269,8 +269,8 @@ static void put_mark_lines(FILE *out, const struct kft_trace *tr, struct mark_cu
 		put_mark_line(out, tr, m, comm);
 }
 
-int ftrace_print_function(FILE *out, struct by_thread *bt, struct kft_symbolizer *sz,
-			  const struct kft_ftrace_opts *o)
+int kft_ftrace_print_function(FILE *out, struct by_thread *bt, struct kft_symbolizer *sz,
+			      const struct kft_ftrace_opts *o)
 {
 	struct offcpu_cursor oc = { 0 };
 	struct mark_cursor mc = { 0 };
@@ -278,8 +278,8 @@ int ftrace_print_function(FILE *out, struct by_thread *bt, struct kft_symbolizer
 	struct kft_call c;
 	const char *comm = "";
 
-	ftrace_function_header(out, o);
-	while (ftrace_next_call(bt, &c)) {
+	kft_ftrace_function_header(out, o);
+	while (kft_ftrace_next_call(bt, &c)) {
 		if (c.dur_ns == -2)
 			continue;
 		if (oc.set && (oc.tid != c.tid || oc.session != c.session)) {
@@ -339,8 +339,8 @@ static void put_lat_row(FILE *out, struct kft_symbolizer *sz, const struct lat_r
 		kft_view_delay_mark(delta), name, caller);
 }
 
-int ftrace_print_latency(FILE *out, struct by_thread *bt, struct kft_symbolizer *sz,
-			 const struct kft_ftrace_opts *o)
+int kft_ftrace_print_latency(FILE *out, struct by_thread *bt, struct kft_symbolizer *sz,
+			     const struct kft_ftrace_opts *o)
 {
 	const struct kft_trace *tr = bt->tr;
 	struct task task = { 0 };
@@ -350,7 +350,7 @@ int ftrace_print_latency(FILE *out, struct by_thread *bt, struct kft_symbolizer 
 	bool have_prev = false;
 
 	/* the header's span and count: a first pass over the calls */
-	while (ftrace_next_call(bt, &c)) {
+	while (kft_ftrace_next_call(bt, &c)) {
 		if (c.dur_ns == -2)
 			continue;
 		start = c.entry_ns < start ? c.entry_ns : start;
@@ -385,7 +385,7 @@ int ftrace_print_latency(FILE *out, struct by_thread *bt, struct kft_symbolizer 
 		      "#        cmd-pid     ||||| time  |   caller\n"
 		      "#            \\   /   |||||   \\   |   /\n",
 		      out);
-	for (uint64_t index = 0; ftrace_next_call(bt, &c);) {
+	for (uint64_t index = 0; kft_ftrace_next_call(bt, &c);) {
 		struct lat_row r = { .call = c };
 
 		if (c.dur_ns == -2)

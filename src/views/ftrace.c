@@ -12,7 +12,7 @@
 #include "ftrace.h"
 #include "put.h"
 
-int ftrace_next_call(struct by_thread *bt, struct kft_call *c)
+int kft_ftrace_next_call(struct by_thread *bt, struct kft_call *c)
 {
 	for (;;) {
 		if (bt->cs && kft_calls_next(bt->cs, c))
@@ -188,7 +188,7 @@ void kft_view_ftrace_header(FILE *out, const struct kft_ftrace_opts *o)
 	if (o->tracer == KFT_FTRACE_GRAPH)
 		graph_header(out);
 	else
-		ftrace_function_header(out, o);
+		kft_ftrace_function_header(out, o);
 }
 
 void kft_view_ftrace_row(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
@@ -198,7 +198,7 @@ void kft_view_ftrace_row(FILE *out, const struct kft_trace *tr, struct kft_symbo
 	unsigned int indent = 2 * (c->depth < NAME_MAX_LEN / 2 ? c->depth : NAME_MAX_LEN / 2);
 
 	if (o->tracer != KFT_FTRACE_GRAPH) {
-		ftrace_function_row(out, tr, sz, c, o);
+		kft_ftrace_function_row(out, tr, sz, c, o);
 		return;
 	}
 	kft_symbol_text(sz, kft_symbolizer_image(sz, c->map_session, c->entry_ns), c->func, false,
@@ -215,7 +215,7 @@ void kft_view_ftrace_mark(FILE *out, const struct kft_trace *tr, const struct kf
 	char line[KFT_MARK_TEXT + 128], *p;
 
 	if (o->tracer != KFT_FTRACE_GRAPH) {
-		ftrace_function_mark(out, tr, m);
+		kft_ftrace_function_mark(out, tr, m);
 		return;
 	}
 	p = graph_start(line, m->tid, -1, 2 * (m->depth < 32 ? m->depth : 32));
@@ -233,7 +233,7 @@ static int print_graph(FILE *out, struct by_thread *bt, struct kft_symbolizer *s
 	struct mark_cursor mc = { 0 };
 	size_t top = 0, cap = 0;
 	struct kft_call prev, c, next;
-	bool have_prev = false, have = ftrace_next_call(bt, &c), have_next;
+	bool have_prev = false, have = kft_ftrace_next_call(bt, &c), have_next;
 	struct line l = { 0 };
 	int ret = 0;
 
@@ -242,7 +242,7 @@ static int print_graph(FILE *out, struct by_thread *bt, struct kft_symbolizer *s
 		bool first = !have_prev, new_thread, parent;
 		char name[NAME_MAX_LEN], *line, *p;
 
-		have_next = ftrace_next_call(bt, &next);
+		have_next = kft_ftrace_next_call(bt, &next);
 		have_prev = true;
 		if (c.dur_ns == -2)
 			continue;	/* stack watch chains belong to `kft log` */
@@ -335,9 +335,9 @@ int kft_view_ftrace(FILE *out, const struct kft_trace *tr, struct kft_symbolizer
 	if (bt.inherited)
 		ret = print_graph(out, &bt, sz, err);
 	else if (o->tracer == KFT_FTRACE_FUNCTION)
-		ret = ftrace_print_function(out, &bt, sz, o);
+		ret = kft_ftrace_print_function(out, &bt, sz, o);
 	else
-		ret = ftrace_print_latency(out, &bt, sz, o);
+		ret = kft_ftrace_print_latency(out, &bt, sz, o);
 	kft_calls_close(bt.cs);
 	free(bt.order);
 	free(bt.groups);

@@ -55,18 +55,18 @@ struct by_thread {
 };
 
 /* The next call into *c: 1, or 0 at the end (bt->failed on an error). */
-int ftrace_next_call(struct by_thread *bt, struct kft_call *c);
+int kft_ftrace_next_call(struct by_thread *bt, struct kft_call *c);
 
 /* function's header, and one call's line (ftrace-lines.c) */
-void ftrace_function_header(FILE *out, const struct kft_ftrace_opts *o);
-void ftrace_function_row(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
-			 const struct kft_call *c, const struct kft_ftrace_opts *o);
-void ftrace_function_mark(FILE *out, const struct kft_trace *tr, const struct kft_mark *m);
+void kft_ftrace_function_header(FILE *out, const struct kft_ftrace_opts *o);
+void kft_ftrace_function_row(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
+			     const struct kft_call *c, const struct kft_ftrace_opts *o);
+void kft_ftrace_function_mark(FILE *out, const struct kft_trace *tr, const struct kft_mark *m);
 
 /* function and latency: 0, or -1 with bt->err set. */
-int ftrace_print_function(FILE *out, struct by_thread *bt, struct kft_symbolizer *sz,
-			  const struct kft_ftrace_opts *o);
-int ftrace_print_latency(FILE *out, struct by_thread *bt, struct kft_symbolizer *sz,
-			 const struct kft_ftrace_opts *o);
+int kft_ftrace_print_function(FILE *out, struct by_thread *bt, struct kft_symbolizer *sz,
+			      const struct kft_ftrace_opts *o);
+int kft_ftrace_print_latency(FILE *out, struct by_thread *bt, struct kft_symbolizer *sz,
+			     const struct kft_ftrace_opts *o);
 
 #endif

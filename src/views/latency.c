@@ -34,7 +34,7 @@ static int find_worst(struct export_ctx *x, const struct kft_trace *tr, const ch
 
 		if (c.dur_ns < 0)
 			continue;	/* unfinished, or a stack-watch row */
-		if (export_func(x, &c, &f)) {
+		if (kft_export_func(x, &c, &f)) {
 			kft_calls_close(cs);
 			return kft_error_set(err, "out of memory");
 		}
@@ -61,7 +61,7 @@ static void put_row(FILE *out, struct export_ctx *x, struct kft_symbolizer *sz,
 	int64_t cpu = kft_switches_cpu_at(&x->tr->switches, c->tid, c->entry_ns);
 	char comm[32], caller[256], who[64];
 
-	export_thread_name(x->tr, c->pid, c->tid, comm, sizeof(comm));
+	kft_export_thread_name(x->tr, c->pid, c->tid, comm, sizeof(comm));
 	snprintf(who, sizeof(who), "%s-%" PRIu32, comm, c->tid);
 	kft_symbol_text(sz, kft_symbolizer_image(sz, c->map_session, c->entry_ns), c->call_site, false,
 			caller, sizeof(caller));
@@ -115,7 +115,7 @@ static int print_window(FILE *out, struct export_ctx *x, const struct kft_trace 
 		    on_window_cpu(wd, tr, &c))
 			n++;
 	kft_calls_close(cs);
-	export_thread_name(tr, wd->pid, wd->tid, comm, sizeof(comm));
+	kft_export_thread_name(tr, wd->pid, wd->tid, comm, sizeof(comm));
 	fprintf(out, "# tracer: %s\n"
 		     "kft %s\n"
 		     "latency: %" PRIu64 " us, #%" PRIu64 "/%" PRIu64 ", CPU#%s | (M:- VP:0, KP:0, "
@@ -144,7 +144,7 @@ static int print_window(FILE *out, struct export_ctx *x, const struct kft_trace 
 			continue;
 		if (c.entry_ns > wd->end)
 			break;
-		if (export_func(x, &c, &r.func)) {
+		if (kft_export_func(x, &c, &r.func)) {
 			kft_calls_close(cs);
 			return kft_error_set(err, "out of memory");
 		}
@@ -172,7 +172,7 @@ int kft_view_latency(FILE *out, const struct kft_trace *tr, struct kft_symbolize
 	char what[300];
 	int ret = -1;
 
-	if (export_begin(&x, tr, sz, &o, err) || find_worst(&x, tr, func, &w, err))
+	if (kft_export_begin(&x, tr, sz, &o, err) || find_worst(&x, tr, func, &w, err))
 		goto out;
 	if (!w.found) {
 		kft_error_set(err, "no finished call of '%s' in the trace", func);
@@ -190,7 +190,7 @@ int kft_view_latency(FILE *out, const struct kft_trace *tr, struct kft_symbolize
 	snprintf(wd.ended, sizeof(wd.ended), "%s", func);
 	ret = print_window(out, &x, tr, sz, &wd, limit, err);
 out:
-	export_end(&x);
+	kft_export_end(&x);
 	return ret;
 }
 
@@ -241,7 +241,7 @@ int kft_view_wakeup_latency(FILE *out, const struct kft_trace *tr, struct kft_sy
 	if (!worst)
 		return kft_error_set(err, "no wakeup in %s was followed by its task's running",
 				     tr->dir);
-	if (export_begin(&x, tr, sz, &o, err))
+	if (kft_export_begin(&x, tr, sz, &o, err))
 		return -1;
 	wd.start = worst->ns;
 	wd.end = worst_span->to_ns;
@@ -253,7 +253,7 @@ int kft_view_wakeup_latency(FILE *out, const struct kft_trace *tr, struct kft_sy
 		wd.pid = worst->tid;
 	snprintf(wd.cpu, sizeof(wd.cpu), "%" PRIu32, worst->cpu);
 	wd.only_cpu = worst->cpu;	/* that CPU's calls, as the wakeup tracer's */
-	export_thread_name(tr, worst->waker, worst->waker, waker, sizeof(waker));
+	kft_export_thread_name(tr, worst->waker, worst->waker, waker, sizeof(waker));
 	snprintf(wd.started, sizeof(wd.started), "woken by %s-%" PRIu32 " (prio %d)", waker,
 		 worst->waker, worst->prio);
 	if (worst_span->from_tid != KFT_SWITCH_UNKNOWN_TID)
@@ -262,6 +262,6 @@ int kft_view_wakeup_latency(FILE *out, const struct kft_trace *tr, struct kft_sy
 	else
 		snprintf(wd.ended, sizeof(wd.ended), "switched in");
 	ret = print_window(out, &x, tr, sz, &wd, limit, err);
-	export_end(&x);
+	kft_export_end(&x);
 	return ret;
 }

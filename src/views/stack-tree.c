@@ -84,17 +84,22 @@ static int one_call(struct stack_tree *fd, const struct kft_call *c)
 {
 	struct stack_thread *t = thread_of(fd, c);
 	bool irq = c->flags & KFT_REC_SIGNAL;
-	struct frame f = { c->depth, 0, false, irq, c->flags & KFT_CALL_INHERITED,
-			   export_duration(&fd->x, c), 0 },
+	struct frame f = { c->depth,
+			   0,
+			   false,
+			   irq,
+			   c->flags & KFT_CALL_INHERITED,
+			   kft_export_duration(&fd->x, c),
+			   0 },
 		     *parent;
 	uint32_t func;
 
-	if (!t || export_func(&fd->x, c, &func))
+	if (!t || kft_export_func(&fd->x, c, &func))
 		return -1;
 	while (t->n && t->v[t->n - 1].depth >= c->depth)
 		settle(fd, &t->v[--t->n]);
 	parent = kept_parent(t, irq);
-	f.kept = export_kept(&fd->x, c, func);
+	f.kept = kft_export_kept(&fd->x, c, func);
 	f.node = parent ? parent->node : 0;
 	if (f.kept) {
 		if (node_of(fd, f.node, func, &f.node))
@@ -108,9 +113,9 @@ static int one_call(struct stack_tree *fd, const struct kft_call *c)
 	return 0;
 }
 
-int stack_tree_build(struct stack_tree *st, const struct kft_trace *tr,
-		     struct kft_symbolizer *sz, const struct kft_export_opts *o,
-		     struct kft_export_result *res, struct kft_error *err)
+int kft_stack_tree_build(struct stack_tree *st, const struct kft_trace *tr,
+			 struct kft_symbolizer *sz, const struct kft_export_opts *o,
+			 struct kft_export_result *res, struct kft_error *err)
 {
 	struct kft_calls *cs;
 	struct kft_call c;
@@ -118,11 +123,12 @@ int stack_tree_build(struct stack_tree *st, const struct kft_trace *tr,
 
 	memset(st, 0, sizeof(*st));
 	memset(res, 0, sizeof(*res));
-	if (export_begin(&st->x, tr, sz, o, err) || !(cs = kft_calls_open_trees(tr, NULL, 0, err)))
+	if (kft_export_begin(&st->x, tr, sz, o, err) ||
+	    !(cs = kft_calls_open_trees(tr, NULL, 0, err)))
 		return -1;
 	st->x.total = kft_calls_total(cs);
 	while (kft_calls_next(cs, &c) > 0) {
-		export_progress(&st->x);
+		kft_export_progress(&st->x);
 		if (c.dur_ns == -2)
 			continue;	/* a stack-watch row */
 		res->calls += !(c.flags & KFT_CALL_INHERITED);
@@ -140,7 +146,7 @@ out:
 	return ret;
 }
 
-void stack_tree_free(struct stack_tree *st)
+void kft_stack_tree_free(struct stack_tree *st)
 {
 	for (size_t i = 0; i < st->nthreads; i++)
 		free(st->threads[i].v);
@@ -148,5 +154,5 @@ void stack_tree_free(struct stack_tree *st)
 	free(st->nodes);
 	kft_addrmap_free(&st->at);
 	kft_addrmap_free(&st->thread_at);
-	export_end(&st->x);
+	kft_export_end(&st->x);
 }

@@ -31,11 +31,11 @@ struct stack_tree {
 	size_t nthreads, tcap;
 };
 
-/* Build it (o->self: own times). 0, or -1 with err set; stack_tree_free()
+/* Build it (o->self: own times). 0, or -1 with err set; kft_stack_tree_free()
  * after it either way. */
-int stack_tree_build(struct stack_tree *st, const struct kft_trace *tr,
-		     struct kft_symbolizer *sz, const struct kft_export_opts *o,
-		     struct kft_export_result *res, struct kft_error *err);
-void stack_tree_free(struct stack_tree *st);
+int kft_stack_tree_build(struct stack_tree *st, const struct kft_trace *tr,
+			 struct kft_symbolizer *sz, const struct kft_export_opts *o,
+			 struct kft_export_result *res, struct kft_error *err);
+void kft_stack_tree_free(struct stack_tree *st);
 
 #endif

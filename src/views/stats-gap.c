@@ -54,16 +54,16 @@ int kft_stats_print_gap(FILE *out, const struct kft_stats *st, const struct kft_
 		x->names.funcs[s->func].name, (double)(to - from) / 1000, (double)from / 1e9,
 		(double)to / 1e9, s->longest.tid);
 	while (kft_calls_next(cs, &c) > 0) {
-		uint64_t at = export_entry(x, &c), end;
+		uint64_t at = kft_export_entry(x, &c), end;
 		uint32_t f;
 
 		if (c.dur_ns == -2 || c.pid != s->longest.pid || c.tid != s->longest.tid)
 			continue;
 		if (at > to)
 			break;
-		if (export_func(x, &c, &f))
+		if (kft_export_func(x, &c, &f))
 			goto oom;
-		end = at + export_duration(x, &c);
+		end = at + kft_export_duration(x, &c);
 		if (!(c.flags & KFT_REC_SIGNAL))
 			while (nopen && open[nopen - 1].depth >= c.depth)
 				nopen--;

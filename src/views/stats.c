@@ -42,7 +42,7 @@ static struct kft_func_stats *stats_of(struct kft_stats *st, uint32_t f, size_t 
 static int one_call(struct kft_stats *st, const struct kft_call *c, uint32_t f, size_t *cap)
 {
 	struct kft_func_stats *s = stats_of(st, f, cap);
-	uint64_t at = export_entry(&st->x, c);
+	uint64_t at = kft_export_entry(&st->x, c);
 
 	if (!s)
 		return -1;
@@ -113,7 +113,7 @@ int kft_stats_compute(struct kft_stats *st, const struct kft_trace *tr,
 	size_t cap = 0;
 
 	memset(st, 0, sizeof(*st));
-	if (export_begin(&st->x, tr, sz, o, err))
+	if (kft_export_begin(&st->x, tr, sz, o, err))
 		return -1;
 	st->span_ns = st->x.end > st->x.base ? st->x.end - st->x.base : 0;
 	st->switches = tr->switches.present ? &tr->switches : NULL;
@@ -124,11 +124,11 @@ int kft_stats_compute(struct kft_stats *st, const struct kft_trace *tr,
 	while (kft_calls_next(cs, &c) > 0) {
 		uint32_t f;
 
-		export_progress(&st->x);
+		kft_export_progress(&st->x);
 		if (c.dur_ns == -2)
 			continue;	/* a stack-watch row */
-		if (export_func(&st->x, &c, &f) ||
-		    (export_kept(&st->x, &c, f) && one_call(st, &c, f, &cap))) {
+		if (kft_export_func(&st->x, &c, &f) ||
+		    (kft_export_kept(&st->x, &c, f) && one_call(st, &c, f, &cap))) {
 			kft_calls_close(cs);
 			return kft_error_set(err, "out of memory");
 		}
@@ -143,7 +143,7 @@ void kft_stats_free(struct kft_stats *st)
 	for (size_t i = 0; i < st->nfuncs; i++)
 		kft_durs_free(&st->funcs[i].durs);
 	free(st->funcs);
-	export_end(&st->x);
+	kft_export_end(&st->x);
 	memset(st, 0, sizeof(*st));
 }
 
