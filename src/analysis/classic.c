@@ -93,30 +93,6 @@ static void finish(struct kft_funcstats *fs)
 	}
 }
 
-int kft_funcstats_classic(struct kft_funcstats *fs, const struct kft_calltree *t,
-			  struct kft_error *err)
-{
-	struct classic c = { .fs = fs };
-
-	memset(fs, 0, sizeof(*fs));
-	fs->classic = true;
-	if (cover(&c, t))
-		goto oom;
-	for (size_t i = 0; i < t->nnodes; i++) {
-		const struct kft_node *n = &t->nodes[i];
-
-		if (one_call(&c, t, n->func, n->dur_ns, n->caller))
-			goto oom;
-	}
-	finish(fs);
-	kft_strmap_free(&c.byname);
-	return 0;
-oom:
-	kft_strmap_free(&c.byname);
-	kft_funcstats_free(fs);
-	return kft_error_set(err, "out of memory");
-}
-
 int kft_funcstats_classic_from_rows(struct kft_funcstats *fs, struct kft_calltree *t,
 				    const struct kft_text_source *src, struct kft_error *err)
 {

@@ -47,51 +47,6 @@ int kft_funcstats_alloc(struct kft_funcstats *fs, const struct kft_calltree *t,
 	return 0;
 }
 
-/*
- * Mark the calls of each function that run inside no finished call of the
- * same function (in the same tree): only they count in its Time. Depth
- * first, keeping how many finished calls of each function are open.
- */
-static int mark_outermost(const struct kft_calltree *t, bool *outer)
-{
-	uint64_t *active = calloc(t->nfuncs ? t->nfuncs : 1, sizeof(*active));
-
-	if (!active)
-		return -1;
-	for (size_t r = 0; r < t->nroots; r++) {
-		uint32_t cur = t->roots[r];
-
-		while (cur != KFT_NONE) {
-			const struct kft_node *n = &t->nodes[cur];
-			bool done = n->dur_ns >= 0;
-
-			outer[cur] = done && !active[n->func];
-			active[n->func] += done;
-			if (n->first_child != KFT_NONE) {
-				cur = n->first_child;
-				continue;
-			}
-			/* leave cur and every ancestor whose last child it closes */
-			for (;;) {
-				const struct kft_node *m = &t->nodes[cur];
-
-				active[m->func] -= m->dur_ns >= 0;
-				if (cur == t->roots[r]) {
-					cur = KFT_NONE;
-					break;
-				}
-				if (m->next_sibling != KFT_NONE) {
-					cur = m->next_sibling;
-					break;
-				}
-				cur = m->parent;
-			}
-		}
-	}
-	free(active);
-	return 0;
-}
-
 void kft_funcstats_spread(struct kft_func_stat *s, struct kft_durs *durs)
 {
 	size_t n = kft_durs_count(durs);
@@ -137,59 +92,6 @@ static void finish_stats(struct kft_funcstats *fs, struct kft_durs *durs)
 	}
 }
 
-int kft_funcstats_compute(struct kft_funcstats *fs, const struct kft_calltree *t,
-			  struct kft_error *err)
-{
-	bool *outer = NULL;
-	struct kft_durs *durs = NULL;
-	int ret = -1;
-
-	if (kft_funcstats_alloc(fs, t, err))
-		return -1;
-	fs->switches = t->switches.present;
-	durs = calloc(t->nfuncs ? t->nfuncs : 1, sizeof(*durs));
-	outer = malloc((t->nnodes ? t->nnodes : 1) * sizeof(*outer));
-	if (!durs || !outer || mark_outermost(t, outer))
-		goto oom;
-	for (size_t i = 0; i < t->nnodes; i++) {
-		const struct kft_node *n = &t->nodes[i];
-		struct kft_func_stat *s = &fs->funcs[n->func];
-
-		s->count++;
-		if (n->parent != KFT_NONE &&
-		    kft_funcstats_add_child(&fs->funcs[t->nodes[n->parent].func], n->func, n->dur_ns))
-			goto oom;
-		if (n->dur_ns < 0) {
-			s->unfinished++;
-			continue;
-		}
-		if (outer[i]) {
-			s->time_ns += n->dur_ns;
-			if (t->switches.present)
-				s->off_ns += (int64_t)kft_switches_off_ns(
-					&t->switches, n->tid, t->base_ns + (uint64_t)n->entry_ns,
-					t->base_ns + (uint64_t)(n->entry_ns + n->dur_ns));
-		}
-		s->sum_ns += n->dur_ns;
-		s->local_ns += n->local_ns;
-		if (kft_durs_add(&durs[n->func], n->dur_ns))
-			goto oom;
-	}
-	finish_stats(fs, durs);
-	ret = 0;
-	goto out;
-oom:
-	kft_error_set(err, "out of memory");
-out:
-	for (size_t f = 0; durs && f < t->nfuncs; f++)
-		kft_durs_free(&durs[f]);
-	free(durs);
-	free(outer);
-	if (ret)
-		kft_funcstats_free(fs);
-	return ret;
-}
-
 void kft_funcstats_free(struct kft_funcstats *fs)
 {
 	for (size_t f = 0; f < fs->nfuncs; f++)
@@ -208,7 +110,7 @@ static int cmp_first_row(const void *a, const void *b)
 }
 
 /* One more call of func, at row, under s: children keep the order of
- * their first row, as a tree in memory, read in row order, gives them. */
+ * their first row. */
 static int add_child_at(struct kft_func_stat *s, uint32_t func, int64_t dur, uint32_t row)
 {
 	if (kft_funcstats_add_child(s, func, dur))

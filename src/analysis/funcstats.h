@@ -48,17 +48,12 @@ struct kft_funcstats {
 	bool switches;		/* off_ns known: the trace has its context switches */
 };
 
-int kft_funcstats_compute(struct kft_funcstats *fs, const struct kft_calltree *t,
-			  struct kft_error *err);
-/* The same from a tree on disk (spooltree.h). */
+/* From a tree on disk (spooltree.h). */
 struct kft_spooltree;
 int kft_funcstats_from_spool(struct kft_funcstats *fs, struct kft_spooltree *st,
 			     struct kft_error *err);
-/* classic.c: kd 1.1's arithmetic, over a tree's calls or straight from
- * rows (a log's, or a trace's: classic-rows.h; t then gets the
- * functions, by bare name) */
-int kft_funcstats_classic(struct kft_funcstats *fs, const struct kft_calltree *t,
-			  struct kft_error *err);
+/* classic.c: kd 1.1's arithmetic, straight from rows (a log's, or a
+ * trace's: classic-rows.h; t then gets the functions, by bare name) */
 struct kft_text_source;
 int kft_funcstats_classic_from_rows(struct kft_funcstats *fs, struct kft_calltree *t,
 				    const struct kft_text_source *src, struct kft_error *err);

@@ -235,8 +235,8 @@ struct open_call {
 };
 
 /* A call's subtree size and Local once all its children are known (end:
- * the place after its subtree), Local as the tree in memory gives it
- * (calltree.c). */
+ * the place after its subtree), Local as kft_node.local_ns says (with
+ * classic, kd 1.1's). */
 static int close_call(struct kft_spooltree *st, const struct open_call *c, uint64_t end,
 		      struct kft_error *err)
 {
@@ -447,7 +447,6 @@ int kft_spooltree_get(struct kft_spooltree *st, uint64_t p, struct kft_node *n, 
 	n->irq = rec->irq;
 	n->inherited = rec->inherited;
 	n->tid = rec->tid;
-	n->parent = n->first_child = n->last_child = n->next_sibling = KFT_NONE;
 	n->caller = st->t.strings[rec->caller];
 	snprintf(n->pid, sizeof(n->pid), "%s", st->t.strings[rec->pid]);
 	if (size)

@@ -78,15 +78,6 @@ static bool number(const char *s, long long *v)
 	return *s && !*end;
 }
 
-/* Whether the one-pass totals can fill every column asked for. */
-static bool fast_columns(const struct kft_kd_opts *o)
-{
-	const char *cols = o->columns ? o->columns : "Fctal";
-
-	return strspn(cols, KFT_FASTSUM_COLUMNS) == strlen(cols) &&
-	       strchr(KFT_FASTSUM_COLUMNS, o->sort);
-}
-
 /* Whether a column or the sort needs every call's duration. */
 static bool wants_durations(const struct kft_kd_opts *o)
 {
@@ -169,11 +160,10 @@ int kft_cmd_kd(int argc, char **argv)
 	bool tree = false, long_list = false;
 	struct kft_calltree t;
 	struct kft_funcstats fs = { 0 };
-	struct kft_text_log log = { 0 };
 	struct kft_error err;
 	struct stat st;
 	struct kft_kd_notes notes = { 0 };
-	bool in_memory, switches = false;
+	bool switches = false;
 	unsigned int text_flags = 0;
 	int ret = 1;
 
@@ -262,7 +252,6 @@ int kft_cmd_kd(int argc, char **argv)
 
 	if (strcmp(input, "-") && kft_cli_trace_missing(input, " or text log"))
 		return 1;
-	in_memory = getenv("KFT_KD_IN_MEMORY") != NULL;
 	if (strcmp(input, "-") && !stat(input, &st) && S_ISDIR(st.st_mode)) {
 		struct kft_trace tr;
 		struct kft_symbolizer *sz;
@@ -272,16 +261,7 @@ int kft_cmd_kd(int argc, char **argv)
 		if (switches && !tr.switches.present)
 			fprintf(stderr, "kft: kd: %s has no context switches (recorded with "
 				"--no-switches, or the kernel refused them)\n", tr.dir);
-		/* the notes are taken now: some trees are printed after the
-		 * trace is closed */
-		if ((tree || slowest_func) && !o.classic && !o.interlace && !o.raw_order) {
-			if (kft_kd_notes_take(&notes, &tr, switches, &err)) {
-				kft_cli_close_trace(&tr, sz);
-				return kft_cli_fail("%s", err.msg);
-			}
-			o.notes = &notes;
-		}
-		if (o.classic && !in_memory) {
+		if (o.classic) {
 			/* kd 1.1's nesting and sums, from the calls as rows */
 			struct kft_classic_rows *cr = kft_classic_rows_open(&tr, sz, &err);
 
@@ -294,7 +274,7 @@ int kft_cmd_kd(int argc, char **argv)
 			kft_cli_close_trace(&tr, sz);
 			return !cr || ret ? kft_cli_fail("%s", err.msg) : 0;
 		}
-		if (!tree && !slowest_func && !in_memory && fast_columns(&o)) {
+		if (!tree && !slowest_func) {
 			/* totals need no tree: one pass over the records (each
 			 * thread file alone, the kernel calls a program call
 			 * made found first) */
@@ -305,39 +285,26 @@ int kft_cmd_kd(int argc, char **argv)
 			kft_cli_close_trace(&tr, sz);
 			return ret ? kft_cli_fail("%s", err.msg) : 0;
 		}
-		if (!o.classic && !in_memory && (slowest_func || tree)) {
-			/* trees straight from the thread files' call streams,
-			 * or, where a thread's calls span files, kept on disk */
-			ret = !kft_thread_calls_joins(&tr, NULL) || getenv("KFT_KD_ON_DISK")
-				? kd_trace_spooled(&tr, sz, &o, slowest_func, (long)slowest_n, &err)
-			      : slowest_func ? kft_view_kd_slowest_stream(stdout, &tr, sz, &o,
-									slowest_func,
-									(long)slowest_n, &err)
-			      : o.raw_order ? kft_view_kd_rows_stream(stdout, &tr, sz, &o, &err)
-			      : o.interlace ? kft_view_kd_interlaced_stream(stdout, &tr, sz, &o, &err)
-					    : kft_view_kd_tree_stream(stdout, &tr, sz, &o, &err);
+		if (!o.interlace && !o.raw_order && kft_kd_notes_take(&notes, &tr, switches, &err)) {
 			kft_cli_close_trace(&tr, sz);
-			kft_kd_notes_free(&notes);
-			return ret ? kft_cli_fail("%s", err.msg) : 0;
-		}
-		ret = kft_calltree_from_trace(&t, &tr, sz, tree && !slowest_func && !o.classic,
-					      &err);
-		kft_cli_close_trace(&tr, sz);
-		if (ret) {
-			kft_kd_notes_free(&notes);
 			return kft_cli_fail("%s", err.msg);
 		}
-		if (o.classic) {
-			/* nest again as kd did, from the rows as a log shows them */
-			ret = kft_calltree_to_text(&t, &log, &err);
-			kft_calltree_free(&t);
-			if (ret || kft_calltree_from_text(&t, &log, true, &err)) {
-				kft_text_log_free(&log);
-				return kft_cli_fail("%s", err.msg);
-			}
-		}
-	} else if (!in_memory) {
-		/* a log is read row by row, its trees kept on disk */
+		o.notes = !o.interlace && !o.raw_order ? &notes : NULL;
+		/* trees straight from the thread files' call streams, or, where
+		 * a thread's calls span files, kept on disk */
+		ret = !kft_thread_calls_joins(&tr, NULL) || getenv("KFT_KD_ON_DISK")
+			? kd_trace_spooled(&tr, sz, &o, slowest_func, (long)slowest_n, &err)
+		      : slowest_func ? kft_view_kd_slowest_stream(stdout, &tr, sz, &o, slowest_func,
+								(long)slowest_n, &err)
+		      : o.raw_order ? kft_view_kd_rows_stream(stdout, &tr, sz, &o, &err)
+		      : o.interlace ? kft_view_kd_interlaced_stream(stdout, &tr, sz, &o, &err)
+				    : kft_view_kd_tree_stream(stdout, &tr, sz, &o, &err);
+		kft_cli_close_trace(&tr, sz);
+		kft_kd_notes_free(&notes);
+		return ret ? kft_cli_fail("%s", err.msg) : 0;
+	}
+	/* a log is read row by row, its trees kept on disk */
+	{
 		struct kft_text_reader *r = kft_text_reader_open(input, text_flags, &err);
 
 		if (r) {
@@ -347,32 +314,5 @@ int kft_cmd_kd(int argc, char **argv)
 			kft_text_reader_close(r);
 		}
 		return !r || ret ? kft_cli_fail("%s", err.msg) : 0;
-	} else {
-		if (kft_text_log_load(&log, input, text_flags, &err))
-			return kft_cli_fail("%s", err.msg);
-		if (kft_calltree_from_text(&t, &log, o.classic, &err)) {
-			kft_text_log_free(&log);
-			return kft_cli_fail("%s", err.msg);
-		}
 	}
-
-	ret = 1;
-	if (slowest_func) {
-		if (!kft_view_kd_slowest(stdout, &t, &o, slowest_func, (long)slowest_n, &err))
-			ret = 0;
-	} else if (tree) {
-		if (!kft_view_kd_tree(stdout, &t, &o, &err))
-			ret = 0;
-	} else if (!(o.classic ? kft_funcstats_classic(&fs, &t, &err) :
-				 kft_funcstats_compute(&fs, &t, &err))) {
-		if (!kft_view_kd_summary(stdout, &t, &fs, &o, &err))
-			ret = 0;
-		kft_funcstats_free(&fs);
-	}
-	if (ret)
-		kft_cli_fail("%s", err.msg);
-	kft_calltree_free(&t);
-	kft_text_log_free(&log);
-	kft_kd_notes_free(&notes);
-	return ret;
 }

@@ -89,7 +89,7 @@ static int settle(const struct tree_open *o)
 
 /*
  * One pass over both files in the whole trace's order, nesting as the
- * tree in memory does (kft_calls, then calltree.c): a kernel call goes one
+ * trace's call stream does (kft_calls): a kernel call goes one
  * deeper than the innermost program call not yet ended when it began (the
  * one that made the system call); each call's parent is the innermost
  * call open in the tree not as deep. Each call's depth in the tree and its

@@ -2,7 +2,7 @@
 /*
  * The rows of kd's call trees: the header, one row per call (entry,
  * duration, Local, pid, then the name indented by its depth), the same
- * whether the tree is in memory (kd-tree.c) or streamed (kd-stream.c).
+ * whether the tree is kept on disk (kd-spool.c) or streamed (kd-stream.c).
  */
 #ifndef KFT_VIEW_KD_ROWS_H
 #define KFT_VIEW_KD_ROWS_H

@@ -2,8 +2,8 @@
 /*
  * kd's call trees (-c, with -l, -r, -i) and slowest calls streamed from a
  * trace's thread files, in memory that grows by 8 bytes a call (Local
- * goes to a temporary file; kd-tree.c prints the same rows from a tree
- * in memory).
+ * goes to a temporary file; kd-spool.c prints the same rows from a tree
+ * kept on disk).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -77,8 +77,8 @@ static const struct kft_call *next_call(struct stream *s, size_t f, int64_t *loc
 	return c;
 }
 
-/* The order of the whole trace's call stream, which the tree in memory
- * is built in. */
+/* The order of the whole trace's call stream, which the tree on disk is
+ * built in. */
 static bool first(const struct kft_call *a, size_t fa, const struct kft_call *b, size_t fb)
 {
 	return kft_calls_before(a, a->entry_ns, fa, b, b->entry_ns, fb);
@@ -426,7 +426,7 @@ struct interlace {
 	unsigned int nmarks;
 };
 
-/* A call's time as the tree in memory holds it (from the first start). */
+/* A call's time as the trees show it (from the first start). */
 static int64_t rel_entry(const struct stream *s, const struct kft_call *c)
 {
 	return (int64_t)(c->entry_ns - (c->entry_ns >= s->base ? s->base : c->entry_ns));

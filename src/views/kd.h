@@ -1,5 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* kd's views: the per-function summary and the call trees. */
+/*
+ * kd's views: the per-function summary (kd.c, from the totals of
+ * analysis/fastsum.h or, for text logs and --classic, funcstats.h and
+ * classic.c) and the call trees, in every layout, printed row by row by
+ * kd-rows.c from one of two sources: a trace's thread files read as call
+ * streams (kd-stream.c), or a tree kept on disk (kd-spool.c, from
+ * analysis/spooltree.h) for text logs, --classic, and traces whose
+ * threads span files.
+ */
 #ifndef KFT_VIEW_KD_H
 #define KFT_VIEW_KD_H
 
@@ -32,11 +40,10 @@ struct kft_kd_opts {
 
 int kft_view_kd_summary(FILE *out, const struct kft_calltree *t, const struct kft_funcstats *fs,
 			const struct kft_kd_opts *o, struct kft_error *err);
-int kft_view_kd_tree(FILE *out, const struct kft_calltree *t, const struct kft_kd_opts *o,
-		     struct kft_error *err);
-/* kft_view_kd_tree's trees, without -i, -r or --classic, streamed from
- * a trace whose threads were not traced in the kernel too: memory grows
- * by 8 bytes a call (Local goes to a temporary file), not by a tree. */
+/* The call trees, without -i, -r or --classic, streamed from a trace
+ * whose thread files can be read one at a time (kft_thread_calls_joins):
+ * memory grows by 8 bytes a call (Local goes to a temporary file), not
+ * by a tree. */
 int kft_view_kd_tree_stream(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
 			    const struct kft_kd_opts *o, struct kft_error *err);
 /* The same trees with -i (other chains where they began), streamed. */
@@ -46,19 +53,16 @@ int kft_view_kd_interlaced_stream(FILE *out, const struct kft_trace *tr,
 /* The same rows with -r (in the order of the call stream), streamed. */
 int kft_view_kd_rows_stream(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
 			    const struct kft_kd_opts *o, struct kft_error *err);
-/* The same as kft_view_kd_slowest, streamed: the n slowest calls found
- * in one pass over the records, each tree read from its thread's stream. */
+/* The n slowest calls of func, each with its subtree, streamed: found in
+ * one pass over the records, each tree read from its thread's stream. */
 int kft_view_kd_slowest_stream(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
 			       const struct kft_kd_opts *o, const char *func, long n,
 			       struct kft_error *err);
-/* kft_view_kd_tree and kft_view_kd_slowest from a tree on disk. */
+/* The same trees, and the slowest calls, from a tree on disk. */
 struct kft_spooltree;
 int kft_view_kd_tree_spool(FILE *out, struct kft_spooltree *st, const struct kft_kd_opts *o,
 			   struct kft_error *err);
 int kft_view_kd_slowest_spool(FILE *out, struct kft_spooltree *st, const struct kft_kd_opts *o,
 			      const char *func, long n, struct kft_error *err);
-/* The n slowest calls of func, each with its subtree. */
-int kft_view_kd_slowest(FILE *out, const struct kft_calltree *t, const struct kft_kd_opts *o,
-			const char *func, long n, struct kft_error *err);
 
 #endif

@@ -93,8 +93,6 @@ main /* inherited */
 E
 	KFT_KD_ON_DISK=1 kft kd -c >tree.disk
 	expect tree <tree.disk
-	KFT_KD_IN_MEMORY=1 kft kd -c >tree.mem
-	expect tree <tree.mem
 	kft kd -c -l | awk '/inherited/ { print $2, $3 }' >cols
 	expect cols <<'E'
 - -

@@ -26,9 +26,6 @@ test_switches_on_cpu_time() {
 		awk -v t="$(kd_of kd spin 2)" -v o="$(kd_of kd spin 3)" 'BEGIN { exit !(o > 0 && o <= t) }'
 	check "main's On-CPU holds spin's" \
 		awk -v m="$(kd_of kd main 3)" -v s="$(kd_of kd spin 3)" 'BEGIN { exit !(m >= s) }'
-	# the one-pass totals and the tree's agree
-	KFT_KD_IN_MEMORY=1 kft kd -f Fcto >kd.mem
-	expect kd <kd.mem
 	# kft stats: the average call's on-CPU time
 	kft stats wait_pipe >stats
 	check "stats: wait_pipe mostly off the CPU" awk 'NR == 3 { exit !($14 * 10 < $9) }' stats
@@ -89,8 +86,6 @@ test_switches_in_kd_trees() {
 	check "... 100 ms of it" awk '
 		{ for (i = 1; i <= NF; i++) if ($i == "CPU") v += $(i + 1) }
 		END { exit !(v >= 90000) }' slept
-	KFT_KD_IN_MEMORY=1 kft kd -c -l --switches >tree.mem
-	expect tree <tree.mem
 	KFT_KD_ON_DISK=1 kft kd -c -l --switches >tree.disk
 	expect tree <tree.disk
 	# as many spans, at the same depth, as ftrace --switches shows, thread
@@ -107,8 +102,6 @@ test_switches_in_kd_trees() {
 	kft kd --slowest 1 wait_pipe --switches >slow
 	check "--slowest: the sleep inside wait_pipe" grep -q '^ .* |  /\* off the CPU .* us: slept \*/$' slow
 	check "--slowest: nothing outside it" test "$(grep -c '[0-9] /\* off the CPU' slow)" = 0
-	KFT_KD_IN_MEMORY=1 kft kd --slowest 1 wait_pipe --switches >slow.mem
-	expect slow <slow.mem
 	KFT_KD_ON_DISK=1 kft kd --slowest 1 wait_pipe --switches >slow.disk
 	expect slow <slow.disk
 }

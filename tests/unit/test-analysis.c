@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Call trees and per-function statistics, fixed and classic (kd 1.1). */
+/* Call trees of text logs and per-function statistics, fixed and classic
+ * (kd 1.1), as kft kd computes them. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,35 +9,93 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "analysis/calltree.h"
 #include "analysis/funcstats.h"
+#include "analysis/spooltree.h"
 
 static struct kft_text_log tlog;
-static struct kft_calltree tree;
+static struct kft_spooltree st;
+static bool built;
+static struct kft_calltree classic_names;	/* kft_funcstats_classic_from_rows's */
+static const struct kft_calltree *names;	/* whose functions stat_of reads */
 static struct kft_funcstats fs;
 static struct kft_error err;
+/* each call of the tree, by its row: depth, parent (a row) and function */
+static struct {
+	uint32_t depth, parent, func;
+} calls[32];
+static size_t nroots;
 
-/* rows: "entry delta pid func caller" lines */
-static void load(const char *const *rows, size_t n, bool classic)
+/* tlog's rows as the trees read rows */
+static size_t at;
+
+static int rows_next(void *ctx, const struct kft_text_row **row, struct kft_error *e)
 {
-	kft_calltree_free(&tree);
+	(void)ctx;
+	(void)e;
+	if (at == tlog.nrows)
+		return 0;
+	*row = &tlog.rows[at++];
+	return 1;
+}
+
+static int rows_rewind(void *ctx, struct kft_error *e)
+{
+	(void)ctx;
+	(void)e;
+	at = 0;
+	return 0;
+}
+
+static const struct kft_text_source log_rows = { .next = rows_next, .rewind = rows_rewind };
+
+static void unload(void)
+{
+	if (built)
+		kft_spooltree_free(&st);
+	built = false;
+	kft_calltree_free(&classic_names);
 	kft_text_log_free(&tlog);
+}
+
+/* rows: "entry delta pid func caller" lines, nested as kft kd nests a
+ * log's (on disk); each call's parent is the call before it in the
+ * tree's depth-first order one level up */
+static void load(const char *const *lines, size_t n, bool classic)
+{
+	uint32_t open[32];
+
+	unload();
 	tlog.rows = calloc(n, sizeof(*tlog.rows));
 	assert_non_null(tlog.rows);
 	for (size_t i = 0; i < n; i++) {
 		char buf[256];
 
-		snprintf(buf, sizeof(buf), "%s", rows[i]);
+		snprintf(buf, sizeof(buf), "%s", lines[i]);
 		assert_int_equal(kft_text_log_parse_row(&tlog.rows[i], buf, "t", (unsigned)i + 1, &err), 0);
 		tlog.nrows++;
 	}
-	assert_int_equal(kft_calltree_from_text(&tree, &tlog, classic, &err), 0);
+	assert_int_equal(kft_spooltree_build_text(&st, &log_rows, classic, &err), 0);
+	built = true;
+	names = &st.t;
+	nroots = 0;
+	assert_true(st.ncalls <= 32);
+	for (uint64_t p = 0; p < st.ncalls; p++) {
+		struct kft_node node;
+		uint32_t row;
+
+		assert_int_equal(kft_spooltree_get(&st, p, &node, NULL, &row, &err), 0);
+		calls[row].depth = node.depth;
+		calls[row].func = node.func;
+		calls[row].parent = node.depth ? open[node.depth - 1] : KFT_NONE;
+		open[node.depth] = row;
+		nroots += !node.depth;
+	}
 }
 
 static uint32_t node_named(const char *name, unsigned int nth)
 {
-	for (size_t i = 0; i < tree.nnodes; i++)
-		if (!strcmp(tree.funcs[tree.nodes[i].func].name, name) && !nth--)
+	for (size_t i = 0; i < st.ncalls; i++)
+		if (!strcmp(st.t.funcs[calls[i].func].name, name) && !nth--)
 			return (uint32_t)i;
 	fail_msg("no node %s", name);
 	return KFT_NONE;
@@ -44,15 +103,15 @@ static uint32_t node_named(const char *name, unsigned int nth)
 
 static const char *parent_name(uint32_t n)
 {
-	uint32_t p = tree.nodes[n].parent;
+	uint32_t p = calls[n].parent;
 
-	return p == KFT_NONE ? "(root)" : tree.funcs[tree.nodes[p].func].name;
+	return p == KFT_NONE ? "(root)" : st.t.funcs[calls[p].func].name;
 }
 
 static const struct kft_func_stat *stat_of(const char *name)
 {
 	for (size_t f = 0; f < fs.nfuncs; f++)
-		if (!strcmp(tree.funcs[f].base_name, name) && fs.funcs[f].count)
+		if (!strcmp(names->funcs[f].base_name, name) && fs.funcs[f].count)
 			return &fs.funcs[f];
 	fail_msg("no stats for %s", name);
 	return NULL;
@@ -83,11 +142,11 @@ static void test_nesting_per_thread(void **state)
 	/* pid 45's create_dir names do_fork as caller: but do_fork is pid 33's */
 	assert_string_equal(parent_name(node_named("create_dir", 0)), "(root)");
 	assert_string_equal(parent_name(node_named("sysfs_new_dirent", 0)), "create_dir");
-	assert_int_equal(tree.nodes[node_named("sysfs_new_dirent", 0)].parent,
+	assert_int_equal(calls[node_named("sysfs_new_dirent", 0)].parent,
 			 node_named("create_dir", 0));
 	assert_string_equal(parent_name(node_named("create_dir", 1)), "dup_mm");
-	assert_int_equal(tree.nodes[node_named("sysfs_new_dirent", 1)].depth, 4);
-	assert_int_equal(tree.nroots, 3);
+	assert_int_equal(calls[node_named("sysfs_new_dirent", 1)].depth, 4);
+	assert_int_equal(nroots, 3);
 }
 
 static void test_classic_nesting(void **state)
@@ -102,7 +161,7 @@ static void test_stats(void **state)
 	const struct kft_func_stat *s;
 
 	load(fork_log, 11, false);
-	assert_int_equal(kft_funcstats_compute(&fs, &tree, &err), 0);
+	assert_int_equal(kft_funcstats_from_spool(&fs, &st, &err), 0);
 	s = stat_of("do_fork");
 	assert_int_equal(s->count, 1);
 	assert_int_equal(s->time_ns, 20428000);
@@ -120,7 +179,7 @@ static void test_stats(void **state)
 	assert_int_equal(s->min_ns, 300000);
 	assert_int_equal(s->max_ns, 5000000);
 	assert_int_equal(s->p50_ns, 300000);
-	assert_int_equal(tree.funcs[s->max_sub].name[0], 's');
+	assert_int_equal(names->funcs[s->max_sub].name[0], 's');
 	assert_int_equal(s->max_sub_count, 2);
 	s = stat_of("timer_interrupt");
 	assert_int_equal(s->local_ns, 151000 - 8000 - 80000);
@@ -132,7 +191,8 @@ static void test_classic_stats(void **state)
 	const struct kft_func_stat *s;
 
 	load(fork_log, 11, true);
-	assert_int_equal(kft_funcstats_classic(&fs, &tree, &err), 0);
+	assert_int_equal(kft_funcstats_classic_from_rows(&fs, &classic_names, &log_rows, &err), 0);
+	names = &classic_names;
 	s = stat_of("dup_mm");	/* -1 summed, and Local negative, as kd printed */
 	assert_int_equal(s->time_ns, -1000);
 	assert_int_equal(s->local_ns, -1000 - 5000000);
@@ -157,8 +217,8 @@ static void test_rounding_tolerance(void **state)
 
 static int teardown(void **state)
 {
-	kft_calltree_free(&tree);
-	kft_text_log_free(&tlog);
+	(void)state;
+	unload();
 	return 0;
 }
 

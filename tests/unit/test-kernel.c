@@ -17,6 +17,8 @@
 
 #include "analysis/calltree.h"
 #include "analysis/fastsum.h"
+#include "analysis/spooltree.h"
+#include "analysis/trace-tree.h"
 #include "format/calls.h"
 #include "format/control.h"
 #include "format/reader.h"
@@ -342,11 +344,10 @@ static void test_kernel_only_trace_reads_back(void **state)
 	free(dir);
 }
 
-/* What a kd tree view prints, streamed or from the tree in memory. */
+/* What a kd tree view prints, streamed or from the tree kept on disk. */
 static char *kd_view(const struct kft_trace *tr, struct kft_symbolizer *sz,
-		     const struct kft_kd_opts *o, const char *slowest, bool in_memory)
+		     const struct kft_kd_opts *o, const char *slowest, bool on_disk)
 {
-	struct kft_calltree t;
 	struct kft_error err;
 	char *text = NULL;
 	size_t len = 0;
@@ -354,11 +355,18 @@ static char *kd_view(const struct kft_trace *tr, struct kft_symbolizer *sz,
 	int ret;
 
 	assert_non_null(out);
-	if (in_memory) {
-		assert_int_equal(kft_calltree_from_trace(&t, tr, sz, false, &err), 0);
-		ret = slowest ? kft_view_kd_slowest(out, &t, o, slowest, 2, &err)
-			      : kft_view_kd_tree(out, &t, o, &err);
-		kft_calltree_free(&t);
+	if (on_disk) {
+		struct kft_trace_tree *tt = kft_trace_tree_open(tr, !slowest, &err);
+		struct kft_call_source src;
+		struct kft_spooltree st;
+
+		assert_non_null(tt);
+		src = kft_trace_tree_source(tt);
+		assert_int_equal(kft_spooltree_build(&st, &src, sz, false, &err), 0);
+		kft_trace_tree_close(tt);
+		ret = slowest ? kft_view_kd_slowest_spool(out, &st, o, slowest, 2, &err)
+			      : kft_view_kd_tree_spool(out, &st, o, &err);
+		kft_spooltree_free(&st);
 	} else {
 		ret = slowest ? kft_view_kd_slowest_stream(out, tr, sz, o, slowest, 2, &err)
 		      : o->raw_order ? kft_view_kd_rows_stream(out, tr, sz, o, &err)
@@ -376,13 +384,13 @@ static char *kd_view(const struct kft_trace *tr, struct kft_symbolizer *sz,
 /*
  * Two threads traced in the program and the kernel, one in the kernel
  * only: the streamed trees (kernel calls joined to each program thread's
- * stream) print what the tree in memory prints, Locals too.
+ * stream) print what the tree kept on disk prints, Locals too.
  *   100: main { f { openat { do_open } g read } h { g read } write }, and
  *        kernel calls before and after main
  *   101: t1 { t2 { kread } } and t3 open at the end, with a kernel call
  *   102: the kernel only
  */
-static void test_kernel_trees_stream_as_in_memory(void **state)
+static void test_kernel_trees_stream_as_on_disk(void **state)
 {
 	char *dir = make_dir();
 	const struct kft_rec_data user[] = {
@@ -532,7 +540,7 @@ int main(void)
 		cmocka_unit_test(test_kernel_only_trace_reads_back),
 		cmocka_unit_test(test_fork_child_under_inherited_calls),
 		cmocka_unit_test(test_exec_image_under_the_calls_it_replaced),
-		cmocka_unit_test(test_kernel_trees_stream_as_in_memory),
+		cmocka_unit_test(test_kernel_trees_stream_as_on_disk),
 		cmocka_unit_test(test_summary_of_a_damaged_function),
 		cmocka_unit_test(test_cpumask_text),
 	};
