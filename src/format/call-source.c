@@ -107,7 +107,8 @@ int kft_source_open(struct kft_source *s, const struct kft_thread_file *th, unsi
 		    struct kft_error *err)
 {
 	struct kft_walk_ops ops = { .left = place, .ctx = s,
-				    .inherited = keep & KFT_SOURCE_INHERITED };
+				    .inherited = keep & KFT_SOURCE_INHERITED,
+				    .inherited_ns = &s->inherited_ns };
 	int ret;
 
 	s->th = th;
@@ -135,13 +136,20 @@ int kft_source_open(struct kft_source *s, const struct kft_thread_file *th, unsi
 	return 0;
 }
 
+void kft_source_call(const struct kft_source *s, uint64_t pos, struct kft_call *c)
+{
+	kft_thread_call(s->th, s->idx[pos], s->depth ? s->depth[pos] : 0, c);
+	if (c->flags & KFT_CALL_INHERITED)
+		c->entry_ns = s->inherited_ns;	/* the walk found when */
+}
+
 /* Take the thread's next call (or watch row) as its head. */
 void kft_source_advance(struct kft_source *s)
 {
 	bool call = s->pos < s->n, watch = s->wpos < s->nwatch;
 
 	if (call)
-		kft_thread_call(s->th, s->idx[s->pos], s->depth ? s->depth[s->pos] : 0, &s->head);
+		kft_source_call(s, s->pos, &s->head);
 	if (watch) {
 		const struct kft_watch_row *w = &s->watch[s->wpos];
 		struct kft_rec_data r;
@@ -166,11 +174,6 @@ void kft_source_advance(struct kft_source *s)
 		}
 		s->pos++;
 	}
-}
-
-void kft_source_call(const struct kft_source *s, uint64_t pos, struct kft_call *c)
-{
-	kft_thread_call(s->th, s->idx[pos], s->depth ? s->depth[pos] : 0, c);
 }
 
 void kft_source_close(struct kft_source *s)

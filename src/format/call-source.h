@@ -29,6 +29,7 @@ struct kft_source {
 	uint64_t n, pos;
 	struct kft_watch_row *watch;
 	uint64_t nwatch, wpos;
+	uint64_t inherited_ns;	/* when the calls the image began inside show */
 	struct kft_call head;	/* the next call, if has_head */
 	int64_t head_local;	/* its Local in ns (-1: unfinished), if local */
 	uint64_t head_key;	/* its time in the merge */

@@ -51,24 +51,6 @@ static const struct kft_rec_data *row_at(const struct kft_thread_file *old, uint
 	return NULL;
 }
 
-/* The earliest entry of th's own calls (UINT64_MAX: none). */
-static uint64_t first_entry(const struct kft_thread_file *th)
-{
-	uint64_t first = UINT64_MAX;
-
-	for (uint64_t k = 0; k < th->nrecs; k++) {
-		struct kft_rec_data r;
-
-		kft_thread_rec(th, k, &r);
-		if (r.dur != KFT_DUR_WATCH && r.entry_ns < first)
-			first = r.entry_ns;
-	}
-	for (uint64_t f = 0; f < th->nframes; f++)
-		if ((th->frames[f].flags & KFT_FRAME_LOGGED) && th->frames[f].entry_ns < first)
-			first = th->frames[f].entry_ns;
-	return first;
-}
-
 /*
  * th is the image that replaced old by exec: the calls old's thread had
  * open at the end, its own (logged) and those it had inherited, are th's
@@ -77,11 +59,11 @@ static uint64_t first_entry(const struct kft_thread_file *th)
 static int take_replaced(struct kft_thread_file *th, const struct kft_thread_file *old,
 			 struct kft_error *err)
 {
-	uint64_t n = 0, first;
+	uint64_t n = 0;
 
 	for (uint64_t f = 0; f < old->nframes; f++)
 		n += (old->frames[f].flags & KFT_FRAME_LOGGED) || row_at(old, f);
-	if (!n || (first = first_entry(th)) == UINT64_MAX)
+	if (!n)
 		return 0;
 	if (!(th->inherited = malloc(n * sizeof(*th->inherited))))
 		return oom(err);
@@ -104,8 +86,7 @@ static int take_replaced(struct kft_thread_file *th, const struct kft_thread_fil
 		 * outermost, one a level */
 		r->depth = (uint32_t)th->ninherited++;
 	}
-	th->inherited_ns = first;
-	th->inherited_exec = true;
+	th->inherited_exec = true;	/* shown at its first call (the walk) */
 	th->inherited_map = old->hdr.session;
 	return 0;
 }

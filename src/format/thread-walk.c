@@ -36,6 +36,7 @@ struct walk {
 	uint64_t *left_at;
 	uint64_t next_inherited;
 	uint32_t shift;		/* an exec'd image's depths: under them all */
+	uint64_t inherited_ns;	/* when they are shown to begin */
 };
 
 /*
@@ -43,7 +44,8 @@ struct walk {
  * call of its own that is no deeper (inherited i is at depth d_i, and
  * d_0 < d_1 < ...). NULL: out of memory.
  */
-static uint64_t *inherited_ends(const struct kft_thread_file *th, uint32_t shift)
+static uint64_t *inherited_ends(const struct kft_thread_file *th, uint32_t shift,
+				uint64_t *first_ns)
 {
 	uint64_t n = th->ninherited, *at = malloc(n * sizeof(*at));
 	uint32_t *depth = malloc(n * sizeof(*depth));
@@ -80,6 +82,8 @@ static uint64_t *inherited_ends(const struct kft_thread_file *th, uint32_t shift
 			entry = th->frames[k - th->nrecs].entry_ns;
 			d = (uint32_t)(k - th->nrecs);
 		}
+		if (entry < *first_ns)
+			*first_ns = entry;
 		d += shift;
 		while (i < n && depth[i] < d)
 			i++;
@@ -123,7 +127,7 @@ static int meet_inherited(struct walk *w, uint64_t entry_ns)
 		struct kft_rec_data r;
 
 		kft_thread_inherited(w->th, i, &r);
-		c.entry_ns = w->th->inherited_ns;
+		c.entry_ns = w->inherited_ns;
 		c.dur_ns = -1;
 		c.func = r.func;
 		c.call_site = r.call_site;
@@ -181,10 +185,17 @@ int kft_thread_walk(const struct kft_thread_file *th, const struct kft_walk_ops 
 
 	memset(&c, 0, sizeof(c));
 	if (ops->inherited && th->ninherited && w.total > kft_walk_count(th, false)) {
+		uint64_t first = UINT64_MAX;
+
 		w.th = th;
 		w.shift = th->inherited_exec ? (uint32_t)th->ninherited : 0;
-		if (!(w.left_at = inherited_ends(th, w.shift)))
+		if (!(w.left_at = inherited_ends(th, w.shift, &first)))
 			return -1;
+		/* a fork child's are shown at the fork, an exec'd image's
+		 * where it began (its first call) */
+		w.inherited_ns = th->inherited_exec ? first : th->inherited_ns;
+		if (ops->inherited_ns)
+			*ops->inherited_ns = w.inherited_ns;
 	}
 	/* the open frames end last, innermost first: backwards, outermost first */
 	for (uint64_t f = 0; f < th->nframes && !ret; f++) {

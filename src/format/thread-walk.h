@@ -47,6 +47,8 @@ struct kft_walk_ops {
 	bool inherited;	/* the calls the image began inside come first
 			 * (idx nrecs + nframes + i, dur -1, flags with
 			 * KFT_CALL_INHERITED), its own calls under them */
+	uint64_t *inherited_ns;	/* if not NULL: set to the moment they are
+				 * shown at (an exec'd image's first call) */
 };
 
 /* Whether c counts in its logged parent's time: a signal handler's chain
