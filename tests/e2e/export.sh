@@ -76,7 +76,11 @@ test_flame_svg() {
 	sed -nE 's/.*data-w="([0-9.]+)"><title>([^ ]+) .*/\2 \1/p' f.svg >boxes
 	check "a box for each stack of main" test \
 		"$(awk '{ print $1 }' boxes | grep -E '^(main|a|b|x|y|c)$' | sort | tr '\n' ' ')" = "a b b c main x y "
-	check "main spans the graph" awk '$1 == "main" && $2 >= 1179 { ok = 1 } END { exit !ok }' boxes
+	# (the signal handler's stack is a root of its own beside main: on a
+	# busy machine it ran long enough for a box over a pixel wide, ci43)
+	check "main and the handler span the graph" awk '
+		$1 == "main" { m = $2 } $1 == "on_usr1" { h = $2 }
+		END { exit !(m + h >= 1179 && m >= 1000) }' boxes
 	local c main
 	c=$(kft kd -f Ft | awk '$1 == "c" { print $2 }')
 	main=$(kft kd -f Ft | awk '$1 == "main" { print $2 }')
