@@ -59,20 +59,6 @@ void kft_cli_close_trace(struct kft_trace *tr, struct kft_symbolizer *sz);
  * on stderr (sz may be NULL). */
 void kft_cli_symbol_warnings(struct kft_symbolizer *sz);
 
-/* Running a program to trace (cmd-record.c). gate, a pipe: the child
- * waits for a byte on it before exec; runtime NULL: no libkft. */
-int kft_cli_find_program(const char *prog, char *out, size_t size);
-int kft_cli_find_runtime(char *out, size_t size);
-pid_t kft_cli_launch(const char *prog, char **argv, const char *runtime, const char *dir,
-		     const int *gate);
-
-/* After a program traced by kft record has ended (or been let go): its
- * names saved with the trace, its losses said (cmd-record.c). */
-void kft_cli_record_finish(const char *dir);
-/* kft record -p (record-attach.c): exe is the process's program, checked. */
-int kft_cli_record_attach(pid_t pid, const char *exe, const char *dir, const struct kft_config *cfg,
-			  bool primed, uint32_t mode, uint64_t max_size);
-
 /* kft record --kernel (record-kernel.c) */
 /* cfg: loaded, with the options' selections; record_kernel releases it */
 struct kft_config;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "../symbols/elf-symtab.h"
+#include "../record/launch.h"
 #include "../record/target.h"
 #include "cli.h"
 
@@ -110,6 +111,7 @@ static long list_libraries(long pid, char **globs, int nglobs)
 
 int kft_cmd_functions(int argc, char **argv)
 {
+	struct kft_error err;
 	char path[PATH_MAX];
 	long n, libs = 0;
 	char *end;
@@ -122,8 +124,8 @@ int kft_cmd_functions(int argc, char **argv)
 	pid = strtol(argv[1], &end, 10);
 	if (*argv[1] && !*end && pid > 0)
 		snprintf(path, sizeof(path), "/proc/%ld/exe", pid);
-	else if (kft_cli_find_program(argv[1], path, sizeof(path)))
-		return kft_cli_fail("functions: %s: program not found or not executable", argv[1]);
+	else if (kft_launch_find_program(argv[1], path, sizeof(path), &err))
+		return kft_cli_fail("functions: %s", err.msg);
 	n = list_object(path, NULL, argv + 2, argc - 2);
 	if (n < 0) {
 		if (pid > 0 && !*end)

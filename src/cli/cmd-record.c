@@ -27,7 +27,9 @@
 #include "../symbols/saved-symbols.h"
 #include "../views/views.h"
 #include "cli.h"
+#include "../record/attach.h"
 #include "../record/latency-keeper.h"
+#include "../record/launch.h"
 
 static const char usage[] =
 	"usage: kft record [-c CONFIG] [-o DIR] [--max-size SIZE] [--no-prime] [--no-check]\n"
@@ -116,26 +118,6 @@ struct record_opts {
 	const char *depth;
 	const char *cpus;
 };
-
-/* PROG as execvp would find it. */
-int kft_cli_find_program(const char *prog, char *out, size_t size)
-{
-	const char *path = getenv("PATH");
-
-	if (strchr(prog, '/')) {
-		snprintf(out, size, "%s", prog);
-		return access(out, X_OK);
-	}
-	for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
-		const char *end = strchrnul(p, ':');
-
-		snprintf(out, size, "%.*s/%s", (int)(end - p), p, prog);
-		if (end > p && !access(out, X_OK))
-			return 0;
-		p = *end ? end + 1 : end;
-	}
-	return -1;
-}
 
 static int check_program(const char *path, const struct kft_config *cfg, const char *cfgname)
 {
@@ -239,8 +221,44 @@ static int check_latency_func(const char *prog, const char *func)
 }
 
 /* kft record -p: the process's program checked as a program to start is. */
+/*
+ * The program has ended; from one reading of the trace: save the names of
+ * the functions it holds (so that it reads the same when the program is
+ * rebuilt, removed or elsewhere), and say what it could not hold and what
+ * the config asked for that never came.
+ */
+static void record_finish(const char *dir)
+{
+	struct kft_symbolizer *sz;
+	struct kft_trace tr;
+	struct kft_error err;
+
+	if (kft_trace_open(&tr, dir, &err))
+		return; /* the views will say why */
+	/* names from the files on disk, not from a symbols file saved before */
+	sz = kft_symbolizer_new_from_disk(dir, &err);
+	if (!sz || kft_symbols_save(dir, &tr, sz, &err))
+		fprintf(stderr, "kft: warning: %s; names will come from the files on disk\n",
+			err.msg);
+	kft_view_losses(stderr, &tr, "kft: ");
+	kft_view_unreached(stderr, &tr, sz, "kft: ");
+	kft_symbolizer_free(sz);
+	kft_trace_close(&tr);
+}
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
 static int attach(const struct record_opts *o, const struct kft_config *cfg)
 {
+	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
+	enum kft_attach_end how;
+	struct kft_error err;
 	char path[64], exe[PATH_MAX];
 	char *end;
 	long pid = strtol(o->pid, &end, 10);
@@ -260,87 +278,26 @@ static int attach(const struct record_opts *o, const struct kft_config *cfg)
 	exe[n] = '\0';
 	if (!o->no_check && check_program(exe, cfg, o->config ? o->config : "config"))
 		return 1;
-	return kft_cli_record_attach((pid_t)pid, exe, o->dir, cfg, cfg->prime || !o->no_prime,
-				     o->no_compress ? KFT_MODE_NO_COMPRESS : 0, o->max_size);
-}
-
-/* libkft.so lives in ../lib beside bin/kft, in the build tree and installed. */
-int kft_cli_find_runtime(char *out, size_t size)
-{
-	const char *env = getenv("KFT_LIBRARY");
-	char self[PATH_MAX];
-	ssize_t n;
-	char *slash;
-
-	if (env && *env) {
-		snprintf(out, size, "%s", env);
-		return access(out, R_OK) ? kft_cli_fail("KFT_LIBRARY=%s: %s", env, strerror(errno))
-					 : 0;
-	}
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n < 0)
-		return kft_cli_fail("cannot find myself: %s", strerror(errno));
-	self[n] = '\0';
-	slash = strrchr(self, '/');
-	if (slash)
-		*slash = '\0';
-	if ((size_t)snprintf(out, size, "%s/../lib/libkft.so", self) >= size || access(out, R_OK))
-		return kft_cli_fail("runtime library not found at %s (set KFT_LIBRARY)", out);
-	return 0;
-}
-
-/* SIGINT and SIGQUIT as kft found them, while it ignores them (as
- * system() does); the program gets them back. */
-static struct {
-	bool saved;
-	struct sigaction intr, quit;
-} caller_signals;
-
-pid_t kft_cli_launch(const char *prog, char **argv, const char *runtime, const char *dir,
-		     const int *gate)
-{
-	char abs_dir[PATH_MAX], preload[2 * PATH_MAX];
-	const char *old = getenv("LD_PRELOAD");
-	pid_t pid;
-
-	if (!realpath(dir, abs_dir))
-		return kft_cli_fail("%s: %s", dir, strerror(errno)) ? -1 : -1;
-	if (!runtime)
-		preload[0] = '\0';
-	else if (old && *old)
-		snprintf(preload, sizeof(preload), "%s:%s", runtime, old);
-	else
-		snprintf(preload, sizeof(preload), "%s", runtime);
-	pid = fork();
-	if (pid < 0)
-		return kft_cli_fail("fork: %s", strerror(errno)) ? -1 : -1;
-	if (pid == 0) {
-		sigset_t none;
-		char go;
-
-		/* what kft ignores or holds while it waits is the program's */
-		if (caller_signals.saved) {
-			sigaction(SIGINT, &caller_signals.intr, NULL);
-			sigaction(SIGQUIT, &caller_signals.quit, NULL);
-		}
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		/* the caller may have things to set up first (kernel tracing) */
-		if (gate) {
-			close(gate[1]);
-			if (read(gate[0], &go, 1) != 1)
-				_exit(127);
-			close(gate[0]);
-		}
-		if (runtime) {
-			setenv("LD_PRELOAD", preload, 1);
-			setenv("KFT_DIR", abs_dir, 1);
-		}
-		execv(prog, argv);
-		fprintf(stderr, "kft: cannot run %s: %s\n", prog, strerror(errno));
-		_exit(127);
-	}
-	return pid;
+	if (kft_cli_said(kft_attach_begin((pid_t)pid, exe, o->dir, cfg, cfg->prime || !o->no_prime,
+					  o->no_compress ? KFT_MODE_NO_COMPRESS : 0, o->max_size,
+					  &err),
+			 &err))
+		return 1;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	fprintf(stderr, "kft: tracing process %ld (%s) into %s; Ctrl-C to stop\n", pid, exe,
+		o->dir);
+	how = kft_attach_follow((pid_t)pid, exe, o->dir, &interrupted, &err);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	if (how == KFT_ATTACH_FAILED || how == KFT_ATTACH_DETACHING)
+		kft_cli_said(-1, &err);
+	record_finish(o->dir);
+	if (how == KFT_ATTACH_DETACHED)
+		fprintf(stderr, "kft: process %ld runs on untraced; the trace is in %s\n", pid,
+			o->dir);
+	return how == KFT_ATTACH_FAILED;
 }
 
 /* "64M": bytes, with a K, M or G suffix (powers of 1024). */
@@ -367,31 +324,6 @@ static int parse_size(const char *arg, uint64_t *out)
 				    arg);
 	*out = (uint64_t)v << shift;
 	return 0;
-}
-
-/*
- * The program has ended; from one reading of the trace: save the names of
- * the functions it holds (so that it reads the same when the program is
- * rebuilt, removed or elsewhere), and say what it could not hold and what
- * the config asked for that never came.
- */
-void kft_cli_record_finish(const char *dir)
-{
-	struct kft_symbolizer *sz;
-	struct kft_trace tr;
-	struct kft_error err;
-
-	if (kft_trace_open(&tr, dir, &err))
-		return;		/* the views will say why */
-	/* names from the files on disk, not from a symbols file saved before */
-	sz = kft_symbolizer_new_from_disk(dir, &err);
-	if (!sz || kft_symbols_save(dir, &tr, sz, &err))
-		fprintf(stderr, "kft: warning: %s; names will come from the files on disk\n",
-			err.msg);
-	kft_view_losses(stderr, &tr, "kft: ");
-	kft_view_unreached(stderr, &tr, sz, "kft: ");
-	kft_symbolizer_free(sz);
-	kft_trace_close(&tr);
 }
 
 static int parse_opts(int argc, char **argv, struct record_opts *o)
@@ -710,14 +642,12 @@ int kft_cmd_record(int argc, char **argv)
 	if (o.kernel)
 		return kft_cli_record_kernel(&cfg, o.config, o.dir, o.compensate, o.irqs,
 					     !o.no_switches, argc - optind, argv + optind);
-	if (kft_cli_find_program(argv[optind], prog, sizeof(prog))) {
-		kft_cli_fail("%s: program not found or not executable", argv[optind]);
+	if (kft_cli_said(kft_launch_find_program(argv[optind], prog, sizeof(prog), &err), &err))
 		goto out;
-	}
 	if (!o.no_check && (check_program(prog, &cfg, o.config ? o.config : "config") ||
 			    (o.latency && check_latency_func(prog, o.latency))))
 		goto out;
-	if (kft_cli_find_runtime(runtime, sizeof(runtime)) ||
+	if (kft_cli_said(kft_launch_find_runtime(runtime, sizeof(runtime), &err), &err) ||
 	    kft_cli_said(kft_trace_dir_prepare(o.dir, &err), &err) ||
 	    kft_cli_said(kft_trace_dir_write_run(o.dir, &cfg, cfg.prime || !o.no_prime,
 						 (o.compensate ? KFT_MODE_COMPENSATE : 0) |
@@ -735,10 +665,10 @@ int kft_cmd_record(int argc, char **argv)
 		goto out;
 	}
 	/* like system(): Ctrl-C is for the program, we wait for it to end */
-	sigaction(SIGINT, &ign, &caller_signals.intr);
-	sigaction(SIGQUIT, &ign, &caller_signals.quit);
-	caller_signals.saved = true;
-	pid = kft_cli_launch(prog, argv + optind, runtime, o.dir, gate);
+	kft_launch_hold_signals();
+	pid = kft_launch(prog, argv + optind, runtime, o.dir, gate, &err);
+	if (pid < 0)
+		kft_cli_said(-1, &err);
 	close(gate[0]);
 	if (pid > 0 && !o.no_switches) {
 		/* the switches count from the program's exec: open before it */
@@ -775,9 +705,7 @@ int kft_cmd_record(int argc, char **argv)
 	if (lost_switches)
 		fprintf(stderr, "kft: %llu context switches not recorded: the kernel's buffer was "
 			"full\n", lost_switches);
-	sigaction(SIGINT, &caller_signals.intr, NULL);
-	sigaction(SIGQUIT, &caller_signals.quit, NULL);
-	caller_signals.saved = false;
+	kft_launch_release_signals();
 	if (pid < 0)
 		goto out;
 	gone = dir_gone(o.dir, &dir_st);
@@ -801,9 +729,9 @@ int kft_cmd_record(int argc, char **argv)
 	kft_cli_said(kft_trace_dir_write_info(o.dir, argc - optind, argv + optind, status, &err),
 		     &err);
 	kft_cli_said(kft_trace_dir_mark_ended(o.dir, &err), &err);
-	kft_cli_record_finish(o.dir);
+	record_finish(o.dir);
 	if (latency_copy)
-		kft_cli_record_finish(latency_copy);
+		record_finish(latency_copy);
 	/* with --no-compress, the files are still cut down to what they hold */
 	compress_rest(o.dir, o.no_compress);
 out:

@@ -18,6 +18,7 @@
 #include "../symbols/elf-symtab.h"
 #include "cli.h"
 #include "../kernel/session.h"
+#include "../record/launch.h"
 
 static bool instrumented(const char *path)
 {
@@ -130,16 +131,15 @@ int kft_cli_record_kernel(struct kft_config *loaded, const char *config, const c
 
 	cfg.irq_events = irqs;
 	cfg.switch_events = switches;
-	if (argc && kft_cli_find_program(argv[0], prog, sizeof(prog))) {
-		kft_cli_fail("%s: program not found or not executable", argv[0]);
+	if (argc && kft_cli_said(kft_launch_find_program(argv[0], prog, sizeof(prog), &err), &err))
 		goto out_cfg;
-	}
 	if (kft_cli_said(kft_kernel_session_check(&k, &cfg, config ? config : "config", &err),
 			 &err))
 		goto out_cfg;
 	/* CMD's own calls too, when it is instrumented */
 	with_runtime = argc && instrumented(prog);
-	if (with_runtime && kft_cli_find_runtime(runtime, sizeof(runtime)))
+	if (with_runtime &&
+	    kft_cli_said(kft_launch_find_runtime(runtime, sizeof(runtime), &err), &err))
 		goto out;
 	/* Ctrl-C and friends from here on are handled, not fatal: the
 	 * kernel must get its settings back */
@@ -165,10 +165,12 @@ int kft_cli_record_kernel(struct kft_config *loaded, const char *config, const c
 			kft_cli_fail("pipe: %s", strerror(errno));
 			goto out_sig;
 		}
-		child = kft_cli_launch(prog, argv, with_runtime ? runtime : NULL, dir, gate);
+		child = kft_launch(prog, argv, with_runtime ? runtime : NULL, dir, gate, &err);
 		close(gate[0]);
-		if (child < 0)
+		if (child < 0) {
+			kft_cli_said(-1, &err);
 			goto out_sig;
+		}
 	}
 	if (kft_cli_said(kft_kernel_session_arm(&k, &cfg, child, getpid(), &err), &err))
 		goto out_child;

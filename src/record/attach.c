@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * kft record -p PID: trace a program that is running already, built with
- * -fpatchable-function-entry=5 and started without kft, until Ctrl-C or
- * the config's stop trigger, then let it run on with its function entries
- * NOPs again.
+ * Attaching (kft record -p PID): trace a program that is running
+ * already, built with -fpatchable-function-entry=5 and started without
+ * kft, until Ctrl-C or the config's stop trigger, then let it run on with
+ * its function entries NOPs again.
  *
  * The trace directory is made as for a program kft starts. Then, through
  * ptrace (inject.c), the process loads libkft with its own dlopen and
@@ -16,18 +16,20 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "../common/mono-clock.h"
 #include "../format/control.h"
 #include "../symbols/elf-symtab.h"
-#include "../record/target.h"
-#include "cli.h"
-#include "../record/inject.h"
+#include "attach.h"
+#include "inject.h"
+#include "launch.h"
+#include "target.h"
+#include "trace-dir.h"
 
 #define DETACH_WAIT_MS 5000
 
@@ -40,14 +42,6 @@ static const char *const attach_errors[] = {
 	[4] = "this kernel cannot have code rewritten under running threads (membarrier "
 	      "SYNC_CORE)",
 };
-
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	interrupted = 1;
-}
 
 /* Where object `name` (a path, or a file name) is loaded in process pid,
  * and its file: the start of its mapping at file offset 0 (the objects
@@ -112,56 +106,88 @@ static void remote_dlerror(struct kft_inject *in, uint64_t dlerror_fn, char *msg
 }
 
 /* libkft into process pid, and into the trace in dir (absolute). */
-static int inject_runtime(pid_t pid, const char *runtime, const char *dir)
+static int inject_runtime(pid_t pid, const char *runtime, const char *dir, struct kft_error *err)
 {
 	uint64_t dlopen_fn = remote_function(pid, "libc.so.6", "dlopen");
 	uint64_t dlerror_fn = remote_function(pid, "libc.so.6", "dlerror");
 	uint64_t lib_at, dir_at, handle = 0, attach_fn, ret = 0;
 	struct kft_inject in;
 	char why[512];
-	int rc = 1;
+	int rc = -1;
 
 	if (!dlopen_fn)
-		return kft_cli_fail("process %d: no dlopen found in its C library (glibc's "
-				    "libc.so.6 is needed)",
-				    (int)pid);
+		return kft_error_set(err, "process %d: no dlopen found in its C library (glibc's "
+				     "libc.so.6 is needed)", (int)pid);
 	if (kft_inject_begin(&in, pid) || kft_inject_string(&in, runtime, &lib_at) ||
 	    kft_inject_string(&in, dir, &dir_at) ||
 	    kft_inject_call(&in, dlopen_fn, lib_at, 2 /* RTLD_NOW */, &handle)) {
-		kft_cli_fail("%s", in.err.msg);
+		*err = in.err;
 		goto out;
 	}
 	if (!handle) {
 		remote_dlerror(&in, dlerror_fn, why, sizeof(why));
-		kft_cli_fail("process %d: it could not load %s: %s", (int)pid, runtime, why);
+		kft_error_set(err, "process %d: it could not load %s: %s", (int)pid, runtime, why);
 		goto out;
 	}
 	attach_fn = remote_function(pid, runtime, "kft_attach");
 	if (!attach_fn) {
-		kft_cli_fail("process %d: kft_attach not found in %s as it loaded "
-			     "it",
-			     (int)pid, runtime);
+		kft_error_set(err, "process %d: kft_attach not found in %s as it loaded it",
+			      (int)pid, runtime);
 		goto out;
 	}
 	if (kft_inject_call(&in, attach_fn, dir_at, 0, &ret)) {
-		kft_cli_fail("%s", in.err.msg);
+		*err = in.err;
 		goto out;
 	}
 	if ((uint32_t)ret) {
 		uint32_t e = (uint32_t)ret;
 
-		kft_cli_fail("process %d: cannot trace it: %s", (int)pid,
-			     e < sizeof(attach_errors) / sizeof(attach_errors[0]) &&
-				     attach_errors[e]
-				 ? attach_errors[e]
-				 : "kft_attach failed");
+		kft_error_set(err, "process %d: cannot trace it: %s", (int)pid,
+			      e < sizeof(attach_errors) / sizeof(attach_errors[0]) && attach_errors[e]
+				      ? attach_errors[e]
+				      : "kft_attach failed");
 		goto out;
 	}
 	rc = 0;
 out:
-	if (kft_inject_end(&in))
-		kft_cli_fail("%s", in.err.msg);
+	/* (the first error is the one said) */
+	if (kft_inject_end(&in) && !rc) {
+		*err = in.err;
+		rc = -1;
+	}
 	return rc;
+}
+
+int kft_attach_begin(pid_t pid, const char *exe, const char *dir, const struct kft_config *cfg,
+		     bool primed, uint32_t mode, uint64_t max_size, struct kft_error *err)
+{
+	char runtime[PATH_MAX], lib[PATH_MAX], absdir[PATH_MAX], pidtext[32];
+	char dash_p[] = "-p", *info_argv[3] = { dash_p, pidtext, (char *)exe };
+	struct kft_elf elf;
+	bool patchable;
+
+	snprintf(pidtext, sizeof(pidtext), "%d", (int)pid);
+	if (kft_elf_open_headers(&elf, exe, NULL))
+		return kft_error_set(err, "process %d: cannot read its program %s", (int)pid, exe);
+	patchable = elf.patch_size > 0;
+	kft_elf_close(&elf);
+	if (!patchable)
+		return kft_error_set(err, "process %d (%s) was not built with "
+				     "-fpatchable-function-entry=5: kft attaches only to such "
+				     "programs (start others under kft record)", (int)pid, exe);
+	if (kft_launch_find_runtime(lib, sizeof(lib), err))
+		return -1;
+	if (!realpath(lib, runtime))
+		return kft_error_set(err, "runtime library %s: %s", lib, strerror(errno));
+	if (kft_trace_dir_prepare(dir, err) ||
+	    kft_trace_dir_write_run(dir, cfg, primed, mode, max_size, err) ||
+	    kft_trace_dir_write_info(dir, 3, info_argv, "status = attaching\n", err))
+		return -1;
+	if (!realpath(dir, absdir))
+		return kft_error_set(err, "%s: %s", dir, strerror(errno));
+	if (inject_runtime(pid, runtime, absdir, err))
+		return -1;
+	return kft_trace_dir_write_info(dir, 3, info_argv, "status = attached\n", err);
 }
 
 static bool process_gone(pid_t pid)
@@ -180,17 +206,33 @@ static bool process_gone(pid_t pid)
 	return state == 'Z' || state == 'X';
 }
 
-/* Until Ctrl-C, the run's end, or the process's; then let it go. Returns
- * what the info file says of the end. */
-static const char *follow(pid_t pid, struct kft_control *ctl)
-{
-	uint64_t st;
+static const char *const ends[] = {
+	[KFT_ATTACH_DETACHED] = "detached",
+	[KFT_ATTACH_EXITED] = "exited while attached",
+	[KFT_ATTACH_EXITED_DETACHING] = "exited while detaching",
+	[KFT_ATTACH_DETACHING] = "detaching",
+};
 
+enum kft_attach_end kft_attach_follow(pid_t pid, const char *exe, const char *dir,
+				      const volatile sig_atomic_t *interrupted,
+				      struct kft_error *err)
+{
+	char pidtext[32], dash_p[] = "-p", *info_argv[3] = { dash_p, pidtext, (char *)exe };
+	char status[64];
+	enum kft_attach_end end = KFT_ATTACH_DETACHING;
+	struct kft_control *ctl = kft_map_control(dir, "record", err);
+	uint64_t st;
+	int ret;
+
+	if (!ctl)
+		return KFT_ATTACH_FAILED;
 	for (;;) {
-		if (process_gone(pid))
-			return "status = exited while attached\n";
+		if (process_gone(pid)) {
+			end = KFT_ATTACH_EXITED;
+			goto out;
+		}
 		st = __atomic_load_n(&ctl->state, __ATOMIC_ACQUIRE);
-		if (interrupted || (st & KFT_STATE_COMPLETE))
+		if (*interrupted || (st & KFT_STATE_COMPLETE))
 			break;
 		kft_nap_ms(20);
 	}
@@ -198,74 +240,25 @@ static const char *follow(pid_t pid, struct kft_control *ctl)
 		kft_control_stop(ctl, KFT_HOW_USER, kft_mono_now_ns() - ctl->clock_base_ns, 0, 0, 0);
 	__atomic_fetch_or(&ctl->mode, KFT_MODE_DETACH, __ATOMIC_RELEASE);
 	for (int ms = 0; ms < DETACH_WAIT_MS; ms += 5) {
-		if (__atomic_load_n(&ctl->state, __ATOMIC_ACQUIRE) & KFT_STATE_DETACHED)
-			return "status = detached\n";
-		if (process_gone(pid))
-			return "status = exited while detaching\n";
+		if (__atomic_load_n(&ctl->state, __ATOMIC_ACQUIRE) & KFT_STATE_DETACHED) {
+			end = KFT_ATTACH_DETACHED;
+			break;
+		}
+		if (process_gone(pid)) {
+			end = KFT_ATTACH_EXITED_DETACHING;
+			break;
+		}
 		kft_nap_ms(5);
 	}
-	fprintf(stderr, "kft: process %d did not say within %d s that its function entries "
-		"are NOPs again\n", (int)pid, DETACH_WAIT_MS / 1000);
-	return "status = detaching\n";
-}
-
-int kft_cli_record_attach(pid_t pid, const char *exe, const char *dir, const struct kft_config *cfg,
-			  bool primed, uint32_t mode, uint64_t max_size)
-{
-	struct kft_error err;
-	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
-	char runtime[PATH_MAX], lib[PATH_MAX], absdir[PATH_MAX], pidtext[32];
-	char dash_p[] = "-p", *info_argv[3] = { dash_p, pidtext, (char *)exe };
-	struct kft_control *ctl;
-	struct kft_elf elf;
-	const char *how;
-	bool patchable;
-
-	snprintf(pidtext, sizeof(pidtext), "%d", (int)pid);
-	if (kft_elf_open_headers(&elf, exe, NULL))
-		return kft_cli_fail("process %d: cannot read its program %s", (int)pid, exe);
-	patchable = elf.patch_size > 0;
-	kft_elf_close(&elf);
-	if (!patchable)
-		return kft_cli_fail("process %d (%s) was not built with "
-				    "-fpatchable-function-entry=5: "
-				    "kft "
-				    "attaches only to such programs (start others under kft "
-				    "record)",
-				    (int)pid, exe);
-	if (kft_cli_find_runtime(lib, sizeof(lib)) || !realpath(lib, runtime))
-		return kft_cli_fail("runtime library %s: %s", lib, strerror(errno));
-	if (kft_cli_said(kft_trace_dir_prepare(dir, &err), &err) ||
-	    kft_cli_said(kft_trace_dir_write_run(dir, cfg, primed, mode, max_size, &err), &err) ||
-	    kft_cli_said(kft_trace_dir_write_info(dir, 3, info_argv,
-						  "status = "
-						  "attaching\n",
-						  &err),
-			 &err))
-		return 1;
-	if (!realpath(dir, absdir))
-		return kft_cli_fail("%s: %s", dir, strerror(errno));
-	if (inject_runtime(pid, runtime, absdir))
-		return 1;
-	ctl = kft_map_control(dir, "record", &err);
-	if (!ctl)
-		return kft_cli_said(-1, &err);
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	kft_cli_said(kft_trace_dir_write_info(dir, 3, info_argv, "status = attached\n", &err),
-		     &err);
-	fprintf(stderr, "kft: tracing process %d (%s) into %s; Ctrl-C to stop\n", (int)pid, exe,
-		dir);
-	how = follow(pid, ctl);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+out:
 	kft_unmap_control(ctl);
-	kft_cli_said(kft_trace_dir_write_info(dir, 3, info_argv, how, &err), &err);
-	kft_cli_said(kft_trace_dir_mark_ended(dir, &err), &err);
-	kft_cli_record_finish(dir);
-	if (!strcmp(how, "status = detached\n"))
-		fprintf(stderr, "kft: process %d runs on untraced; the trace is in %s\n", (int)pid,
-			dir);
-	return 0;
+	snprintf(pidtext, sizeof(pidtext), "%d", (int)pid);
+	snprintf(status, sizeof(status), "status = %s\n", ends[end]);
+	ret = kft_trace_dir_write_info(dir, 3, info_argv, status, err);
+	if (!ret)
+		ret = kft_trace_dir_mark_ended(dir, err);
+	if (!ret && end == KFT_ATTACH_DETACHING)
+		kft_error_set(err, "process %d did not say within %d s that its function "
+			      "entries are NOPs again", (int)pid, DETACH_WAIT_MS / 1000);
+	return ret ? KFT_ATTACH_FAILED : end;
 }

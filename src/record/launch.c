@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "launch.h"
+
+int kft_launch_find_program(const char *prog, char *out, size_t size, struct kft_error *err)
+{
+	const char *path = getenv("PATH");
+
+	if (strchr(prog, '/')) {
+		snprintf(out, size, "%s", prog);
+		if (!access(out, X_OK))
+			return 0;
+	} else {
+		for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
+			const char *end = strchrnul(p, ':');
+
+			snprintf(out, size, "%.*s/%s", (int)(end - p), p, prog);
+			if (end > p && !access(out, X_OK))
+				return 0;
+			p = *end ? end + 1 : end;
+		}
+	}
+	return kft_error_set(err, "%s: program not found or not executable", prog);
+}
+
+int kft_launch_find_runtime(char *out, size_t size, struct kft_error *err)
+{
+	const char *env = getenv("KFT_LIBRARY");
+	char self[PATH_MAX];
+	ssize_t n;
+	char *slash;
+
+	if (env && *env) {
+		snprintf(out, size, "%s", env);
+		return access(out, R_OK) ? kft_error_set(err, "KFT_LIBRARY=%s: %s", env,
+							 strerror(errno))
+					 : 0;
+	}
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n < 0)
+		return kft_error_set(err, "cannot find myself: %s", strerror(errno));
+	self[n] = '\0';
+	slash = strrchr(self, '/');
+	if (slash)
+		*slash = '\0';
+	if ((size_t)snprintf(out, size, "%s/../lib/libkft.so", self) >= size || access(out, R_OK))
+		return kft_error_set(err, "runtime library not found at %s (set KFT_LIBRARY)",
+				     out);
+	return 0;
+}
+
+/* SIGINT and SIGQUIT as kft found them, while it ignores them */
+static struct {
+	bool saved;
+	struct sigaction intr, quit;
+} caller_signals;
+
+void kft_launch_hold_signals(void)
+{
+	struct sigaction ign = { .sa_handler = SIG_IGN };
+
+	sigaction(SIGINT, &ign, &caller_signals.intr);
+	sigaction(SIGQUIT, &ign, &caller_signals.quit);
+	caller_signals.saved = true;
+}
+
+void kft_launch_release_signals(void)
+{
+	if (!caller_signals.saved)
+		return;
+	sigaction(SIGINT, &caller_signals.intr, NULL);
+	sigaction(SIGQUIT, &caller_signals.quit, NULL);
+	caller_signals.saved = false;
+}
+
+pid_t kft_launch(const char *prog, char **argv, const char *runtime, const char *dir,
+		 const int *gate, struct kft_error *err)
+{
+	char abs_dir[PATH_MAX], preload[2 * PATH_MAX];
+	const char *old = getenv("LD_PRELOAD");
+	pid_t pid;
+
+	if (!realpath(dir, abs_dir))
+		return kft_error_set(err, "%s: %s", dir, strerror(errno));
+	if (!runtime)
+		preload[0] = '\0';
+	else if (old && *old)
+		snprintf(preload, sizeof(preload), "%s:%s", runtime, old);
+	else
+		snprintf(preload, sizeof(preload), "%s", runtime);
+	pid = fork();
+	if (pid < 0)
+		return kft_error_set(err, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		sigset_t none;
+		char go;
+
+		/* what kft ignores or holds while it waits is the program's */
+		if (caller_signals.saved) {
+			sigaction(SIGINT, &caller_signals.intr, NULL);
+			sigaction(SIGQUIT, &caller_signals.quit, NULL);
+		}
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		if (gate) {
+			close(gate[1]);
+			if (read(gate[0], &go, 1) != 1)
+				_exit(127);
+			close(gate[0]);
+		}
+		if (runtime) {
+			setenv("LD_PRELOAD", preload, 1);
+			setenv("KFT_DIR", abs_dir, 1);
+		}
+		execv(prog, argv);
+		/* (the child's only way to say it: kft waits for its status) */
+		fprintf(stderr, "kft: cannot run %s: %s\n", prog, strerror(errno));
+		_exit(127);
+	}
+	return pid;
+}
