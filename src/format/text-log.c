@@ -87,7 +87,10 @@ static int parse_in_place(struct kft_text_row *row, char *line, const char *orig
 	if (n < 5)
 		return kft_error_set(err, "%s:%u: expected 'Entry Delta PID Function Caller', "
 				     "found %zu word%s", origin, lineno, n, n == 1 ? "" : "s");
-	if (!parse_int(w[i], &row->entry_ns) || row->entry_ns < 0 || row->entry_ns > MAX_TIME)
+	/* (before 0: entered as another thread started the run, its clock
+	 * read before the start's) */
+	if (!parse_int(w[i], &row->entry_ns) || row->entry_ns < -MAX_TIME ||
+	    row->entry_ns > MAX_TIME)
 		return kft_error_set(err, "%s:%u: '%s': Entry is not a time in usec", origin,
 				     lineno, w[i]);
 	i++;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -182,23 +183,45 @@ int kft_trace_dir_write_info(const char *dir, int argc, char **argv, const char 
 	return kft_trace_dir_write(dir, "info", buf, strlen(buf), err);
 }
 
+/* A time since the old base, since the new one (shift later): no earlier
+ * than the new base */
+static void rebase(uint64_t *ns, uint64_t shift)
+{
+	uint64_t v = __atomic_load_n(ns, __ATOMIC_RELAXED);
+
+	__atomic_store_n(ns, v > shift ? v - shift : 0, __ATOMIC_RELAXED);
+}
+
 int kft_trace_dir_reset_clock(const char *dir, uint64_t *base)
 {
 	char path[PATH_MAX];
-	uint64_t now = kft_mono_now_ns();
-	int fd, ret = -1;
+	uint64_t now = kft_mono_now_ns(), shift;
+	struct kft_control *ctl;
+	int fd;
 
 	snprintf(path, sizeof(path), "%s/control", dir);
 	fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	if (pwrite(fd, &now, sizeof(now), offsetof(struct kft_control, clock_base_ns)) ==
-	    (ssize_t)sizeof(now)) {
-		*base = now;
-		ret = 0;
-	}
+	ctl = mmap(NULL, sizeof(*ctl), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	close(fd);
-	return ret;
+	if (ctl == MAP_FAILED)
+		return -1;
+	shift = now - ctl->clock_base_ns;
+	__atomic_store_n(&ctl->clock_base_ns, now, __ATOMIC_RELEASE);
+	/* a steering command may have started (or stopped) the run before
+	 * the program was let go: it did so at the program's start, the
+	 * moment the log's Entry counts from; marks before it would put
+	 * every call before the start */
+	if (__atomic_load_n(&ctl->first_start_ns, __ATOMIC_ACQUIRE) != UINT64_MAX)
+		rebase(&ctl->first_start_ns, shift);
+	if (ctl->start.how)
+		rebase(&ctl->start.mark_ns, shift);
+	if (ctl->stop.how)
+		rebase(&ctl->stop.mark_ns, shift);
+	munmap(ctl, sizeof(*ctl));
+	*base = now;
+	return 0;
 }
 
 int kft_trace_dir_mark_ended(const char *dir, struct kft_error *err)

@@ -35,7 +35,8 @@ int kft_trace_dir_write_run(const char *dir, const struct kft_config *cfg, bool 
 /* The traced program has ended: say when, in dir's control file. */
 int kft_trace_dir_mark_ended(const char *dir, struct kft_error *err);
 /* Set the trace's clock base (CLOCK_MONOTONIC) to now, in its control
- * file, before anything has used it: 0 with *base, or -1. */
+ * file, before the program runs: 0 with *base, or -1. A start or stop a
+ * steering command made before then moves to the new base's 0. */
 int kft_trace_dir_reset_clock(const char *dir, uint64_t *base);
 /* A copy kft record --latency made (latency.N in the trace directory
  * dfd): its files, which are a trace's, then the directory. */

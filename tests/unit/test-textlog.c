@@ -124,6 +124,11 @@ static void test_old_forms(void **state)
 	assert_int_equal(parse("  1 -2 3 f g"), 0);
 	assert_int_equal(row.delta_ns, -2);
 	release();
+	/* a call entered as another thread started the run (its clock read
+	 * just before the start's): kft log prints it before 0 */
+	assert_int_equal(parse("  -12 5 3 f g"), 0);
+	assert_int_equal(row.entry_ns, -12000);
+	release();
 }
 
 static void test_errors(void **state)
@@ -135,6 +140,8 @@ static void test_errors(void **state)
 	assert_string_equal(err.msg, "t.log:7: '11111111111111111': Entry is not a time in usec");
 	assert_int_equal(parse("  1 11111111111111111 3 f g"), -1);
 	assert_string_equal(err.msg, "t.log:7: '11111111111111111': Delta is not a duration in usec");
+	assert_int_equal(parse("  -11111111111111111 2 3 f g"), -1);
+	assert_string_equal(err.msg, "t.log:7: '-11111111111111111': Entry is not a time in usec");
 	assert_int_equal(parse("  x 2 3 f g"), -1);
 	assert_string_equal(err.msg, "t.log:7: 'x': Entry is not a time in usec");
 	assert_int_equal(parse("  1 -3 3 f g"), -1);

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* A trace directory as kft record lays it out: its clock, set again as
+ * the program is let go. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/mono-clock.h"
+#include "config/config.h"
+#include "format/control.h"
+#include "record/target.h"
+#include "record/trace-dir.h"
+
+static char dir[] = "/tmp/kft-unit-dir-XXXXXX";
+
+static struct kft_control *new_run(void)
+{
+	struct kft_config cfg;
+	struct kft_error err;
+	struct kft_control *ctl;
+
+	kft_config_init(&cfg);
+	assert_int_equal(kft_trace_dir_prepare(dir, &err), 0);
+	assert_int_equal(kft_trace_dir_write_run(dir, &cfg, true, 0, 0, &err), 0);
+	kft_config_release(&cfg);
+	ctl = kft_map_control(dir, "test", &err);
+	assert_non_null(ctl);
+	return ctl;
+}
+
+/* A `kft start` that came before the program was let go counts from the
+ * program's start: no call may seem to come before it. */
+static void test_start_before_the_program_runs(void **state)
+{
+	struct kft_control *ctl = new_run();
+	uint64_t old = ctl->clock_base_ns, base;
+
+	(void)state;
+	assert_true(kft_control_start(ctl, KFT_HOW_USER, kft_mono_now_ns() - old, 0, 0, 0));
+	assert_true(ctl->first_start_ns > 0 || kft_mono_now_ns() == old);
+	kft_nap_ms(3);
+	assert_int_equal(kft_trace_dir_reset_clock(dir, &base), 0);
+	assert_true(base >= old + 3000000);
+	assert_true(ctl->clock_base_ns == base);
+	assert_true(ctl->first_start_ns == 0);
+	assert_true(ctl->start.mark_ns == 0);
+	assert_int_equal(ctl->stop.how, 0);
+	kft_unmap_control(ctl);
+}
+
+/* Nothing fired: the clock alone moves. */
+static void test_nothing_fired(void **state)
+{
+	struct kft_control *ctl = new_run();
+	uint64_t base;
+
+	(void)state;
+	kft_nap_ms(1);
+	assert_int_equal(kft_trace_dir_reset_clock(dir, &base), 0);
+	assert_true(ctl->clock_base_ns == base);
+	assert_true(ctl->first_start_ns == UINT64_MAX);
+	assert_int_equal(ctl->start.how, 0);
+	assert_true(ctl->start.mark_ns == 0);
+	kft_unmap_control(ctl);
+}
+
+static int remove_dir(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	return system(cmd) ? -1 : 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_start_before_the_program_runs, remove_dir),
+		cmocka_unit_test_teardown(test_nothing_fired, remove_dir),
+	};
+
+	if (!mkdtemp(dir))
+		return 1;
+	return cmocka_run_group_tests(tests, NULL, remove_dir);
+}
