@@ -17,8 +17,8 @@
 #include "../kernel/boot-args.h"
 #include "../kernel/ftrace-collect.h"
 #include "../kernel/journal.h"
+#include "../kernel/module.h"
 #include "cli.h"
-#include "kernel-module.h"
 #include "../kernel/session.h"
 
 static const char usage[] =
@@ -80,14 +80,14 @@ static int do_config(const char *file)
 	kft_config_init(&cfg);
 	if (kft_config_load(&cfg, file, &err))
 		return kft_cli_fail("%s", err.msg);
-	if (kft_cli_kernel_module_loaded()) {
+	if (kft_kmod_loaded()) {
 		/* checked here first, so a mistake names the file; the file
 		 * as written, so the module's line numbers are the file's */
 		kft_config_release(&cfg);
 		text = kft_file_read(file, &err);
 		if (!text)
 			return kft_cli_fail("%s", err.msg);
-		ret = kft_cli_kernel_module_send(text, file);
+		ret = kft_cli_said(kft_kmod_send(text, file, &err), &err);
 		free(text);
 		return ret;
 	}
@@ -322,13 +322,15 @@ int kft_cmd_kernel(int argc, char **argv)
 
 	if (kft_cli_wants_help(argc, argv, usage))
 		return 0;
-	if (argc == 2 && kft_cli_kernel_module_loaded()) {
+	if (argc == 2 && kft_kmod_loaded()) {
+		struct kft_error err;
+
 		if (!strcmp(what, "prime") || !strcmp(what, "start") || !strcmp(what, "stop"))
-			return kft_cli_kernel_module_send(what, what);
+			return kft_cli_said(kft_kmod_send(what, what, &err), &err);
 		if (!strcmp(what, "status"))
-			return kft_cli_kernel_module_status();
+			return kft_cli_said(kft_kmod_status(stdout, &err), &err);
 		if (!strcmp(what, "data"))
-			return kft_cli_kernel_module_data();
+			return kft_cli_said(kft_kmod_data(stdout, &err), &err);
 	}
 	if (!strcmp(what, "config") && argc == 3)
 		return do_config(argv[2]);
