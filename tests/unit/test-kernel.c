@@ -167,6 +167,20 @@ static void put_control(const char *dir)
 	free(put(dir, "config", "begin\nend\n"));
 }
 
+/* A trace in dir of these thread files (and a control file and config),
+ * opened into *tr. */
+static void open_written(const char *dir, const struct kft_thread_out *files, size_t n,
+			 struct kft_trace *tr)
+{
+	struct kft_error err;
+
+	put_control(dir);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(kft_thread_write(dir, &files[i], &err), 0);
+	if (kft_trace_open(tr, dir, &err))
+		fail_msg("%s", err.msg);
+}
+
 static struct kft_rec_data rec(uint64_t entry, uint64_t dur, uint64_t func, uint32_t depth,
 			       uint32_t flags)
 {
@@ -187,23 +201,18 @@ static void test_kernel_calls_nest_under_the_program(void **state)
 		rec(200, 100, 0xffffffff81000010ULL, 0, KFT_REC_KERNEL),	/* openat */
 		rec(1500, 10, 0xffffffff81000030ULL, 0, KFT_REC_KERNEL),	/* exit_group */
 	};
-	struct kft_thread_out u = { .session = 1, .pid = 100, .tid = 100, .recs = user,
-				    .nrecs = 2 };
-	struct kft_thread_out k = { .session = 2, .pid = 100, .tid = 100, .recs = kernel,
-				    .nrecs = 3 };
+	const struct kft_thread_out files[] = {
+		{ .session = 1, .pid = 100, .tid = 100, .recs = user, .nrecs = 2 },
+		{ .session = 2, .pid = 100, .tid = 100, .recs = kernel, .nrecs = 3 },
+	};
 	static const uint32_t want_depth[] = { 0, 1, 2, 3, 0 };
 	static const uint64_t want_func[] = { 0x1001, 0x1002, 0xffffffff81000010ULL,
 					      0xffffffff81000020ULL, 0xffffffff81000030ULL };
 	struct kft_trace tr;
-	struct kft_error err;
 	struct kft_call calls[8];
 	size_t n;
 
-	put_control(dir);
-	assert_int_equal(kft_thread_write(dir, &u, &err), 0);
-	assert_int_equal(kft_thread_write(dir, &k, &err), 0);
-	if (kft_trace_open(&tr, dir, &err))
-		fail_msg("%s", err.msg);
+	open_written(dir, files, 2, &tr);
 	n = read_calls(&tr, calls, 8);
 	assert_int_equal(n, 5);
 	for (size_t i = 0; i < n; i++) {
@@ -237,15 +246,11 @@ static void test_fork_child_under_inherited_calls(void **state)
 	static const uint64_t want_func[] = { 0x1001, 0x1002, 0x1003, 0x1004 };
 	static const uint32_t want_depth[] = { 0, 1, 2, 1 };
 	struct kft_trace tr;
-	struct kft_error err;
 	struct kft_call calls[8];
 	size_t n;
 
 	(void)state;
-	put_control(dir);
-	assert_int_equal(kft_thread_write(dir, &c, &err), 0);
-	if (kft_trace_open(&tr, dir, &err))
-		fail_msg("%s", err.msg);
+	open_written(dir, &c, 1, &tr);
 	assert_int_equal(tr.threads[0].nrecs, 2);
 	assert_int_equal(tr.threads[0].ninherited, 2);
 	n = read_stream(&tr, true, calls, 8);
@@ -279,24 +284,20 @@ static void test_exec_image_under_the_calls_it_replaced(void **state)
 		rec(210, 5, 0x2002, 1, 0),	/* work */
 		rec(200, 50, 0x2001, 0, 0),	/* the new main */
 	};
-	struct kft_thread_out a = { .session = 1, .pid = 300, .tid = 300, .recs = before,
-				    .nrecs = 1, .frames = open, .nframes = 1 };
-	struct kft_thread_out b = { .session = 2, .pid = 300, .tid = 300, .recs = after,
-				    .nrecs = 2 };
+	const struct kft_thread_out files[] = {
+		{ .session = 1, .pid = 300, .tid = 300, .recs = before, .nrecs = 1, .frames = open,
+		  .nframes = 1 },
+		{ .session = 2, .pid = 300, .tid = 300, .recs = after, .nrecs = 2 },
+	};
 	static const uint64_t want_func[] = { 0x1001, 0x1002, 0x1001, 0x2001, 0x2002 };
 	static const uint32_t want_depth[] = { 0, 1, 0, 1, 2 };
 	static const uint32_t want_map[] = { 1, 1, 1, 2, 2 };
 	struct kft_trace tr;
-	struct kft_error err;
 	struct kft_call calls[8];
 	size_t n;
 
 	(void)state;
-	put_control(dir);
-	assert_int_equal(kft_thread_write(dir, &a, &err), 0);
-	assert_int_equal(kft_thread_write(dir, &b, &err), 0);
-	if (kft_trace_open(&tr, dir, &err))
-		fail_msg("%s", err.msg);
+	open_written(dir, files, 2, &tr);
 	n = read_stream(&tr, true, calls, 8);
 	assert_int_equal(n, 5);
 	for (size_t i = 0; i < n; i++) {
@@ -324,14 +325,10 @@ static void test_kernel_only_trace_reads_back(void **state)
 	struct kft_thread_out k = { .session = 1, .pid = 7, .tid = 7, .comm = "cat",
 				    .recs = kernel, .nrecs = 1, .frames = open, .nframes = 1 };
 	struct kft_trace tr;
-	struct kft_error err;
 	struct kft_call calls[8];
 	size_t n;
 
-	put_control(dir);
-	assert_int_equal(kft_thread_write(dir, &k, &err), 0);
-	if (kft_trace_open(&tr, dir, &err))
-		fail_msg("%s", err.msg);
+	open_written(dir, &k, 1, &tr);
 	assert_string_equal(tr.threads[0].hdr.comm, "cat");
 	n = read_calls(&tr, calls, 8);
 	assert_int_equal(n, 2);
@@ -437,11 +434,7 @@ static void test_kernel_trees_stream_as_on_disk(void **state)
 	struct kft_symbolizer *sz;
 	struct kft_error err;
 
-	put_control(dir);
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
-		assert_int_equal(kft_thread_write(dir, &files[i], &err), 0);
-	if (kft_trace_open(&tr, dir, &err))
-		fail_msg("%s", err.msg);
+	open_written(dir, files, sizeof(files) / sizeof(files[0]), &tr);
 	assert_true(kft_thread_calls_joins(&tr, NULL));
 	sz = kft_symbolizer_new(dir, &err);
 	if (!sz)
@@ -518,10 +511,7 @@ static void test_summary_of_a_damaged_function(void **state)
 	struct kft_trace tr;
 	struct kft_error err;
 
-	put_control(dir);
-	assert_int_equal(kft_thread_write(dir, &t, &err), 0);
-	if (kft_trace_open(&tr, dir, &err))
-		fail_msg("%s", err.msg);
+	open_written(dir, &t, 1, &tr);
 	assert_int_equal(kft_funcstats_from_trace(&fs, &names, &tr, NULL, true, &err), 0);
 	assert_int_equal(fs.nfuncs, 1);
 	assert_int_equal(fs.funcs[0].count, 1);
