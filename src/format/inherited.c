@@ -35,7 +35,6 @@ static int take_rows(struct kft_thread_file *th, struct kft_error *err)
 	for (uint64_t i = 0; i < n; i++)
 		kft_thread_rec(th, i, &th->inherited[i]);
 	th->ninherited = n;
-	th->inherited_ns = th->hdr.forked_ns;
 	th->inherited_map = th->hdr.session;	/* named as the child's own */
 	th->first += n;
 	th->nrecs -= n;

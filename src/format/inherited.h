@@ -13,7 +13,7 @@
 #include "reader.h"
 
 /* Find them for every thread file of tr (each file's inherited,
- * ninherited, inherited_ns, inherited_exec): 0, or -1 out of memory. */
+ * ninherited, inherited_exec): 0, or -1 out of memory. */
 int kft_inherited_find(struct kft_trace *tr, struct kft_error *err);
 
 #endif

@@ -524,7 +524,7 @@ void kft_thread_call(const struct kft_thread_file *th, uint64_t i, uint32_t dept
 		kft_thread_inherited(th, i - th->nrecs - th->nframes, &r);
 		if (depth == KFT_DEPTH_RECORDED)
 			depth = r.depth;
-		c->entry_ns = th->inherited_ns;
+		c->entry_ns = 0;	/* the call source's: the walk finds when */
 		c->dur_ns = -1;
 		c->func = r.func;
 		c->call_site = r.call_site;

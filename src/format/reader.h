@@ -48,14 +48,12 @@ struct kft_thread_file {
 	struct kft_zrecs *z;		/* its .kfz, or NULL */
 	uint64_t zcount;		/* records [0, zcount) are read from z */
 	/* the calls this image began inside (inherited.h), outermost
-	 * first, shown at inherited_ns: a fork child's parent's (its first
-	 * rows, KFT_DUR_INHERITED: first and nrecs count the records after
-	 * them), or those an exec replaced (inherited_exec: the image's own
-	 * depths start from 0 under them, and the walk finds the moment, its
-	 * first call: thread-walk.h) */
+	 * first: a fork child's parent's (its first rows, KFT_DUR_INHERITED:
+	 * first and nrecs count the records after them), or those an exec
+	 * replaced (inherited_exec: the image's own depths start from 0
+	 * under them). The walk says when they show (thread-walk.h). */
 	struct kft_rec_data *inherited;
 	uint64_t ninherited;
-	uint64_t inherited_ns;
 	bool inherited_exec;
 	uint32_t inherited_map;		/* the session whose map names them */
 };
@@ -120,8 +118,8 @@ static inline uint32_t kft_frame_rec_flags(const struct kft_frame *fr)
 /* Call i of thread file th: its record i (counted from the first), or
  * from nrecs on its open frame i - nrecs (unfinished: -1), or from nrecs +
  * nframes on its inherited row i - nrecs - nframes (-1, flagged
- * KFT_CALL_INHERITED, entered at inherited_ns: an exec'd image's the call
- * streams set, call-source.h), at depth, or with
+ * KFT_CALL_INHERITED, its entry left 0 for the call streams to set:
+ * call-source.h), at depth, or with
  * KFT_DEPTH_RECORDED at the depth the record or frame holds. */
 #define KFT_DEPTH_RECORDED UINT32_MAX
 void kft_thread_call(const struct kft_thread_file *th, uint64_t i, uint32_t depth,

@@ -193,7 +193,7 @@ int kft_thread_walk(const struct kft_thread_file *th, const struct kft_walk_ops 
 			return -1;
 		/* a fork child's are shown at the fork, an exec'd image's
 		 * where it began (its first call) */
-		w.inherited_ns = th->inherited_exec ? first : th->inherited_ns;
+		w.inherited_ns = th->inherited_exec ? first : th->hdr.forked_ns;
 		if (ops->inherited_ns)
 			*ops->inherited_ns = w.inherited_ns;
 	}
