@@ -25,10 +25,25 @@ static int cmp_sym(const void *a, const void *b)
 
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
-	/* prefer global names, then the longer size, for aliases */
+	size_t xu, yu, xn, yn;
+
+	/* for aliases, prefer global names, then the longer size, then the
+	 * public name (malloc, not __libc_malloc): fewer leading
+	 * underscores, shorter, then by the letters, so that the choice
+	 * never depends on the table's order */
 	if (x->local != y->local)
 		return x->local ? 1 : -1;
-	return x->size > y->size ? -1 : x->size < y->size;
+	if (x->size != y->size)
+		return x->size > y->size ? -1 : 1;
+	xu = strspn(x->name, "_");
+	yu = strspn(y->name, "_");
+	if (xu != yu)
+		return xu < yu ? -1 : 1;
+	xn = strlen(x->name);
+	yn = strlen(y->name);
+	if (xn != yn)
+		return xn < yn ? -1 : 1;
+	return strcmp(x->name, y->name);
 }
 
 static void note_instrumentation(struct kft_elf *elf, const char *name)
@@ -97,6 +112,10 @@ static void scan_dynsym_imports(struct kft_elf *elf, const Elf64_Shdr *sh, const
 	if (sh->sh_entsize != sizeof(Elf64_Sym) || !in_file(elf, sh->sh_offset, sh->sh_size) ||
 	    !in_file(elf, strsh->sh_offset, strsh->sh_size))
 		return;
+	elf->dynsym_off = sh->sh_offset;
+	elf->dynsym_size = sh->sh_size;
+	elf->dynstr_off = strsh->sh_offset;
+	elf->dynstr_size = strsh->sh_size;
 	for (size_t i = 0; i < sh->sh_size / sizeof(Elf64_Sym); i++) {
 		Elf64_Sym sym;
 
@@ -463,6 +482,27 @@ size_t kft_elf_find_glob(const struct kft_elf *elf, const char *glob, uint64_t *
 		found++;
 	}
 	return found;
+}
+
+size_t kft_elf_find_imports(const struct kft_elf *elf, const char *glob)
+{
+	const char *base = elf->map;
+	size_t n = 0;
+
+	for (uint64_t i = 0; i < elf->dynsym_size / sizeof(Elf64_Sym); i++) {
+		Elf64_Sym sym;
+		const char *name;
+
+		memcpy(&sym, base + elf->dynsym_off + i * sizeof(sym), sizeof(sym));
+		if (sym.st_shndx != SHN_UNDEF || ELF64_ST_TYPE(sym.st_info) != STT_FUNC ||
+		    sym.st_name >= elf->dynstr_size)
+			continue;
+		name = base + elf->dynstr_off + sym.st_name;
+		if (memchr(name, '\0', elf->dynstr_size - sym.st_name) && *name &&
+		    !fnmatch(glob, name, 0))
+			n++;
+	}
+	return n;
 }
 
 bool kft_elf_offset_to_vaddr(const struct kft_elf *elf, uint64_t offset, uint64_t *vaddr)

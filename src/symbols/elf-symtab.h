@@ -49,6 +49,8 @@ struct kft_elf {
 	void *debug_map;	/* the separate debug file (or MiniDebugInfo) the
 				 * symbols came from */
 	size_t debug_size;
+	uint64_t dynsym_off, dynsym_size;	/* .dynsym and its strings, in map */
+	uint64_t dynstr_off, dynstr_size;
 };
 
 /* Where separate debug files live (Debian's -dbgsym packages). */
@@ -79,6 +81,10 @@ size_t kft_elf_find(const struct kft_elf *elf, const char *name, uint64_t *addrs
  * once: how many match (the first max go to addrs). */
 size_t kft_elf_find_glob(const struct kft_elf *elf, const char *glob, uint64_t *addrs,
 			 size_t max);
+
+/* How many functions the file imports (undefined in its .dynsym) whose
+ * names match glob (or are that name): its library calls. */
+size_t kft_elf_find_imports(const struct kft_elf *elf, const char *glob);
 
 /* Turn a file offset (from /proc/PID/maps) into a link-time address. */
 bool kft_elf_offset_to_vaddr(const struct kft_elf *elf, uint64_t offset, uint64_t *vaddr);
