@@ -34,7 +34,8 @@
 static const char usage[] =
 	"usage: kft record [-c CONFIG] [-o DIR] [--max-size SIZE] [--no-prime] [--no-check]\n"
 	"                  [-F PATTERN] [-N PATTERN] [-G FUNC] [-D N] [--cpus LIST]\n"
-	"                  [--compensate] [--no-compress] [--no-switches] [--] PROG [ARGS...]\n"
+	"                  [--compensate] [--no-compress] [--no-switches] [--libcalls]\n"
+	"                  [--] PROG [ARGS...]\n"
 	"       kft record -p PID [-c CONFIG] [-o DIR] [--max-size SIZE] [--no-prime]\n"
 	"       kft record --kernel [-c CONFIG] [-o DIR] [--irqs] [--compensate] [-- CMD [ARGS...]]\n"
 	"\n"
@@ -69,6 +70,10 @@ static const char usage[] =
 	"                     kernel.perf_event_paranoid allows; with --kernel, the\n"
 	"                     sched_switch events. kft kd's On-CPU column and kft\n"
 	"                     ftrace's switch lines come from them)\n"
+	"      --libcalls     the program's calls into shared libraries too (libc's\n"
+	"                     malloc, read...), each a call under its caller, named\n"
+	"                     as the program names it; calls the libraries make\n"
+	"                     among themselves are not seen\n"
 	"  -p, --pid PID      trace the running process PID, built with\n"
 	"                     -fpatchable-function-entry=5 and started without kft,\n"
 	"                     until Ctrl-C or the config's stop trigger; it runs on\n"
@@ -108,6 +113,7 @@ struct record_opts {
 	bool kernel;
 	bool no_compress;
 	bool no_switches;
+	bool libcalls;
 	bool irqs;
 	const char *pid;	/* -p: attach to it */
 	const char *latency;	/* --latency: keep its longest call */
@@ -119,7 +125,8 @@ struct record_opts {
 	const char *cpus;
 };
 
-static int check_program(const char *path, const struct kft_config *cfg, const char *cfgname)
+static int check_program(const char *path, const struct kft_config *cfg, const char *cfgname,
+			 bool libcalls)
 {
 	struct kft_elf elf;
 	struct kft_error err;
@@ -188,8 +195,14 @@ static int check_program(const char *path, const struct kft_config *cfg, const c
 		if (kft_is_glob(r->name) && (r == &cfg->start.func || r == &cfg->stop.func))
 			ret = kft_cli_fail("%s'%s': a trigger names one function, not a glob",
 					   where, r->name);
-		else if (kft_is_glob(r->name) ? !kft_elf_find_glob(&elf, r->name, NULL, 0)
-					     : !kft_elf_find(&elf, r->name, &addr, 1))
+		else if (kft_is_glob(r->name) ? kft_elf_find_glob(&elf, r->name, NULL, 0)
+					     : kft_elf_find(&elf, r->name, &addr, 1))
+			continue;
+		else if (kft_elf_find_imports(&elf, r->name) && !libcalls)
+			ret = kft_cli_fail("%s'%s': %s calls it in a shared library: add --libcalls "
+					   "to trace those calls",
+					   where, r->name, path);
+		else if (!kft_elf_find_imports(&elf, r->name))
 			ret = kft_cli_fail("%s'%s': no function %s in %s (if it lives in a shared "
 					   "library, use --no-check)",
 					   where, r->name,
@@ -276,7 +289,7 @@ static int attach(const struct record_opts *o, const struct kft_config *cfg)
 				    "root, may trace it",
 				    pid, strerror(errno));
 	exe[n] = '\0';
-	if (!o->no_check && check_program(exe, cfg, o->config ? o->config : "config"))
+	if (!o->no_check && check_program(exe, cfg, o->config ? o->config : "config", false))
 		return 1;
 	if (kft_cli_said(kft_attach_begin((pid_t)pid, exe, o->dir, cfg, cfg->prime || !o->no_prime,
 					  o->no_compress ? KFT_MODE_NO_COMPRESS : 0, o->max_size,
@@ -336,6 +349,7 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		{ "compensate", no_argument, NULL, 'K' },
 		{ "no-compress", no_argument, NULL, 'Z' },
 		{ "no-switches", no_argument, NULL, 'S' },
+		{ "libcalls", no_argument, NULL, 1001 },
 		{ "irqs", no_argument, NULL, 'I' },
 		{ "kernel", no_argument, NULL, 'k' },
 		{ "max-size", required_argument, NULL, 'M' },
@@ -371,6 +385,9 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 			break;
 		case 1000:
 			o->cpus = optarg;
+			break;
+		case 1001:
+			o->libcalls = true;
 			break;
 		case 'p':
 			o->pid = optarg;
@@ -420,6 +437,10 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 	}
 	if (o->latency && (o->kernel || o->pid)) {
 		fprintf(stderr, "kft: record: --latency goes with a program kft starts\n");
+		return -1;
+	}
+	if (o->libcalls && (o->kernel || o->pid)) {
+		fprintf(stderr, "kft: record: --libcalls goes with a program kft starts\n");
 		return -1;
 	}
 	if (o->pid && (o->kernel || o->compensate || optind < argc)) {
@@ -644,14 +665,15 @@ int kft_cmd_record(int argc, char **argv)
 					     !o.no_switches, argc - optind, argv + optind);
 	if (kft_cli_said(kft_launch_find_program(argv[optind], prog, sizeof(prog), &err), &err))
 		goto out;
-	if (!o.no_check && (check_program(prog, &cfg, o.config ? o.config : "config") ||
+	if (!o.no_check && (check_program(prog, &cfg, o.config ? o.config : "config", o.libcalls) ||
 			    (o.latency && check_latency_func(prog, o.latency))))
 		goto out;
 	if (kft_cli_said(kft_launch_find_runtime(runtime, sizeof(runtime), &err), &err) ||
 	    kft_cli_said(kft_trace_dir_prepare(o.dir, &err), &err) ||
 	    kft_cli_said(kft_trace_dir_write_run(o.dir, &cfg, cfg.prime || !o.no_prime,
 						 (o.compensate ? KFT_MODE_COMPENSATE : 0) |
-						     (o.no_compress ? KFT_MODE_NO_COMPRESS : 0),
+						     (o.no_compress ? KFT_MODE_NO_COMPRESS : 0) |
+						     (o.libcalls ? KFT_MODE_LIBCALLS : 0),
 						 o.max_size, &err),
 			 &err) ||
 	    kft_cli_said(kft_trace_dir_write_info(o.dir, argc - optind, argv + optind,

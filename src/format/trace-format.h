@@ -65,6 +65,7 @@
 #define KFT_MODE_NO_COMPRESS	0x20	/* finished records stay raw (--no-compress) */
 #define KFT_MODE_DETACH		0x40	/* kft record -p leaves: once the run is over,
 					 * make the sites NOPs and say DETACHED */
+#define KFT_MODE_LIBCALLS	0x80	/* the program's library calls too (--libcalls) */
 
 #define KFT_SWITCHES_MAGIC "KFTSWCH"
 

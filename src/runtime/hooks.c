@@ -135,7 +135,7 @@ KFT_EXPORT KFT_NOTRACE void __cyg_profile_func_exit(void *fn, void *call_site)
 }
 #endif
 
-/* ---- -pg and -pg -mfentry (mcount-x86_64.S) ----------------------------- */
+/* ---- -pg and -pg -mfentry (mcount-x86_64.S), library calls (plt.c) ------- */
 
 void kft_return_trampoline(void) KFT_HIDDEN;
 
@@ -189,20 +189,16 @@ static inline KFT_NOTRACE uintptr_t pg_function_start(uintptr_t ip, int fentry,
 	return (uintptr_t)c;
 }
 
-/* ticks: the clock at the hook's first instruction. Returns where its
- * last ones store the clock, or NULL (hook_done). */
-KFT_HIDDEN KFT_NOTRACE uint64_t *kft_pg_entry(uintptr_t ip, uintptr_t *ret_loc, int fentry,
-					      uint64_t ticks)
+/*
+ * A call of start entered now whose return address, at ret_loc, kft
+ * takes (the -pg hooks, library calls): kft_return_trampoline ends it.
+ */
+static inline KFT_NOTRACE void take_return(struct kft_tls *t, uintptr_t start,
+					   uintptr_t *ret_loc, uint64_t now)
 {
-	struct kft_tls *t = &kft_tls;
-	uintptr_t start = pg_function_start(ip, fentry, &ret_loc);
 	uintptr_t call_site = *ret_loc;
-	uint64_t depth, now;
+	uint64_t depth = t->hdr->depth;
 
-	if (!enter_hook(t, &ticks))
-		return NULL;
-	now = hook_began(t, ticks);
-	depth = t->hdr->depth;
 	if (call_site == (uintptr_t)kft_return_trampoline) {
 		/* a sibling call: the function owning this return address jumped
 		 * here; it ends now and this one returns in its place */
@@ -210,13 +206,13 @@ KFT_HIDDEN KFT_NOTRACE uint64_t *kft_pg_entry(uintptr_t ip, uintptr_t *ret_loc, 
 
 		if (!depth || depth > t->frames_cap ||
 		    (f = &t->frames[depth - 1])->sp != PG_SP(ret_loc))
-			return hook_done(t);
+			return;
 		call_site = f->call_site;
 		kft_event_exit(t, f->func, PG_SP(ret_loc), now);
 		depth = t->hdr->depth;
 	}
-	/* with -pg no two open calls share a return address slot: one at
-	 * this slot or below it was left by a longjmp */
+	/* no two open calls share a return address slot: one at this slot
+	 * or below it was left by a longjmp */
 	if (frames_left_below(t, PG_SP(ret_loc) + 1) && !t->in_signal) {
 		kft_unwind_to(t, PG_SP(ret_loc) + 1);
 		depth = t->hdr->depth;
@@ -226,10 +222,8 @@ KFT_HIDDEN KFT_NOTRACE uint64_t *kft_pg_entry(uintptr_t ip, uintptr_t *ret_loc, 
 	if (depth > t->frames_cap || (depth == t->frames_cap && !kft_thread_more_frames(t))) {
 		if (call_site != *ret_loc)
 			*ret_loc = call_site;
-		return hook_done(t);
+		return;
 	}
-	if (unlikely(__atomic_load_n(&kft_rt.nranges, __ATOMIC_RELAXED)))
-		start = kft_config_func_at(start);
 	kft_event_entry(t, start, call_site, PG_SP(ret_loc), now);
 	depth = t->hdr->depth;
 	if (depth && depth <= t->frames_cap)
@@ -237,7 +231,44 @@ KFT_HIDDEN KFT_NOTRACE uint64_t *kft_pg_entry(uintptr_t ip, uintptr_t *ret_loc, 
 	*ret_loc = (uintptr_t)kft_return_trampoline;
 	if (unlikely(!kft_rt.hijacked))
 		kft_rt.hijacked = true;	/* once: a line every thread reads */
+}
+
+/* ticks: the clock at the hook's first instruction. Returns where its
+ * last ones store the clock, or NULL (hook_done). */
+KFT_HIDDEN KFT_NOTRACE uint64_t *kft_pg_entry(uintptr_t ip, uintptr_t *ret_loc, int fentry,
+					      uint64_t ticks)
+{
+	struct kft_tls *t = &kft_tls;
+	uintptr_t start = pg_function_start(ip, fentry, &ret_loc);
+
+	if (!enter_hook(t, &ticks))
+		return NULL;
+	if (unlikely(__atomic_load_n(&kft_rt.nranges, __ATOMIC_RELAXED)))
+		start = kft_config_func_at(start);
+	take_return(t, start, ret_loc, hook_began(t, ticks));
 	return hook_done(t);
+}
+
+/* Where a library call goes on to, and where the stub's last
+ * instructions store the clock (NULL: nowhere): two registers */
+struct kft_plt_go {
+	uintptr_t to;
+	uint64_t *end;
+};
+
+/* A library call through GOT slot n (plt.c, plt-x86_64.S): ret_loc is
+ * where its return address lies, ticks the clock at the stub's start. */
+KFT_HIDDEN KFT_NOTRACE struct kft_plt_go kft_plt_entry(uint64_t n, uintptr_t *ret_loc,
+						       uint64_t ticks)
+{
+	struct kft_tls *t = &kft_tls;
+	struct kft_plt_go go = { kft_plt_target(n), NULL };
+
+	if (!enter_hook(t, &ticks))
+		return go;
+	take_return(t, kft_plt_func(n), ret_loc, hook_began(t, ticks));
+	go.end = hook_done(t);
+	return go;
 }
 
 /* Where kft_return_trampoline goes on to, and where its last

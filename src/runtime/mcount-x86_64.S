@@ -9,6 +9,7 @@
  * return address with the return value registers intact.
  */
 #if defined(__x86_64__)
+#include "hook-stub-x86_64.h"
 	.text
 
 /*
@@ -18,29 +19,7 @@
  * and restored after it. r11 is nobody's argument: it is not kept.
  */
 .macro ENTRY_STUB kind
-	pushq	%rax
-	pushq	%rdx
-	rdtsc
-	shlq	$32, %rdx
-	orq	%rdx, %rax		/* the clock, kept in rax till the call */
-	pushq	%rbx
-	movq	%rsp, %rbx		/* 0: rbx, 8: rdx, 16: rax, 24: ip after the call */
-	andq	$-16, %rsp
-	pushq	%rdi
-	pushq	%rsi
-	pushq	%rcx
-	pushq	%r8
-	pushq	%r9
-	pushq	%r10
-	subq	$128, %rsp		/* xmm0-7 */
-	movdqu	%xmm0, 0(%rsp)
-	movdqu	%xmm1, 16(%rsp)
-	movdqu	%xmm2, 32(%rsp)
-	movdqu	%xmm3, 48(%rsp)
-	movdqu	%xmm4, 64(%rsp)
-	movdqu	%xmm5, 80(%rsp)
-	movdqu	%xmm6, 96(%rsp)
-	movdqu	%xmm7, 112(%rsp)
+	STUB_BEGIN			/* 0: rbx, 8: rdx, 16: rax, 24: ip after the call */
 	movq	%rax, %rcx		/* ticks */
 	movq	24(%rbx), %rdi		/* ip: just after the call to us */
 	.if \kind
@@ -51,31 +30,7 @@
 	movl	$\kind, %edx
 	call	kft_pg_entry
 	movq	%rax, %r11
-	movdqu	0(%rsp), %xmm0
-	movdqu	16(%rsp), %xmm1
-	movdqu	32(%rsp), %xmm2
-	movdqu	48(%rsp), %xmm3
-	movdqu	64(%rsp), %xmm4
-	movdqu	80(%rsp), %xmm5
-	movdqu	96(%rsp), %xmm6
-	movdqu	112(%rsp), %xmm7
-	addq	$128, %rsp
-	popq	%r10
-	popq	%r9
-	popq	%r8
-	popq	%rcx
-	popq	%rsi
-	popq	%rdi
-	movq	%rbx, %rsp
-	popq	%rbx
-	testq	%r11, %r11
-	jz	1f
-	rdtsc
-	shlq	$32, %rdx
-	orq	%rdx, %rax
-	movq	%rax, (%r11)
-1:	popq	%rdx
-	popq	%rax
+	STUB_END
 	ret
 .endm
 

@@ -53,6 +53,43 @@ once_select_errors() {
 	check "and nothing recorded" test -z "$(kft kd -c t | sed 1,2d)"
 }
 
+# with --libcalls a selection may name the library functions the program
+# calls; without, the check says what to add
+test_select_library_calls() {
+	build libcalls
+	refused kft record -F malloc -o t -- ./libcalls 2>err
+	check "a library function without --libcalls" grep -q \
+		"^kft: kft record: 'malloc': ./libcalls calls it in a shared library: add --libcalls to trace those calls$" err
+	refused kft record --libcalls -p 1 2>err
+	check "not with -p" grep -q "^kft: record: --libcalls goes with a program kft starts$" err
+	kft record --libcalls -F malloc -F 'f*' -F work -o t -- ./libcalls >/dev/null
+	kft kd -c t | sed 1,2d >tree
+	expect tree <<'E'
+work
+|  malloc
+|  free
+E
+	kft record --libcalls -N qsort -N 'get*' -o t -- ./libcalls >/dev/null
+	kft kd -c t | sed 1,2d | grep -v '^[a-z_]' | grep -A9 '^|  work' >tree || true
+	expect tree <<'E'
+|  work
+|  |  malloc
+|  |  strlen
+|  |  cmp
+|  |  free
+|  |  write
+E
+	printf 'begin\n  trigger start entry strlen\n  trigger stop exit free\nend\n' >s.conf
+	kft record --libcalls -c s.conf -o t -- ./libcalls >/dev/null
+	kft kd -c t | sed 1,2d >tree
+	expect tree <<'E'
+strlen
+qsort
+|  cmp
+free
+E
+}
+
 # tracing_cpumask: --cpus and "filter cpus" log only the calls entered on
 # those CPUs. progs/cpus.c, started on CPU 0, moves to 1 and back: main,
 # pin(0), work(0), pin(1) on 0; work(1), pin(0) on 1; work(0) on 0.

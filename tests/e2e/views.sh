@@ -136,18 +136,19 @@ check_summary() {
 	expect classic <classic.log
 }
 
-# views_agree EXPECTED-TREE CONFIG-STATEMENT...: trace nest under the
-# config, then check each view against the expected tree. TEXT_TREE, if
-# set, is what kd finds in the log as text instead (a text log has no
-# depths: a call whose caller was not logged is a root there).
+# views_agree EXPECTED-TREE CONFIG-STATEMENT...: trace nest (or
+# VIEWS_PROG, recorded with the options VIEWS_RECORD) under the config,
+# then check each view against the expected tree. TEXT_TREE, if set, is
+# what kd finds in the log as text instead (a text log has no depths: a
+# call whose caller was not logged is a root there).
 views_agree() {
-	local want=$1; shift
-	build nest
+	local want=$1 prog=${VIEWS_PROG:-nest}; shift
+	build "$prog"
 	if [ $# -gt 0 ]; then
 		{ echo begin; printf '\t%s\n' "$@"; echo end; } >cfg.conf
-		kft record -c cfg.conf -- ./nest
+		kft record ${VIEWS_RECORD:-} -c cfg.conf -- "./$prog"
 	else
-		kft record -- ./nest
+		kft record ${VIEWS_RECORD:-} -- "./$prog"
 	fi
 	printf '%s\n' "$want" >want
 	kd_tree >kd.tree
@@ -181,6 +182,29 @@ test_views_whole_program() {
 2 d
 i 0 on_usr1
 i 1 h"
+}
+
+# library calls nest under their callers in every view, and a callback
+# (qsort's cmp) under the library call; the log names cmp's caller inside
+# the C library, which no logged call is, so as text cmp is a root
+test_views_library_calls() {
+	TEXT_TREE="0 main
+1 work
+2 getpid
+2 malloc
+2 strlen
+2 qsort
+2 free
+2 write
+0 cmp" VIEWS_PROG=libcalls VIEWS_RECORD=--libcalls views_agree "0 main
+1 work
+2 getpid
+2 malloc
+2 strlen
+2 qsort
+3 cmp
+2 free
+2 write" "trigger start entry main" "trigger stop exit main"
 }
 
 test_views_funclist_of_nested_functions() {

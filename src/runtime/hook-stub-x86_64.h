@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * A hook stub's start and end (included by the .S stubs). STUB_BEGIN
+ * reads the clock into rax first thing (rax and rdx, which rdtsc takes,
+ * saved before), keeps the stack as found in rbx (the word above the
+ * saved rbx, rdx and rax is at 24(%rbx)), and saves the argument
+ * registers on an aligned stack: rdi, rsi, rcx, r8, r9, r10 (a nested
+ * function's static chain) and xmm0-7. STUB_END puts them back and, if
+ * r11 is not NULL, stores the clock there last thing. r11 is nobody's
+ * argument: it is not kept.
+ */
+#ifndef KFT_HOOK_STUB_X86_64_H
+#define KFT_HOOK_STUB_X86_64_H
+
+.macro SAVE_ARGS
+	pushq	%rdi
+	pushq	%rsi
+	pushq	%rcx
+	pushq	%r8
+	pushq	%r9
+	pushq	%r10
+	subq	$128, %rsp		/* xmm0-7 */
+	movdqu	%xmm0, 0(%rsp)
+	movdqu	%xmm1, 16(%rsp)
+	movdqu	%xmm2, 32(%rsp)
+	movdqu	%xmm3, 48(%rsp)
+	movdqu	%xmm4, 64(%rsp)
+	movdqu	%xmm5, 80(%rsp)
+	movdqu	%xmm6, 96(%rsp)
+	movdqu	%xmm7, 112(%rsp)
+.endm
+
+.macro RESTORE_ARGS
+	movdqu	0(%rsp), %xmm0
+	movdqu	16(%rsp), %xmm1
+	movdqu	32(%rsp), %xmm2
+	movdqu	48(%rsp), %xmm3
+	movdqu	64(%rsp), %xmm4
+	movdqu	80(%rsp), %xmm5
+	movdqu	96(%rsp), %xmm6
+	movdqu	112(%rsp), %xmm7
+	addq	$128, %rsp
+	popq	%r10
+	popq	%r9
+	popq	%r8
+	popq	%rcx
+	popq	%rsi
+	popq	%rdi
+.endm
+
+.macro STUB_BEGIN
+	pushq	%rax
+	pushq	%rdx
+	rdtsc
+	shlq	$32, %rdx
+	orq	%rdx, %rax		/* the clock, kept in rax till the call */
+	pushq	%rbx
+	movq	%rsp, %rbx
+	andq	$-16, %rsp
+	SAVE_ARGS
+.endm
+
+.macro STUB_END
+	RESTORE_ARGS
+	movq	%rbx, %rsp
+	popq	%rbx
+	testq	%r11, %r11
+	jz	1f
+	rdtsc
+	shlq	$32, %rdx
+	orq	%rdx, %rax
+	movq	%rax, (%r11)
+1:	popq	%rdx
+	popq	%rax
+.endm
+
+#endif

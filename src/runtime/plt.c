@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Library calls (kft record --libcalls): the program's calls into shared
+ * libraries go through its GOT, a slot per imported function (the PLT's
+ * jump reads it, lazily bound or not). Each slot of the program's own
+ * file is pointed at a stub of ours, which pushes the slot's number and
+ * goes to kft_plt_common (plt-x86_64.S): the call's entry is recorded,
+ * its return address taken as the -pg hooks take it (hooks.c, so its
+ * end, a longjmp past it, an exception through it are theirs too), and
+ * the function the slot held runs.
+ *
+ * A call is named by the function it reaches: the defining library's
+ * symbol of the imported name (an IFUNC's own symbol, not the variant it
+ * chose), so that `memcpy` reads memcpy. Left alone: functions of libkft
+ * itself (the hooks, and the calls it stands between: longjmp, exec,
+ * dlopen...), functions that return twice or into another stack (setjmp,
+ * vfork, getcontext), _Unwind_Resume, from which an exception's unwinding
+ * goes on through the caller (its return address must be the caller's),
+ * and __libc_start_main, whose call holds the whole program.
+ */
+#include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "../symbols/elf-symtab.h"
+#include "runtime.h"
+
+void kft_plt_common(void) KFT_HIDDEN;
+
+#define STUB_SIZE 16	/* pushq $n (5 bytes), jmp *common(%rip) (6), int3s */
+
+struct plt_slot {
+	uintptr_t target;	/* where the call goes on to */
+	uintptr_t func;		/* what it is recorded as */
+};
+
+static struct plt_slot *slots;
+static size_t nslots;
+
+static const char *const never[] = {
+	"__libc_start_main", "vfork", "setjmp", "_setjmp", "sigsetjmp", "__sigsetjmp",
+	"getcontext",
+	/* unwinding goes on from it, reading its return address */
+	"_Unwind_Resume",
+};
+
+KFT_NOTRACE uintptr_t kft_plt_target(uint64_t n)
+{
+	return slots[n].target;
+}
+
+KFT_NOTRACE uintptr_t kft_plt_func(uint64_t n)
+{
+	return slots[n].func;
+}
+
+static KFT_NOTRACE bool left_alone(const char *name, uintptr_t target)
+{
+	static Dl_info self;
+	Dl_info in;
+
+	for (size_t i = 0; i < sizeof(never) / sizeof(never[0]); i++)
+		if (!strcmp(name, never[i]))
+			return true;
+	if (!self.dli_fbase && !dladdr((void *)kft_plt_common, &self))
+		return true;
+	return !dladdr((void *)target, &in) || in.dli_fbase == self.dli_fbase;
+}
+
+/* The defining library's symbol for name at target: itself, or for an
+ * IFUNC (target is the variant it chose) the symbol the name has. */
+static KFT_NOTRACE uintptr_t func_of(const char *name, uintptr_t target)
+{
+	static struct kft_elf elf;
+	static uintptr_t elf_base;
+	static bool elf_open;
+	uint64_t addr;
+	Dl_info in;
+
+	if (!dladdr((void *)target, &in) || !in.dli_fname)
+		return target;
+	if (in.dli_sname && !strcmp(in.dli_sname, name))
+		return target;
+	if (!elf_open || elf_base != (uintptr_t)in.dli_fbase) {
+		if (elf_open)
+			kft_elf_close(&elf);
+		elf_open = !kft_elf_open(&elf, in.dli_fname, NULL);
+		elf_base = (uintptr_t)in.dli_fbase;
+		if (!elf_open)
+			return target;
+	}
+	if (kft_elf_find(&elf, name, &addr, 1) != 1)
+		return target;
+	return elf.dynamic ? elf_base + addr : addr;
+}
+
+struct dyn {
+	const ElfW(Rela) *jmprel;
+	size_t njmprel;
+	const ElfW(Sym) *symtab;
+	const char *strtab;
+};
+
+/* d_ptr as the dynamic linker left it: moved by the base, or not yet */
+static KFT_NOTRACE uintptr_t dyn_ptr(uintptr_t base, uintptr_t v)
+{
+	return v < base ? base + v : v;
+}
+
+static KFT_NOTRACE bool read_dynamic(const struct dl_phdr_info *info, struct dyn *d)
+{
+	const ElfW(Dyn) *dyn = NULL;
+
+	memset(d, 0, sizeof(*d));
+	for (int i = 0; i < info->dlpi_phnum; i++)
+		if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
+			dyn = (const ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+	for (; dyn && dyn->d_tag != DT_NULL; dyn++) {
+		uintptr_t p = dyn_ptr(info->dlpi_addr, dyn->d_un.d_ptr);
+
+		if (dyn->d_tag == DT_JMPREL)
+			d->jmprel = (const ElfW(Rela) *)p;
+		else if (dyn->d_tag == DT_PLTRELSZ)
+			d->njmprel = dyn->d_un.d_val / sizeof(ElfW(Rela));
+		else if (dyn->d_tag == DT_SYMTAB)
+			d->symtab = (const ElfW(Sym) *)p;
+		else if (dyn->d_tag == DT_STRTAB)
+			d->strtab = (const char *)p;
+		else if (dyn->d_tag == DT_PLTREL && dyn->d_un.d_val != DT_RELA)
+			return false;
+	}
+	return d->jmprel && d->njmprel && d->symtab && d->strtab;
+}
+
+/* Whether p lies in a segment of the object of this type: PT_LOAD, its
+ * own memory (a slot not yet bound points at its PLT); PT_GNU_RELRO, a
+ * part made read-only after relocation */
+static KFT_NOTRACE bool in_segment(const struct dl_phdr_info *info, uintptr_t p, uint32_t type)
+{
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type == type && p >= start && p < start + ph->p_memsz)
+			return true;
+	}
+	return false;
+}
+
+/* The stubs, one a slot, and the cell they jump through */
+static KFT_NOTRACE unsigned char *make_stubs(size_t n)
+{
+	size_t size = 16 + n * STUB_SIZE;
+	unsigned char *code = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+				   -1, 0);
+
+	if (code == MAP_FAILED)
+		return NULL;
+	*(uintptr_t *)code = (uintptr_t)kft_plt_common;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char *s = code + 16 + i * STUB_SIZE;
+		int32_t idx = (int32_t)i, to_cell = (int32_t)(code - (s + 11));
+
+		memset(s, 0xcc, STUB_SIZE);
+		s[0] = 0x68;			/* pushq $i */
+		memcpy(s + 1, &idx, 4);
+		s[5] = 0xff;			/* jmp *cell(%rip) */
+		s[6] = 0x25;
+		memcpy(s + 7, &to_cell, 4);
+	}
+	if (mprotect(code, size, PROT_READ | PROT_EXEC)) {
+		munmap(code, size);
+		return NULL;
+	}
+	return code;
+}
+
+static KFT_NOTRACE int hook_program(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	unsigned char *code;
+	struct dyn d;
+	size_t n = 0;
+
+	(void)size;
+	(void)arg;
+	if (!read_dynamic(info, &d))
+		return 1;	/* the program only: the first object */
+	slots = calloc(d.njmprel, sizeof(*slots));
+	code = slots ? make_stubs(d.njmprel) : NULL;
+	if (!code)
+		return 1;
+	for (size_t i = 0; i < d.njmprel; i++) {
+		const ElfW(Rela) *r = &d.jmprel[i];
+		const char *name = d.strtab + d.symtab[ELF64_R_SYM(r->r_info)].st_name;
+		uintptr_t *slot = (uintptr_t *)(info->dlpi_addr + r->r_offset);
+		uintptr_t at = (uintptr_t)slot & ~(uintptr_t)(page - 1), target;
+		bool relro;
+
+		if (ELF64_R_TYPE(r->r_info) != R_X86_64_JUMP_SLOT || !*name)
+			continue;
+		/* bound already (-z now), or bound as the dynamic linker would */
+		target = *slot;
+		if (!target || in_segment(info, target, PT_LOAD))
+			target = (uintptr_t)dlsym(RTLD_DEFAULT, name);
+		if (!target || left_alone(name, target))
+			continue;
+		relro = in_segment(info, (uintptr_t)slot, PT_GNU_RELRO);
+		if (relro && mprotect((void *)at, (size_t)page, PROT_READ | PROT_WRITE))
+			continue;
+		slots[n].target = target;
+		slots[n].func = func_of(name, target);
+		__atomic_store_n(slot, (uintptr_t)(code + 16 + n * STUB_SIZE), __ATOMIC_RELEASE);
+		if (relro)
+			mprotect((void *)at, (size_t)page, PROT_READ);
+		n++;
+	}
+	nslots = n;
+	return 1;
+}
+
+KFT_NOTRACE void kft_plt_hook_all(void)
+{
+	if (!slots)
+		dl_iterate_phdr(hook_program, NULL);
+}
