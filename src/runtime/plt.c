@@ -38,8 +38,7 @@ struct plt_slot {
 	uintptr_t func;		/* what it is recorded as */
 };
 
-static struct plt_slot *slots;
-static size_t nslots;
+static struct plt_slot *slots;	/* n: the stubs' numbers */
 
 static const char *const never[] = {
 	"__libc_start_main", "vfork", "setjmp", "_setjmp", "sigsetjmp", "__sigsetjmp",
@@ -71,13 +70,17 @@ static KFT_NOTRACE bool left_alone(const char *name, uintptr_t target)
 	return !dladdr((void *)target, &in) || in.dli_fbase == self.dli_fbase;
 }
 
+/* The library last read for func_of */
+struct library {
+	struct kft_elf elf;
+	uintptr_t base;
+	bool open;
+};
+
 /* The defining library's symbol for name at target: itself, or for an
  * IFUNC (target is the variant it chose) the symbol the name has. */
-static KFT_NOTRACE uintptr_t func_of(const char *name, uintptr_t target)
+static KFT_NOTRACE uintptr_t func_of(struct library *lib, const char *name, uintptr_t target)
 {
-	static struct kft_elf elf;
-	static uintptr_t elf_base;
-	static bool elf_open;
 	uint64_t addr;
 	Dl_info in;
 
@@ -85,17 +88,18 @@ static KFT_NOTRACE uintptr_t func_of(const char *name, uintptr_t target)
 		return target;
 	if (in.dli_sname && !strcmp(in.dli_sname, name))
 		return target;
-	if (!elf_open || elf_base != (uintptr_t)in.dli_fbase) {
-		if (elf_open)
-			kft_elf_close(&elf);
-		elf_open = !kft_elf_open(&elf, in.dli_fname, NULL);
-		elf_base = (uintptr_t)in.dli_fbase;
-		if (!elf_open)
+	if (!lib->open || lib->base != (uintptr_t)in.dli_fbase) {
+		if (lib->open)
+			kft_elf_close(&lib->elf);
+		lib->open = !kft_elf_open(&lib->elf, in.dli_fname, NULL);
+		lib->base = (uintptr_t)in.dli_fbase;
+		if (!lib->open)
 			return target;
 	}
-	if (kft_elf_find(&elf, name, &addr, 1) != 1)
+	/* (a name two functions have says nothing sure) */
+	if (kft_elf_find(&lib->elf, name, &addr, 1) != 1)
 		return target;
-	return elf.dynamic ? elf_base + addr : addr;
+	return lib->elf.dynamic ? lib->base + addr : addr;
 }
 
 struct dyn {
@@ -182,6 +186,7 @@ static KFT_NOTRACE unsigned char *make_stubs(size_t n)
 static KFT_NOTRACE int hook_program(struct dl_phdr_info *info, size_t size, void *arg)
 {
 	long page = sysconf(_SC_PAGESIZE);
+	struct library lib = { .open = false };
 	unsigned char *code;
 	struct dyn d;
 	size_t n = 0;
@@ -213,13 +218,14 @@ static KFT_NOTRACE int hook_program(struct dl_phdr_info *info, size_t size, void
 		if (relro && mprotect((void *)at, (size_t)page, PROT_READ | PROT_WRITE))
 			continue;
 		slots[n].target = target;
-		slots[n].func = func_of(name, target);
+		slots[n].func = func_of(&lib, name, target);
 		__atomic_store_n(slot, (uintptr_t)(code + 16 + n * STUB_SIZE), __ATOMIC_RELEASE);
 		if (relro)
 			mprotect((void *)at, (size_t)page, PROT_READ);
 		n++;
 	}
-	nslots = n;
+	if (lib.open)
+		kft_elf_close(&lib.elf);
 	return 1;
 }
 
