@@ -67,6 +67,7 @@ static KFT_NOTRACE void forked_child(void)
 	 * (it may exec, or need to be alone), so it does without one */
 	kft_helper_stop();
 	kft_patch_forked();
+	kft_plt_forked();
 	t->prefault_slot = 0;
 	kft_fibers_forked();
 	kft_thread_setup_forked(t);

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * Library calls (kft record --libcalls): the program's calls into shared
- * libraries go through its GOT, a slot per imported function (the PLT's
- * jump reads it, lazily bound or not). Each slot of the program's own
- * file is pointed at a stub of ours, which pushes the slot's number and
+ * Library calls (kft record --libcalls): the traced code's calls into
+ * shared libraries go through its GOT, a slot per imported function (the
+ * PLT's jump reads it, lazily bound or not). Each slot of the program's
+ * file, and of every instrumented library (at start, and as dlopen opens
+ * one), is pointed at a stub of ours, which pushes the slot's number and
  * goes to kft_plt_common (plt-x86_64.S): the call's entry is recorded,
  * its return address taken as the -pg hooks take it (hooks.c, so its
  * end, a longjmp past it, an exception through it are theirs too), and
- * the function the slot held runs.
+ * the function the slot held runs. A slot whose function lies in
+ * instrumented code is left: that call is recorded by its own hooks.
  *
  * A call is named by the function it reaches: the defining library's
  * symbol of the imported name (an IFUNC's own symbol, not the variant it
@@ -21,6 +23,7 @@
 #include <dlfcn.h>
 #include <elf.h>
 #include <link.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -38,7 +41,15 @@ struct plt_slot {
 	uintptr_t func;		/* what it is recorded as */
 };
 
-static struct plt_slot *slots;	/* n: the stubs' numbers */
+/* Slots never move (a stub may run while dlopen adds others): room for
+ * MAX_SLOTS, reserved once, touched as used */
+#define MAX_SLOTS (1 << 20)
+#define MAX_OBJECTS 512
+static struct plt_slot *slots;
+static size_t nslots;
+static uintptr_t hooked[MAX_OBJECTS];	/* the objects done, by base */
+static size_t nhooked;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 static const char *const never[] = {
 	"__libc_start_main", "vfork", "setjmp", "_setjmp", "sigsetjmp", "__sigsetjmp",
@@ -57,17 +68,48 @@ KFT_NOTRACE uintptr_t kft_plt_func(uint64_t n)
 	return slots[n].func;
 }
 
+/* Whether the object at base (its file path) is instrumented: its calls
+ * are recorded by their own hooks. The program is asked of by "". */
+static KFT_NOTRACE bool instrumented(uintptr_t base, const char *path)
+{
+	static uintptr_t last_base;
+	static bool last;
+	struct kft_elf elf;
+
+	if (base == last_base && last_base)
+		return last;
+	last_base = base;
+	last = false;
+	if (!path || !*path || kft_elf_open_headers(&elf, path, NULL))
+		return false;
+	/* (calling the hooks, not defining them: libc defines mcount) */
+	last = elf.patch_size || kft_elf_find_imports(&elf, "__cyg_profile_func_enter") ||
+	       kft_elf_find_imports(&elf, "mcount") || kft_elf_find_imports(&elf, "__fentry__");
+	kft_elf_close(&elf);
+	return last;
+}
+
+/* Where libkft is loaded */
+static KFT_NOTRACE uintptr_t self_base(void)
+{
+	static uintptr_t base;
+	Dl_info self;
+
+	if (!base && dladdr((void *)kft_plt_common, &self))
+		base = (uintptr_t)self.dli_fbase;
+	return base;
+}
+
 static KFT_NOTRACE bool left_alone(const char *name, uintptr_t target)
 {
-	static Dl_info self;
 	Dl_info in;
 
 	for (size_t i = 0; i < sizeof(never) / sizeof(never[0]); i++)
 		if (!strcmp(name, never[i]))
 			return true;
-	if (!self.dli_fbase && !dladdr((void *)kft_plt_common, &self))
-		return true;
-	return !dladdr((void *)target, &in) || in.dli_fbase == self.dli_fbase;
+	return !self_base() || !dladdr((void *)target, &in) ||
+	       (uintptr_t)in.dli_fbase == self_base() ||
+	       instrumented((uintptr_t)in.dli_fbase, in.dli_fname);
 }
 
 /* The library last read for func_of */
@@ -155,8 +197,9 @@ static KFT_NOTRACE bool in_segment(const struct dl_phdr_info *info, uintptr_t p,
 	return false;
 }
 
-/* The stubs, one a slot, and the cell they jump through */
-static KFT_NOTRACE unsigned char *make_stubs(size_t n)
+/* The stubs for slots first to first + n, and the cell they jump
+ * through */
+static KFT_NOTRACE unsigned char *make_stubs(size_t first, size_t n)
 {
 	size_t size = 16 + n * STUB_SIZE;
 	unsigned char *code = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
@@ -167,7 +210,7 @@ static KFT_NOTRACE unsigned char *make_stubs(size_t n)
 	*(uintptr_t *)code = (uintptr_t)kft_plt_common;
 	for (size_t i = 0; i < n; i++) {
 		unsigned char *s = code + 16 + i * STUB_SIZE;
-		int32_t idx = (int32_t)i, to_cell = (int32_t)(code - (s + 11));
+		int32_t idx = (int32_t)(first + i), to_cell = (int32_t)(code - (s + 11));
 
 		memset(s, 0xcc, STUB_SIZE);
 		s[0] = 0x68;			/* pushq $i */
@@ -183,22 +226,31 @@ static KFT_NOTRACE unsigned char *make_stubs(size_t n)
 	return code;
 }
 
-static KFT_NOTRACE int hook_program(struct dl_phdr_info *info, size_t size, void *arg)
+/* One object's slots, once (the program, or an instrumented library) */
+static KFT_NOTRACE int hook_object(struct dl_phdr_info *info, size_t size, void *arg)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	struct library lib = { .open = false };
+	bool program = !info->dlpi_name || !*info->dlpi_name;	/* (the only one unnamed) */
 	unsigned char *code;
 	struct dyn d;
 	size_t n = 0;
 
 	(void)size;
 	(void)arg;
-	if (!read_dynamic(info, &d))
-		return 1;	/* the program only: the first object */
-	slots = calloc(d.njmprel, sizeof(*slots));
-	code = slots ? make_stubs(d.njmprel) : NULL;
+	for (size_t i = 0; i < nhooked; i++)
+		if (hooked[i] == info->dlpi_addr)
+			return 0;
+	/* (libkft defines the hooks, which makes it look instrumented) */
+	if (nhooked == MAX_OBJECTS || info->dlpi_addr == self_base() ||
+	    (!program && !instrumented(info->dlpi_addr, info->dlpi_name)))
+		return 0;
+	hooked[nhooked++] = info->dlpi_addr;
+	if (!read_dynamic(info, &d) || nslots + d.njmprel > MAX_SLOTS)
+		return 0;
+	code = make_stubs(nslots, d.njmprel);
 	if (!code)
-		return 1;
+		return 0;
 	for (size_t i = 0; i < d.njmprel; i++) {
 		const ElfW(Rela) *r = &d.jmprel[i];
 		const char *name = d.strtab + d.symtab[ELF64_R_SYM(r->r_info)].st_name;
@@ -217,20 +269,36 @@ static KFT_NOTRACE int hook_program(struct dl_phdr_info *info, size_t size, void
 		relro = in_segment(info, (uintptr_t)slot, PT_GNU_RELRO);
 		if (relro && mprotect((void *)at, (size_t)page, PROT_READ | PROT_WRITE))
 			continue;
-		slots[n].target = target;
-		slots[n].func = func_of(&lib, name, target);
+		slots[nslots + n].target = target;
+		slots[nslots + n].func = func_of(&lib, name, target);
 		__atomic_store_n(slot, (uintptr_t)(code + 16 + n * STUB_SIZE), __ATOMIC_RELEASE);
 		if (relro)
 			mprotect((void *)at, (size_t)page, PROT_READ);
 		n++;
 	}
+	nslots += d.njmprel;	/* (the stubs of slots left alone stay unused) */
 	if (lib.open)
 		kft_elf_close(&lib.elf);
-	return 1;
+	return 0;
 }
 
+/* In a fork child: the lock may have been held by a thread it has not */
+KFT_NOTRACE void kft_plt_forked(void)
+{
+	pthread_mutex_init(&lock, NULL);
+}
+
+/* At start and after dlopen: the slots of the objects not done yet. */
 KFT_NOTRACE void kft_plt_hook_all(void)
 {
-	if (!slots)
-		dl_iterate_phdr(hook_program, NULL);
+	pthread_mutex_lock(&lock);
+	if (!slots) {
+		slots = mmap(NULL, MAX_SLOTS * sizeof(*slots), PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (slots == MAP_FAILED)
+			slots = NULL;
+	}
+	if (slots)
+		dl_iterate_phdr(hook_object, NULL);
+	pthread_mutex_unlock(&lock);
 }

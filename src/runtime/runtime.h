@@ -254,9 +254,11 @@ void kft_compress_done(struct kft_tls *t) KFT_HIDDEN;
 /* patch.c: -fpatchable-function-entry NOPs become calls to __fentry__
  * while a run is armed or running */
 void kft_patch_all(void) KFT_HIDDEN;
-/* --libcalls (plt.c): the program's GOT slots through kft; slot n's
- * function and what it is recorded as */
+/* --libcalls (plt.c): the GOT slots of the program and of instrumented
+ * libraries through kft (at start, after dlopen); slot n's function and
+ * what it is recorded as */
 void kft_plt_hook_all(void) KFT_HIDDEN;
+void kft_plt_forked(void) KFT_HIDDEN;
 uintptr_t kft_plt_target(uint64_t n) KFT_HIDDEN;
 uintptr_t kft_plt_func(uint64_t n) KFT_HIDDEN;
 void kft_patch_follow_run(void) KFT_HIDDEN;

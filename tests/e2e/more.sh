@@ -26,6 +26,28 @@ E
 	check "two create_dir" test "$(wc -l <addr)" = 2
 }
 
+# --libcalls: the calls an instrumented library and a plugin opened with
+# dlopen make into the C library, under their callers; the program's calls
+# into them are recorded once, by their own hooks
+test_library_calls_of_libraries() {
+	"$TCC" -g "$TOPT" -fPIC -shared $INSTR -o liblc.so "$PROGS/libcalls-so.c"
+	"$TCC" -g "$TOPT" -fPIC -shared $INSTR -DPLUGIN -o plugin.so "$PROGS/libcalls-so.c"
+	"$TCC" -g "$TOPT" $INSTR -o lcmain "$PROGS/libcalls-main.c" -L. -llc \
+		-Wl,-rpath,"$PWD" -ldl
+	kft record --libcalls -- ./lcmain "$PWD/plugin.so"
+	# (main's subtree: -pg adds the start-up code's calls as roots; dlsym's
+	# name carries its version where libc's debug symbols are installed)
+	kft kd -c | awk '/^main/ { p = 1; print; next } p && /^\|/ { print; next } { p = 0 }' |
+		grep -v dlsym >tree
+	expect tree <<'E'
+main
+|  from_lib
+|  |  getpid
+|  plugin_entry
+|  |  getppid
+E
+}
+
 # Libraries found through a relative LD_LIBRARY_PATH, and a plugin opened
 # as "./plugin.so": the loader names them as asked, kft by their real
 # files, so filters and triggers find their functions (and a patchable
