@@ -92,6 +92,19 @@ static int read_symtab(struct kft_elf *elf, const Elf64_Shdr *sh, const Elf64_Sh
 		if (!*name || !sym.st_value)
 			continue;
 		note_instrumentation(elf, name);
+		/* a versioned alias (dlsym@@GLIBC_2.34, as a C library's full
+		 * symbol table has them) goes by its name alone */
+		if (strchr(name, '@') && strchr(name, '@') != name) {
+			char **more = realloc(elf->owned, (elf->nowned + 1) * sizeof(*more));
+
+			if (!more || !(more[elf->nowned] = strndup(name, strcspn(name, "@")))) {
+				if (more)
+					elf->owned = more;
+				return kft_error_set(err, "%s: out of memory", path);
+			}
+			elf->owned = more;
+			name = more[elf->nowned++];
+		}
 		elf->syms[kept].addr = sym.st_value;
 		elf->syms[kept].size = sym.st_size;
 		elf->syms[kept].name = name;
@@ -220,6 +233,8 @@ static void take_symbols(struct kft_elf *elf, const struct kft_elf *other)
 {
 	elf->syms = other->syms;
 	elf->nsyms = other->nsyms;
+	elf->owned = other->owned;
+	elf->nowned = other->nowned;
 	elf->debug_map = other->map;
 	elf->debug_size = other->map_size;
 }
@@ -401,6 +416,9 @@ void kft_elf_close(struct kft_elf *elf)
 	if (elf->debug_map)
 		munmap(elf->debug_map, elf->debug_size);
 	free(elf->syms);
+	for (size_t i = 0; i < elf->nowned; i++)
+		free(elf->owned[i]);
+	free(elf->owned);
 	memset(elf, 0, sizeof(*elf));
 }
 

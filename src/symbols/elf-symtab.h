@@ -17,7 +17,7 @@
 struct kft_elf_sym {
 	uint64_t addr;		/* st_value: link-time virtual address */
 	uint64_t size;
-	const char *name;	/* points into the mapped file */
+	const char *name;	/* in the mapped file, or made (a version cut off) */
 	bool local;		/* STB_LOCAL: a static function */
 	const char *file;	/* its source file (STT_FILE), for static ones */
 };
@@ -51,6 +51,8 @@ struct kft_elf {
 	size_t debug_size;
 	uint64_t dynsym_off, dynsym_size;	/* .dynsym and its strings, in map */
 	uint64_t dynstr_off, dynstr_size;
+	char **owned;		/* names made here (a versioned one's, cut) */
+	size_t nowned;
 };
 
 /* Where separate debug files live (Debian's -dbgsym packages). */
