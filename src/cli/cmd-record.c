@@ -290,10 +290,12 @@ static int attach(const struct record_opts *o, const struct kft_config *cfg)
 				    "root, may trace it",
 				    pid, strerror(errno));
 	exe[n] = '\0';
-	if (!o->no_check && check_program(exe, cfg, o->config ? o->config : "config", false))
+	if (!o->no_check && check_program(exe, cfg, o->config ? o->config : "config", o->libcalls))
 		return 1;
 	if (kft_cli_said(kft_attach_begin((pid_t)pid, exe, o->dir, cfg, cfg->prime || !o->no_prime,
-					  o->no_compress ? KFT_MODE_NO_COMPRESS : 0, o->max_size,
+					  (o->no_compress ? KFT_MODE_NO_COMPRESS : 0) |
+						  (o->libcalls ? KFT_MODE_LIBCALLS : 0),
+					  o->max_size,
 					  &err),
 			 &err))
 		return 1;
@@ -440,8 +442,8 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		fprintf(stderr, "kft: record: --latency goes with a program kft starts\n");
 		return -1;
 	}
-	if (o->libcalls && (o->kernel || o->pid)) {
-		fprintf(stderr, "kft: record: --libcalls goes with a program kft starts\n");
+	if (o->libcalls && o->kernel) {
+		fprintf(stderr, "kft: record: --libcalls goes with a program, not --kernel\n");
 		return -1;
 	}
 	if (o->pid && (o->kernel || o->compensate || optind < argc)) {

@@ -199,7 +199,7 @@ static KFT_NOTRACE int join_trace(const char *dir, bool attaching)
 			goto undo;
 	}
 	kft_patch_all();
-	if (!attaching && (kft_rt.ctl->mode & KFT_MODE_LIBCALLS))
+	if (kft_rt.ctl->mode & KFT_MODE_LIBCALLS)
 		kft_plt_hook_all();
 	kft_hooks_timed = kft_rt.ctl->mode & KFT_MODE_COMPENSATE;
 	/* compressing on another CPU slows the traced threads (on some

@@ -319,6 +319,7 @@ KFT_NOTRACE bool kft_patch_detached(void)
 	if (!(__atomic_load_n(&kft_rt.ctl->mode, __ATOMIC_ACQUIRE) & KFT_MODE_DETACH) ||
 	    !(st & KFT_STATE_COMPLETE) || __atomic_load_n(&calls_on, __ATOMIC_ACQUIRE))
 		return false;
+	kft_plt_unhook_all();	/* --libcalls: the GOT as it was */
 	__atomic_fetch_or(&kft_rt.ctl->state, KFT_STATE_DETACHED, __ATOMIC_RELEASE);
 	return true;
 }

@@ -39,6 +39,9 @@ void kft_plt_common(void) KFT_HIDDEN;
 struct plt_slot {
 	uintptr_t target;	/* where the call goes on to */
 	uintptr_t func;		/* what it is recorded as */
+	uintptr_t *got;		/* the slot, and what it held (kft record -p */
+	uintptr_t orig;		/* gives it back on leaving) */
+	bool relro;		/* in a part read-only after relocation */
 };
 
 /* Slots never move (a stub may run while dlopen adds others): room for
@@ -271,6 +274,9 @@ static KFT_NOTRACE int hook_object(struct dl_phdr_info *info, size_t size, void 
 			continue;
 		slots[nslots + n].target = target;
 		slots[nslots + n].func = func_of(&lib, name, target);
+		slots[nslots + n].got = slot;
+		slots[nslots + n].orig = *slot;
+		slots[nslots + n].relro = relro;
 		__atomic_store_n(slot, (uintptr_t)(code + 16 + n * STUB_SIZE), __ATOMIC_RELEASE);
 		if (relro)
 			mprotect((void *)at, (size_t)page, PROT_READ);
@@ -280,6 +286,28 @@ static KFT_NOTRACE int hook_object(struct dl_phdr_info *info, size_t size, void 
 	if (lib.open)
 		kft_elf_close(&lib.elf);
 	return 0;
+}
+
+/* kft record -p leaves: every slot holds what it held before (a call in
+ * a stub already goes on; one in flight still returns through kft) */
+KFT_NOTRACE void kft_plt_unhook_all(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	pthread_mutex_lock(&lock);
+	for (size_t i = 0; slots && i < nslots; i++) {
+		struct plt_slot *sl = &slots[i];
+		uintptr_t at = (uintptr_t)sl->got & ~(uintptr_t)(page - 1);
+
+		if (!sl->got ||
+		    (sl->relro && mprotect((void *)at, (size_t)page, PROT_READ | PROT_WRITE)))
+			continue;
+		__atomic_store_n(sl->got, sl->orig, __ATOMIC_RELEASE);
+		if (sl->relro)
+			mprotect((void *)at, (size_t)page, PROT_READ);
+		sl->got = NULL;
+	}
+	pthread_mutex_unlock(&lock);
 }
 
 /* In a fork child: the lock may have been held by a thread it has not */

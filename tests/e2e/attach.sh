@@ -15,6 +15,18 @@ entry_bytes() {
 		od -An -tx1 | tr -d ' \n'
 }
 
+# got_slot PID PROG SYMBOL: the 8 bytes of SYMBOL's GOT slot in process
+# PID (program PROG, position-independent), in hex
+got_slot() {
+	local pid=$1 prog=$2 sym=$3 base off
+	base=$(awk -v p="$(readlink -f "$prog")" '$6 == p && $3 == "00000000" {
+		split($1, a, "-"); print a[1]; exit }' "/proc/$pid/maps")
+	off=$(objdump -R "$prog" | awk -v s="$sym" '$2 == "R_X86_64_JUMP_SLOT" && $3 ~ "^" s "@" {
+		print $1; exit }')
+	dd if="/proc/$pid/mem" bs=1 skip=$((0x$base + 0x$off)) count=8 2>/dev/null |
+		od -An -tx8 | tr -d ' \n'
+}
+
 # kft record -p has attached, the trace in DIR says (10 s at most)
 wait_attached() {
 	for _ in $(seq 200); do
@@ -150,4 +162,33 @@ once_attach_refusals() {
 	wait "$rec"
 	touch end
 	wait "$prog"
+}
+
+# --libcalls on a running program: its library calls (the workers'
+# usleep) are traced, and on leaving every GOT slot holds again what it
+# held before
+test_attach_library_calls() {
+	case $TINSTR in -fpatchable*) ;; *) echo "attach takes patchable programs"; return 77 ;; esac
+	build retune
+	./retune >out &
+	prog=$!
+	wait_for pid
+	pid=$(cat pid)
+	sleep 0.1
+	before=$(got_slot "$pid" retune usleep)
+	"$KFT" record --libcalls -p "$pid" -o t 2>err &
+	rec=$!
+	wait_attached t
+	check "attached: $(cat err)" grep -q "^status = attached$" t/info
+	sleep 0.3
+	check "usleep's slot points elsewhere while traced" test "$(got_slot "$pid" retune usleep)" != "$before"
+	kill -INT "$rec"
+	wait "$rec"
+	check "detached" grep -q "^status = detached$" t/info
+	check "usleep's slot as it was ($before)" test "$(got_slot "$pid" retune usleep)" = "$before"
+	touch end
+	wait "$prog"
+	check "its output is unchanged" grep -q "^calls made, each sum right$" out
+	rows t >rows
+	check "usleep traced under the workers" test "$(grep -c '^usleep <- worker$' rows)" -gt 30
 }

@@ -60,8 +60,8 @@ test_select_library_calls() {
 	refused kft record -F malloc -o t -- ./libcalls 2>err
 	check "a library function without --libcalls" grep -q \
 		"^kft: kft record: 'malloc': ./libcalls calls it in a shared library: add --libcalls to trace those calls$" err
-	refused kft record --libcalls -p 1 2>err
-	check "not with -p" grep -q "^kft: record: --libcalls goes with a program kft starts$" err
+	refused kft record --libcalls --kernel 2>err
+	check "not with --kernel" grep -q "^kft: record: --libcalls goes with a program, not --kernel$" err
 	kft record --libcalls -F malloc -F 'f*' -F work -o t -- ./libcalls >/dev/null
 	kft kd -c t | sed 1,2d >tree
 	expect tree <<'E'
