@@ -49,6 +49,34 @@ main
 E
 }
 
+# --libcalls and calls that never return: the program ends as it would
+# alone, and the calls stay open (-1) under their callers
+test_library_calls_that_never_return() {
+	build noreturn
+	for how in "1 3 exit" "2 134 abort" "3 4 _Exit"; do
+		set -- $how
+		rc=0
+		kft record --libcalls -o "t$1" -- ./noreturn "$1" >/dev/null 2>&1 || rc=$?
+		check "$3: exit status $2 as alone (got $rc)" test "$rc" = "$2"
+		# (-pg adds the start-up code's calls as roots; _exit and _Exit
+		# are one function, which the C library names _Exit)
+		kft kd -c "t$1" | awk '/^(main|worker)$/ { p = 1; print; next }
+				       p && /^\|/ { print; next } { p = 0 }' >tree
+		expect tree <<E
+main
+|  pthread_create
+|  pthread_join
+|  finish
+|  |  $3
+worker
+|  leave_thread
+|  |  pthread_exit
+E
+		kft log "t$1" | awk '$2 == -1 { print $4 }' | sort | tr '\n' ' ' >open
+		expect open <<<"$3 finish leave_thread main pthread_exit worker "
+	done
+}
+
 # Libraries found through a relative LD_LIBRARY_PATH, and a plugin opened
 # as "./plugin.so": the loader names them as asked, kft by their real
 # files, so filters and triggers find their functions (and a patchable
