@@ -54,8 +54,22 @@ static void note_instrumentation(struct kft_elf *elf, const char *name)
 }
 
 /* Read the functions of one symbol table section into elf->syms. */
+/* Whether symbol i of a .dynsym whose versions are versym (or NULL) is
+ * an old version kept for old programs (hidden: not the one a program
+ * built now links to) */
+static bool old_version(const struct kft_elf *elf, const Elf64_Shdr *versym, size_t i)
+{
+	uint16_t v;
+
+	if (!versym || versym->sh_entsize != sizeof(v) || (i + 1) * sizeof(v) > versym->sh_size ||
+	    !in_file(elf, versym->sh_offset, versym->sh_size))
+		return false;
+	memcpy(&v, (const char *)elf->map + versym->sh_offset + i * sizeof(v), sizeof(v));
+	return v & 0x8000;
+}
+
 static int read_symtab(struct kft_elf *elf, const Elf64_Shdr *sh, const Elf64_Shdr *strsh,
-		       struct kft_error *err, const char *path)
+		       const Elf64_Shdr *versym, struct kft_error *err, const char *path)
 {
 	const char *base = elf->map, *file = NULL;
 	size_t n, i, kept = 0;
@@ -92,9 +106,14 @@ static int read_symtab(struct kft_elf *elf, const Elf64_Shdr *sh, const Elf64_Sh
 		if (!*name || !sym.st_value)
 			continue;
 		note_instrumentation(elf, name);
-		/* a versioned alias (dlsym@@GLIBC_2.34, as a C library's full
-		 * symbol table has them) goes by its name alone */
-		if (strchr(name, '@') && strchr(name, '@') != name) {
+		/* of a versioned function (a C library's), the version programs
+		 * link to now goes by its name alone (dlsym@@GLIBC_2.34: dlsym);
+		 * the old ones kept for old programs (dlsym@GLIBC_2.2.5) are
+		 * left out, or a name would have two functions */
+		if (old_version(elf, versym, i) ||
+		    (strchr(name, '@') && !strstr(name, "@@") && strchr(name, '@') != name))
+			continue;
+		if (strstr(name, "@@") && strchr(name, '@') != name) {
 			char **more = realloc(elf->owned, (elf->nowned + 1) * sizeof(*more));
 
 			if (!more || !(more[elf->nowned] = strndup(name, strcspn(name, "@")))) {
@@ -306,7 +325,7 @@ static int use_minidebuginfo(struct kft_elf *elf, const Elf64_Shdr *sh)
 static int parse(struct kft_elf *elf, const char *path, bool symbols, struct kft_error *err)
 {
 	const unsigned char *base = elf->map;
-	const Elf64_Shdr *symtab = NULL, *dynsym = NULL, *debugdata = NULL, *shdrs;
+	const Elf64_Shdr *symtab = NULL, *dynsym = NULL, *debugdata = NULL, *versym = NULL, *shdrs;
 	Elf64_Ehdr eh;
 
 	if (elf->map_size < sizeof(eh) || memcmp(base, ELFMAG, SELFMAG))
@@ -344,6 +363,8 @@ static int parse(struct kft_elf *elf, const char *path, bool symbols, struct kft
 			symtab = &shdrs[i];
 		else if (shdrs[i].sh_type == SHT_DYNSYM)
 			dynsym = &shdrs[i];
+		else if (shdrs[i].sh_type == SHT_GNU_versym)
+			versym = &shdrs[i];
 		else if (is_patch_section(elf, &eh, shdrs, i))
 			note_patch_section(elf, &shdrs[i]);
 		else if (shdrs[i].sh_type == SHT_PREINIT_ARRAY && shdrs[i].sh_size)
@@ -363,13 +384,15 @@ static int parse(struct kft_elf *elf, const char *path, bool symbols, struct kft
 		return 0;	/* the debug file's .symtab it is */
 	if (!symtab && symbols && debugdata && !use_minidebuginfo(elf, debugdata))
 		return 0;
-	if (!symtab)
+	if (symtab)
+		versym = NULL;	/* (.dynsym's) */
+	else
 		symtab = dynsym;
 	if (!symtab || !symbols)
 		return 0;
 	if (symtab->sh_link >= eh.e_shnum)
 		return kft_error_set(err, "%s: corrupt symbol table link", path);
-	return read_symtab(elf, symtab, &shdrs[symtab->sh_link], err, path);
+	return read_symtab(elf, symtab, &shdrs[symtab->sh_link], versym, err, path);
 }
 
 static int open_elf(struct kft_elf *elf, const char *path, bool symbols, struct kft_error *err)
