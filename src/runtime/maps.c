@@ -208,6 +208,7 @@ KFT_EXPORT KFT_NOTRACE int dlclose(void *handle)
 {
 	static int (*real_dlclose)(void *);
 	struct kft_tls *t = &kft_tls;
+	int ret;
 
 	if (!real_dlclose)
 		real_dlclose = (int (*)(void *))dlsym(RTLD_NEXT, "dlclose");
@@ -218,5 +219,11 @@ KFT_EXPORT KFT_NOTRACE int dlclose(void *handle)
 		kft_save_maps(true);
 		t->busy = 0;
 	}
-	return real_dlclose(handle);
+	ret = real_dlclose(handle);
+	if (kft_rt.ready == 1 && !t->busy && (kft_rt.ctl->mode & KFT_MODE_LIBCALLS)) {
+		t->busy = 1;
+		kft_plt_forget_closed();
+		t->busy = 0;
+	}
+	return ret;
 }

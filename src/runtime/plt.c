@@ -50,7 +50,10 @@ struct plt_slot {
 #define MAX_OBJECTS 512
 static struct plt_slot *slots;
 static size_t nslots;
-static uintptr_t hooked[MAX_OBJECTS];	/* the objects done, by base */
+static struct {
+	uintptr_t base;		/* an object done */
+	size_t first, n;	/* its slots */
+} hooked[MAX_OBJECTS];
 static size_t nhooked;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -242,13 +245,15 @@ static KFT_NOTRACE int hook_object(struct dl_phdr_info *info, size_t size, void 
 	(void)size;
 	(void)arg;
 	for (size_t i = 0; i < nhooked; i++)
-		if (hooked[i] == info->dlpi_addr)
+		if (hooked[i].base == info->dlpi_addr)
 			return 0;
 	/* (libkft defines the hooks, which makes it look instrumented) */
 	if (nhooked == MAX_OBJECTS || info->dlpi_addr == self_base() ||
 	    (!program && !instrumented(info->dlpi_addr, info->dlpi_name)))
 		return 0;
-	hooked[nhooked++] = info->dlpi_addr;
+	hooked[nhooked].base = info->dlpi_addr;
+	hooked[nhooked].first = nslots;
+	hooked[nhooked++].n = 0;
 	if (!read_dynamic(info, &d) || nslots + d.njmprel > MAX_SLOTS)
 		return 0;
 	code = make_stubs(nslots, d.njmprel);
@@ -283,6 +288,7 @@ static KFT_NOTRACE int hook_object(struct dl_phdr_info *info, size_t size, void 
 		n++;
 	}
 	nslots += d.njmprel;	/* (the stubs of slots left alone stay unused) */
+	hooked[nhooked - 1].n = d.njmprel;
 	if (lib.open)
 		kft_elf_close(&lib.elf);
 	return 0;
@@ -306,6 +312,29 @@ KFT_NOTRACE void kft_plt_unhook_all(void)
 		if (sl->relro)
 			mprotect((void *)at, (size_t)page, PROT_READ);
 		sl->got = NULL;
+	}
+	pthread_mutex_unlock(&lock);
+}
+
+static KFT_NOTRACE int still_there(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	(void)size;
+	return info->dlpi_addr == *(uintptr_t *)arg;
+}
+
+/* After dlclose: an object gone has no slots to give back, and another
+ * may come where it was */
+KFT_NOTRACE void kft_plt_forget_closed(void)
+{
+	pthread_mutex_lock(&lock);
+	for (size_t i = 0; i < nhooked;) {
+		if (dl_iterate_phdr(still_there, &hooked[i].base)) {
+			i++;
+			continue;
+		}
+		for (size_t k = 0; k < hooked[i].n; k++)
+			slots[hooked[i].first + k].got = NULL;
+		hooked[i] = hooked[--nhooked];
 	}
 	pthread_mutex_unlock(&lock);
 }

@@ -259,6 +259,7 @@ void kft_patch_all(void) KFT_HIDDEN;
  * what it is recorded as */
 void kft_plt_hook_all(void) KFT_HIDDEN;
 void kft_plt_unhook_all(void) KFT_HIDDEN;
+void kft_plt_forget_closed(void) KFT_HIDDEN;
 void kft_plt_forked(void) KFT_HIDDEN;
 uintptr_t kft_plt_target(uint64_t n) KFT_HIDDEN;
 uintptr_t kft_plt_func(uint64_t n) KFT_HIDDEN;

@@ -27,8 +27,9 @@ E
 }
 
 # --libcalls: the calls an instrumented library and a plugin opened with
-# dlopen make into the C library, under their callers; the program's calls
-# into them are recorded once, by their own hooks
+# dlopen (twice: closed between) make into the C library, under their
+# callers; the program's calls into them are recorded once, by their own
+# hooks
 test_library_calls_of_libraries() {
 	"$TCC" -g "$TOPT" -fPIC -shared $INSTR -o liblc.so "$PROGS/libcalls-so.c"
 	"$TCC" -g "$TOPT" -fPIC -shared $INSTR -DPLUGIN -o plugin.so "$PROGS/libcalls-so.c"
@@ -43,6 +44,9 @@ test_library_calls_of_libraries() {
 main
 |  from_lib
 |  |  getpid
+|  dlsym
+|  plugin_entry
+|  |  getppid
 |  dlsym
 |  plugin_entry
 |  |  getppid

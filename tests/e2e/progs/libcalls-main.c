@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* Calls into an instrumented library and a plugin opened with dlopen,
- * each of which calls the C library (progs/libcalls-so.c). */
+/* Calls into an instrumented library and a plugin opened with dlopen
+ * (twice: opened, called, closed), each of which calls the C library
+ * (progs/libcalls-so.c). */
 #include <dlfcn.h>
 #include <stdio.h>
 
@@ -12,12 +13,14 @@ int main(int argc, char **argv)
 
 	(void)argc;
 	from_lib();
-	h = dlopen(argv[1], RTLD_NOW);
-	if (!h) {
-		fprintf(stderr, "%s\n", dlerror());
-		return 1;
+	for (int i = 0; i < 2; i++) {
+		h = dlopen(argv[1], RTLD_NOW);
+		if (!h) {
+			fprintf(stderr, "%s\n", dlerror());
+			return 1;
+		}
+		((void (*)(void))dlsym(h, "plugin_entry"))();
+		dlclose(h);
 	}
-	((void (*)(void))dlsym(h, "plugin_entry"))();
-	dlclose(h);
 	return 0;
 }
