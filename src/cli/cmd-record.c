@@ -34,7 +34,7 @@
 static const char usage[] =
 	"usage: kft record [-c CONFIG] [-o DIR] [--max-size SIZE] [--no-prime] [--no-check]\n"
 	"                  [-F PATTERN] [-N PATTERN] [-G FUNC] [-D N] [--cpus LIST]\n"
-	"                  [--compensate] [--no-compress] [--no-switches] [--libcalls]\n"
+	"                  [--compensate] [--no-compress] [--no-switches] [--libcalls[=all]]\n"
 	"                  [--] PROG [ARGS...]\n"
 	"       kft record -p PID [-c CONFIG] [-o DIR] [--max-size SIZE] [--no-prime]\n"
 	"       kft record --kernel [-c CONFIG] [-o DIR] [--irqs] [--compensate] [-- CMD [ARGS...]]\n"
@@ -73,8 +73,8 @@ static const char usage[] =
 	"      --libcalls     the calls the program and its instrumented libraries\n"
 	"                     make into shared libraries too (libc's malloc,\n"
 	"                     read...), each under its caller, named as called;\n"
-	"                     uninstrumented libraries' calls among themselves\n"
-	"                     are not seen\n"
+	"                     with =all, the calls every library makes into\n"
+	"                     another too (libstdc++'s operator new to malloc)\n"
 	"  -p, --pid PID      trace the running process PID, built with\n"
 	"                     -fpatchable-function-entry=5 and started without kft,\n"
 	"                     until Ctrl-C or the config's stop trigger; it runs on\n"
@@ -115,6 +115,7 @@ struct record_opts {
 	bool no_compress;
 	bool no_switches;
 	bool libcalls;
+	bool libcalls_all;	/* --libcalls=all */
 	bool irqs;
 	const char *pid;	/* -p: attach to it */
 	const char *latency;	/* --latency: keep its longest call */
@@ -294,7 +295,8 @@ static int attach(const struct record_opts *o, const struct kft_config *cfg)
 		return 1;
 	if (kft_cli_said(kft_attach_begin((pid_t)pid, exe, o->dir, cfg, cfg->prime || !o->no_prime,
 					  (o->no_compress ? KFT_MODE_NO_COMPRESS : 0) |
-						  (o->libcalls ? KFT_MODE_LIBCALLS : 0),
+						  (o->libcalls ? KFT_MODE_LIBCALLS : 0) |
+						  (o->libcalls_all ? KFT_MODE_LIBCALLS_ALL : 0),
 					  o->max_size,
 					  &err),
 			 &err))
@@ -352,7 +354,7 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		{ "compensate", no_argument, NULL, 'K' },
 		{ "no-compress", no_argument, NULL, 'Z' },
 		{ "no-switches", no_argument, NULL, 'S' },
-		{ "libcalls", no_argument, NULL, 1001 },
+		{ "libcalls", optional_argument, NULL, 1001 },
 		{ "irqs", no_argument, NULL, 'I' },
 		{ "kernel", no_argument, NULL, 'k' },
 		{ "max-size", required_argument, NULL, 'M' },
@@ -391,6 +393,12 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 			break;
 		case 1001:
 			o->libcalls = true;
+			if (optarg && strcmp(optarg, "all")) {
+				fprintf(stderr, "kft: record: --libcalls=%s: the only word it takes "
+					"is all\n", optarg);
+				return -1;
+			}
+			o->libcalls_all = optarg != NULL;
 			break;
 		case 'p':
 			o->pid = optarg;
@@ -676,7 +684,8 @@ int kft_cmd_record(int argc, char **argv)
 	    kft_cli_said(kft_trace_dir_write_run(o.dir, &cfg, cfg.prime || !o.no_prime,
 						 (o.compensate ? KFT_MODE_COMPENSATE : 0) |
 						     (o.no_compress ? KFT_MODE_NO_COMPRESS : 0) |
-						     (o.libcalls ? KFT_MODE_LIBCALLS : 0),
+						     (o.libcalls ? KFT_MODE_LIBCALLS : 0) |
+						     (o.libcalls_all ? KFT_MODE_LIBCALLS_ALL : 0),
 						 o.max_size, &err),
 			 &err) ||
 	    kft_cli_said(kft_trace_dir_write_info(o.dir, argc - optind, argv + optind,

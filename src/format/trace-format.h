@@ -66,6 +66,7 @@
 #define KFT_MODE_DETACH		0x40	/* kft record -p leaves: once the run is over,
 					 * make the sites NOPs and say DETACHED */
 #define KFT_MODE_LIBCALLS	0x80	/* the program's library calls too (--libcalls) */
+#define KFT_MODE_LIBCALLS_ALL	0x100	/* and every library's (--libcalls=all) */
 
 #define KFT_SWITCHES_MAGIC "KFTSWCH"
 

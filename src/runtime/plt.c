@@ -10,6 +10,7 @@
  * end, a longjmp past it, an exception through it are theirs too), and
  * the function the slot held runs. A slot whose function lies in
  * instrumented code is left: that call is recorded by its own hooks.
+ * With --libcalls=all every library's slots are taken too.
  *
  * A call is named by the function it reaches: the defining library's
  * symbol of the imported name (an IFUNC's own symbol, not the variant it
@@ -249,7 +250,8 @@ static KFT_NOTRACE int hook_object(struct dl_phdr_info *info, size_t size, void 
 			return 0;
 	/* (libkft defines the hooks, which makes it look instrumented) */
 	if (nhooked == MAX_OBJECTS || info->dlpi_addr == self_base() ||
-	    (!program && !instrumented(info->dlpi_addr, info->dlpi_name)))
+	    (!program && !(kft_rt.ctl->mode & KFT_MODE_LIBCALLS_ALL) &&
+	     !instrumented(info->dlpi_addr, info->dlpi_name)))
 		return 0;
 	hooked[nhooked].base = info->dlpi_addr;
 	hooked[nhooked].first = nslots;

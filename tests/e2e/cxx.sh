@@ -77,3 +77,23 @@ E
 	refused kft record -c h.conf -o h -- ./cxx 2>err
 	check "an unknown C++ name is named" grep -q "h.conf:2: 'ns::Foo::baz': no function of that name" err
 }
+
+# --libcalls: the program's call of operator new; --libcalls=all: also
+# operator new's own call of malloc, one library calling another
+test_library_calls_between_libraries() {
+	build_cxx newdelete
+	kft record --libcalls -o own -- ./newdelete
+	kft kd -c own | grep -A1 '^|  |  operator new$' >own.tree
+	expect own.tree <<'E'
+|  |  operator new
+|  |  operator delete
+E
+	kft record --libcalls=all -o all -- ./newdelete
+	kft kd -c all | grep -A1 '^|  |  operator new$' >all.tree
+	expect all.tree <<'E'
+|  |  operator new
+|  |  |  malloc
+E
+	refused kft record --libcalls=some -o x -- ./newdelete 2>err
+	check "an unknown word" grep -q "^kft: record: --libcalls=some: the only word it takes is all$" err
+}
