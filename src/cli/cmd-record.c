@@ -235,7 +235,6 @@ static int check_latency_func(const char *prog, const char *func)
 				    func, prog);
 }
 
-/* kft record -p: the process's program checked as a program to start is. */
 /*
  * The program has ended; from one reading of the trace: save the names of
  * the functions it holds (so that it reads the same when the program is
@@ -249,7 +248,7 @@ static void record_finish(const char *dir)
 	struct kft_error err;
 
 	if (kft_trace_open(&tr, dir, &err))
-		return; /* the views will say why */
+		return;		/* the views will say why */
 	/* names from the files on disk, not from a symbols file saved before */
 	sz = kft_symbolizer_new_from_disk(dir, &err);
 	if (!sz || kft_symbols_save(dir, &tr, sz, &err))
@@ -269,6 +268,8 @@ static void on_signal(int sig)
 	interrupted = 1;
 }
 
+/* kft record -p: the process's program checked as a program to start is,
+ * traced until Ctrl-C (or SIGTERM) or the run's end, then let go. */
 static int attach(const struct record_opts *o, const struct kft_config *cfg)
 {
 	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
