@@ -14,7 +14,9 @@
 #
 # Workloads: fib (tiny functions), work (merge sort, hashing, a tree:
 # varied depth and real work per call), mt4 (4 threads of fib); storm
-# (200 short children or threads: the cost of starting a log). Each is
+# (200 short children or threads: the cost of starting a log); libcalls
+# (2 million strlen calls through the PLT: kft --libcalls against
+# uftrace, which records library calls by default). Each is
 # built uninstrumented, with -finstrument-functions, with -pg -mfentry and
 # with -fpatchable-function-entry=5; the tools trace the same binaries. For each mode: the added
 # wall time per call against the uninstrumented run (median of N runs),
@@ -212,6 +214,29 @@ done
 PATCH_BASE=$(printf '%s\n' "${bt[@]}" | median)
 PATCH_BUILT=$(printf '%s\n' "${pt[@]}" | median)
 
+# --- library calls: kft record --libcalls against uftrace's default (it
+# records library calls), on LIBCALLS calls of strlen through the PLT
+LIBCALLS=2000000
+gcc -O2 -g -fno-builtin -o "$out/libcalls-base" bench/libcalls.c
+gcc -O2 -g -fno-builtin -finstrument-functions -o "$out/libcalls-inst" bench/libcalls.c
+declare -A L
+for tool in base kft uftrace; do
+	ts=()
+	for i in $(seq "$runs"); do
+		rm -rf "$tmp/lib"
+		case $tool in
+		base) run "$out/libcalls-base" $LIBCALLS ;;
+		kft) run "$kft" record --libcalls -o "$tmp/lib" -- "$out/libcalls-inst" $LIBCALLS ;;
+		uftrace) run uftrace record -d "$tmp/lib" "$out/libcalls-inst" $LIBCALLS ;;
+		esac
+		ts+=("$elapsed_ns")
+	done
+	L[$tool]=$(printf '%s\n' "${ts[@]}" | median)
+done
+rm -rf "$tmp/lib"
+lib_added() { echo $(( (L[$1] - L[base]) / LIBCALLS )); }
+echo "  library calls: kft $(lib_added kft) ns, uftrace $(lib_added uftrace) ns a call" >&2
+
 # --- set-up cost: 200 processes, 200 threads, 1000 calls each --------------
 gcc -O2 -g -o "$out/storm-base" bench/storm.c -lpthread
 gcc -O2 -g -finstrument-functions -o "$out/storm-inst" bench/storm.c -lpthread
@@ -341,6 +366,8 @@ rat() { awk -v a="$1" -v b="$2" 'BEGIN { printf (b > 0 ? "%.2f" : "-"), a / b }'
 	     "kft $(busy_added kft-all), --no-compress $(busy_added kft-raw), uftrace $(busy_added uftrace-all);" \
 	     "kft / uftrace $(rat "$(busy_added kft-all)" "$(busy_added uftrace-all)")," \
 	     "default / --no-compress $(rat "$(busy_added kft-all)" "$(busy_added kft-raw)") (target 1.15)"
+	echo "- library calls ($LIBCALLS strlen calls through the PLT), added ns per call: kft --libcalls" \
+	     "$(lib_added kft), uftrace $(lib_added uftrace); kft / uftrace $(rat "$(lib_added kft)" "$(lib_added uftrace)")"
 	echo "- page faults, whole run (fib), getrusage: kft ${F[fib,kft-all]}, --no-compress ${F[fib,kft-raw]}," \
 	     "uftrace ${F[fib,uftrace-all]}; perf stat: kft ${PF[kft-all]:-?}, --no-compress" \
 	     "${PF[kft-raw]:-?}, uftrace ${PF[uftrace-all]:-?} (target 500)"
@@ -440,6 +467,8 @@ ref_of() {
 		printf 'busy-fib\t%s\t%s\t%s\t-\t-\n' "$m" "$(busy_added "$m")" \
 			"$(rat "$(busy_added "$m")" "$(busy_added uftrace-all)")"
 	done
+	printf 'libcalls\tkft-libcalls\t%s\t%s\t-\t-\n' "$(lib_added kft)" \
+		"$(rat "$(lib_added kft)" "$(lib_added uftrace)")"
 } >"$out/results.tsv"
 echo
 echo "Rows written to $out/results.tsv; against bench/baseline.tsv (ratio to uftrace, now and then):"
