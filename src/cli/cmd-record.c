@@ -200,11 +200,12 @@ static int check_program(const char *path, const struct kft_config *cfg, const c
 		else if (kft_is_glob(r->name) ? kft_elf_find_glob(&elf, r->name, NULL, 0)
 					     : kft_elf_find(&elf, r->name, &addr, 1))
 			continue;
-		else if (kft_elf_find_imports(&elf, r->name) && !libcalls)
-			ret = kft_cli_fail("%s'%s': %s calls it in a shared library: add --libcalls "
-					   "to trace those calls",
-					   where, r->name, path);
-		else if (!kft_elf_find_imports(&elf, r->name))
+		else if (kft_elf_find_imports(&elf, r->name))
+			ret = libcalls ? 0
+				       : kft_cli_fail("%s'%s': %s calls it in a shared library: add "
+						      "--libcalls to trace those calls",
+						      where, r->name, path);
+		else
 			ret = kft_cli_fail("%s'%s': no function %s in %s (if it lives in a shared "
 					   "library, use --no-check)",
 					   where, r->name,

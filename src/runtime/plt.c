@@ -89,9 +89,7 @@ static KFT_NOTRACE bool instrumented(uintptr_t base, const char *path)
 	last = false;
 	if (!path || !*path || kft_elf_open_headers(&elf, path, NULL))
 		return false;
-	/* (calling the hooks, not defining them: libc defines mcount) */
-	last = elf.patch_size || kft_elf_find_imports(&elf, "__cyg_profile_func_enter") ||
-	       kft_elf_find_imports(&elf, "mcount") || kft_elf_find_imports(&elf, "__fentry__");
+	last = elf.patch_size || elf.calls_hooks;
 	kft_elf_close(&elf);
 	return last;
 }
@@ -204,6 +202,21 @@ static KFT_NOTRACE bool in_segment(const struct dl_phdr_info *info, uintptr_t p,
 	return false;
 }
 
+/* Store v in GOT slot got, made writable for it if it lies in a part
+ * read-only after relocation: whether it was stored */
+static KFT_NOTRACE bool set_slot(uintptr_t *got, uintptr_t v, bool relro)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	void *at = (void *)((uintptr_t)got & ~(uintptr_t)(page - 1));
+
+	if (relro && mprotect(at, (size_t)page, PROT_READ | PROT_WRITE))
+		return false;
+	__atomic_store_n(got, v, __ATOMIC_RELEASE);
+	if (relro)
+		mprotect(at, (size_t)page, PROT_READ);
+	return true;
+}
+
 /* The stubs for slots first to first + n, and the cell they jump
  * through */
 static KFT_NOTRACE unsigned char *make_stubs(size_t first, size_t n)
@@ -236,7 +249,6 @@ static KFT_NOTRACE unsigned char *make_stubs(size_t first, size_t n)
 /* One object's slots, once (the program, or an instrumented library) */
 static KFT_NOTRACE int hook_object(struct dl_phdr_info *info, size_t size, void *arg)
 {
-	long page = sysconf(_SC_PAGESIZE);
 	struct library lib = { .open = false };
 	bool program = !info->dlpi_name || !*info->dlpi_name;	/* (the only one unnamed) */
 	unsigned char *code;
@@ -265,28 +277,26 @@ static KFT_NOTRACE int hook_object(struct dl_phdr_info *info, size_t size, void 
 		const ElfW(Rela) *r = &d.jmprel[i];
 		const char *name = d.strtab + d.symtab[ELF64_R_SYM(r->r_info)].st_name;
 		uintptr_t *slot = (uintptr_t *)(info->dlpi_addr + r->r_offset);
-		uintptr_t at = (uintptr_t)slot & ~(uintptr_t)(page - 1), target;
+		uintptr_t orig = *slot, target = orig;
 		bool relro;
 
 		if (ELF64_R_TYPE(r->r_info) != R_X86_64_JUMP_SLOT || !*name)
 			continue;
 		/* bound already (-z now), or bound as the dynamic linker would */
-		target = *slot;
 		if (!target || in_segment(info, target, PT_LOAD))
 			target = (uintptr_t)dlsym(RTLD_DEFAULT, name);
 		if (!target || left_alone(name, target))
 			continue;
 		relro = in_segment(info, (uintptr_t)slot, PT_GNU_RELRO);
-		if (relro && mprotect((void *)at, (size_t)page, PROT_READ | PROT_WRITE))
+		/* the stub's entry first: a call may take the stub at once (with
+		 * --libcalls=all, one func_of makes through libc's own slots) */
+		slots[nslots + n] = (struct plt_slot){ .target = target,
+						       .func = func_of(&lib, name, target),
+						       .got = slot, .orig = orig, .relro = relro };
+		if (!set_slot(slot, (uintptr_t)(code + 16 + n * STUB_SIZE), relro)) {
+			slots[nslots + n].got = NULL;
 			continue;
-		slots[nslots + n].target = target;
-		slots[nslots + n].func = func_of(&lib, name, target);
-		slots[nslots + n].got = slot;
-		slots[nslots + n].orig = *slot;
-		slots[nslots + n].relro = relro;
-		__atomic_store_n(slot, (uintptr_t)(code + 16 + n * STUB_SIZE), __ATOMIC_RELEASE);
-		if (relro)
-			mprotect((void *)at, (size_t)page, PROT_READ);
+		}
 		n++;
 	}
 	nslots += d.njmprel;	/* (the stubs of slots left alone stay unused) */
@@ -300,21 +310,10 @@ static KFT_NOTRACE int hook_object(struct dl_phdr_info *info, size_t size, void 
  * a stub already goes on; one in flight still returns through kft) */
 KFT_NOTRACE void kft_plt_unhook_all(void)
 {
-	long page = sysconf(_SC_PAGESIZE);
-
 	pthread_mutex_lock(&lock);
-	for (size_t i = 0; slots && i < nslots; i++) {
-		struct plt_slot *sl = &slots[i];
-		uintptr_t at = (uintptr_t)sl->got & ~(uintptr_t)(page - 1);
-
-		if (!sl->got ||
-		    (sl->relro && mprotect((void *)at, (size_t)page, PROT_READ | PROT_WRITE)))
-			continue;
-		__atomic_store_n(sl->got, sl->orig, __ATOMIC_RELEASE);
-		if (sl->relro)
-			mprotect((void *)at, (size_t)page, PROT_READ);
-		sl->got = NULL;
-	}
+	for (size_t i = 0; slots && i < nslots; i++)
+		if (slots[i].got && set_slot(slots[i].got, slots[i].orig, slots[i].relro))
+			slots[i].got = NULL;
 	pthread_mutex_unlock(&lock);
 }
 

@@ -23,10 +23,10 @@ static int cmp_sym(const void *a, const void *b)
 {
 	const struct kft_elf_sym *x = a, *y = b;
 
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
 	size_t xu, yu, xn, yn;
 
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
 	/* for aliases, prefer global names, then the longer size, then the
 	 * public name (malloc, not __libc_malloc): fewer leading
 	 * underscores, shorter, then by the letters, so that the choice
@@ -46,14 +46,17 @@ static int cmp_sym(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-static void note_instrumentation(struct kft_elf *elf, const char *name)
+/* A hook's name: defined (libkft, or libc's mcount) or called (undefined:
+ * the file is instrumented and calls it) */
+static void note_instrumentation(struct kft_elf *elf, const char *name, bool undefined)
 {
 	if (!strcmp(name, "__cyg_profile_func_enter") || !strcmp(name, "mcount") ||
-	    !strcmp(name, "__fentry__") || !strcmp(name, "_mcount"))
+	    !strcmp(name, "__fentry__") || !strcmp(name, "_mcount")) {
 		elf->instrumented = true;
+		elf->calls_hooks |= undefined;
+	}
 }
 
-/* Read the functions of one symbol table section into elf->syms. */
 /* Whether symbol i of a .dynsym whose versions are versym (or NULL) is
  * an old version kept for old programs (hidden: not the one a program
  * built now links to) */
@@ -68,6 +71,7 @@ static bool old_version(const struct kft_elf *elf, const Elf64_Shdr *versym, siz
 	return v & 0x8000;
 }
 
+/* Read the functions of one symbol table section into elf->syms. */
 static int read_symtab(struct kft_elf *elf, const Elf64_Shdr *sh, const Elf64_Shdr *strsh,
 		       const Elf64_Shdr *versym, struct kft_error *err, const char *path)
 {
@@ -83,7 +87,7 @@ static int read_symtab(struct kft_elf *elf, const Elf64_Shdr *sh, const Elf64_Sh
 		return kft_error_set(err, "%s: out of memory", path);
 	for (i = 0; i < n; i++) {
 		Elf64_Sym sym;
-		const char *name;
+		const char *name, *version;
 
 		memcpy(&sym, base + sh->sh_offset + i * sizeof(sym), sizeof(sym));
 		if (sym.st_name >= strsh->sh_size)
@@ -97,7 +101,7 @@ static int read_symtab(struct kft_elf *elf, const Elf64_Shdr *sh, const Elf64_Sh
 			continue;
 		}
 		if (sym.st_shndx == SHN_UNDEF) {
-			note_instrumentation(elf, name);
+			note_instrumentation(elf, name, true);
 			continue;
 		}
 		if (ELF64_ST_TYPE(sym.st_info) != STT_FUNC &&
@@ -105,18 +109,20 @@ static int read_symtab(struct kft_elf *elf, const Elf64_Shdr *sh, const Elf64_Sh
 			continue;
 		if (!*name || !sym.st_value)
 			continue;
-		note_instrumentation(elf, name);
+		note_instrumentation(elf, name, false);
 		/* of a versioned function (a C library's), the version programs
 		 * link to now goes by its name alone (dlsym@@GLIBC_2.34: dlsym);
 		 * the old ones kept for old programs (dlsym@GLIBC_2.2.5) are
 		 * left out, or a name would have two functions */
-		if (old_version(elf, versym, i) ||
-		    (strchr(name, '@') && !strstr(name, "@@") && strchr(name, '@') != name))
+		version = strchr(name, '@');
+		if (version == name)
+			version = NULL;
+		if (old_version(elf, versym, i) || (version && !strstr(version, "@@")))
 			continue;
-		if (strstr(name, "@@") && strchr(name, '@') != name) {
+		if (version) {
 			char **more = realloc(elf->owned, (elf->nowned + 1) * sizeof(*more));
 
-			if (!more || !(more[elf->nowned] = strndup(name, strcspn(name, "@")))) {
+			if (!more || !(more[elf->nowned] = strndup(name, (size_t)(version - name)))) {
 				if (more)
 					elf->owned = more;
 				return kft_error_set(err, "%s: out of memory", path);
@@ -154,7 +160,8 @@ static void scan_dynsym_imports(struct kft_elf *elf, const Elf64_Shdr *sh, const
 		memcpy(&sym, base + sh->sh_offset + i * sizeof(sym), sizeof(sym));
 		if (sym.st_name < strsh->sh_size &&
 		    memchr(base + strsh->sh_offset + sym.st_name, '\0', strsh->sh_size - sym.st_name))
-			note_instrumentation(elf, base + strsh->sh_offset + sym.st_name);
+			note_instrumentation(elf, base + strsh->sh_offset + sym.st_name,
+					     sym.st_shndx == SHN_UNDEF);
 	}
 }
 

@@ -39,6 +39,8 @@ struct kft_elf {
 	size_t nloads;
 	bool instrumented;	/* references __cyg_profile_func_enter, mcount or __fentry__,
 				 * or has patchable function entries */
+	bool calls_hooks;	/* imports one of them (undefined): its own code calls
+				 * the hooks (libc defines mcount, libkft all) */
 	uint64_t patch_vaddr;	/* __patchable_function_entries: where, in memory */
 	uint64_t patch_size;	/* bytes (8 per function) */
 	bool preinit;		/* a non-empty .preinit_array: code that runs
