@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -17,6 +16,7 @@
 #include "../common/mono-clock.h"
 #include "../common/version.h"
 #include "../format/control.h"
+#include "target.h"
 #include "trace-dir.h"
 
 /* Past a run of one or more digits at s, or NULL if none. */
@@ -194,18 +194,11 @@ static void rebase(uint64_t *ns, uint64_t shift)
 
 int kft_trace_dir_reset_clock(const char *dir, uint64_t *base)
 {
-	char path[PATH_MAX];
 	uint64_t now = kft_mono_now_ns(), shift;
-	struct kft_control *ctl;
-	int fd;
+	struct kft_error err;
+	struct kft_control *ctl = kft_map_control(dir, "record", &err);
 
-	snprintf(path, sizeof(path), "%s/control", dir);
-	fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	ctl = mmap(NULL, sizeof(*ctl), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	close(fd);
-	if (ctl == MAP_FAILED)
+	if (!ctl)
 		return -1;
 	shift = now - ctl->clock_base_ns;
 	__atomic_store_n(&ctl->clock_base_ns, now, __ATOMIC_RELEASE);
@@ -219,7 +212,7 @@ int kft_trace_dir_reset_clock(const char *dir, uint64_t *base)
 		rebase(&ctl->start.mark_ns, shift);
 	if (ctl->stop.how)
 		rebase(&ctl->stop.mark_ns, shift);
-	munmap(ctl, sizeof(*ctl));
+	kft_unmap_control(ctl);
 	*base = now;
 	return 0;
 }
