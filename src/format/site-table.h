@@ -41,12 +41,12 @@ struct kft_site_table {
 static inline KFT_NOTRACE uint32_t kft_site_slot(const struct kft_site_table *t,
 						 uint64_t func, uint64_t call_site)
 {
-	/* shifts, not a multiply: the slot is on every call's critical path.
-	 * Call sites differ in their low bits, functions from bit 4 up, and
-	 * objects from bit 12 up (colliding pairs only probe further) */
-	uint64_t h = call_site ^ (call_site >> 11) ^ (call_site >> 23) ^ (func >> 4);
-
-	return (uint32_t)h & (t->nslots - 1);
+	/* one shift, not a multiply: the slot is on every call's critical
+	 * path. Call sites differ in their low bits and objects from bit 12
+	 * up; a call site seldom calls more than one function (an indirect
+	 * call's pairs only probe further) */
+	(void)func;
+	return (uint32_t)(call_site ^ (call_site >> 12)) & (t->nslots - 1);
 }
 
 /* Index sites[0..*nsites) into index[nslots] (zeroed), for a new index. */
@@ -116,22 +116,39 @@ kft_site_add(struct kft_site_table *t, uint32_t slot, uint64_t func, uint64_t ca
 	return (uint32_t)n;
 }
 
-/* The id of (func, call_site), added if it is new; KFT_SITE_NONE when the
- * table is full, or its index is and must grow first. */
-static inline KFT_NOTRACE uint32_t kft_site_id(struct kft_site_table *t, uint64_t func,
-					       uint64_t call_site)
+/* The index slot of (func, call_site), or the free slot where it would go. */
+static inline KFT_NOTRACE uint32_t kft_site_probe(const struct kft_site_table *t, uint64_t func,
+						  uint64_t call_site)
 {
 	uint32_t slot = kft_site_slot(t, func, call_site);
 
 	for (;;) {
 		const struct kft_site_slot *s = &t->index[slot];
 
-		if (s->call_site == call_site && s->func == func && s->id1)
-			return (uint32_t)(s->id1 - 1);
-		if (!s->id1)
-			return kft_site_add(t, slot, func, call_site);
+		if (!s->id1 || (s->call_site == call_site && s->func == func))
+			return slot;
 		slot = (slot + 1) & (t->nslots - 1);
 	}
+}
+
+/* The id of (func, call_site) if the table has it, else KFT_SITE_NONE. */
+static inline KFT_NOTRACE uint32_t kft_site_find(const struct kft_site_table *t, uint64_t func,
+						 uint64_t call_site)
+{
+	/* (a free slot's id1 is 0: KFT_SITE_NONE) */
+	return (uint32_t)(t->index[kft_site_probe(t, func, call_site)].id1 - 1);
+}
+
+/* The id of (func, call_site), added if it is new; KFT_SITE_NONE when the
+ * table is full, or its index is and must grow first. */
+static inline KFT_NOTRACE uint32_t kft_site_id(struct kft_site_table *t, uint64_t func,
+					       uint64_t call_site)
+{
+	uint32_t slot = kft_site_probe(t, func, call_site);
+
+	if (t->index[slot].id1)
+		return (uint32_t)(t->index[slot].id1 - 1);
+	return kft_site_add(t, slot, func, call_site);
 }
 
 #endif

@@ -40,7 +40,7 @@ static inline KFT_NOTRACE uint64_t load_state(void)
  * exception) left behind, which kft_unwind_to ends. */
 HOT_STEP bool frames_left_below(const struct kft_tls *t, uintptr_t sp)
 {
-	uint64_t depth = t->hdr->depth;
+	uint64_t depth = t->depth;
 
 	return depth && depth <= t->frames_cap && t->frames[depth - 1].sp < sp;
 }
@@ -87,7 +87,7 @@ HOT_STEP void kft_event_entry(struct kft_tls *t, uint64_t fn, uint64_t call_site
 			      uint64_t now)
 {
 	struct kft_thread_hdr *h = t->hdr;
-	uint64_t depth = h->depth;
+	uint64_t depth = t->depth;
 	uint64_t st = load_state();
 	struct kft_frame *f;
 
@@ -106,7 +106,7 @@ HOT_STEP void kft_event_entry(struct kft_tls *t, uint64_t fn, uint64_t call_site
 	f->flags = KFT_FRAME_LOGGED;
 	f->gen = gen_of(st);
 	barrier();
-	h->depth = depth + 1;
+	kft_set_depth(t, depth + 1);
 }
 
 /* The common case: a logged call of a plain, running run ends, and no
@@ -114,7 +114,7 @@ HOT_STEP void kft_event_entry(struct kft_tls *t, uint64_t fn, uint64_t call_site
 HOT_STEP void kft_event_exit(struct kft_tls *t, uint64_t fn, uintptr_t sp, uint64_t now)
 {
 	struct kft_thread_hdr *h = t->hdr;
-	uint64_t depth = h->depth;
+	uint64_t depth = t->depth;
 	uint64_t st = load_state();
 	const struct kft_frame *f = &t->frames[depth - 1];
 	uint64_t dur;
@@ -128,7 +128,7 @@ HOT_STEP void kft_event_exit(struct kft_tls *t, uint64_t fn, uintptr_t sp, uint6
 		kft_exit_general(t, fn, sp, now);
 		return;
 	}
-	h->depth = depth - 1;
+	kft_set_depth(t, depth - 1);
 	dur = now - f->entry_ns;
 	if (unlikely((kft_rt.mintime_ns && dur < kft_rt.mintime_ns) ||
 		     (kft_rt.maxtime_ns && dur > kft_rt.maxtime_ns))) {

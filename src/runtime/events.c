@@ -217,6 +217,7 @@ static KFT_NOTRACE void watch_check(struct kft_tls *t, uintptr_t sp, uint64_t de
 		return;
 	if (kft_rt.cfg.watch == KFT_WATCH_WORST_STACK) {
 		t->watch_sp = sp;	/* the threshold follows each new deepest point */
+		kft_set_sp_floor(t);
 	} else {
 		if (t->watch_rearm_depth)
 			return;
@@ -319,10 +320,11 @@ KFT_NOTRACE __attribute__((noinline)) void kft_entry_general(struct kft_tls *t, 
 			h->reserved--;
 	}
 	barrier();
-	h->depth = depth + 1;
+	kft_set_depth(t, depth + 1);
 
 	if (unlikely(sp < t->lowest_sp)) {
 		t->lowest_sp = sp;
+		kft_set_sp_floor(t);
 		if (h->stack_base > sp)
 			h->max_stack = h->stack_base - sp;
 	}
@@ -345,7 +347,7 @@ KFT_NOTRACE __attribute__((noinline)) void kft_exit_general(struct kft_tls *t, u
 		return;
 	}
 	if (unlikely(depth > t->frames_cap)) {
-		h->depth = depth - 1;
+		kft_set_depth(t, depth - 1);
 		return;
 	}
 	if (unlikely(t->frames[depth - 1].func != fn)) {
@@ -359,7 +361,7 @@ KFT_NOTRACE __attribute__((noinline)) void kft_exit_general(struct kft_tls *t, u
 		}
 	}
 	frame = t->frames[depth - 1];
-	h->depth = depth - 1;
+	kft_set_depth(t, depth - 1);
 	if (t->watch_rearm_depth > depth - 1)
 		t->watch_rearm_depth = 0;
 
@@ -386,7 +388,7 @@ KFT_NOTRACE void kft_unwind_to(struct kft_tls *t, uintptr_t sp)
 	while (depth && t->frames[depth - 1].sp < sp) {
 		struct kft_frame frame = t->frames[depth - 1];
 
-		h->depth = --depth;
+		kft_set_depth(t, --depth);
 		h->counters.unwound++;
 		finish_frame(t, &frame, depth, now, st, KFT_REC_UNWOUND);
 	}

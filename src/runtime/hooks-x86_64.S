@@ -21,15 +21,16 @@
 
 /* name(fn, call_site) calls c_side(fn, call_site, ticks, sp), sp where a
  * C hook's frame pointer would be; c_side returns where to store the
- * clock at the end, or NULL */
-.macro CYG_HOOK name, c_side
+ * clock at the end, or NULL. Untimed, it jumps to c_short, the C side's
+ * short path, which returns to the program. */
+.macro CYG_HOOK name, c_side, c_short
 	.globl	\name
 	.type	\name, @function
 \name:
 	TSC_TO_RDX
 	leaq	-8(%rsp), %rcx
 	cmpl	$0, kft_hooks_timed(%rip)
-	je	\c_side
+	je	\c_short
 	subq	$8, %rsp		/* the stack aligned for the call */
 	call	\c_side
 	addq	$8, %rsp
@@ -44,7 +45,7 @@
 	.size	\name, .-\name
 .endm
 
-	CYG_HOOK __cyg_profile_func_enter, kft_cyg_enter
-	CYG_HOOK __cyg_profile_func_exit, kft_cyg_exit
+	CYG_HOOK __cyg_profile_func_enter, kft_cyg_enter, kft_cyg_enter_short
+	CYG_HOOK __cyg_profile_func_exit, kft_cyg_exit, kft_cyg_exit_short
 #endif
 	.section .note.GNU-stack,"",@progbits

@@ -115,6 +115,92 @@ KFT_HIDDEN KFT_NOTRACE uint64_t *kft_cyg_exit(void *fn, void *call_site, uint64_
 	return hook_done(t);
 }
 
+/*
+ * The untimed hooks' short path (hooks-x86_64.S jumps here): a plain run
+ * (kft_update_plain) that is running, outside signal handlers, with room
+ * in the log, nothing left behind by a longjmp, no stack watch due, and
+ * at exit a call site the thread's table has already. Any other case
+ * turns back before it has changed anything and goes the whole way
+ * (kft_cyg_enter, kft_cyg_exit): these end in a jump to it, so that they
+ * need no frame and save no register.
+ */
+KFT_HIDDEN KFT_NOTRACE void kft_cyg_enter_short(void *fn, void *call_site, uint64_t ticks,
+						uintptr_t sp)
+{
+	struct kft_tls *t = &kft_tls;
+	struct kft_thread_hdr *h = t->hdr;
+	struct kft_frame *f;
+	uint64_t st, depth;
+
+	if (unlikely(t->busy || t->dead || !h || !kft_rt.plain))
+		goto whole;
+	t->busy = 1;	/* before the checks: a signal's hooks wait */
+	st = load_state();
+	depth = t->depth;
+	if (unlikely(!running(st) || t->in_signal || depth - 1 >= t->frames_cap - 1 ||
+		     t->frames[depth - 1].sp < sp || sp < t->sp_floor ||
+		     h->reserved >= h->capacity)) {
+		t->busy = 0;
+		goto whole;
+	}
+	h->reserved++;
+	f = &t->frames[depth];
+	f->func = (uintptr_t)fn;
+	f->call_site = (uintptr_t)call_site;
+	f->entry_ns = kft_tsc_time(ticks);
+	f->sp = sp;
+	f->flags = KFT_FRAME_LOGGED;
+	f->gen = gen_of(st);
+	barrier();
+	kft_set_depth(t, depth + 1);
+	barrier();
+	t->busy = 0;
+	return;
+whole:
+	kft_cyg_enter(fn, call_site, ticks, sp);
+}
+
+KFT_HIDDEN KFT_NOTRACE void kft_cyg_exit_short(void *fn, void *call_site, uint64_t ticks,
+					       uintptr_t sp)
+{
+	struct kft_tls *t = &kft_tls;
+	struct kft_thread_hdr *h = t->hdr;
+	const struct kft_frame *f;
+	struct kft_rec *r;
+	uint64_t st, depth, head, dur;
+	uint32_t site;
+
+	if (unlikely(t->busy || t->dead || !h || !kft_rt.plain))
+		goto whole;
+	t->busy = 1;
+	st = load_state();
+	depth = t->depth;
+	f = &t->frames[depth - 1];
+	if (unlikely(!running(st) || depth - 1 >= t->frames_cap || t->watch_rearm_depth ||
+		     f->func != (uintptr_t)fn || f->call_site != (uintptr_t)call_site ||
+		     f->flags != KFT_FRAME_LOGGED || f->gen != gen_of(st)))
+		goto turn_back;
+	dur = kft_tsc_time(ticks) - f->entry_ns;
+	/* (from the arguments, not the frame: the lookup need not wait for
+	 * the frame's load) */
+	site = kft_site_find(&t->sites, (uintptr_t)fn, (uintptr_t)call_site);
+	if (unlikely(dur - kft_rt.mintime_ns > kft_rt.time_span || site == KFT_SITE_NONE))
+		goto turn_back;	/* dropped for its time, or a new site */
+	kft_set_depth(t, depth - 1);
+	head = h->head;
+	r = &t->recs[head];
+	kft_rec_pack(r, f->entry_ns, depth - 1, kft_dur_encode(dur), site, 0);
+	barrier();	/* a reader after a crash sees whole records only */
+	h->head = head + 1;
+	barrier();
+	t->busy = 0;
+	return;
+turn_back:
+	t->busy = 0;
+whole:
+	kft_cyg_exit(fn, call_site, ticks, sp);
+}
+
 #if !defined(__x86_64__)
 KFT_EXPORT KFT_NOTRACE void __cyg_profile_func_enter(void *fn, void *call_site)
 {

@@ -44,6 +44,7 @@ struct kft_runtime {
 	struct rt_trigger stop;
 	uint64_t mintime_ns;
 	uint64_t maxtime_ns;
+	uint64_t time_span;		/* a duration d is kept if d - mintime_ns <= this */
 	struct kft_range *ranges;	/* configured functions, sorted */
 	size_t nranges;
 	uint64_t *funcs;		/* funclist, sorted */
@@ -61,8 +62,9 @@ struct kft_runtime {
 	bool compress;			/* the helper compresses finished records */
 	bool hijacked;			/* -pg hooks own return addresses now */
 	bool plain;			/* no funclist, noints, onlyints, stop trigger,
-					 * overwrite or compensation: the hooks may
-					 * take their short path (kft_update_plain) */
+					 * overwrite or compensation, and the TSC for
+					 * a clock: the hooks may take their short
+					 * path (kft_update_plain) */
 	uint64_t pair_ns;		/* one call's hooks, measured at start */
 	uint64_t inside_ns;		/* the part inside the call's own time */
 	/* --compensate: what the stretch of program between two hooks holds
@@ -79,6 +81,9 @@ struct kft_runtime {
 
 struct kft_tls {
 	struct kft_thread_hdr *hdr;	/* NULL until the thread's first event */
+	uint64_t depth;			/* hdr->depth, which kft_set_depth keeps
+					 * both of: the hooks' short path reads it
+					 * here, without waiting for hdr's load */
 	struct kft_frame *frames;
 	uint64_t frames_cap;		/* frames[0..frames_cap) have room in the file */
 	struct kft_rec *recs;
@@ -87,6 +92,8 @@ struct kft_tls {
 	uint32_t file_seq;		/* names the file, with session and tid */
 	uintptr_t lowest_sp;		/* deepest sp seen (for max_stack) */
 	uintptr_t watch_sp;		/* the stack watch fires below this */
+	uintptr_t sp_floor;		/* the higher of the two: below it, the
+					 * hooks' short path turns back */
 	uint64_t watch_rearm_depth;	/* `watch stack` re-arms below this depth */
 	/* --compensate: the hooks' time on this thread (1/256 tick), from
 	 * the first instruction of each to its last, and unseen_gap for each;
@@ -110,6 +117,19 @@ struct kft_tls {
 };
 
 extern struct kft_runtime kft_rt KFT_HIDDEN;
+
+/* The shadow stack is depth deep now. */
+static inline KFT_NOTRACE void kft_set_depth(struct kft_tls *t, uint64_t depth)
+{
+	t->depth = depth;
+	t->hdr->depth = depth;
+}
+
+/* After lowest_sp or watch_sp changed. */
+static inline KFT_NOTRACE void kft_set_sp_floor(struct kft_tls *t)
+{
+	t->sp_floor = t->lowest_sp > t->watch_sp ? t->lowest_sp : t->watch_sp;
+}
 /* --compensate: the hooks time themselves. Outside kft_rt because the
  * hooks' assembly reads it. */
 extern int kft_hooks_timed KFT_HIDDEN;
@@ -165,14 +185,19 @@ static inline KFT_NOTRACE uint64_t kft_ticks(void)
 	return kft_clock_slow();
 }
 
+/* The trace's time (ns) of a TSC reading, where the clock is the TSC. */
+static inline KFT_NOTRACE uint64_t kft_tsc_time(uint64_t ticks)
+{
+	int64_t d = (int64_t)(ticks - kft_clock.tsc0);
+
+	return kft_clock.ns0 + (uint64_t)(((__int128)d * kft_clock.mult) >> 32);
+}
+
 /* The trace's time (ns) of a tick reading. */
 static inline KFT_NOTRACE uint64_t kft_tick_time(uint64_t ticks)
 {
-	if (likely(kft_clock.use_tsc)) {
-		int64_t d = (int64_t)(ticks - kft_clock.tsc0);
-
-		return kft_clock.ns0 + (uint64_t)(((__int128)d * kft_clock.mult) >> 32);
-	}
+	if (likely(kft_clock.use_tsc))
+		return kft_tsc_time(ticks);
 	return ticks;
 }
 

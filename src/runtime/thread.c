@@ -150,6 +150,7 @@ static KFT_NOTRACE void point_into(struct kft_tls *t, void *map, size_t size)
 	struct kft_thread_hdr *h = map;
 
 	t->hdr = h;
+	t->depth = h->depth;
 	t->map_size = size;
 	t->frames = (struct kft_frame *)((char *)map + h->shadow_off);
 	t->recs = (struct kft_rec *)((char *)map + h->records_off);
@@ -513,6 +514,7 @@ KFT_NOTRACE void kft_thread_set_stack(struct kft_tls *t, uintptr_t top)
 	t->watch_sp = 0;
 	if (kft_rt.cfg.watch != KFT_WATCH_NONE && t->hdr->stack_base > kft_rt.cfg.watch_bytes)
 		t->watch_sp = t->hdr->stack_base - kft_rt.cfg.watch_bytes;
+	kft_set_sp_floor(t);
 }
 
 KFT_NOTRACE int kft_thread_setup(struct kft_tls *t)
@@ -601,7 +603,7 @@ KFT_NOTRACE int kft_thread_setup_forked(struct kft_tls *t)
 	if (n > t->frames_cap)
 		n = t->frames_cap;
 	memcpy(t->frames, old_frames, n * sizeof(*old_frames));
-	t->hdr->depth = depth;
+	kft_set_depth(t, depth);
 	kft_log_inherited(t, n);
 	for (uint64_t i = 0; i < n; i++)
 		if (t->frames[i].flags & KFT_FRAME_LOGGED)
