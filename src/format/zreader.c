@@ -9,6 +9,7 @@
 #include <zstd.h>
 
 #include "../common/grow.h"
+#include "../common/populate.h"
 #include "zcodec.h"
 #include "zreader.h"
 
@@ -143,6 +144,8 @@ int kft_zrecs_open(const char *path, struct kft_zcache **cache, struct kft_zrecs
 			kft_error_set(err, "%s: cannot map: %s", zpath, strerror(errno));
 			goto fail;
 		}
+		/* the frames' index reads a header in every few pages */
+		kft_populate(z->map, z->size, MADV_POPULATE_READ);
 	}
 	if (index_frames(z, zpath, err) || cache_grow(cache, err))
 		goto fail;

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../common/populate.h"
 #include "demangle.h"
 #include "elf-symtab.h"
 #include "xz.h"
@@ -82,9 +83,20 @@ static int read_symtab(struct kft_elf *elf, const Elf64_Shdr *sh, const Elf64_Sh
 	    !in_file(elf, strsh->sh_offset, strsh->sh_size) || !strsh->sh_size)
 		return kft_error_set(err, "%s: corrupt symbol table", path);
 	n = sh->sh_size / sizeof(Elf64_Sym);
-	elf->syms = calloc(n ? n : 1, sizeof(*elf->syms));
+	/* room for the functions alone (a debug file's table holds as many
+	 * other symbols again), faulted in at once */
+	for (i = 0; i < n; i++) {
+		Elf64_Sym sym;
+
+		memcpy(&sym, base + sh->sh_offset + i * sizeof(sym), sizeof(sym));
+		kept += (ELF64_ST_TYPE(sym.st_info) == STT_FUNC ||
+			 ELF64_ST_TYPE(sym.st_info) == STT_GNU_IFUNC) && sym.st_shndx != SHN_UNDEF;
+	}
+	elf->syms = calloc(kept ? kept : 1, sizeof(*elf->syms));
 	if (!elf->syms)
 		return kft_error_set(err, "%s: out of memory", path);
+	kft_populate(elf->syms, kept * sizeof(*elf->syms), MADV_POPULATE_WRITE);
+	kept = 0;
 	for (i = 0; i < n; i++) {
 		Elf64_Sym sym;
 		const char *name, *version;
