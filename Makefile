@@ -52,6 +52,12 @@ $(O)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE) $(CFLAGS) $(SANITIZE) $(TRACEFS_CFLAGS) -MMD -MP -c $< -o $@
 
+# The hooks' short path touches no vector register: the -pg stubs save
+# those only for the whole path (src/runtime/hooks-short.c)
+ifeq ($(shell uname -m),x86_64)
+$(O)/pic/src/runtime/hooks-short.o: CFLAGS += -mgeneral-regs-only
+endif
+
 # The runtime goes into other programs: only the hooks and kft.h are
 # exported, and it is never built with sanitizers.
 $(O)/lib/libkft.so: $(RUNTIME_OBJS) src/runtime/libkft.map

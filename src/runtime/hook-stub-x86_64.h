@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * A hook stub's start and end (included by the .S stubs). STUB_BEGIN
+ * A hook stub's start and end, and their parts (included by the .S
+ * stubs). STUB_BEGIN
  * reads the clock into rax first thing (rax and rdx, which rdtsc takes,
  * saved before), keeps the stack as found in rbx (the word above the
  * saved rbx, rdx and rax is at 24(%rbx)), and saves the argument
@@ -12,13 +13,25 @@
 #ifndef KFT_HOOK_STUB_X86_64_H
 #define KFT_HOOK_STUB_X86_64_H
 
-.macro SAVE_ARGS
+.macro SAVE_INT_ARGS
 	pushq	%rdi
 	pushq	%rsi
 	pushq	%rcx
 	pushq	%r8
 	pushq	%r9
 	pushq	%r10
+.endm
+
+.macro RESTORE_INT_ARGS
+	popq	%r10
+	popq	%r9
+	popq	%r8
+	popq	%rcx
+	popq	%rsi
+	popq	%rdi
+.endm
+
+.macro SAVE_VECTOR_ARGS
 	subq	$128, %rsp		/* xmm0-7 */
 	movdqu	%xmm0, 0(%rsp)
 	movdqu	%xmm1, 16(%rsp)
@@ -30,7 +43,7 @@
 	movdqu	%xmm7, 112(%rsp)
 .endm
 
-.macro RESTORE_ARGS
+.macro RESTORE_VECTOR_ARGS
 	movdqu	0(%rsp), %xmm0
 	movdqu	16(%rsp), %xmm1
 	movdqu	32(%rsp), %xmm2
@@ -40,20 +53,38 @@
 	movdqu	96(%rsp), %xmm6
 	movdqu	112(%rsp), %xmm7
 	addq	$128, %rsp
-	popq	%r10
-	popq	%r9
-	popq	%r8
-	popq	%rcx
-	popq	%rsi
-	popq	%rdi
+.endm
+
+.macro SAVE_ARGS
+	SAVE_INT_ARGS
+	SAVE_VECTOR_ARGS
+.endm
+
+.macro RESTORE_ARGS
+	RESTORE_VECTOR_ARGS
+	RESTORE_INT_ARGS
+.endm
+
+/* rax: the clock, as one number */
+.macro READ_CLOCK
+	rdtsc
+	shlq	$32, %rdx
+	orq	%rdx, %rax
+.endm
+
+/* The clock stored at (reg) if reg is not NULL (--compensate). */
+.macro STORE_CLOCK_AT reg
+	testq	\reg, \reg
+	jz	1f
+	READ_CLOCK
+	movq	%rax, (\reg)
+1:
 .endm
 
 .macro STUB_BEGIN
 	pushq	%rax
 	pushq	%rdx
-	rdtsc
-	shlq	$32, %rdx
-	orq	%rdx, %rax		/* the clock, kept in rax till the call */
+	READ_CLOCK			/* kept in rax till the call */
 	pushq	%rbx
 	movq	%rsp, %rbx
 	andq	$-16, %rsp
@@ -64,13 +95,8 @@
 	RESTORE_ARGS
 	movq	%rbx, %rsp
 	popq	%rbx
-	testq	%r11, %r11
-	jz	1f
-	rdtsc
-	shlq	$32, %rdx
-	orq	%rdx, %rax
-	movq	%rax, (%r11)
-1:	popq	%rdx
+	STORE_CLOCK_AT %r11
+	popq	%rdx
 	popq	%rax
 .endm
 

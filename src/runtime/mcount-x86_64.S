@@ -13,14 +13,15 @@
 	.text
 
 /*
- * The C side's return value (rax) says where to store the clock as the
- * stub ends (--compensate), or NULL. The clock is read first thing and
- * last thing: rax and rdx, which rdtsc takes, are saved before the rest
- * and restored after it. r11 is nobody's argument: it is not kept.
+ * The short path first (hooks-short.c, which touches no vector register:
+ * only the integer argument registers are saved for it); if it turns
+ * back, the whole one, with the vector registers saved too. The whole
+ * path's return value (rax) says where to store the clock as the stub
+ * ends (--compensate), or NULL. The clock is read first thing and last
+ * thing: rax and rdx, which rdtsc takes, are saved before the rest and
+ * restored after it. r11 is nobody's argument: it is not kept.
  */
-.macro ENTRY_STUB kind
-	STUB_BEGIN			/* 0: rbx, 8: rdx, 16: rax, 24: ip after the call */
-	movq	%rax, %rcx		/* ticks */
+.macro PG_ARGS kind
 	movq	24(%rbx), %rdi		/* ip: just after the call to us */
 	.if \kind
 	leaq	32(%rbx), %rsi		/* the traced function's return address */
@@ -28,9 +29,37 @@
 	leaq	8(%rbp), %rsi		/* the frame pointer is set up already */
 	.endif
 	movl	$\kind, %edx
+.endm
+
+.macro ENTRY_STUB kind
+	pushq	%rax
+	pushq	%rdx
+	READ_CLOCK
+	pushq	%rbx
+	movq	%rsp, %rbx		/* 0: rbx, 8: rdx, 16: rax, 24: ip after the call */
+	andq	$-16, %rsp
+	SAVE_INT_ARGS
+	pushq	%rax			/* the clock again, for the whole path */
+	subq	$8, %rsp
+	movq	%rax, %rcx
+	PG_ARGS \kind
+	call	kft_pg_entry_short
+	xorl	%r11d, %r11d
+	testl	%eax, %eax
+	jnz	2f
+	SAVE_VECTOR_ARGS
+	movq	136(%rsp), %rcx		/* the clock */
+	PG_ARGS \kind
 	call	kft_pg_entry
 	movq	%rax, %r11
-	STUB_END
+	RESTORE_VECTOR_ARGS
+2:	addq	$16, %rsp
+	RESTORE_INT_ARGS
+	movq	%rbx, %rsp
+	popq	%rbx
+	STORE_CLOCK_AT %r11
+	popq	%rdx
+	popq	%rax
 	ret
 .endm
 
@@ -62,38 +91,43 @@ mcount:
 	.type	kft_return_trampoline, @function
 kft_return_trampoline:
 	/* here instead of the caller: rax, rdx, xmm0 and xmm1 hold the
-	 * result; every other register but the callee-saved ones is free */
+	 * result; every other register but the callee-saved ones is free.
+	 * The short path first, which touches no vector register; the
+	 * whole one with xmm0 and xmm1 saved */
 	movq	%rax, %r8
 	movq	%rdx, %r9
-	rdtsc
-	shlq	$32, %rdx
-	orq	%rdx, %rax
+	READ_CLOCK
 	movq	%rax, %rsi		/* ticks */
 	pushq	%rbp
 	movq	%rsp, %rbp
 	andq	$-16, %rsp
-	subq	$48, %rsp
-	movq	%r8, 0(%rsp)
-	movq	%r9, 8(%rsp)
-	movdqu	%xmm0, 16(%rsp)
-	movdqu	%xmm1, 32(%rsp)
+	pushq	%r8
+	pushq	%r9
+	pushq	%rsi
+	subq	$8, %rsp
 	leaq	8(%rbp), %rdi		/* the stack as the function left it */
+	call	kft_pg_exit_short	/* rax: where to go back to, or 0 */
+	movq	%rax, %r11
+	xorl	%ecx, %ecx
+	testq	%rax, %rax
+	jnz	2f
+	subq	$32, %rsp
+	movdqu	%xmm0, 0(%rsp)
+	movdqu	%xmm1, 16(%rsp)
+	movq	40(%rsp), %rsi		/* ticks */
+	leaq	8(%rbp), %rdi
 	call	kft_pg_exit		/* rax: where to go back to; rdx: see above */
 	movq	%rax, %r11
 	movq	%rdx, %rcx
-	movq	0(%rsp), %r8
-	movq	8(%rsp), %r9
-	movdqu	16(%rsp), %xmm0
-	movdqu	32(%rsp), %xmm1
+	movdqu	0(%rsp), %xmm0
+	movdqu	16(%rsp), %xmm1
+	addq	$32, %rsp
+2:	movq	16(%rsp), %r9
+	movq	24(%rsp), %r8
 	movq	%rbp, %rsp
 	popq	%rbp
-	testq	%rcx, %rcx
-	jz	1f
-	rdtsc
-	shlq	$32, %rdx
-	orq	%rdx, %rax
-	movq	%rax, (%rcx)
-1:	movq	%r8, %rax
+	STORE_CLOCK_AT %rcx
+	movq	%r8, %rax
 	movq	%r9, %rdx
 	jmp	*%r11
 	.size	kft_return_trampoline, .-kft_return_trampoline

@@ -216,9 +216,17 @@ static inline KFT_NOTRACE uint64_t kft_now(void)
 	return kft_tick_time(kft_ticks());
 }
 
-/* hooks.c: the compiler's entry points */
+/* hooks.c: the compiler's entry points, and the C sides the assembly
+ * calls: the whole path (hooks.c) and the short one (hooks-short.c) */
 void __cyg_profile_func_enter(void *fn, void *call_site);
 void __cyg_profile_func_exit(void *fn, void *call_site);
+uint64_t *kft_cyg_enter(void *fn, void *call_site, uint64_t ticks, uintptr_t sp) KFT_HIDDEN;
+uint64_t *kft_cyg_exit(void *fn, void *call_site, uint64_t ticks, uintptr_t sp) KFT_HIDDEN;
+void kft_cyg_enter_short(void *fn, void *call_site, uint64_t ticks, uintptr_t sp) KFT_HIDDEN;
+void kft_cyg_exit_short(void *fn, void *call_site, uint64_t ticks, uintptr_t sp) KFT_HIDDEN;
+uint64_t *kft_pg_entry(uintptr_t ip, uintptr_t *ret_loc, int fentry, uint64_t ticks) KFT_HIDDEN;
+int kft_pg_entry_short(uintptr_t ip, uintptr_t *ret_loc, int fentry, uint64_t ticks) KFT_HIDDEN;
+uintptr_t kft_pg_exit_short(uintptr_t sp, uint64_t ticks) KFT_HIDDEN;
 
 /* events.c: the per-call work (its common path, kft_event_entry and
  * kft_event_exit, is events-hot.h's, inlined into the hooks) */

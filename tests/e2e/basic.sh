@@ -90,18 +90,29 @@ once_missing_program() {
 # an empty function, ten times the function's own time and more). On-CPU
 # time: a thread that waits for a CPU inside the loop (the machine busy
 # with other tests) waits as long whether traced or not.
+# worker's time (usec), the least of three runs of kft record OPTS: a
+# run that lost the CPU for a while does not decide
+worker_usec() {
+	local best="" t
+	for i in 1 2 3; do
+		kft record "$@" -- ./many 200000 >/dev/null
+		t=$(kft kd -f Fo | awk '$1 == "worker" { print $2 }')
+		if [ -z "$best" ] || [ "$t" -lt "$best" ]; then best=$t; fi
+	done
+	echo "$best"
+}
+
 test_compensate() {
 	build many
-	kft record -- ./many 200000 >/dev/null
+	raw=$(worker_usec)
 	kft status >st
 	check "hook cost measured" grep -E -q "^  hook cost [0-9]+ ns per call \([0-9]+ ns of it inside the call's own time\)$" st
-	raw=$(kft kd -f Fo | awk '$1 == "worker" { print $2 }')
-	kft record --compensate -- ./many 200000 >/dev/null
+	comp=$(worker_usec --compensate)
 	kft status >st
 	check "compensated" grep -q "taken out of durations$" st
 	kft kd -f Fc -s c >out
 	check "same calls" grep -q "^leaf  *200000$" out
-	comp=$(kft kd -f Fo | awk '$1 == "worker" { print $2 }')
+	# worker is a loop of empty calls: their hooks are most of its time
 	check "hooks taken out ($comp of $raw usec)" test "$comp" -lt $((raw / 2))
 	# a call that ran took some time, however little its hooks left
 	kft log --ns | awk 'NF >= 5 && $1 ~ /^[0-9]+$/ && $2 == 0' >zero
@@ -111,10 +122,8 @@ test_compensate() {
 # Without the TSC, the hooks time themselves with clock_gettime.
 once_compensate_monotonic() {
 	build many
-	KFT_CLOCK=monotonic kft record -- ./many 200000 >/dev/null
-	raw=$(kft kd -f Fo | awk '$1 == "worker" { print $2 }')
-	KFT_CLOCK=monotonic kft record --compensate -- ./many 200000 >/dev/null
-	comp=$(kft kd -f Fo | awk '$1 == "worker" { print $2 }')
+	raw=$(KFT_CLOCK=monotonic worker_usec)
+	comp=$(KFT_CLOCK=monotonic worker_usec --compensate)
 	check "hooks taken out ($comp of $raw usec)" test "$comp" -lt $((raw / 2))
 	kft log --ns | awk 'NF >= 5 && $1 ~ /^[0-9]+$/ && $2 == 0' >zero
 	check "no call of 0 ns" test ! -s zero
