@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "../common/compiler.h"
+#include "../common/populate.h"
 #include "zwriter.h"
 
 KFT_NOTRACE bool kft_zname(const char *name, char *out, size_t size)
@@ -119,6 +120,8 @@ KFT_NOTRACE int kft_zpacker_init(struct kft_zpacker *p, uint32_t codec)
 		p->mem = NULL;
 		return -1;
 	}
+	/* every page is written by the first frame: in at once */
+	kft_populate(p->mem, p->mem_size, MADV_POPULATE_WRITE);
 	p->buf = (struct kft_rec *)((char *)p->mem + ((work + 63) & ~(size_t)63));
 	p->scratch = (uint8_t *)(p->buf + KFT_ZCHUNK_RECS);
 	p->out = p->scratch + KFT_ZCODEC_SCRATCH(KFT_ZCHUNK_RECS);

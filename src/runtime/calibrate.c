@@ -20,6 +20,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "../common/populate.h"
 #include "runtime.h"
 
 #define WARMUP 256
@@ -209,8 +210,10 @@ KFT_NOTRACE void kft_calibrate(bool compensate)
 
 	if (!recs || !durs)
 		goto out;
-	/* the empty calls' pages faulted in now, not inside their loops;
-	 * --compensate's are left to its hooks */
+	/* the empty calls' pages faulted in now, not inside their loops
+	 * (at once where the kernel can, else a page at a time by the
+	 * stores); --compensate's are left to its hooks */
+	kft_populate(recs, (WARMUP + ROUNDS) * sizeof(*recs), MADV_POPULATE_WRITE);
 	memset(recs, 0xff, (WARMUP + ROUNDS) * sizeof(*recs));
 	memset(&ctl, 0, sizeof(ctl));
 	memset(&hdr, 0, sizeof(hdr));

@@ -47,6 +47,42 @@ static int cmp_sym(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/* Sift v[i] down the heap v[0..n). */
+static void sift_down(struct kft_elf_sym *v, size_t i, size_t n)
+{
+	for (;;) {
+		size_t c = 2 * i + 1;
+		struct kft_elf_sym tmp;
+
+		if (c >= n)
+			return;
+		if (c + 1 < n && cmp_sym(&v[c + 1], &v[c]) > 0)
+			c++;
+		if (cmp_sym(&v[i], &v[c]) >= 0)
+			return;
+		tmp = v[i];
+		v[i] = v[c];
+		v[c] = tmp;
+		i = c;
+	}
+}
+
+/* v[0..n) by cmp_sym, in place: qsort would allocate a copy as large
+ * (a debug file's functions take a few hundred kilobytes), a page fault
+ * a page. cmp_sym is a total order: the sort need not be stable. */
+static void sort_syms(struct kft_elf_sym *v, size_t n)
+{
+	for (size_t i = n / 2; i-- > 0;)
+		sift_down(v, i, n);
+	while (n > 1) {
+		struct kft_elf_sym tmp = v[0];
+
+		v[0] = v[--n];
+		v[n] = tmp;
+		sift_down(v, 0, n);
+	}
+}
+
 /* A hook's name: defined (libkft, or libc's mcount) or called (undefined:
  * the file is instrumented and calls it) */
 static void note_instrumentation(struct kft_elf *elf, const char *name, bool undefined)
@@ -150,7 +186,7 @@ static int read_symtab(struct kft_elf *elf, const Elf64_Shdr *sh, const Elf64_Sh
 		kept++;
 	}
 	elf->nsyms = kept;
-	qsort(elf->syms, kept, sizeof(*elf->syms), cmp_sym);
+	sort_syms(elf->syms, kept);
 	return 0;
 }
 
