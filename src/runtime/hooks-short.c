@@ -16,6 +16,24 @@
 #include "events-hot.h"
 #include "pg-entry.h"
 
+/* Whether a call that took dur is dropped for its time (filter mintime,
+ * maxtime): one compare, right in a plain run (kft_update_plain). */
+HOT_STEP bool time_filtered(uint64_t dur)
+{
+	return dur - kft_rt.mintime_ns > kft_rt.time_span;
+}
+
+/* End the call in frame f, at depth - 1, dropped for its time: its slot
+ * in the log goes back. */
+HOT_STEP void drop_short(struct kft_tls *t, uint64_t depth)
+{
+	struct kft_thread_hdr *h = t->hdr;
+
+	kft_set_depth(t, depth - 1);
+	h->counters.time_filtered++;
+	h->reserved--;
+}
+
 /* End the call in frame f, at depth - 1: its record (site, dur) is written. */
 HOT_STEP void end_short(struct kft_tls *t, const struct kft_frame *f, uint64_t depth,
 			uint64_t dur, uint32_t site)
@@ -108,9 +126,12 @@ KFT_HIDDEN KFT_NOTRACE void kft_cyg_exit_short(void *fn, void *call_site, uint64
 	/* (from the arguments, not the frame: the lookup need not wait for
 	 * the frame's load) */
 	site = kft_site_find(&t->sites, (uintptr_t)fn, (uintptr_t)call_site);
-	if (unlikely(dur - kft_rt.mintime_ns > kft_rt.time_span || site == KFT_SITE_NONE))
-		goto turn_back;	/* dropped for its time, or a new site */
-	end_short(t, f, depth, dur, site);
+	if (unlikely(time_filtered(dur)))
+		drop_short(t, depth);
+	else if (likely(site != KFT_SITE_NONE))
+		end_short(t, f, depth, dur, site);
+	else
+		goto turn_back;	/* a new site: the whole path adds it */
 	barrier();
 	t->busy = 0;
 	return;
@@ -178,10 +199,13 @@ KFT_HIDDEN KFT_NOTRACE uintptr_t kft_pg_exit_short(uintptr_t sp, uint64_t ticks)
 		goto turn_back;
 	dur = kft_tsc_time(ticks) - f->entry_ns;
 	site = kft_site_find(&t->sites, f->func, f->call_site);
-	if (unlikely(dur - kft_rt.mintime_ns > kft_rt.time_span || site == KFT_SITE_NONE))
-		goto turn_back;
 	back = f->call_site;
-	end_short(t, f, depth, dur, site);
+	if (unlikely(time_filtered(dur)))
+		drop_short(t, depth);
+	else if (likely(site != KFT_SITE_NONE))
+		end_short(t, f, depth, dur, site);
+	else
+		goto turn_back;
 	barrier();
 	t->busy = 0;
 	return back;
