@@ -27,6 +27,7 @@
 				 * as far as it has written, if less: a short run
 				 * should not wait for 10 MB it never uses */
 #define YOUNG (2UL << 20)	/* a log's first bytes: its writer's to populate */
+#define GROWN (512UL << 10)	/* and the first of each stretch it grows by */
 
 struct log_slot {
 	struct kft_thread_hdr *hdr;	/* NULL: free; the owner clears it */
@@ -124,15 +125,20 @@ KFT_NOTRACE void kft_prefault_add(struct kft_tls *t, size_t done)
  * t's log grew, populated up to done bytes. While it is young its writer
  * outruns the helper, which naps between rounds (a log's first 2 MB took
  * most of a 7-million-call run's page faults), so the writer populates
- * the new stretch itself, in one call instead of a fault a page. How far
- * the log is populated now.
+ * the new stretch itself, in one call instead of a fault a page. Later,
+ * it populates the first 512 KiB of each new stretch: a log grows when
+ * it is full, so the writer's next record is there before the helper can
+ * be (it takes half a millisecond to come, in which the writer had taken
+ * a fault for each of some 60 pages). How far the log is populated now.
  */
 KFT_NOTRACE size_t kft_prefault_grown(struct kft_tls *t, size_t done)
 {
 	size_t size, end;
 	char *base = log_span(t, &size);
 
-	end = size < YOUNG ? size : YOUNG;
+	end = done + GROWN > YOUNG ? done + GROWN : YOUNG;
+	if (end > size)
+		end = size;
 	if (!populate || kft_rt.overwrite || done >= end)
 		return done;
 	return populate_range(base + done, end - done) ? end : done;
