@@ -83,8 +83,9 @@ struct worker {
 	int raw_fd;
 	uint64_t records_off;
 	uint64_t first, end;	/* its records this round */
-	unsigned char *frames;	/* ROUND_FRAMES frames, p.out_cap bytes each */
-	size_t lens[ROUND_FRAMES];
+	unsigned char *frames;	/* room for ROUND_FRAMES frames of p.out_cap
+				 * bytes; they lie one after another */
+	size_t offs[ROUND_FRAMES], lens[ROUND_FRAMES];
 	uint32_t nrecs[ROUND_FRAMES];
 	size_t n;
 	bool failed;
@@ -93,6 +94,7 @@ struct worker {
 static void *pack_round(void *arg)
 {
 	struct worker *wk = arg;
+	size_t used = 0;
 
 	wk->n = 0;
 	wk->failed = false;
@@ -104,8 +106,12 @@ static void *pack_round(void *arg)
 			wk->failed = true;
 			break;
 		}
-		memcpy(wk->frames + wk->n * wk->p.out_cap, wk->p.out, len);
+		/* (packed close: a frame is often a few KiB of its 100, and
+		 * each page it would leave between them is a page fault) */
+		memcpy(wk->frames + used, wk->p.out, len);
+		wk->offs[wk->n] = used;
 		wk->lens[wk->n] = len;
+		used += len;
 		wk->nrecs[wk->n++] = n;
 	}
 	return NULL;
@@ -160,7 +166,7 @@ static int pack_all(struct kft_zwriter *w, uint64_t head)
 			if (wk[i].failed)
 				goto out;
 			for (size_t k = 0; k < wk[i].n; k++)
-				if (kft_zwriter_append(w, wk[i].frames + k * wk[i].p.out_cap,
+				if (kft_zwriter_append(w, wk[i].frames + wk[i].offs[k],
 						       wk[i].lens[k], wk[i].nrecs[k]))
 					goto out;
 		}

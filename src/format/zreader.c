@@ -60,6 +60,7 @@ static int cache_grow(struct kft_zcache **cachep, struct kft_error *err)
 			free(c);
 			return kft_error_set(err, "out of memory");
 		}
+		kft_populate(c->scratch, KFT_ZCODEC_SCRATCH(KFT_ZCHUNK_RECS), MADV_POPULATE_WRITE);
 		*cachep = c;
 	}
 	cap = c->cap ? c->cap + SLOTS_PER_THREAD : SLOTS_MIN;
@@ -170,6 +171,8 @@ static struct slot *victim(struct kft_zcache *c)
 		best = &c->slots[c->nslots];
 		if (!(best->recs = malloc(KFT_ZCHUNK_RECS * sizeof(*best->recs))))
 			return NULL;
+		/* a frame fills it whole */
+		kft_populate(best->recs, KFT_ZCHUNK_RECS * sizeof(*best->recs), MADV_POPULATE_WRITE);
 		c->nslots++;
 		return best;
 	}

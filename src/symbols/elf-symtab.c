@@ -119,6 +119,9 @@ static int read_symtab(struct kft_elf *elf, const Elf64_Shdr *sh, const Elf64_Sh
 	    !in_file(elf, strsh->sh_offset, strsh->sh_size) || !strsh->sh_size)
 		return kft_error_set(err, "%s: corrupt symbol table", path);
 	n = sh->sh_size / sizeof(Elf64_Sym);
+	/* the table and its names are read whole: mapped in at once */
+	kft_populate(base + sh->sh_offset, sh->sh_size, MADV_POPULATE_READ);
+	kft_populate(base + strsh->sh_offset, strsh->sh_size, MADV_POPULATE_READ);
 	/* room for the functions alone (a debug file's table holds as many
 	 * other symbols again), faulted in at once */
 	for (i = 0; i < n; i++) {
