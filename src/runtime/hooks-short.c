@@ -23,8 +23,8 @@ HOT_STEP bool time_filtered(uint64_t dur)
 	return dur - kft_rt.mintime_ns > kft_rt.time_span;
 }
 
-/* End the call in frame f, at depth - 1, dropped for its time: its slot
- * in the log goes back. */
+/* End the call at depth - 1, dropped for its time: its slot in the log
+ * goes back. */
 HOT_STEP void drop_short(struct kft_tls *t, uint64_t depth)
 {
 	struct kft_thread_hdr *h = t->hdr;
@@ -48,9 +48,9 @@ HOT_STEP void end_short(struct kft_tls *t, const struct kft_frame *f, uint64_t d
 	h->head = head + 1;
 }
 
-/* Whether a call entered now, at sp, may open a frame the short way (the
- * thread is marked busy if so): a running run, room in the log and the
- * shadow stack, nothing below sp left by a longjmp, no watch due. */
+/* Whether a call entered now, at sp, may open a frame the short way: a
+ * running run, outside signal handlers, room in the log and the shadow
+ * stack, nothing below sp left by a longjmp, no watch due. */
 HOT_STEP bool short_entry_ok(struct kft_tls *t, uint64_t st, uint64_t depth, uintptr_t sp)
 {
 	struct kft_thread_hdr *h = t->hdr;
