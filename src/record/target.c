@@ -112,12 +112,20 @@ struct kft_control *kft_map_control(const char *dir, const char *verb, struct kf
 {
 	struct kft_control *ctl;
 	char path[4200];
+	struct stat st;
 	int fd;
 
 	snprintf(path, sizeof(path), "%s/control", dir);
 	fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0) {
 		kft_error_set(err, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	/* a map past the file's end is a SIGBUS at the first read (a file
+	 * cut short, or one kft record is still making) */
+	if (fstat(fd, &st) || st.st_size < (off_t)sizeof(*ctl)) {
+		close(fd);
+		kft_error_set(err, "%s: not a kft control file (truncated or corrupt)", path);
 		return NULL;
 	}
 	ctl = mmap(NULL, sizeof(*ctl), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
