@@ -116,7 +116,7 @@ const char *kft_functable_caller(struct kft_functable *ft, uint64_t image, uint6
 		return NULL;
 	if (*slot != KFT_ADDRMAP_NONE)
 		return ft->t->strings[*slot];
-	if (ft->sz && kft_symbolize(ft->sz, image, call_site, &sym) && sym.name)
+	if (ft->sz && kft_symbolize_return(ft->sz, image, call_site, &sym) && sym.name)
 		snprintf(name, sizeof(name), "%s", sym.name);
 	else
 		snprintf(name, sizeof(name), "0x%" PRIx64, call_site);

@@ -30,8 +30,9 @@ static int cmp_sym(const void *a, const void *b)
 		return x->addr < y->addr ? -1 : 1;
 	/* for aliases, prefer global names, then the longer size, then the
 	 * public name (malloc, not __libc_malloc): fewer leading
-	 * underscores, shorter, then by the letters, so that the choice
-	 * never depends on the table's order */
+	 * underscores, a strong one before a weak alias (strchr, not
+	 * index; but close, not __close), shorter, then by the letters, so
+	 * that the choice never depends on the table's order */
 	if (x->local != y->local)
 		return x->local ? 1 : -1;
 	if (x->size != y->size)
@@ -40,6 +41,8 @@ static int cmp_sym(const void *a, const void *b)
 	yu = strspn(y->name, "_");
 	if (xu != yu)
 		return xu < yu ? -1 : 1;
+	if (x->weak != y->weak)
+		return x->weak ? 1 : -1;
 	xn = strlen(x->name);
 	yn = strlen(y->name);
 	if (xn != yn)
@@ -185,6 +188,7 @@ static int read_symtab(struct kft_elf *elf, const Elf64_Shdr *sh, const Elf64_Sh
 		elf->syms[kept].size = sym.st_size;
 		elf->syms[kept].name = name;
 		elf->syms[kept].local = ELF64_ST_BIND(sym.st_info) == STB_LOCAL;
+		elf->syms[kept].weak = ELF64_ST_BIND(sym.st_info) == STB_WEAK;
 		elf->syms[kept].file = elf->syms[kept].local ? file : NULL;
 		kept++;
 	}

@@ -19,6 +19,7 @@ struct kft_elf_sym {
 	uint64_t size;
 	const char *name;	/* in the mapped file, or made (a version cut off) */
 	bool local;		/* STB_LOCAL: a static function */
+	bool weak;		/* STB_WEAK: often an alias of a strong name */
 	const char *file;	/* its source file (STT_FILE), for static ones */
 };
 

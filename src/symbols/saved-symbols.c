@@ -39,12 +39,14 @@ static struct used *add_path(struct paths *p, const char *path)
 	return &p->v[p->n++];
 }
 
-static int add_addr_in(struct paths *p, struct kft_symbolizer *sz, uint64_t image, uint64_t addr)
+static int add_addr_in(struct paths *p, struct kft_symbolizer *sz, uint64_t image, uint64_t addr,
+		       bool ret)
 {
-	struct kft_symbol sym;
+	struct kft_symbol sym = { 0 };
 	struct used *u;
 
-	if (!kft_symbolize(sz, image, addr, &sym) || !sym.module || sym.module[0] != '/')
+	if (!(ret ? kft_symbolize_return : kft_symbolize)(sz, image, addr, &sym) || !sym.module ||
+	    sym.module[0] != '/')
 		return 0;
 	if (!(u = add_path(p, sym.module)))
 		return -1;
@@ -56,14 +58,16 @@ static int add_addr_in(struct paths *p, struct kft_symbolizer *sz, uint64_t imag
 	return 0;
 }
 
-/* An address of the trace's in every epoch of session's map: where a
- * library closed and another took its place, it named something in each. */
-static int add_addr(struct paths *p, struct kft_symbolizer *sz, uint32_t session, uint64_t addr)
+/* An address of the trace's (a call site: ret) in every epoch of
+ * session's map: where a library closed and another took its place, it
+ * named something in each. */
+static int add_addr(struct paths *p, struct kft_symbolizer *sz, uint32_t session, uint64_t addr,
+		    bool ret)
 {
 	uint32_t epochs = kft_symbolizer_epochs(sz, session);
 
 	for (uint32_t e = 0; e < epochs; e++)
-		if (add_addr_in(p, sz, KFT_IMAGE(session, e), addr))
+		if (add_addr_in(p, sz, KFT_IMAGE(session, e), addr, ret))
 			return -1;
 	return 0;
 }
@@ -88,13 +92,13 @@ static int used_files(const struct kft_trace *tr, struct kft_symbolizer *sz, str
 		uint32_t session = th->hdr.session;
 
 		for (uint64_t k = 0; k < th->nsites; k++)
-			if (add_addr(p, sz, session, th->sites[k].func) ||
-			    add_addr(p, sz, session, th->sites[k].call_site))
+			if (add_addr(p, sz, session, th->sites[k].func, false) ||
+			    add_addr(p, sz, session, th->sites[k].call_site, true))
 				return -1;
 		for (uint64_t k = 0; k < th->nframes; k++)
 			if ((th->frames[k].flags & KFT_FRAME_LOGGED) &&
-			    (add_addr(p, sz, session, th->frames[k].func) ||
-			     add_addr(p, sz, session, th->frames[k].call_site)))
+			    (add_addr(p, sz, session, th->frames[k].func, false) ||
+			     add_addr(p, sz, session, th->frames[k].call_site, true)))
 				return -1;
 	}
 	for (size_t i = 0; i < p->n; i++)

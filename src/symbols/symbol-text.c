@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* An address as every view and the recorder name it. */
+/* An address, or a call site, as every view and the recorder name it. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "symbolizer.h"
 
-const char *kft_symbol_text(struct kft_symbolizer *sz, uint64_t image, uint64_t addr,
-			    bool with_offset, char *buf, size_t size)
+static const char *text(struct kft_symbolizer *sz, uint64_t image, uint64_t addr, bool ret,
+			bool with_offset, char *buf, size_t size)
 {
 	struct kft_symbol sym = { 0 };
 
-	if (sz && kft_symbolize(sz, image, addr, &sym) && sym.name) {
+	if (sz && (ret ? kft_symbolize_return : kft_symbolize)(sz, image, addr, &sym) && sym.name) {
 		/* once or twice a call: no printf */
 		size_t n = strlen(sym.name), m;
 		char off[24], *o = off + sizeof(off);
@@ -41,4 +41,16 @@ const char *kft_symbol_text(struct kft_symbolizer *sz, uint64_t image, uint64_t 
 		snprintf(buf, size, "0x%016" PRIx64, addr);
 	}
 	return buf;
+}
+
+const char *kft_symbol_text(struct kft_symbolizer *sz, uint64_t image, uint64_t addr,
+			    bool with_offset, char *buf, size_t size)
+{
+	return text(sz, image, addr, false, with_offset, buf, size);
+}
+
+const char *kft_caller_text(struct kft_symbolizer *sz, uint64_t image, uint64_t ret,
+			    bool with_offset, char *buf, size_t size)
+{
+	return text(sz, image, ret, true, with_offset, buf, size);
 }

@@ -540,6 +540,19 @@ bool kft_symbolize(struct kft_symbolizer *sz, uint64_t image, uint64_t addr,
 	return found;
 }
 
+bool kft_symbolize_return(struct kft_symbolizer *sz, uint64_t image, uint64_t ret,
+			  struct kft_symbol *sym)
+{
+	bool found;
+
+	if (!ret)
+		return kft_symbolize(sz, image, ret, sym);
+	found = kft_symbolize(sz, image, ret - 1, sym);
+	if (found || sym->module)
+		sym->offset++;
+	return found;
+}
+
 /* A kernel address, through the kallsyms saved with the trace. */
 static bool lookup_kernel(struct kft_symbolizer *sz, uint64_t addr, struct kft_symbol *sym)
 {

@@ -60,9 +60,19 @@ uint32_t kft_symbolizer_epochs(struct kft_symbolizer *sz, uint32_t session);
 bool kft_symbolize(struct kft_symbolizer *sz, uint64_t image, uint64_t addr,
 		   struct kft_symbol *sym);
 
+/* The same for a return address (a call site): the function that made
+ * the call, found one byte back, since the call to a function that does
+ * not return (exit, abort) can be its caller's last instruction and its
+ * return address the next function's first; offset is still ret's. */
+bool kft_symbolize_return(struct kft_symbolizer *sz, uint64_t image, uint64_t ret,
+			  struct kft_symbol *sym);
+
 /* "name", "name+0x1c" (with_offset), or "0x..." when unknown; into buf
  * (symbol-text.c). */
 const char *kft_symbol_text(struct kft_symbolizer *sz, uint64_t image, uint64_t addr,
+			    bool with_offset, char *buf, size_t size);
+/* The same for a call site (kft_symbolize_return). */
+const char *kft_caller_text(struct kft_symbolizer *sz, uint64_t image, uint64_t ret,
 			    bool with_offset, char *buf, size_t size);
 
 #endif

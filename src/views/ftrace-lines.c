@@ -172,17 +172,18 @@ static void put_switch_lines(FILE *out, struct offcpu_cursor *oc, const char *co
 	}
 }
 
-/* A function's name as the options ask: "name", "name+0x1c",
- * "name <55d0c0a01149>". */
-static char *put_sym(char *p, struct kft_symbolizer *sz, uint64_t image, uint64_t addr,
+/* A function's name (or a call site's: ret) as the options ask: "name",
+ * "name+0x1c", "name <55d0c0a01149>". */
+static char *put_sym(char *p, struct kft_symbolizer *sz, uint64_t image, uint64_t addr, bool ret,
 		     const struct kft_ftrace_opts *o)
 {
 	char name[NAME_MAX_LEN];
 	struct kft_symbol sym = { 0 };
 
-	kft_symbol_text(sz, image, addr, false, name, sizeof(name));
+	(ret ? kft_caller_text : kft_symbol_text)(sz, image, addr, false, name, sizeof(name));
 	p = kft_put_str(p, name, 0);
-	if (o->sym_offset && sz && kft_symbolize(sz, image, addr, &sym) && sym.name)
+	if (o->sym_offset && sz &&
+	    (ret ? kft_symbolize_return : kft_symbolize)(sz, image, addr, &sym) && sym.name)
 		p += sprintf(p, "+0x%" PRIx64, sym.offset);
 	if (o->sym_addr)
 		p += sprintf(p, " <%" PRIx64 ">", addr);
@@ -220,10 +221,10 @@ static void put_function_row(FILE *out, const struct kft_trace *tr, struct kft_s
 		return;
 	}
 	p = function_start(p, comm, c->tid, cpu, c->entry_ns);
-	p = put_sym(p, sz, image, c->func, o);
+	p = put_sym(p, sz, image, c->func, false, o);
 	if (o->print_parent) {
 		p = kft_put_str(p, " <-", 0);
-		p = put_sym(p, sz, image, c->call_site, o);
+		p = put_sym(p, sz, image, c->call_site, true, o);
 	}
 	*p++ = '\n';
 	fwrite(line, 1, (size_t)(p - line), out);
@@ -318,8 +319,8 @@ static void put_lat_row(FILE *out, struct kft_symbolizer *sz, const struct lat_r
 	char name[4 * NAME_MAX_LEN], caller[4 * NAME_MAX_LEN];
 	bool irq = c->flags & KFT_REC_SIGNAL;
 
-	*put_sym(name, sz, image, c->func, o) = '\0';
-	*put_sym(caller, sz, image, c->call_site, o) = '\0';
+	*put_sym(name, sz, image, c->func, false, o) = '\0';
+	*put_sym(caller, sz, image, c->call_site, true, o) = '\0';
 	if (o->verbose) {
 		char cpu[24] = "-";	/* not known */
 

@@ -150,7 +150,7 @@ void kft_view_log_row(FILE *out, const struct kft_call *c, uint64_t mark,
 		uint64_t image = kft_symbolizer_image(sz, c->map_session, c->entry_ns);
 
 		kft_symbol_text(sz, image, c->func, false, fn, sizeof(fn));
-		kft_symbol_text(sz, image, c->call_site, true, caller, sizeof(caller));
+		kft_caller_text(sz, image, c->call_site, true, caller, sizeof(caller));
 		*p++ = ' ';
 		p = kft_put_str(p, fn, 32);
 		*p++ = ' ';

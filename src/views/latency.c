@@ -63,7 +63,7 @@ static void put_row(FILE *out, struct export_ctx *x, struct kft_symbolizer *sz,
 
 	kft_export_thread_name(x->tr, c->pid, c->tid, comm, sizeof(comm));
 	snprintf(who, sizeof(who), "%s-%" PRIu32, comm, c->tid);
-	kft_symbol_text(sz, kft_symbolizer_image(sz, c->map_session, c->entry_ns), c->call_site, false,
+	kft_caller_text(sz, kft_symbolizer_image(sz, c->map_session, c->entry_ns), c->call_site, false,
 			caller, sizeof(caller));
 	/* the CPU's last digit where the context switches tell it;
 	 * irqs-off, need-resched and preempt-depth are not known: '.';
