@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Print count-calls.c's table: "0xADDRESS COUNT" a line, for kft addr2sym,
- * or "NAME COUNT" for a library's function. */
-#include <stdint.h>
+/* Print a count table (count-table.h): "0xADDRESS COUNT" a line, for kft
+ * addr2sym, or "NAME COUNT" for a slot with a name. */
 #include <stdio.h>
+
+#include "count-table.h"
 
 int main(int argc, char **argv)
 {
-	struct { uint64_t key, count; char name[48]; } slot;
+	struct count_slot slot;
 	FILE *f = argc == 2 ? fopen(argv[1], "rb") : NULL;
 
 	if (!f) {

@@ -14,24 +14,12 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
-#include <fcntl.h>
 #include <link.h>
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
-#define SLOTS (1 << 16)
+#include "count-table.h"
 
-struct slot {
-	uint64_t key;		/* link-time address + 1; 0: free */
-	uint64_t count;
-	char name[48];		/* a library's function: its name */
-};
-
-static struct slot *table;
+static struct count_slot *table;
 static uintptr_t base, end;	/* the program's code */
 
 #define NOTRACE __attribute__((no_instrument_function))
@@ -50,47 +38,23 @@ static NOTRACE int first_object(struct dl_phdr_info *info, size_t size, void *ar
 
 static NOTRACE __attribute__((constructor)) void start(void)
 {
-	const char *path = getenv("COUNT_CALLS_FILE");
-	size_t size = SLOTS * sizeof(struct slot);
-	int fd;
-
 	dl_iterate_phdr(first_object, NULL);
-	if (!path || (fd = open(path, O_RDWR | O_CREAT, 0644)) < 0)
-		return;
-	if (!ftruncate(fd, (off_t)size)) {
-		void *map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-
-		if (map != MAP_FAILED)
-			table = map;
-	}
-	close(fd);
+	table = count_table_map("COUNT_CALLS_FILE");
 }
 
+/* The key: the link-time address + 1, or a library's function's address
+ * + 1, named */
 NOTRACE void count_call(uintptr_t addr)
 {
-	bool outside = addr < base || addr >= end;
-	uint64_t key = (outside ? addr : addr - base) + 1;
-	size_t i = (size_t)((key * 0x9e3779b97f4a7c15ULL) >> 48) & (SLOTS - 1);
+	bool outside = addr < base || addr >= end, fresh;
+	struct count_slot *s;
+	Dl_info info;
 
 	if (!table)
 		return;
-	for (;;) {
-		uint64_t seen = __atomic_load_n(&table[i].key, __ATOMIC_ACQUIRE);
-
-		if (!seen && __atomic_compare_exchange_n(&table[i].key, &seen, key, false,
-							 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-			Dl_info info;
-
-			if (outside && dladdr((void *)addr, &info) && info.dli_sname)
-				strncpy(table[i].name, info.dli_sname, sizeof(table[i].name) - 1);
-			seen = key;
-		}
-		if (seen == key) {
-			__atomic_fetch_add(&table[i].count, 1, __ATOMIC_RELAXED);
-			return;
-		}
-		i = (i + 1) & (SLOTS - 1);
-	}
+	s = count_table_add(table, (outside ? addr : addr - base) + 1, &fresh);
+	if (fresh && outside && dladdr((void *)addr, &info) && info.dli_sname)
+		strncpy(s->name, info.dli_sname, sizeof(s->name) - 1);
 }
 
 NOTRACE void __cyg_profile_func_enter(void *fn, void *site)

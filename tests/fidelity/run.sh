@@ -54,6 +54,8 @@ fi
 cc -O2 -Wall -Wextra -Werror -fPIC -shared -o "$work/count-calls.so" \
 	"$here/count-calls.c" "$here/count-calls-x86_64.S" -ldl || exit 1
 cc -O2 -Wall -Wextra -Werror -o "$work/count-calls-dump" "$here/count-calls-dump.c" || exit 1
+cc -O2 -Wall -Wextra -Werror -fPIC -shared -o "$work/count-libcalls.so" \
+	"$here/count-libcalls.c" || exit 1
 
 # build CC OPT FLAGS DIR: dash built into DIR/src/dash
 build() {
@@ -72,8 +74,13 @@ truth() {
 	rm -f "$1/truth.tab"
 	(cd "$1" && "${clean_env[@]}" LD_PRELOAD="$work/count-calls.so" KFT_DIR=/nonexistent \
 		COUNT_CALLS_FILE="$1/truth.tab" ./src/dash "$here/work.sh" >"$1/truth.out" 2>&1)
-	"$work/count-calls-dump" "$1/truth.tab" | "$kft" addr2sym -m "$1/src/dash" |
-		sed -E 's/\+0x[0-9a-f]+//' | by_name >"$1/truth.counts"
+	counts_of "$1/truth.tab" "$1" >"$1/truth.counts"
+}
+
+# counts_of TABLE DIR: count-calls.so's TABLE as "function count" lines
+counts_of() {
+	"$work/count-calls-dump" "$1" | "$kft" addr2sym -m "$2/src/dash" |
+		sed -E 's/\+0x[0-9a-f]+//' | by_name
 }
 
 # sum "name count" lines by name (two static functions of one name are
@@ -81,6 +88,84 @@ truth() {
 by_name() {
 	awk '$1 !~ /^(onsig|waitproc|waitone)$/ { c[$1] += $2 }
 	     END { for (f in c) print f, c[f] }' | sort
+}
+
+# What --libcalls leaves alone (kft-record(1)): libkft's own functions
+# (the hooks, and those kft stands between: longjmp, exec*, sigaction...)
+# and those that return twice or elsewhere; and, as above, the calls whose
+# number depends on timing (waitproc's wait3, sigsuspend, sigprocmask)
+left_alone=" $(nm -D --defined-only --without-symbol-versions "$kft_build/lib/libkft.so" |
+	awk '{ printf "%s ", $3 }')__libc_start_main vfork setjmp _setjmp sigsetjmp __sigsetjmp \
+getcontext _Unwind_Resume wait3 sigsuspend sigprocmask "
+
+# aliases PROGRAM: "NAME FUNCTION" for each function its libraries define,
+# FUNCTION one of the names at its address (the fewest leading
+# underscores, the shortest): aliases (strtol, strtoimax) are one
+# function, which kft names by one of them
+aliases() {
+	ldd "$1" | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^\//) print $i }' |
+	while read -r lib; do
+		nm -D --defined-only --without-symbol-versions "$lib" |
+			awk -v lib="$lib" '$2 ~ /^[TtWiI]$/ { print $3, lib ":" $1 }'
+	done | awk '{ n[NR] = $1; at[NR] = $2; match($1, /^_*/)
+		      rank = sprintf("%03d %04d %s", RLENGTH, length($1), $1)
+		      if (!($2 in best) || rank < best[$2]) { best[$2] = rank; name[$2] = $1 } }
+		    END { for (i = 1; i <= NR; i++)
+			    if (!(n[i] in seen)) { seen[n[i]] = 1; print n[i], name[at[i]] } }'
+}
+
+# canonical DIR: "name count" lines summed by function, a library's by
+# its aliases (DIR's), those --libcalls leaves alone and those whose
+# number depends on timing left out. A name dash defines is its own; one
+# of a library can come from the hooks too (clang instruments the libc
+# functions it inlines: atoi, bsearch)
+canonical() {
+	awk -v skip="$left_alone" 'FILENAME == ARGV[1] { fn[$1] = $2; next }
+		FILENAME == ARGV[2] { own[$1] = 1; next }
+		($1 in fn) && !($1 in own) { if (!index(skip, " " $1 " ")) c[fn[$1]] += $2; next }
+		$1 !~ /^(onsig|waitproc|waitone)$/ { c[$1] += $2 }
+		END { for (f in c) print f, c[f] }' "$1/aliases" "$1/own" - | sort
+}
+
+# libcalls NAME DIR TRUTH_DIR: kft record --libcalls against the truth,
+# in the same environment (the same variables: dash counts them), the
+# audit library loaded in both but counting in the truth's run only: its
+# library calls, and the program's own functions counted by the hooks in
+# that run (TRUTH_DIR's, for a patchable build)
+libcalls() {
+	local name="$1 --libcalls" dir=$2 truth_dir=$3 lib
+	aliases "$dir/src/dash" >"$dir/aliases"
+	nm --defined-only "$dir/src/dash" | awk '$2 ~ /^[Tt]$/ { print $3 }' >"$dir/own"
+	rm -f "$dir/libtruth.tab" "$dir/libtruth-own.tab" && rm -rf "$dir/tl"
+	(cd "$dir" && "${clean_env[@]}" LD_PRELOAD="$work/count-calls.so" KFT_DIR=/nonexistent \
+		COUNT_CALLS_FILE="$dir/libtruth-own.tab" LD_AUDIT="$work/count-libcalls.so" \
+		COUNT_LIBCALLS_FILE="$dir/libtruth.tab" ./src/dash "$here/work.sh" >libtruth.out 2>&1)
+	[ "$dir" = "$truth_dir" ] && counts_of "$dir/libtruth-own.tab" "$dir" >"$dir/libtruth.own"
+	"$work/count-calls-dump" "$dir/libtruth.tab" | canonical "$dir" >"$dir/libtruth.lib"
+	cat "$truth_dir/libtruth.own" - <"$dir/libtruth.lib" | canonical "$dir" >"$dir/libtruth.counts"
+	(cd "$dir" && "${clean_env[@]}" COUNT_CALLS_FILE= LD_AUDIT="$work/count-libcalls.so" \
+		COUNT_LIBCALLS_FILE= "$kft" record --libcalls -o tl -- ./src/dash "$here/work.sh" \
+		>outl 2>errl)
+	"$kft" kd -f Fc "$dir/tl" 2>"$dir/kdl.err" |
+		awk 'NR > 2 { sub(/ \[.*\]/, ""); print $1, $NF }' | canonical "$dir" >"$dir/kftl.counts"
+	lib=$(awk '{ s += $2 } END { print s + 0 }' "$dir/libtruth.lib")
+	if ! cmp -s "$dir/outl" "$truth_dir/truth.out" ||
+	   ! cmp -s "$dir/libtruth.out" "$truth_dir/truth.out"; then
+		echo "fidelity $name: the output differs from the untraced run's ($dir/outl)"
+	elif [ -s "$dir/errl" ]; then
+		echo "fidelity $name: kft record said: $(head -3 "$dir/errl")"
+	elif [ "$lib" -eq 0 ]; then
+		echo "fidelity $name: the audit library counted no library call ($dir/libtruth.tab)"
+	elif ! diff "$dir/libtruth.counts" "$dir/kftl.counts" >"$dir/libcounts.diff"; then
+		echo "fidelity $name: counts differ from the truth:"
+		head -20 "$dir/libcounts.diff" | sed 's/^/    /'
+	else
+		echo "fidelity $name: $(wc -l <"$dir/kftl.counts") functions," \
+		     "$(awk '{ s += $2 } END { print s }' "$dir/kftl.counts") calls" \
+		     "($(wc -l <"$dir/libtruth.lib") library functions, $lib calls), exact"
+		return 0
+	fi
+	return 1
 }
 
 failed=0
@@ -119,6 +204,7 @@ for cc in gcc clang; do
 			else
 				echo "fidelity $name: $(wc -l <"$dir/kft.counts") functions, $calls calls, exact"
 			fi
+			libcalls "$name" "$dir" "$truth_dir" || failed=1
 		done
 	done
 done
