@@ -75,23 +75,26 @@ KFT_NOTRACE uintptr_t kft_plt_func(uint64_t n)
 	return slots[n].func;
 }
 
+/* The last object instrumented() read: most slots of an object call into
+ * the same library. Forgotten at dlclose (another may come at its base). */
+static uintptr_t asked_base;
+static bool asked_answer;
+
 /* Whether the object at base (its file path) is instrumented: its calls
  * are recorded by their own hooks. The program is asked of by "". */
 static KFT_NOTRACE bool instrumented(uintptr_t base, const char *path)
 {
-	static uintptr_t last_base;
-	static bool last;
 	struct kft_elf elf;
 
-	if (base == last_base && last_base)
-		return last;
-	last_base = base;
-	last = false;
+	if (base == asked_base && asked_base)
+		return asked_answer;
+	asked_base = base;
+	asked_answer = false;
 	if (!path || !*path || kft_elf_open_headers(&elf, path, NULL))
 		return false;
-	last = elf.patch_size || elf.calls_hooks;
+	asked_answer = elf.patch_size || elf.calls_hooks;
 	kft_elf_close(&elf);
-	return last;
+	return asked_answer;
 }
 
 /* Where libkft is loaded */
@@ -328,6 +331,7 @@ static KFT_NOTRACE int still_there(struct dl_phdr_info *info, size_t size, void 
 KFT_NOTRACE void kft_plt_forget_closed(void)
 {
 	pthread_mutex_lock(&lock);
+	asked_base = 0;
 	for (size_t i = 0; i < nhooked;) {
 		if (dl_iterate_phdr(still_there, &hooked[i].base)) {
 			i++;
