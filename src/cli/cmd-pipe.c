@@ -92,7 +92,7 @@ static bool given_back(const struct kft_thread_file *th, uint64_t j)
 
 	if (j < th->zcount)
 		return false;
-	r = &th->recs[j < th->hdr.capacity ? j : j - th->hdr.capacity];
+	r = kft_thread_raw(th, j);
 	return !r->entry_depth && !r->dur && !r->site_flags;
 }
 

@@ -54,15 +54,15 @@ static bool finished(int fd, const struct kft_thread_hdr *h)
 	return gone((pid_t)h->pid);
 }
 
-static int copy_range(int fd, uint64_t off, uint64_t len, uint64_t to_off)
+static int copy_range(int in, uint64_t off, uint64_t len, int out, uint64_t to_off)
 {
 	char buf[65536];
 
 	while (len) {
 		size_t n = len < sizeof(buf) ? len : sizeof(buf);
 
-		if (pread(fd, buf, n, (off_t)off) != (ssize_t)n ||
-		    pwrite(fd, buf, n, (off_t)to_off) != (ssize_t)n)
+		if (pread(in, buf, n, (off_t)off) != (ssize_t)n ||
+		    pwrite(out, buf, n, (off_t)to_off) != (ssize_t)n)
 			return -1;
 		off += n;
 		to_off += n;
@@ -184,10 +184,8 @@ out:
 
 /*
  * The file as header, open frames, sites and (raw = true) its records,
- * in that order, without the room the stacks and the log had. The new
- * places lie in the shadow stack's room past the open frames, which no
- * reader looks at, so the copies can be made before the header points
- * to them. False if the file is laid out otherwise or they do not fit.
+ * in that order, without the room the stacks and the log had. False if
+ * the file is laid out otherwise, or is so already.
  */
 static bool compact_layout(const struct kft_thread_hdr *old, bool raw, struct kft_thread_hdr *h,
 			   uint64_t *size)
@@ -202,49 +200,76 @@ static bool compact_layout(const struct kft_thread_hdr *old, bool raw, struct kf
 	h->capacity = raw ? old->head : 0;
 	h->reserved = old->head;
 	*size = h->records_off + h->capacity * sizeof(struct kft_rec);
-	return old->shadow_off == sizeof(*old) && old->sites_off >= *size &&
+	return old->shadow_off == sizeof(*old) &&
 	       old->sites_off >= old->shadow_off + old->shadow_cap * sizeof(struct kft_frame) &&
 	       old->records_off >= old->sites_off + old->sites_cap * sizeof(struct kft_site) &&
-	       (old->sites_off != h->sites_off || old->records_off != h->records_off);
+	       (old->sites_off != h->sites_off || old->records_off != h->records_off ||
+		h->capacity < old->capacity);
 }
 
 /*
- * Cut the file down to what it holds: its sites (and raw records) copied
- * to their new places, then the header that points there, then the end
- * cut off. Each step through the page cache, in that order, so that a
- * kft killed at any point leaves the thread readable: until the new
- * header is written, the old one points to what it always did. (Nothing
- * here is synced, as nothing the program wrote was: a machine that loses
- * power can lose what was not yet written out, this as the rest.)
+ * Write name anew as h lays it out (size bytes): the open frames, the
+ * sites and h->capacity raw records from fd, laid out as old says, then
+ * the header; then put it in the old file's place. Never cut in place:
+ * a reader of the trace (kft log while kft record ends) has the old file
+ * mapped as its header said, and pages cut from under a map are a
+ * SIGBUS; renamed over, the old file stays whole until it lets go. A kft
+ * killed on the way leaves the old file as it was (and a .cut file,
+ * which nothing reads).
  */
-static int compact(int fd, const struct kft_thread_hdr *old, bool raw)
+static int rewrite(int dirfd, const char *name, int fd, const struct kft_thread_hdr *old,
+		   const struct kft_thread_hdr *h, uint64_t size)
+{
+	char cut[300];
+	struct stat st;
+	int out, ret = -1;
+
+	if (fstat(fd, &st) || snprintf(cut, sizeof(cut), "%s.cut", name) >= (int)sizeof(cut))
+		return -1;
+	unlinkat(dirfd, cut, 0);
+	out = openat(dirfd, cut, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+		     st.st_mode & 07777);
+	if (out < 0)
+		return -1;
+	if (fchown(out, st.st_uid, st.st_gid)) {
+		/* not ours to give: it stays kft's */
+	}
+	if (!ftruncate(out, (off_t)size) &&
+	    !copy_range(fd, old->shadow_off, h->shadow_cap * sizeof(struct kft_frame), out,
+			h->shadow_off) &&
+	    !copy_range(fd, old->sites_off, old->nsites * sizeof(struct kft_site), out,
+			h->sites_off) &&
+	    !copy_range(fd, old->records_off, h->capacity * sizeof(struct kft_rec), out,
+			h->records_off) &&
+	    pwrite(out, h, sizeof(*h), 0) == sizeof(*h) && !renameat(dirfd, cut, dirfd, name))
+		ret = 0;
+	close(out);
+	if (ret)
+		unlinkat(dirfd, cut, 0);
+	return ret;
+}
+
+/*
+ * Cut the file down to what it holds (rewrite), unless that copies raw
+ * records past the old sites' place (a long --no-compress log): such a
+ * log loses only its unused room past them, in place, where no reader
+ * looks (none reads past the head it read).
+ */
+static int compact(int dirfd, const char *name, int fd, const struct kft_thread_hdr *old,
+		   bool raw)
 {
 	struct kft_thread_hdr h;
 	uint64_t size;
 
-	if (!compact_layout(old, raw, &h, &size)) {
-		/* laid out so already (--no-compress cut it down): only the
-		 * records now in the .kfz go, header first */
-		if (old->shadow_off == sizeof(*old) && old->sites_off == h.sites_off &&
-		    old->records_off == h.records_off && h.capacity < old->capacity)
-			return pwrite(fd, &h, sizeof(h), 0) != sizeof(h) ||
-			       ftruncate(fd, (off_t)size) ? -1 : 0;
-		/* raw records too many to move below the sites: they stay,
-		 * and the log's unused room past them goes (records come
-		 * last in the file), header first */
-		if (raw && old->head < old->capacity) {
-			h = *old;
-			h.capacity = old->head;
-			size = old->records_off + old->head * sizeof(struct kft_rec);
-			return pwrite(fd, &h, sizeof(h), 0) != sizeof(h) ||
-			       ftruncate(fd, (off_t)size) ? -1 : 0;
-		}
-		return 0;
+	if (compact_layout(old, raw, &h, &size) && (!h.capacity || size <= old->sites_off))
+		return rewrite(dirfd, name, fd, old, &h, size);
+	if (raw && old->head < old->capacity) {
+		h = *old;
+		h.capacity = old->head;
+		size = old->records_off + old->head * sizeof(struct kft_rec);
+		return pwrite(fd, &h, sizeof(h), 0) != sizeof(h) ||
+		       ftruncate(fd, (off_t)size) ? -1 : 0;
 	}
-	if (copy_range(fd, old->sites_off, old->nsites * sizeof(struct kft_site), h.sites_off) ||
-	    copy_range(fd, old->records_off, h.capacity * sizeof(struct kft_rec), h.records_off) ||
-	    pwrite(fd, &h, sizeof(h), 0) != sizeof(h) || ftruncate(fd, (off_t)size))
-		return -1;
 	return 0;
 }
 
@@ -306,7 +331,7 @@ static int compress_file(int dirfd, const char *name, bool raw_only, struct kft_
 		st->calls += w.done - before;
 	}
 	st->files++;
-	ret = compact(fd, &h, raw);
+	ret = compact(dirfd, name, fd, &h, raw);
 out:
 	close(fd);
 	return ret;

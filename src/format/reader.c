@@ -2,6 +2,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,6 +161,74 @@ static int skip_thread(struct kft_trace *tr, size_t nfiles, struct kft_error *er
 	return 0;
 }
 
+/*
+ * A trace being compressed (by the runtime's helper while the program
+ * runs, by kft record or kft compress after it) gives a thread's raw
+ * records back as it packs them into the .kfz: their pages read as
+ * zeros from then on. A reader that took the .kfz's count before would
+ * read those zeros as calls. So the raw records are copied at once, and
+ * the .kfz looked at again: it holds every record given back before the
+ * copy was made (frames are written before the pages go), and those
+ * are read from it. Rings and --no-compress logs are never given back.
+ */
+static int take_raw(struct kft_trace *tr, struct kft_thread_file *th, const char *path,
+		    struct kft_error *err)
+{
+	uint64_t from = th->zcount, n = th->nrecs - th->zcount, count;
+	struct kft_zrecs *z;
+
+	if (th->hdr.overwrite || (tr->ctl.mode & KFT_MODE_NO_COMPRESS) || !n)
+		return 0;
+	if (!(th->raw_copy = malloc(n * sizeof(*th->raw_copy))))
+		return kft_error_set(err, "out of memory");
+	memcpy(th->raw_copy, th->recs + from, n * sizeof(*th->raw_copy));
+	th->recs = th->raw_copy;
+	th->recs_first = from;
+	if (kft_zrecs_open(path, &tr->zcache, &z, &count, err))
+		return -1;	/* (the caller frees the copy) */
+	if (count < from) {
+		kft_zrecs_close(z);	/* (cut back since: the copy has them) */
+		return 0;
+	}
+	kft_zrecs_close(th->z);
+	th->z = z;
+	th->zcount = count < th->nrecs ? count : th->nrecs;
+	return 0;
+}
+
+/*
+ * A running thread's open frames change under a reader: they are copied
+ * at once, and those entered after its newest record's call ended are
+ * left out. The header was read before: a call it counts as open may
+ * have ended since (its record beyond the head read) and another begun
+ * at its depth, and such frames, and those under them, are newer than
+ * every record read. (A few calls truly open then go too: the next read
+ * has them.) A thread whose process has ended keeps every open frame:
+ * they are what it was doing when it died.
+ */
+static int take_frames(const struct kft_trace *tr, struct kft_thread_file *th,
+		       struct kft_error *err)
+{
+	struct kft_rec_data last;
+	uint64_t end;
+
+	if (!th->nframes || tr->ctl.ended_ns || !th->nrecs ||
+	    (kill((pid_t)th->hdr.pid, 0) && errno != EPERM))
+		return 0;
+	if (!(th->frames_copy = malloc(th->nframes * sizeof(*th->frames_copy))))
+		return kft_error_set(err, "out of memory");
+	memcpy(th->frames_copy, th->frames, th->nframes * sizeof(*th->frames_copy));
+	th->frames = th->frames_copy;
+	kft_thread_rec(th, th->nrecs - 1, &last);
+	end = last.entry_ns + (uint64_t)(kft_dur_decode(last.dur) > 0 ? kft_dur_decode(last.dur) : 0);
+	for (uint64_t k = 0; k < th->nframes; k++)
+		if (th->frames[k].entry_ns > end) {
+			th->nframes = k;
+			break;
+		}
+	return 0;
+}
+
 static int open_thread(struct kft_trace *tr, const char *name, struct kft_error *err)
 {
 	struct kft_thread_file *th = &tr->threads[tr->nthreads];
@@ -225,6 +294,13 @@ static int open_thread(struct kft_trace *tr, const char *name, struct kft_error 
 		}
 	}
 #endif
+	if (take_raw(tr, th, path, err) || take_frames(tr, th, err)) {
+		kft_zrecs_close(th->z);
+		munmap(th->map, th->map_size);
+		free(th->raw_copy);
+		free(th->name);
+		goto out;
+	}
 	tr->nthreads++;
 	ret = 0;
 out:
@@ -417,6 +493,8 @@ void kft_trace_close(struct kft_trace *tr)
 	for (size_t i = 0; i < tr->nthreads; i++) {
 		munmap(tr->threads[i].map, tr->threads[i].map_size);
 		kft_zrecs_close(tr->threads[i].z);
+		free(tr->threads[i].raw_copy);
+		free(tr->threads[i].frames_copy);
 		free(tr->threads[i].name);
 		free(tr->threads[i].inherited);
 	}

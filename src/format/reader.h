@@ -38,13 +38,18 @@ struct kft_thread_file {
 	struct kft_thread_hdr hdr;	/* copy, checked */
 	void *map;
 	size_t map_size;
-	const struct kft_rec *recs;
+	const struct kft_rec *recs;	/* raw record recs_first + i: recs[i] */
+	uint64_t recs_first;
+	struct kft_rec *raw_copy;	/* recs, where they were copied (a trace
+					 * being compressed gives raw records
+					 * back as it packs them), or NULL */
 	uint64_t nrecs;			/* valid records */
 	const struct kft_site *sites;	/* the sites records name */
 	uint64_t nsites;
 	uint64_t first;			/* index of the oldest (ring) */
 	const struct kft_frame *frames;
 	uint64_t nframes;		/* open frames */
+	struct kft_frame *frames_copy;	/* frames, copied from a running thread */
 	struct kft_zrecs *z;		/* its .kfz, or NULL */
 	uint64_t zcount;		/* records [0, zcount) are read from z */
 	/* the calls this image began inside (inherited.h), outermost
@@ -81,7 +86,14 @@ struct kft_trace {
 					 * ("killed by signal 9", "exited 0"), or NULL */
 };
 
-/* The record at place j of a thread file (a ring wraps once at most). */
+/* The raw record at place j (j >= zcount) of a thread file (a ring wraps
+ * once at most). */
+static inline const struct kft_rec *kft_thread_raw(const struct kft_thread_file *th, uint64_t j)
+{
+	return &th->recs[(j < th->hdr.capacity ? j : j - th->hdr.capacity) - th->recs_first];
+}
+
+/* The record at place j of a thread file. */
 static inline void kft_thread_rec_at(const struct kft_thread_file *th, uint64_t j,
 				     struct kft_rec_data *out)
 {
@@ -90,7 +102,7 @@ static inline void kft_thread_rec_at(const struct kft_thread_file *th, uint64_t 
 	if (__builtin_expect(j < th->zcount, 0))
 		r = kft_zrecs_get(th->z, j);	/* never a ring: first is 0 */
 	else
-		r = &th->recs[j < th->hdr.capacity ? j : j - th->hdr.capacity];
+		r = kft_thread_raw(th, j);
 	kft_rec_unpack(r, th->sites, th->nsites, out);
 }
 

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# kft pipe: a running trace's calls as they end, each once (trace_pipe).
+# kft pipe: a running trace's calls as they end, each once (trace_pipe);
+# and the other views reading a trace being written.
 
 # The pipe, started as the run begins, prints the log's rows, each once:
 # the same multiset of rows, with the runtime compressing (and giving back)
@@ -112,4 +113,33 @@ test_pipe_markers() {
     /* between, n=42 */
     /* last */
 E
+}
+
+# Views read a trace while kft record writes it, compresses it and cuts
+# its files down: every read ends well (a file cut down at the end was a
+# SIGBUS), and shows one moment of the run (raw records given back after
+# compression read as calls at time 0, and open frames newer than the
+# records read made intervals between entries negative)
+once_views_read_a_trace_being_recorded() {
+	build many
+	KFT_COMPRESS_BEHIND=64K "$KFT" record -o t -- ./many 1000000 2 4 >/dev/null &
+	rec=$!
+	for _ in $(seq 200); do
+		ls t/thread-*.kft >/dev/null 2>&1 && break
+		sleep 0.05
+	done
+	: >status
+	: >bad
+	while kill -0 "$rec" 2>/dev/null; do
+		"$KFT" stats t >stats 2>>err
+		echo "stats $?" >>status
+		awk '$4 ~ /^-[0-9]/ || $8 ~ /^-[0-9]/ { print "negative:", $0 }' stats >>bad
+		"$KFT" kd t >/dev/null 2>>err
+		echo "kd $?" >>status
+	done
+	wait "$rec"
+	check "every read ended well: $(sort status | uniq -c | tr '\n' ' ')$(head -2 err)" \
+		test -z "$(grep -v ' 0$' status)"
+	check "no interval or duration below zero: $(head -2 bad)" test ! -s bad
+	check "the finished trace: every call" test "$(calls_of t leaf)" = 8000000
 }
