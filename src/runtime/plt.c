@@ -2,9 +2,11 @@
 /*
  * Library calls (kft record --libcalls): the traced code's calls into
  * shared libraries go through its GOT, a slot per imported function (the
- * PLT's jump reads it, lazily bound or not). Each slot of the program's
- * file, and of every instrumented library (at start, and as dlopen opens
- * one), is pointed at a stub of ours, which pushes the slot's number and
+ * PLT's jump reads it, lazily bound or not; code built with -fno-plt
+ * calls through a GLOB_DAT slot itself, which is taken only where the
+ * code never reads the function's address from it: got-refs.c). Each
+ * slot of the program's file, and of every instrumented library (at
+ * start, and as dlopen opens one), is pointed at a stub of ours, which pushes the slot's number and
  * goes to kft_plt_common (plt-x86_64.S): the call's entry is recorded,
  * its return address taken as the -pg hooks take it (hooks.c, so its
  * end, a longjmp past it, an exception through it are theirs too), and
@@ -153,8 +155,10 @@ static KFT_NOTRACE uintptr_t func_of(struct library *lib, const char *name, uint
 }
 
 struct dyn {
-	const ElfW(Rela) *jmprel;
+	const ElfW(Rela) *jmprel;	/* the PLT's slots */
 	size_t njmprel;
+	const ElfW(Rela) *rela;		/* the rest: GLOB_DAT slots among them */
+	size_t nrela;
 	const ElfW(Sym) *symtab;
 	const char *strtab;
 };
@@ -180,6 +184,10 @@ static KFT_NOTRACE bool read_dynamic(const struct dl_phdr_info *info, struct dyn
 			d->jmprel = (const ElfW(Rela) *)p;
 		else if (dyn->d_tag == DT_PLTRELSZ)
 			d->njmprel = dyn->d_un.d_val / sizeof(ElfW(Rela));
+		else if (dyn->d_tag == DT_RELA)
+			d->rela = (const ElfW(Rela) *)p;
+		else if (dyn->d_tag == DT_RELASZ)
+			d->nrela = dyn->d_un.d_val / sizeof(ElfW(Rela));
 		else if (dyn->d_tag == DT_SYMTAB)
 			d->symtab = (const ElfW(Sym) *)p;
 		else if (dyn->d_tag == DT_STRTAB)
@@ -187,7 +195,84 @@ static KFT_NOTRACE bool read_dynamic(const struct dl_phdr_info *info, struct dyn
 		else if (dyn->d_tag == DT_PLTREL && dyn->d_un.d_val != DT_RELA)
 			return false;
 	}
-	return d->jmprel && d->njmprel && d->symtab && d->strtab;
+	if (!d->jmprel)
+		d->njmprel = 0;
+	if (!d->rela)
+		d->nrela = 0;
+	return (d->njmprel || d->nrela) && d->symtab && d->strtab;
+}
+
+struct called_slot {
+	uintptr_t slot;
+	const ElfW(Rela) *r;
+};
+
+static KFT_NOTRACE int by_slot(const void *a, const void *b)
+{
+	const struct called_slot *x = a, *y = b;
+
+	return x->slot < y->slot ? -1 : x->slot > y->slot;
+}
+
+/*
+ * The GLOB_DAT slots of functions the object imports that its code
+ * calls through and never takes the address from (got-refs.c): the calls
+ * of code built with -fno-plt. Their relocations into *out (malloc'd;
+ * NULL if none): how many.
+ */
+static KFT_NOTRACE size_t called_only(const struct dl_phdr_info *info, const struct dyn *d,
+				      const ElfW(Rela) ***out)
+{
+	struct called_slot *c = NULL;
+	uintptr_t *addrs = NULL;
+	bool *called = NULL, *other = NULL;
+	size_t n = 0, kept = 0;
+
+	*out = NULL;
+	for (size_t pass = 0; pass < 2; pass++) {
+		n = 0;
+		for (size_t i = 0; i < d->nrela; i++) {
+			const ElfW(Rela) *r = &d->rela[i];
+			const ElfW(Sym) *sym = &d->symtab[ELF64_R_SYM(r->r_info)];
+			unsigned int type = ELF64_ST_TYPE(sym->st_info);
+
+			if (ELF64_R_TYPE(r->r_info) != R_X86_64_GLOB_DAT ||
+			    sym->st_shndx != SHN_UNDEF || !d->strtab[sym->st_name] ||
+			    (type != STT_FUNC && type != STT_GNU_IFUNC))
+				continue;
+			if (c)
+				c[n] = (struct called_slot){ info->dlpi_addr + r->r_offset, r };
+			n++;
+		}
+		if (!n || c)
+			break;
+		if (!(c = malloc(n * sizeof(*c))))
+			return 0;
+	}
+	if (!n)
+		return 0;
+	qsort(c, n, sizeof(*c), by_slot);
+	addrs = malloc(n * sizeof(*addrs));
+	called = malloc(n * sizeof(*called));
+	other = malloc(n * sizeof(*other));
+	*out = malloc(n * sizeof(**out));
+	if (addrs && called && other && *out) {
+		for (size_t i = 0; i < n; i++)
+			addrs[i] = c[i].slot;
+		kft_got_refs(info, addrs, n, called, other);
+		for (size_t i = 0; i < n; i++)
+			if (called[i] && !other[i])
+				(*out)[kept++] = c[i].r;
+	}
+	free(c);
+	free(addrs);
+	free(called);
+	free(other);
+	if (!kept) {
+		free(*out);
+		*out = NULL;
+	}
+	return kept;
 }
 
 /* Whether p lies in a segment of the object of this type: PT_LOAD, its
@@ -254,9 +339,10 @@ static KFT_NOTRACE int hook_object(struct dl_phdr_info *info, size_t size, void 
 {
 	struct library lib = { .open = false };
 	bool program = !info->dlpi_name || !*info->dlpi_name;	/* (the only one unnamed) */
+	const ElfW(Rela) **glob = NULL;
 	unsigned char *code;
+	size_t n = 0, nglob, total;
 	struct dyn d;
-	size_t n = 0;
 
 	(void)size;
 	(void)arg;
@@ -271,19 +357,23 @@ static KFT_NOTRACE int hook_object(struct dl_phdr_info *info, size_t size, void 
 	hooked[nhooked].base = info->dlpi_addr;
 	hooked[nhooked].first = nslots;
 	hooked[nhooked++].n = 0;
-	if (!read_dynamic(info, &d) || nslots + d.njmprel > MAX_SLOTS)
+	if (!read_dynamic(info, &d))
 		return 0;
-	code = make_stubs(nslots, d.njmprel);
-	if (!code)
+	nglob = called_only(info, &d, &glob);
+	total = d.njmprel + nglob;
+	if (nslots + total > MAX_SLOTS || !(code = make_stubs(nslots, total))) {
+		free(glob);
 		return 0;
-	for (size_t i = 0; i < d.njmprel; i++) {
-		const ElfW(Rela) *r = &d.jmprel[i];
+	}
+	/* the PLT's slots, then those -fno-plt code calls through */
+	for (size_t i = 0; i < total; i++) {
+		const ElfW(Rela) *r = i < d.njmprel ? &d.jmprel[i] : glob[i - d.njmprel];
 		const char *name = d.strtab + d.symtab[ELF64_R_SYM(r->r_info)].st_name;
 		uintptr_t *slot = (uintptr_t *)(info->dlpi_addr + r->r_offset);
 		uintptr_t orig = *slot, target = orig;
 		bool relro;
 
-		if (ELF64_R_TYPE(r->r_info) != R_X86_64_JUMP_SLOT || !*name)
+		if ((i < d.njmprel && ELF64_R_TYPE(r->r_info) != R_X86_64_JUMP_SLOT) || !*name)
 			continue;
 		/* bound already (-z now), or bound as the dynamic linker would */
 		if (!target || in_segment(info, target, PT_LOAD))
@@ -302,8 +392,9 @@ static KFT_NOTRACE int hook_object(struct dl_phdr_info *info, size_t size, void 
 		}
 		n++;
 	}
-	nslots += d.njmprel;	/* (the stubs of slots left alone stay unused) */
-	hooked[nhooked - 1].n = d.njmprel;
+	free(glob);
+	nslots += total;	/* (the stubs of slots left alone stay unused) */
+	hooked[nhooked - 1].n = total;
 	if (lib.open)
 		kft_elf_close(&lib.elf);
 	return 0;

@@ -296,6 +296,12 @@ void kft_plt_forget_closed(void) KFT_HIDDEN;
 void kft_plt_forked(void) KFT_HIDDEN;
 uintptr_t kft_plt_target(uint64_t n) KFT_HIDDEN;
 uintptr_t kft_plt_func(uint64_t n) KFT_HIDDEN;
+/* Of an object's GOT slots at slots[0..n) (sorted), those its code calls
+ * or jumps through (called[i]) and those it reads otherwise (other[i]:
+ * the function's address taken) (got-refs.c). */
+struct dl_phdr_info;
+void kft_got_refs(const struct dl_phdr_info *info, const uintptr_t *slots, size_t n,
+		  bool *called, bool *other) KFT_HIDDEN;
 void kft_patch_follow_run(void) KFT_HIDDEN;
 void kft_patch_forked(void) KFT_HIDDEN;
 /* Whether sites may be rewritten under running threads (asking the

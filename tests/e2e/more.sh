@@ -53,6 +53,24 @@ main
 E
 }
 
+# --libcalls keeps the program's function pointers the library's: built
+# -fno-plt, the program reads free's address from the GOT slot it calls
+# free through, which kft then leaves alone; what it only calls is seen
+test_library_calls_keep_function_pointers() {
+	build fnptr -fno-plt -ldl
+	kft record --libcalls -o t -- ./fnptr >out
+	expect out <<<"same 1"
+	kft kd -c t | awk '/^main$/ { p = 1; print; next } p && /^\|/ { print; next } { p = 0 }' >tree
+	expect tree <<'E'
+main
+|  strlen
+|  malloc
+|  same
+|  |  dlsym
+|  printf
+E
+}
+
 # --libcalls and calls that never return: the program ends as it would
 # alone, and the calls stay open (-1) under their callers
 test_library_calls_that_never_return() {

@@ -143,7 +143,7 @@ check_summary() {
 # call whose caller was not logged is a root there).
 views_agree() {
 	local want=$1 prog=${VIEWS_PROG:-nest}; shift
-	build "$prog"
+	build "$prog" ${VIEWS_CFLAGS:-}
 	if [ $# -gt 0 ]; then
 		{ echo begin; printf '\t%s\n' "$@"; echo end; } >cfg.conf
 		kft record ${VIEWS_RECORD:-} -c cfg.conf -- "./$prog"
@@ -188,6 +188,16 @@ i 1 h"
 # (qsort's cmp) under the library call; the log names cmp's caller inside
 # the C library, which no logged call is, so as text cmp is a root
 test_views_library_calls() {
+	library_calls_agree
+}
+
+# the same built -fno-plt (and -z now): the calls go through GOT slots
+# with no PLT
+test_views_library_calls_without_plt() {
+	VIEWS_CFLAGS="-fno-plt -Wl,-z,now" library_calls_agree
+}
+
+library_calls_agree() {
 	TEXT_TREE="0 main
 1 work
 2 getpid

@@ -127,45 +127,107 @@ canonical() {
 		END { for (f in c) print f, c[f] }' "$1/aliases" "$1/own" - | sort
 }
 
-# libcalls NAME DIR TRUTH_DIR: kft record --libcalls against the truth,
-# in the same environment (the same variables: dash counts them), the
-# audit library loaded in both but counting in the truth's run only: its
-# library calls, and the program's own functions counted by the hooks in
-# that run (TRUTH_DIR's, for a patchable build)
+# record_libcalls DIR: kft record --libcalls of work.sh in DIR (into tl,
+# outl, errl), in the truth's environment (the same variables: dash
+# counts them), the audit library loaded but counting nothing; its
+# counts, canonical
+record_libcalls() {
+	rm -rf "$1/tl"
+	(cd "$1" && "${clean_env[@]}" COUNT_CALLS_FILE= LD_AUDIT="$work/count-libcalls.so" \
+		COUNT_LIBCALLS_FILE= "$kft" record --libcalls -o tl -- ./src/dash "$here/work.sh" \
+		>outl 2>errl)
+	"$kft" kd -f Fc "$1/tl" 2>"$1/kdl.err" |
+		awk 'NR > 2 { sub(/ \[.*\]/, ""); print $1, $NF }' | canonical "$1"
+}
+
+# judge NAME DIR TRUTH_OUT NOTE: DIR's --libcalls run against its truth
+# (libtruth.counts) and the untraced output TRUTH_OUT
+judge() {
+	local name="$1 --libcalls" dir=$2
+	if ! cmp -s "$dir/outl" "$3"; then
+		echo "fidelity $name: the output differs from the untraced run's ($dir/outl)"
+	elif [ -s "$dir/errl" ]; then
+		echo "fidelity $name: kft record said: $(head -3 "$dir/errl")"
+	elif ! diff "$dir/libtruth.counts" "$dir/kftl.counts" >"$dir/libcounts.diff"; then
+		echo "fidelity $name: counts differ from the truth:"
+		head -20 "$dir/libcounts.diff" | sed 's/^/    /'
+	else
+		echo "fidelity $name: $(wc -l <"$dir/kftl.counts") functions," \
+		     "$(awk '{ s += $2 } END { print s }' "$dir/kftl.counts") calls ($4), exact"
+		return 0
+	fi
+	return 1
+}
+
+# libcalls NAME DIR TRUTH_DIR: kft record --libcalls against the truth:
+# a run with the audit library counting its library calls, and the
+# program's own functions counted by the hooks in that run (TRUTH_DIR's,
+# for a patchable build)
 libcalls() {
-	local name="$1 --libcalls" dir=$2 truth_dir=$3 lib
+	local dir=$2 truth_dir=$3 lib
 	aliases "$dir/src/dash" >"$dir/aliases"
 	nm --defined-only "$dir/src/dash" | awk '$2 ~ /^[Tt]$/ { print $3 }' >"$dir/own"
-	rm -f "$dir/libtruth.tab" "$dir/libtruth-own.tab" && rm -rf "$dir/tl"
+	rm -f "$dir/libtruth.tab" "$dir/libtruth-own.tab"
 	(cd "$dir" && "${clean_env[@]}" LD_PRELOAD="$work/count-calls.so" KFT_DIR=/nonexistent \
 		COUNT_CALLS_FILE="$dir/libtruth-own.tab" LD_AUDIT="$work/count-libcalls.so" \
 		COUNT_LIBCALLS_FILE="$dir/libtruth.tab" ./src/dash "$here/work.sh" >libtruth.out 2>&1)
 	[ "$dir" = "$truth_dir" ] && counts_of "$dir/libtruth-own.tab" "$dir" >"$dir/libtruth.own"
 	"$work/count-calls-dump" "$dir/libtruth.tab" | canonical "$dir" >"$dir/libtruth.lib"
 	cat "$truth_dir/libtruth.own" - <"$dir/libtruth.lib" | canonical "$dir" >"$dir/libtruth.counts"
-	(cd "$dir" && "${clean_env[@]}" COUNT_CALLS_FILE= LD_AUDIT="$work/count-libcalls.so" \
-		COUNT_LIBCALLS_FILE= "$kft" record --libcalls -o tl -- ./src/dash "$here/work.sh" \
-		>outl 2>errl)
-	"$kft" kd -f Fc "$dir/tl" 2>"$dir/kdl.err" |
-		awk 'NR > 2 { sub(/ \[.*\]/, ""); print $1, $NF }' | canonical "$dir" >"$dir/kftl.counts"
+	record_libcalls "$dir" >"$dir/kftl.counts"
 	lib=$(awk '{ s += $2 } END { print s + 0 }' "$dir/libtruth.lib")
-	if ! cmp -s "$dir/outl" "$truth_dir/truth.out" ||
-	   ! cmp -s "$dir/libtruth.out" "$truth_dir/truth.out"; then
-		echo "fidelity $name: the output differs from the untraced run's ($dir/outl)"
-	elif [ -s "$dir/errl" ]; then
-		echo "fidelity $name: kft record said: $(head -3 "$dir/errl")"
+	if ! cmp -s "$dir/libtruth.out" "$truth_dir/truth.out"; then
+		echo "fidelity $1 --libcalls: the audited run's output differs ($dir/libtruth.out)"
 	elif [ "$lib" -eq 0 ]; then
-		echo "fidelity $name: the audit library counted no library call ($dir/libtruth.tab)"
-	elif ! diff "$dir/libtruth.counts" "$dir/kftl.counts" >"$dir/libcounts.diff"; then
-		echo "fidelity $name: counts differ from the truth:"
-		head -20 "$dir/libcounts.diff" | sed 's/^/    /'
+		echo "fidelity $1 --libcalls: the audit library counted no library call"
 	else
-		echo "fidelity $name: $(wc -l <"$dir/kftl.counts") functions," \
-		     "$(awk '{ s += $2 } END { print s }' "$dir/kftl.counts") calls" \
-		     "($(wc -l <"$dir/libtruth.lib") library functions, $lib calls), exact"
-		return 0
+		judge "$1" "$dir" "$truth_dir/truth.out" \
+		      "$(wc -l <"$dir/libtruth.lib") library functions, $lib calls"
+		return
 	fi
 	return 1
+}
+
+# addressed: of objdump -d's lines, the names of the imported functions
+# whose GOT slot an instruction reads otherwise than to call through it:
+# not `call *slot(%rip)`, nor `mov slot(%rip)` into a register a call may
+# clobber that the next instruction calls through ("NAME 0" lines)
+addressed() {
+	awk 'function name(l) { sub(/.* </, "", l); sub(/@.*/, "", l); return l }
+	     pending != "" {
+		if ($0 !~ ("\t(call|jmp) +\\*%" reg "$")) seen[pending] = 1
+		pending = ""
+	     }
+	     !/ <[^>@]+@[A-Z]/ || /\t(call|jmp) +\*0x/ { next }
+	     /\tmov +0x[0-9a-f]+\(%rip\),%/ {
+		reg = $0; sub(/.*\(%rip\),%/, "", reg); sub(/[ \t].*/, "", reg)
+		if (reg ~ /^(rax|rcx|rdx|rsi|rdi|r8|r9|r10|r11)$/) { pending = name($0); next }
+	     }
+	     { seen[name($0)] = 1 }
+	     END { if (pending != "") seen[pending] = 1; for (n in seen) print n, 0 }'
+}
+
+# noplt NAME DIR PLT_DIR: dash built with -fno-plt in DIR calls libc
+# through GOT slots, which the dynamic linker does not report: the truth
+# is the same build's with a PLT (PLT_DIR: the same code, the same
+# calls). The functions whose slot DIR's code also reads otherwise than
+# to call through it (objdump says which) kft leaves alone: they are
+# left out on both sides (the programs work.sh runs, cat and wc, call
+# some of them through their PLTs)
+noplt() {
+	local dir=$2 plt_dir=$3
+	aliases "$dir/src/dash" >"$dir/aliases"
+	nm --defined-only "$dir/src/dash" | awk '$2 ~ /^[Tt]$/ { print $3 }' >"$dir/own"
+	objdump -d --no-show-raw-insn "$dir/src/dash" | addressed | sort -u |
+		canonical "$dir" | awk '{ print $1 }' >"$dir/addressed"
+	cat "$plt_dir/libtruth.own" "$plt_dir/libtruth.lib" | canonical "$dir" |
+		awk 'FILENAME == ARGV[1] { skip[$1] = 1; next } !($1 in skip)' \
+		"$dir/addressed" - >"$dir/libtruth.counts"
+	record_libcalls "$dir" |
+		awk 'FILENAME == ARGV[1] { skip[$1] = 1; next } !($1 in skip)' \
+		"$dir/addressed" - >"$dir/kftl.counts"
+	judge "$1" "$dir" "$plt_dir/truth.out" \
+	      "$(wc -l <"$dir/addressed") whose address the code reads left alone"
 }
 
 failed=0
@@ -207,5 +269,15 @@ for cc in gcc clang; do
 			libcalls "$name" "$dir" "$truth_dir" || failed=1
 		done
 	done
+done
+for v in "gcc -O2 -finstrument-functions" "clang -O0 -pg -mfentry"; do
+	read -r cc opt instr <<<"$v"
+	dir=$work/$cc$opt${instr// /}-fno-plt
+	if build "$cc" "$opt" "$instr -fno-plt" "$dir"; then
+		noplt "$v -fno-plt" "$dir" "$work/$cc$opt${instr// /}" || failed=1
+	else
+		echo "fidelity $v -fno-plt: dash did not build"
+		failed=1
+	fi
 done
 exit $failed
