@@ -168,6 +168,13 @@ int kft_cmd_config(int argc, char **argv)
 	kft_config_init(&cfg);
 	if (kft_config_load(&cfg, file, &err))
 		return kft_cli_fail("%s", err.msg);
+	if (cfg.libcalls) {
+		/* (the GOT is taken as the program starts) */
+		kft_config_release(&cfg);
+		return kft_cli_fail("config: %s: libcalls is for kft record: a new run cannot "
+				    "change it",
+				    file);
+	}
 	ctl = kft_map_control(dir, "config", &err);
 	if (!ctl) {
 		kft_config_release(&cfg);

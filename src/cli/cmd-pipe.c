@@ -8,10 +8,11 @@
  * The runtime's helper may compress finished records and give their raw
  * pages back while we read: a page given back reads as zeros, which no
  * record is, so a zero record means "read it again from the compressed
- * file", which the next poll opens. A thread that ends has its file cut
- * down once its log is compressed: reading the mapping past the new end
- * raises SIGBUS, which takes us back to poll again, with nothing printed
- * twice (a call counts as printed only once it is). When the program has ended, kft
+ * file", which the next poll opens. kft record cuts a finished thread's
+ * file down by writing it anew and renaming it over the old one, so a
+ * mapping stays whole; a file cut in place all the same (by an older kft)
+ * raises SIGBUS past its new end, which takes us back to poll again, with
+ * nothing printed twice (a call counts as printed only once it is). When the program has ended, kft
  * record finishes the trace (compressing and cutting the files) holding
  * the directory's lock; the stream waits for the lock, then reads the
  * rest, and the calls still open at the end, from the finished trace.

@@ -34,7 +34,8 @@
 static const char usage[] =
 	"usage: kft record [-c CONFIG] [-o DIR] [--max-size SIZE] [--no-prime] [--no-check]\n"
 	"                  [-F PATTERN] [-N PATTERN] [-G FUNC] [-D N] [--cpus LIST]\n"
-	"                  [--compensate] [--no-compress] [--no-switches] [--libcalls[=all]]\n"
+	"                  [--compensate] [--no-compress] [--no-switches]\n"
+	"                  [--libcalls[=all] | --no-libcalls]\n"
 	"                  [--] PROG [ARGS...]\n"
 	"       kft record -p PID [-c CONFIG] [-o DIR] [--max-size SIZE] [--no-prime]\n"
 	"       kft record --kernel [-c CONFIG] [-o DIR] [--irqs] [--compensate] [-- CMD [ARGS...]]\n"
@@ -75,6 +76,8 @@ static const char usage[] =
 	"                     read...), each under its caller, named as called;\n"
 	"                     with =all, the calls every library makes into\n"
 	"                     another too (libstdc++'s operator new to malloc)\n"
+	"                     (config: libcalls [all]); --no-libcalls: not, whatever\n"
+	"                     the config says\n"
 	"  -p, --pid PID      trace the running process PID, built with\n"
 	"                     -fpatchable-function-entry=5 and started without kft,\n"
 	"                     until Ctrl-C or the config's stop trigger; it runs on\n"
@@ -116,6 +119,7 @@ struct record_opts {
 	bool no_switches;
 	bool libcalls;
 	bool libcalls_all;	/* --libcalls=all */
+	bool no_libcalls;	/* --no-libcalls: whatever the config says */
 	bool irqs;
 	const char *pid;	/* -p: attach to it */
 	const char *latency;	/* --latency: keep its longest call */
@@ -357,6 +361,7 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		{ "no-compress", no_argument, NULL, 'Z' },
 		{ "no-switches", no_argument, NULL, 'S' },
 		{ "libcalls", optional_argument, NULL, 1001 },
+		{ "no-libcalls", no_argument, NULL, 1002 },
 		{ "irqs", no_argument, NULL, 'I' },
 		{ "kernel", no_argument, NULL, 'k' },
 		{ "max-size", required_argument, NULL, 'M' },
@@ -401,6 +406,9 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 				return -1;
 			}
 			o->libcalls_all = optarg != NULL;
+			break;
+		case 1002:
+			o->no_libcalls = true;
 			break;
 		case 'p':
 			o->pid = optarg;
@@ -659,6 +667,14 @@ int kft_cmd_record(int argc, char **argv)
 	kft_config_init(&cfg);
 	if (o.config && kft_config_load(&cfg, o.config, &err))
 		return kft_cli_fail("%s", err.msg);
+	/* the config's libcalls, as --libcalls says it, unless --no-libcalls */
+	o.libcalls = !o.no_libcalls && (o.libcalls || cfg.libcalls);
+	o.libcalls_all = o.libcalls && (o.libcalls_all || cfg.libcalls_all);
+	if (o.libcalls && o.kernel) {
+		kft_config_release(&cfg);
+		return kft_cli_fail("record: %s: libcalls goes with a program, not --kernel",
+				    o.config);
+	}
 	if (add_selections(&cfg, &o) || check_cpus(&cfg)) {
 		kft_config_release(&cfg);
 		return 1;

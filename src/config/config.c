@@ -620,12 +620,26 @@ static int parse_statement(struct parser *p, struct kft_config *cfg, const struc
 		cfg->prime = true;
 		return 0;
 	}
+	if (!strcmp(w, "libcalls")) {
+		struct token *all;
+
+		cfg->libcalls = true;
+		if (kw->line_end)
+			return 0;
+		if (!(all = expect(p, "'all' or the end of the line", kw)))
+			return -1;
+		if (strcmp(all->text, "all"))
+			return bad_word(p, all, "expected 'all' or the end of the line after "
+					"'libcalls'");
+		cfg->libcalls_all = true;
+		return 0;
+	}
 	if (!strcmp(w, "untimed"))
 		return bad_word(p, kw, "not supported: kft always times calls");
 	if (!strcmp(w, "begin") || !strcmp(w, "new"))
 		return bad_word(p, kw, "unexpected inside a begin ... end block");
 	return bad_word(p, kw, "unknown statement (expected trigger, filter, watch, set, "
-			"logentries, autorepeat, overwrite, prime or end)");
+			"logentries, autorepeat, overwrite, prime, libcalls or end)");
 }
 
 void kft_config_init(struct kft_config *cfg)

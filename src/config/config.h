@@ -102,6 +102,8 @@ struct kft_config {
 	bool autorepeat;
 	bool overwrite;
 	bool prime;
+	bool libcalls;			/* "libcalls": kft record --libcalls */
+	bool libcalls_all;		/* "libcalls all": --libcalls=all */
 	struct kft_set *sets;		/* set NAME F1 F2 ... */
 	size_t nsets;
 	/* ftrace's selections, as set_ftrace_notrace, set_graph_function and

@@ -79,6 +79,23 @@ E
 |  |  free
 |  |  write
 E
+	# the config's word for --libcalls, and --no-libcalls over it
+	printf 'begin\n  libcalls\nend\n' >lc.conf
+	kft record -c lc.conf -F malloc -F work -o t -- ./libcalls >/dev/null
+	kft kd -c t | sed 1,2d >tree
+	expect tree <<'E'
+work
+|  malloc
+E
+	kft record -c lc.conf --no-libcalls -F work -o t -- ./libcalls >/dev/null
+	kft kd -c t | sed 1,2d >tree
+	expect tree <<<"work"
+	refused kft record -c lc.conf --kernel 2>err
+	check "the config's libcalls not with --kernel" grep -q \
+		"^kft: record: lc.conf: libcalls goes with a program, not --kernel$" err
+	refused kft config t lc.conf 2>err
+	check "nor in a new run" grep -q \
+		"^kft: config: lc.conf: libcalls is for kft record: a new run cannot change it$" err
 	printf 'begin\n  trigger start entry strlen\n  trigger stop exit free\nend\n' >s.conf
 	kft record --libcalls -c s.conf -o t -- ./libcalls >/dev/null
 	kft kd -c t | sed 1,2d >tree

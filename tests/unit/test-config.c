@@ -319,6 +319,15 @@ static void test_flags_and_logentries(void **state)
 	rejects("begin\nlogentries 4294967297\nend",
 		"t.conf:2: '4294967297': number too large (at most 4294967296)");
 	rejects("begin\nuntimed\nend", "t.conf:2: 'untimed': not supported: kft always times calls");
+	parses("begin\nlibcalls\nend");
+	assert_true(cfg.libcalls);
+	assert_false(cfg.libcalls_all);
+	parses("begin\nlibcalls all\nprime\nend");
+	assert_true(cfg.libcalls);
+	assert_true(cfg.libcalls_all);
+	assert_true(cfg.prime);
+	rejects("begin\nlibcalls some\nend",
+		"t.conf:2: 'some': expected 'all' or the end of the line after 'libcalls'");
 }
 
 /* Keywords match whole words: the original matched prefixes. */
@@ -326,15 +335,15 @@ static void test_exact_keywords(void **state)
 {
 	rejects("begin\ntrig start entry f\nend",
 		"t.conf:2: 'trig': unknown statement (expected trigger, filter, watch, set, "
-		"logentries, autorepeat, overwrite, prime or end)");
+		"logentries, autorepeat, overwrite, prime, libcalls or end)");
 	rejects("begin\ntrigger starting entry f\nend",
 		"t.conf:2: 'starting': expected 'start' or 'stop' after 'trigger'");
 	rejects("begin\nautorepeats\nend",
 		"t.conf:2: 'autorepeats': unknown statement (expected trigger, filter, watch, "
-		"set, logentries, autorepeat, overwrite, prime or end)");
+		"set, logentries, autorepeat, overwrite, prime, libcalls or end)");
 	rejects("begin\nTrigger start entry f\nend",
 		"t.conf:2: 'Trigger': unknown statement (expected trigger, filter, watch, "
-		"set, logentries, autorepeat, overwrite, prime or end)");
+		"set, logentries, autorepeat, overwrite, prime, libcalls or end)");
 }
 
 static void test_block_errors(void **state)
