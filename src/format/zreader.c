@@ -41,7 +41,9 @@ struct kft_zrecs {
 	uint64_t count;
 	unsigned char *bad;		/* per frame: found corrupt */
 	uint64_t damaged;
-	struct slot *hot;		/* the last slot read */
+	size_t hot;			/* 1 + the slot last read, or 0 (a place,
+					 * not a pointer: the slots move as the
+					 * cache grows for each thread opened) */
 	uint32_t codec;			/* KFT_ZCODEC_* */
 };
 
@@ -206,7 +208,7 @@ const struct kft_rec *kft_zrecs_get(struct kft_zrecs *z, uint64_t i)
 {
 	uint64_t k = i / KFT_ZCHUNK_RECS;
 	struct kft_zcache *c = z->cache;
-	struct slot *s = z->hot;
+	struct slot *s = z->hot ? &c->slots[z->hot - 1] : NULL;
 
 	if (!s || s->owner != z || s->frame != k) {
 		s = NULL;
@@ -220,7 +222,7 @@ const struct kft_rec *kft_zrecs_get(struct kft_zrecs *z, uint64_t i)
 				return &nothing;	/* out of memory */
 			load(z, s, k);
 		}
-		z->hot = s;
+		z->hot = (size_t)(s - c->slots) + 1;
 	}
 	s->stamp = ++c->clock;
 	return &s->recs[i % KFT_ZCHUNK_RECS];
