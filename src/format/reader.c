@@ -204,26 +204,23 @@ static int take_raw(struct kft_trace *tr, struct kft_thread_file *th, const char
  * at its depth, and such frames, and those under them, are newer than
  * every record read. (A few calls truly open then go too: the next read
  * has them.) A thread whose process has ended keeps every open frame:
- * they are what it was doing when it died; so does a kernel thread file,
- * which kft writes whole once the kernel's trace has ended.
+ * they are what it was doing when it died.
  */
 static int take_frames(const struct kft_trace *tr, struct kft_thread_file *th,
 		       struct kft_error *err)
 {
 	struct kft_rec_data last;
 	uint64_t end;
-	int64_t dur;
 
-	if (!th->nframes || tr->ctl.ended_ns || !th->nrecs || (int32_t)th->hdr.pid <= 0 ||
-	    kft_thread_is_kernel(th) || (kill((pid_t)th->hdr.pid, 0) && errno != EPERM))
+	if (!th->nframes || tr->ctl.ended_ns || !th->nrecs ||
+	    (kill((pid_t)th->hdr.pid, 0) && errno != EPERM))
 		return 0;
 	if (!(th->frames_copy = malloc(th->nframes * sizeof(*th->frames_copy))))
 		return kft_error_set(err, "out of memory");
 	memcpy(th->frames_copy, th->frames, th->nframes * sizeof(*th->frames_copy));
 	th->frames = th->frames_copy;
 	kft_thread_rec(th, th->nrecs - 1, &last);
-	dur = kft_dur_decode(last.dur);	/* (< 0: unfinished, a watch row) */
-	end = last.entry_ns + (uint64_t)(dur > 0 ? dur : 0);
+	end = last.entry_ns + (uint64_t)(kft_dur_decode(last.dur) > 0 ? kft_dur_decode(last.dur) : 0);
 	for (uint64_t k = 0; k < th->nframes; k++)
 		if (th->frames[k].entry_ns > end) {
 			th->nframes = k;
