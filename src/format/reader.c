@@ -211,6 +211,7 @@ static int take_frames(const struct kft_trace *tr, struct kft_thread_file *th,
 {
 	struct kft_rec_data last;
 	uint64_t end;
+	int64_t dur;
 
 	if (!th->nframes || tr->ctl.ended_ns || !th->nrecs ||
 	    (kill((pid_t)th->hdr.pid, 0) && errno != EPERM))
@@ -220,7 +221,8 @@ static int take_frames(const struct kft_trace *tr, struct kft_thread_file *th,
 	memcpy(th->frames_copy, th->frames, th->nframes * sizeof(*th->frames_copy));
 	th->frames = th->frames_copy;
 	kft_thread_rec(th, th->nrecs - 1, &last);
-	end = last.entry_ns + (uint64_t)(kft_dur_decode(last.dur) > 0 ? kft_dur_decode(last.dur) : 0);
+	dur = kft_dur_decode(last.dur);	/* (< 0: unfinished, a watch row) */
+	end = last.entry_ns + (uint64_t)(dur > 0 ? dur : 0);
 	for (uint64_t k = 0; k < th->nframes; k++)
 		if (th->frames[k].entry_ns > end) {
 			th->nframes = k;

@@ -22,6 +22,7 @@
  * never taken wrongly.
  */
 #include <link.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "runtime.h"
@@ -55,22 +56,11 @@ static KFT_NOTRACE bool loaded_to_call(const unsigned char *q, const unsigned ch
 	       (next[1] == (0xd0 | (reg & 7)) || next[1] == (0xe0 | (reg & 7)));
 }
 
-/* The place of addr in the sorted slots[0..n), or -1 */
-static KFT_NOTRACE long find_slot(const uintptr_t *slots, size_t n, uintptr_t addr)
+static KFT_NOTRACE int cmp_addr(const void *a, const void *b)
 {
-	size_t lo = 0, hi = n;
+	uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (slots[mid] == addr)
-			return (long)mid;
-		if (slots[mid] < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
+	return x < y ? -1 : x > y;
 }
 
 KFT_NOTRACE void kft_got_refs(const struct dl_phdr_info *info, const uintptr_t *slots, size_t n,
@@ -102,10 +92,13 @@ KFT_NOTRACE void kft_got_refs(const struct dl_phdr_info *info, const uintptr_t *
 			memcpy(&disp, q, sizeof(disp));
 			for (size_t k = 0; k < sizeof(ends) / sizeof(ends[0]); k++) {
 				uintptr_t to = (uintptr_t)q + ends[k] + (intptr_t)disp;
-				long i;
+				const uintptr_t *at;
+				size_t i;
 
-				if (to < lo || to >= hi || (i = find_slot(slots, n, to)) < 0)
+				if (to < lo || to >= hi ||
+				    !(at = bsearch(&to, slots, n, sizeof(*slots), cmp_addr)))
 					continue;
+				i = (size_t)(at - slots);
 				if (k == 0 && ((q[-2] == 0xff && (q[-1] == 0x15 || q[-1] == 0x25)) ||
 					       loaded_to_call(q, code, end)))
 					called[i] = true;

@@ -229,28 +229,21 @@ static KFT_NOTRACE size_t called_only(const struct dl_phdr_info *info, const str
 	size_t n = 0, kept = 0;
 
 	*out = NULL;
-	for (size_t pass = 0; pass < 2; pass++) {
-		n = 0;
-		for (size_t i = 0; i < d->nrela; i++) {
-			const ElfW(Rela) *r = &d->rela[i];
-			const ElfW(Sym) *sym = &d->symtab[ELF64_R_SYM(r->r_info)];
-			unsigned int type = ELF64_ST_TYPE(sym->st_info);
-
-			if (ELF64_R_TYPE(r->r_info) != R_X86_64_GLOB_DAT ||
-			    sym->st_shndx != SHN_UNDEF || !d->strtab[sym->st_name] ||
-			    (type != STT_FUNC && type != STT_GNU_IFUNC))
-				continue;
-			if (c)
-				c[n] = (struct called_slot){ info->dlpi_addr + r->r_offset, r };
-			n++;
-		}
-		if (!n || c)
-			break;
-		if (!(c = malloc(n * sizeof(*c))))
-			return 0;
-	}
-	if (!n)
+	if (!d->nrela || !(c = malloc(d->nrela * sizeof(*c))))
 		return 0;
+	for (size_t i = 0; i < d->nrela; i++) {
+		const ElfW(Rela) *r = &d->rela[i];
+		const ElfW(Sym) *sym = &d->symtab[ELF64_R_SYM(r->r_info)];
+		unsigned int type = ELF64_ST_TYPE(sym->st_info);
+
+		if (ELF64_R_TYPE(r->r_info) == R_X86_64_GLOB_DAT && sym->st_shndx == SHN_UNDEF &&
+		    d->strtab[sym->st_name] && (type == STT_FUNC || type == STT_GNU_IFUNC))
+			c[n++] = (struct called_slot){ info->dlpi_addr + r->r_offset, r };
+	}
+	if (!n) {
+		free(c);
+		return 0;
+	}
 	qsort(c, n, sizeof(*c), by_slot);
 	addrs = malloc(n * sizeof(*addrs));
 	called = malloc(n * sizeof(*called));
