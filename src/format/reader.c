@@ -177,7 +177,7 @@ static int take_raw(struct kft_trace *tr, struct kft_thread_file *th, const char
 	uint64_t from = th->zcount, n = th->nrecs - th->zcount, count;
 	struct kft_zrecs *z;
 
-	if (th->hdr.overwrite || (tr->ctl.mode & KFT_MODE_NO_COMPRESS) || !n)
+	if (tr->held || th->hdr.overwrite || (tr->ctl.mode & KFT_MODE_NO_COMPRESS) || !n)
 		return 0;
 	if (!(th->raw_copy = malloc(n * sizeof(*th->raw_copy))))
 		return kft_error_set(err, "out of memory");
@@ -466,9 +466,10 @@ static int read_ending(struct kft_trace *tr)
 	return 0;
 }
 
-int kft_trace_open(struct kft_trace *tr, const char *dir, struct kft_error *err)
+static int open_trace(struct kft_trace *tr, const char *dir, bool held, struct kft_error *err)
 {
 	memset(tr, 0, sizeof(*tr));
+	tr->held = held;
 	kft_config_init(&tr->cfg);
 	tr->dir = strdup(dir);
 	if (!tr->dir)
@@ -488,6 +489,16 @@ int kft_trace_open(struct kft_trace *tr, const char *dir, struct kft_error *err)
 		return kft_error_set(err, "out of memory");
 	}
 	return 0;
+}
+
+int kft_trace_open(struct kft_trace *tr, const char *dir, struct kft_error *err)
+{
+	return open_trace(tr, dir, false, err);
+}
+
+int kft_trace_open_held(struct kft_trace *tr, const char *dir, struct kft_error *err)
+{
+	return open_trace(tr, dir, true, err);
 }
 
 void kft_trace_close(struct kft_trace *tr)

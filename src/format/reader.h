@@ -78,6 +78,8 @@ struct kft_trace {
 	char **skipped;			/* why each unreadable thread file was left out */
 	size_t nskipped;
 	struct kft_zcache *zcache;	/* decompressed frames, for every thread */
+	bool held;			/* nothing writes it while it is read
+					 * (kft_trace_open_held) */
 	struct kft_switches switches;	/* the threads' context switches, if recorded */
 	struct kft_mark *marks;		/* the markers, in time order */
 	size_t nmarks;
@@ -150,6 +152,11 @@ uint64_t kft_trace_unfinished(const struct kft_trace *tr);
  * file is left out, and why is in tr->skipped; it is an error only when
  * no thread file could be read. */
 int kft_trace_open(struct kft_trace *tr, const char *dir, struct kft_error *err);
+/* The same, for a trace that nothing writes, compresses or cuts while
+ * it is read (kft record's own reading of it once the program has ended,
+ * before it compresses what is left): the raw records are read where
+ * they lie, not copied first (a copy of a whole log, in a fault a page). */
+int kft_trace_open_held(struct kft_trace *tr, const char *dir, struct kft_error *err);
 void kft_trace_close(struct kft_trace *tr);
 
 /* Whether th holds kernel calls (from ftrace) rather than the program's. */
