@@ -63,11 +63,11 @@ endif
 $(O)/lib/libkft.so: $(RUNTIME_OBJS) src/runtime/libkft.map
 	@mkdir -p $(dir $@)
 	$(CC) -shared -Wl,--version-script=src/runtime/libkft.map -Wl,-z,defs \
-		-o $@ $(RUNTIME_OBJS) -lzstd -ldl -lpthread
+		-o $@ $(RUNTIME_OBJS) -lelf -lzstd -ldl -lpthread
 
 $(O)/bin/kft: $(TOOL_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(SANITIZE) -o $@ $(TOOL_OBJS) $(TRACEFS_LIBS) -lzstd -lz -ldl -lpthread -lm
+	$(CC) $(SANITIZE) -o $@ $(TOOL_OBJS) $(TRACEFS_LIBS) -lelf -lzstd -lz -ldl -lpthread -lm
 
 $(O)/include/kft.h: include/kft.h
 	@mkdir -p $(dir $@)
@@ -75,14 +75,14 @@ $(O)/include/kft.h: include/kft.h
 
 $(O)/tests/%: tests/unit/%.c $(LIB_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE) $(CFLAGS) $(SANITIZE) -Isrc -o $@ $< $(LIB_OBJS) -lcmocka $(TRACEFS_LIBS) -lzstd -lz -ldl -lm
+	$(CC) $(BASE) $(CFLAGS) $(SANITIZE) -Isrc -o $@ $< $(LIB_OBJS) -lcmocka $(TRACEFS_LIBS) -lelf -lzstd -lz -ldl -lm
 
 unit: $(UNIT_BINS)
 
 $(O)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz-util.c tests/fuzz/fuzz.h $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE) $(CFLAGS) $(SANITIZE) -fsanitize=fuzzer -Isrc -o $@ $< tests/fuzz/fuzz-util.c \
-		$(LIB_OBJS) $(TRACEFS_LIBS) -lzstd -lz -ldl -lm
+		$(LIB_OBJS) $(TRACEFS_LIBS) -lelf -lzstd -lz -ldl -lm
 
 fuzz-targets: $(FUZZ_BINS)
 

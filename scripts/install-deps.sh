@@ -21,6 +21,8 @@ have_cmd make  || need="$need make"
 have_cmd pkg-config || need="$need pkg-config"
 [ -e /usr/include/tracefs/tracefs.h ] || need="$need libtracefs-dev"
 [ -e /usr/include/traceevent/event-parse.h ] || need="$need libtraceevent-dev"
+# ELF symbol tables, build-ids and sections (elfutils' libelf)
+[ -e /usr/include/gelf.h ] || need="$need libelf-dev"
 # compressed logs; Perfetto's deflated packets
 [ -e /usr/include/zstd.h ] || need="$need libzstd-dev"
 [ -e /usr/include/zlib.h ] || need="$need zlib1g-dev"

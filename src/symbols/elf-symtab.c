@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1
-#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,11 +14,6 @@
 #include "demangle.h"
 #include "elf-symtab.h"
 #include "xz.h"
-
-static bool in_file(const struct kft_elf *elf, uint64_t off, uint64_t len)
-{
-	return off <= elf->map_size && len <= elf->map_size - off;
-}
 
 static int cmp_sym(const void *a, const void *b)
 {
@@ -100,39 +95,77 @@ static void note_instrumentation(struct kft_elf *elf, const char *name, bool und
 /* Whether symbol i of a .dynsym whose versions are versym (or NULL) is
  * an old version kept for old programs (hidden: not the one a program
  * built now links to) */
-static bool old_version(const struct kft_elf *elf, const Elf64_Shdr *versym, size_t i)
+static bool old_version(Elf_Data *versym, size_t i)
 {
-	uint16_t v;
+	GElf_Versym v;
 
-	if (!versym || versym->sh_entsize != sizeof(v) || (i + 1) * sizeof(v) > versym->sh_size ||
-	    !in_file(elf, versym->sh_offset, versym->sh_size))
-		return false;
-	memcpy(&v, (const char *)elf->map + versym->sh_offset + i * sizeof(v), sizeof(v));
-	return v & 0x8000;
+	return versym && gelf_getversym(versym, (int)i, &v) && (v & 0x8000);
+}
+
+/* A section's data, all of it there: NULL if libelf cannot give it
+ * (cut short, or not in the file). */
+static Elf_Data *section_data(Elf_Scn *scn, const GElf_Shdr *sh)
+{
+	Elf_Data *d = elf_getdata(scn, NULL);
+
+	return d && d->d_buf && d->d_size == sh->sh_size ? d : NULL;
+}
+
+/* How many symbols a table section holds (0 if it is not one). */
+static size_t symbol_count(const GElf_Shdr *sh, const Elf_Data *d)
+{
+	return sh->sh_entsize == sizeof(Elf64_Sym) ? d->d_size / sizeof(Elf64_Sym) : 0;
+}
+
+/* A function kept: its name, the version programs link to now (a C
+ * library's dlsym@@GLIBC_2.34: dlsym); NULL for an old one kept for old
+ * programs (dlsym@GLIBC_2.2.5), or a name would have two functions. */
+static const char *current_name(struct kft_elf *elf, const char *name, bool old, int *oom)
+{
+	const char *version = strchr(name, '@');
+	char **more;
+
+	if (version == name)
+		version = NULL;
+	if (old || (version && !strstr(version, "@@")))
+		return NULL;
+	if (!version)
+		return name;
+	more = realloc(elf->owned, (elf->nowned + 1) * sizeof(*more));
+	if (more)
+		elf->owned = more;
+	if (!more || !(more[elf->nowned] = strndup(name, (size_t)(version - name)))) {
+		*oom = 1;
+		return NULL;
+	}
+	return more[elf->nowned++];
 }
 
 /* Read the functions of one symbol table section into elf->syms. */
-static int read_symtab(struct kft_elf *elf, const Elf64_Shdr *sh, const Elf64_Shdr *strsh,
-		       const Elf64_Shdr *versym, struct kft_error *err, const char *path)
+static int read_symtab(struct kft_elf *elf, Elf_Scn *scn, Elf_Scn *versym_scn,
+		       struct kft_error *err, const char *path)
 {
-	const char *base = elf->map, *file = NULL;
+	const char *file = NULL;
+	Elf_Data *d, *versym = NULL;
+	GElf_Shdr sh, vsh;
 	size_t n, i, kept = 0;
+	int oom = 0;
 
-	if (sh->sh_entsize != sizeof(Elf64_Sym) || !in_file(elf, sh->sh_offset, sh->sh_size) ||
-	    !in_file(elf, strsh->sh_offset, strsh->sh_size) || !strsh->sh_size)
+	if (!gelf_getshdr(scn, &sh) || !(d = section_data(scn, &sh)) ||
+	    !(n = symbol_count(&sh, d)))
 		return kft_error_set(err, "%s: corrupt symbol table", path);
-	n = sh->sh_size / sizeof(Elf64_Sym);
-	/* the table and its names are read whole: mapped in at once */
-	kft_populate(base + sh->sh_offset, sh->sh_size, MADV_POPULATE_READ);
-	kft_populate(base + strsh->sh_offset, strsh->sh_size, MADV_POPULATE_READ);
+	if (versym_scn && gelf_getshdr(versym_scn, &vsh))
+		versym = section_data(versym_scn, &vsh);
+	/* the table is read whole: mapped in at once */
+	kft_populate(d->d_buf, d->d_size, MADV_POPULATE_READ);
 	/* room for the functions alone (a debug file's table holds as many
 	 * other symbols again), faulted in at once */
 	for (i = 0; i < n; i++) {
-		Elf64_Sym sym;
+		GElf_Sym sym;
 
-		memcpy(&sym, base + sh->sh_offset + i * sizeof(sym), sizeof(sym));
-		kept += (ELF64_ST_TYPE(sym.st_info) == STT_FUNC ||
-			 ELF64_ST_TYPE(sym.st_info) == STT_GNU_IFUNC) && sym.st_shndx != SHN_UNDEF;
+		kept += gelf_getsym(d, (int)i, &sym) &&
+			(GELF_ST_TYPE(sym.st_info) == STT_FUNC ||
+			 GELF_ST_TYPE(sym.st_info) == STT_GNU_IFUNC) && sym.st_shndx != SHN_UNDEF;
 	}
 	elf->syms = calloc(kept ? kept : 1, sizeof(*elf->syms));
 	if (!elf->syms)
@@ -140,17 +173,15 @@ static int read_symtab(struct kft_elf *elf, const Elf64_Shdr *sh, const Elf64_Sh
 	kft_populate(elf->syms, kept * sizeof(*elf->syms), MADV_POPULATE_WRITE);
 	kept = 0;
 	for (i = 0; i < n; i++) {
-		Elf64_Sym sym;
-		const char *name, *version;
+		struct kft_elf_sym *s = &elf->syms[kept];
+		GElf_Sym sym;
+		const char *name;
 
-		memcpy(&sym, base + sh->sh_offset + i * sizeof(sym), sizeof(sym));
-		if (sym.st_name >= strsh->sh_size)
-			continue;
-		name = base + strsh->sh_offset + sym.st_name;
-		if (!memchr(name, '\0', strsh->sh_size - sym.st_name))
+		if (!gelf_getsym(d, (int)i, &sym) ||
+		    !(name = elf_strptr(elf->handle, sh.sh_link, sym.st_name)))
 			continue;
 		/* a compilation unit's local symbols follow its STT_FILE entry */
-		if (ELF64_ST_TYPE(sym.st_info) == STT_FILE) {
+		if (GELF_ST_TYPE(sym.st_info) == STT_FILE) {
 			file = *name ? name : NULL;
 			continue;
 		}
@@ -158,38 +189,23 @@ static int read_symtab(struct kft_elf *elf, const Elf64_Shdr *sh, const Elf64_Sh
 			note_instrumentation(elf, name, true);
 			continue;
 		}
-		if (ELF64_ST_TYPE(sym.st_info) != STT_FUNC &&
-		    ELF64_ST_TYPE(sym.st_info) != STT_GNU_IFUNC)
+		if (GELF_ST_TYPE(sym.st_info) != STT_FUNC &&
+		    GELF_ST_TYPE(sym.st_info) != STT_GNU_IFUNC)
 			continue;
 		if (!*name || !sym.st_value)
 			continue;
 		note_instrumentation(elf, name, false);
-		/* of a versioned function (a C library's), the version programs
-		 * link to now goes by its name alone (dlsym@@GLIBC_2.34: dlsym);
-		 * the old ones kept for old programs (dlsym@GLIBC_2.2.5) are
-		 * left out, or a name would have two functions */
-		version = strchr(name, '@');
-		if (version == name)
-			version = NULL;
-		if (old_version(elf, versym, i) || (version && !strstr(version, "@@")))
-			continue;
-		if (version) {
-			char **more = realloc(elf->owned, (elf->nowned + 1) * sizeof(*more));
-
-			if (!more || !(more[elf->nowned] = strndup(name, (size_t)(version - name)))) {
-				if (more)
-					elf->owned = more;
+		if (!(name = current_name(elf, name, old_version(versym, i), &oom))) {
+			if (oom)
 				return kft_error_set(err, "%s: out of memory", path);
-			}
-			elf->owned = more;
-			name = more[elf->nowned++];
+			continue;
 		}
-		elf->syms[kept].addr = sym.st_value;
-		elf->syms[kept].size = sym.st_size;
-		elf->syms[kept].name = name;
-		elf->syms[kept].local = ELF64_ST_BIND(sym.st_info) == STB_LOCAL;
-		elf->syms[kept].weak = ELF64_ST_BIND(sym.st_info) == STB_WEAK;
-		elf->syms[kept].file = elf->syms[kept].local ? file : NULL;
+		s->addr = sym.st_value;
+		s->size = sym.st_size;
+		s->name = name;
+		s->local = GELF_ST_BIND(sym.st_info) == STB_LOCAL;
+		s->weak = GELF_ST_BIND(sym.st_info) == STB_WEAK;
+		s->file = s->local ? file : NULL;
 		kept++;
 	}
 	elf->nsyms = kept;
@@ -198,128 +214,84 @@ static int read_symtab(struct kft_elf *elf, const Elf64_Shdr *sh, const Elf64_Sh
 }
 
 /* Undefined dynamic symbols tell whether the program calls the hooks. */
-static void scan_dynsym_imports(struct kft_elf *elf, const Elf64_Shdr *sh, const Elf64_Shdr *strsh)
+static void scan_dynsym_imports(struct kft_elf *elf, Elf_Scn *scn)
 {
-	const char *base = elf->map;
+	GElf_Shdr sh;
+	Elf_Data *d;
+	size_t n;
 
-	if (sh->sh_entsize != sizeof(Elf64_Sym) || !in_file(elf, sh->sh_offset, sh->sh_size) ||
-	    !in_file(elf, strsh->sh_offset, strsh->sh_size))
+	if (!gelf_getshdr(scn, &sh) || !(d = section_data(scn, &sh)) ||
+	    !(n = symbol_count(&sh, d)))
 		return;
-	elf->dynsym_off = sh->sh_offset;
-	elf->dynsym_size = sh->sh_size;
-	elf->dynstr_off = strsh->sh_offset;
-	elf->dynstr_size = strsh->sh_size;
-	for (size_t i = 0; i < sh->sh_size / sizeof(Elf64_Sym); i++) {
-		Elf64_Sym sym;
+	elf->dynsym = scn;
+	elf->dynstr = sh.sh_link;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Sym sym;
+		const char *name;
 
-		memcpy(&sym, base + sh->sh_offset + i * sizeof(sym), sizeof(sym));
-		if (sym.st_name < strsh->sh_size &&
-		    memchr(base + strsh->sh_offset + sym.st_name, '\0', strsh->sh_size - sym.st_name))
-			note_instrumentation(elf, base + strsh->sh_offset + sym.st_name,
-					     sym.st_shndx == SHN_UNDEF);
+		if (gelf_getsym(d, (int)i, &sym) &&
+		    (name = elf_strptr(elf->handle, sh.sh_link, sym.st_name)))
+			note_instrumentation(elf, name, sym.st_shndx == SHN_UNDEF);
 	}
-}
-
-/* -fpatchable-function-entry lists each function's NOPs in this section. */
-static bool is_patch_section(const struct kft_elf *elf, const Elf64_Ehdr *eh,
-			     const Elf64_Shdr *shdrs, unsigned int i)
-{
-	static const char name[] = "__patchable_function_entries";
-	const Elf64_Shdr *names;
-
-	if (eh->e_shstrndx >= eh->e_shnum)
-		return false;
-	names = &shdrs[eh->e_shstrndx];
-	return in_file(elf, names->sh_offset, names->sh_size) &&
-	       shdrs[i].sh_name < names->sh_size &&
-	       names->sh_size - shdrs[i].sh_name >= sizeof(name) &&
-	       !memcmp((const char *)elf->map + names->sh_offset + shdrs[i].sh_name, name,
-		       sizeof(name));
-}
-
-static void note_patch_section(struct kft_elf *elf, const Elf64_Shdr *sh)
-{
-	if (!(sh->sh_flags & SHF_ALLOC) || !sh->sh_size)
-		return;
-	elf->patch_vaddr = sh->sh_addr;
-	elf->patch_size = sh->sh_size;
-	elf->instrumented = true;
 }
 
 /* The GNU build-id in a note area, if there is one. */
-static void read_build_id(struct kft_elf *elf, uint64_t off, uint64_t size)
+static void read_build_id(struct kft_elf *elf, Elf_Data *d)
 {
-	const unsigned char *p;
+	GElf_Nhdr nh;
+	size_t off = 0, name_off, desc_off;
 
-	if (!in_file(elf, off, size))
-		return;
-	p = (const unsigned char *)elf->map + off;
-	while (size >= 12) {
-		uint32_t namesz, descsz, type;
-		uint64_t len;
-
-		memcpy(&namesz, p, 4);
-		memcpy(&descsz, p + 4, 4);
-		memcpy(&type, p + 8, 4);
-		len = 12 + (((uint64_t)namesz + 3) & ~3ULL) + (((uint64_t)descsz + 3) & ~3ULL);
-		if (len > size)
-			return;
-		if (type == NT_GNU_BUILD_ID && namesz == 4 && !memcmp(p + 12, "GNU", 4) && descsz &&
-		    descsz <= sizeof(elf->build_id)) {
-			memcpy(elf->build_id, p + 16, descsz);
-			elf->build_id_len = descsz;
+	while (d && (off = gelf_getnote(d, off, &nh, &name_off, &desc_off)) > 0) {
+		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+		    !memcmp((const char *)d->d_buf + name_off, "GNU", 4) && nh.n_descsz &&
+		    nh.n_descsz <= sizeof(elf->build_id)) {
+			memcpy(elf->build_id, (const char *)d->d_buf + desc_off, nh.n_descsz);
+			elf->build_id_len = nh.n_descsz;
 			return;
 		}
-		p += len;
-		size -= len;
 	}
 }
 
-/* A section's name, or "" */
-static const char *section_name(const struct kft_elf *elf, const Elf64_Ehdr *eh,
-				const Elf64_Shdr *shdrs, unsigned int i)
+static void read_debuglink(struct kft_elf *elf, Elf_Scn *scn, const GElf_Shdr *sh)
 {
-	const Elf64_Shdr *names;
-	const char *s;
-
-	if (eh->e_shstrndx >= eh->e_shnum)
-		return "";
-	names = &shdrs[eh->e_shstrndx];
-	if (!in_file(elf, names->sh_offset, names->sh_size) || shdrs[i].sh_name >= names->sh_size)
-		return "";
-	s = (const char *)elf->map + names->sh_offset + shdrs[i].sh_name;
-	return memchr(s, '\0', names->sh_size - shdrs[i].sh_name) ? s : "";
-}
-
-static void read_debuglink(struct kft_elf *elf, const Elf64_Shdr *sh)
-{
-	const char *s;
+	Elf_Data *d = section_data(scn, sh);
 	size_t n;
 
-	if (!in_file(elf, sh->sh_offset, sh->sh_size))
+	if (!d)
 		return;
-	s = (const char *)elf->map + sh->sh_offset;
-	n = strnlen(s, sh->sh_size);
-	if (n && n < sh->sh_size && n < sizeof(elf->debuglink))
-		memcpy(elf->debuglink, s, n + 1);
+	n = strnlen(d->d_buf, d->d_size);
+	if (n && n < d->d_size && n < sizeof(elf->debuglink))
+		memcpy(elf->debuglink, d->d_buf, n + 1);
 }
 
 static int open_elf(struct kft_elf *elf, const char *path, bool symbols, struct kft_error *err);
+static int parse(struct kft_elf *elf, const char *path, bool symbols, struct kft_error *err);
 
-/* A stripped file's symbols from its separate debug file: by build-id,
- * then by .gnu_debuglink beside it, in .debug/ and under KFT_DEBUG_DIR.
- * 0 if found (elf->syms are its, names in elf->debug_map). */
-/* elf's symbols are other's, whose file stays mapped for their names. */
-static void take_symbols(struct kft_elf *elf, const struct kft_elf *other)
+/* elf's symbols are other's, whose file stays open for their names. */
+static int take_symbols(struct kft_elf *elf, struct kft_elf *other)
 {
+	struct kft_elf *keep = malloc(sizeof(*keep));
+
+	if (!keep) {
+		kft_elf_close(other);
+		return -1;
+	}
 	elf->syms = other->syms;
 	elf->nsyms = other->nsyms;
 	elf->owned = other->owned;
 	elf->nowned = other->nowned;
-	elf->debug_map = other->map;
-	elf->debug_size = other->map_size;
+	other->syms = NULL;
+	other->nsyms = 0;
+	other->owned = NULL;
+	other->nowned = 0;
+	*keep = *other;
+	elf->debug = keep;
+	return 0;
 }
 
+/* A stripped file's symbols from its separate debug file: by build-id,
+ * then by .gnu_debuglink beside it, in .debug/ and under KFT_DEBUG_DIR.
+ * 0 if found (elf->syms are its, their names in elf->debug). */
 static int use_debug_file(struct kft_elf *elf, const char *path)
 {
 	char cand[4][4608], dir[4096];
@@ -347,101 +319,111 @@ static int use_debug_file(struct kft_elf *elf, const char *path)
 		if (!strcmp(cand[i], path) || open_elf(&dbg, cand[i], true, NULL))
 			continue;
 		/* the same build (where both say), with a symbol table of its own */
-		if (!dbg.nsyms || dbg.debug_map ||
+		if (!dbg.nsyms || dbg.debug ||
 		    (elf->build_id_len && (dbg.build_id_len != elf->build_id_len ||
 					   memcmp(dbg.build_id, elf->build_id, elf->build_id_len)))) {
 			kft_elf_close(&dbg);
 			continue;
 		}
-		take_symbols(elf, &dbg);
-		return 0;
+		return take_symbols(elf, &dbg);
 	}
 	return -1;
 }
 
-static int parse(struct kft_elf *elf, const char *path, bool symbols, struct kft_error *err);
-
 /* MiniDebugInfo: the symbols of a stripped file, as a small ELF file
  * compressed with xz in its .gnu_debugdata section. */
-static int use_minidebuginfo(struct kft_elf *elf, const Elf64_Shdr *sh)
+static int use_minidebuginfo(struct kft_elf *elf, Elf_Scn *scn)
 {
 	struct kft_elf mini;
-	void *data;
-	size_t size;
+	Elf_Data *d = elf_rawdata(scn, NULL);
 
-	if (!in_file(elf, sh->sh_offset, sh->sh_size) ||
-	    kft_xz_inflate((const char *)elf->map + sh->sh_offset, sh->sh_size, &data, &size))
-		return -1;
 	memset(&mini, 0, sizeof(mini));
-	mini.map = data;
-	mini.map_size = size;
+	if (!d || !d->d_buf || kft_xz_inflate(d->d_buf, d->d_size, &mini.image, &mini.image_size))
+		return -1;
+	mini.handle = elf_memory(mini.image, mini.image_size);
 	/* with a symbol table of its own, as for a debug file */
-	if (parse(&mini, "MiniDebugInfo", true, NULL) || !mini.nsyms || mini.debug_map) {
+	if (!mini.handle || parse(&mini, "MiniDebugInfo", true, NULL) || !mini.nsyms ||
+	    mini.debug) {
 		kft_elf_close(&mini);
 		return -1;
 	}
-	take_symbols(elf, &mini);
-	return 0;
+	return take_symbols(elf, &mini);
+}
+
+/* The program headers: what is loaded where, an interpreter, a build-id. */
+static void read_program_headers(struct kft_elf *elf)
+{
+	size_t n;
+
+	if (elf_getphdrnum(elf->handle, &n))
+		return;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf->handle, (int)i, &ph))
+			continue;
+		if (ph.p_type == PT_INTERP)
+			elf->has_interp = true;
+		if (ph.p_type == PT_NOTE && !elf->build_id_len)
+			read_build_id(elf, elf_getdata_rawchunk(elf->handle, (int64_t)ph.p_offset,
+								 ph.p_filesz, ELF_T_NHDR));
+		if (ph.p_type == PT_LOAD && elf->nloads < 16) {
+			elf->loads[elf->nloads].offset = ph.p_offset;
+			elf->loads[elf->nloads].vaddr = ph.p_vaddr;
+			elf->loads[elf->nloads].filesz = ph.p_filesz;
+			elf->nloads++;
+		}
+	}
 }
 
 static int parse(struct kft_elf *elf, const char *path, bool symbols, struct kft_error *err)
 {
-	const unsigned char *base = elf->map;
-	const Elf64_Shdr *symtab = NULL, *dynsym = NULL, *debugdata = NULL, *versym = NULL, *shdrs;
-	Elf64_Ehdr eh;
+	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL, *debugdata = NULL, *versym = NULL;
+	GElf_Ehdr eh;
+	size_t names;
 
-	if (elf->map_size < sizeof(eh) || memcmp(base, ELFMAG, SELFMAG))
+	if (elf_kind(elf->handle) != ELF_K_ELF || !gelf_getehdr(elf->handle, &eh))
 		return kft_error_set(err, "%s: not an ELF file", path);
-	memcpy(&eh, base, sizeof(eh));
 	if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB)
 		return kft_error_set(err, "%s: only 64-bit little-endian ELF is supported", path);
 	elf->dynamic = eh.e_type == ET_DYN;
-	if (eh.e_phentsize == sizeof(Elf64_Phdr) &&
-	    in_file(elf, eh.e_phoff, (uint64_t)eh.e_phnum * sizeof(Elf64_Phdr))) {
-		for (unsigned int i = 0; i < eh.e_phnum; i++) {
-			Elf64_Phdr ph;
+	read_program_headers(elf);
+	if (elf_getshdrstrndx(elf->handle, &names))
+		return kft_error_set(err, "%s: corrupt section headers: %s", path, elf_errmsg(-1));
+	while ((scn = elf_nextscn(elf->handle, scn))) {
+		const char *name;
+		GElf_Shdr sh;
 
-			memcpy(&ph, base + eh.e_phoff + i * sizeof(ph), sizeof(ph));
-			if (ph.p_type == PT_INTERP)
-				elf->has_interp = true;
-			if (ph.p_type == PT_NOTE && !elf->build_id_len)
-				read_build_id(elf, ph.p_offset, ph.p_filesz);
-			if (ph.p_type == PT_LOAD && elf->nloads < 16) {
-				elf->loads[elf->nloads].offset = ph.p_offset;
-				elf->loads[elf->nloads].vaddr = ph.p_vaddr;
-				elf->loads[elf->nloads].filesz = ph.p_filesz;
-				elf->nloads++;
+		if (!gelf_getshdr(scn, &sh))
+			return kft_error_set(err, "%s: corrupt section headers: %s", path,
+					     elf_errmsg(-1));
+		name = elf_strptr(elf->handle, names, sh.sh_name);
+		if (!name)
+			name = "";
+		if (sh.sh_type == SHT_SYMTAB)
+			symtab = scn;
+		else if (sh.sh_type == SHT_DYNSYM)
+			dynsym = scn;
+		else if (sh.sh_type == SHT_GNU_versym)
+			versym = scn;
+		else if (!strcmp(name, "__patchable_function_entries")) {
+			/* -fpatchable-function-entry lists each function's NOPs here */
+			if ((sh.sh_flags & SHF_ALLOC) && sh.sh_size) {
+				elf->patch_vaddr = sh.sh_addr;
+				elf->patch_size = sh.sh_size;
+				elf->instrumented = true;
 			}
-		}
-	}
-	if (eh.e_shentsize != sizeof(Elf64_Shdr) ||
-	    !in_file(elf, eh.e_shoff, (uint64_t)eh.e_shnum * sizeof(Elf64_Shdr)))
-		return kft_error_set(err, "%s: corrupt section headers", path);
-	shdrs = (const Elf64_Shdr *)(base + eh.e_shoff);
-	if ((uintptr_t)shdrs % _Alignof(Elf64_Shdr))
-		return kft_error_set(err, "%s: misaligned section headers", path);
-	for (unsigned int i = 0; i < eh.e_shnum; i++) {
-		if (shdrs[i].sh_type == SHT_SYMTAB)
-			symtab = &shdrs[i];
-		else if (shdrs[i].sh_type == SHT_DYNSYM)
-			dynsym = &shdrs[i];
-		else if (shdrs[i].sh_type == SHT_GNU_versym)
-			versym = &shdrs[i];
-		else if (is_patch_section(elf, &eh, shdrs, i))
-			note_patch_section(elf, &shdrs[i]);
-		else if (shdrs[i].sh_type == SHT_PREINIT_ARRAY && shdrs[i].sh_size)
+		} else if (sh.sh_type == SHT_PREINIT_ARRAY && sh.sh_size)
 			elf->preinit = true;
-		else if (shdrs[i].sh_type == SHT_NOTE && !elf->build_id_len)
-			read_build_id(elf, shdrs[i].sh_offset, shdrs[i].sh_size);
-		else if (shdrs[i].sh_type == SHT_PROGBITS &&
-			 !strcmp(section_name(elf, &eh, shdrs, i), ".gnu_debuglink"))
-			read_debuglink(elf, &shdrs[i]);
-		else if (shdrs[i].sh_type == SHT_PROGBITS &&
-			 !strcmp(section_name(elf, &eh, shdrs, i), ".gnu_debugdata"))
-			debugdata = &shdrs[i];
+		else if (sh.sh_type == SHT_NOTE && !elf->build_id_len)
+			read_build_id(elf, section_data(scn, &sh));
+		else if (sh.sh_type == SHT_PROGBITS && !strcmp(name, ".gnu_debuglink"))
+			read_debuglink(elf, scn, &sh);
+		else if (sh.sh_type == SHT_PROGBITS && !strcmp(name, ".gnu_debugdata"))
+			debugdata = scn;
 	}
-	if (dynsym && dynsym->sh_link < eh.e_shnum)
-		scan_dynsym_imports(elf, dynsym, &shdrs[dynsym->sh_link]);
+	if (dynsym)
+		scan_dynsym_imports(elf, dynsym);
 	if (!symtab && symbols && !use_debug_file(elf, path))
 		return 0;	/* the debug file's .symtab it is */
 	if (!symtab && symbols && debugdata && !use_minidebuginfo(elf, debugdata))
@@ -452,9 +434,7 @@ static int parse(struct kft_elf *elf, const char *path, bool symbols, struct kft
 		symtab = dynsym;
 	if (!symtab || !symbols)
 		return 0;
-	if (symtab->sh_link >= eh.e_shnum)
-		return kft_error_set(err, "%s: corrupt symbol table link", path);
-	return read_symtab(elf, symtab, &shdrs[symtab->sh_link], versym, err, path);
+	return read_symtab(elf, symtab, versym, err, path);
 }
 
 static int open_elf(struct kft_elf *elf, const char *path, bool symbols, struct kft_error *err)
@@ -463,6 +443,8 @@ static int open_elf(struct kft_elf *elf, const char *path, bool symbols, struct 
 	int fd;
 
 	memset(elf, 0, sizeof(*elf));
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return kft_error_set(err, "%s: libelf: %s", path, elf_errmsg(-1));
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return kft_error_set(err, "%s: %s", path, strerror(errno));
@@ -470,13 +452,14 @@ static int open_elf(struct kft_elf *elf, const char *path, bool symbols, struct 
 		close(fd);
 		return kft_error_set(err, "%s: not a regular file", path);
 	}
-	elf->map_size = (size_t)st.st_size;
-	elf->map = mmap(NULL, elf->map_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	/* the file is mapped whole and read from the map: the descriptor
+	 * goes at once */
+	elf->handle = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf->handle)
+		elf_cntl(elf->handle, ELF_C_FDDONE);
 	close(fd);
-	if (elf->map == MAP_FAILED) {
-		elf->map = NULL;
-		return kft_error_set(err, "%s: cannot map: %s", path, strerror(errno));
-	}
+	if (!elf->handle)
+		return kft_error_set(err, "%s: cannot read: %s", path, elf_errmsg(-1));
 	if (parse(elf, path, symbols, err)) {
 		kft_elf_close(elf);
 		return -1;
@@ -496,10 +479,14 @@ int kft_elf_open_headers(struct kft_elf *elf, const char *path, struct kft_error
 
 void kft_elf_close(struct kft_elf *elf)
 {
-	if (elf->map)
-		munmap(elf->map, elf->map_size);
-	if (elf->debug_map)
-		munmap(elf->debug_map, elf->debug_size);
+	if (elf->handle)
+		elf_end(elf->handle);
+	if (elf->image)
+		munmap(elf->image, elf->image_size);
+	if (elf->debug) {
+		kft_elf_close(elf->debug);
+		free(elf->debug);
+	}
 	free(elf->syms);
 	for (size_t i = 0; i < elf->nowned; i++)
 		free(elf->owned[i]);
@@ -589,19 +576,19 @@ size_t kft_elf_find_glob(const struct kft_elf *elf, const char *glob, uint64_t *
 
 size_t kft_elf_find_imports(const struct kft_elf *elf, const char *glob)
 {
-	const char *base = elf->map;
+	GElf_Shdr sh;
+	Elf_Data *d;
 	size_t n = 0;
 
-	for (uint64_t i = 0; i < elf->dynsym_size / sizeof(Elf64_Sym); i++) {
-		Elf64_Sym sym;
+	if (!elf->dynsym || !gelf_getshdr(elf->dynsym, &sh) || !(d = section_data(elf->dynsym, &sh)))
+		return 0;
+	for (size_t i = 0; i < symbol_count(&sh, d); i++) {
+		GElf_Sym sym;
 		const char *name;
 
-		memcpy(&sym, base + elf->dynsym_off + i * sizeof(sym), sizeof(sym));
-		if (sym.st_shndx != SHN_UNDEF || ELF64_ST_TYPE(sym.st_info) != STT_FUNC ||
-		    sym.st_name >= elf->dynstr_size)
-			continue;
-		name = base + elf->dynstr_off + sym.st_name;
-		if (memchr(name, '\0', elf->dynstr_size - sym.st_name) && *name &&
+		if (gelf_getsym(d, (int)i, &sym) && sym.st_shndx == SHN_UNDEF &&
+		    GELF_ST_TYPE(sym.st_info) == STT_FUNC &&
+		    (name = elf_strptr(elf->handle, elf->dynstr, sym.st_name)) && *name &&
 		    !fnmatch(glob, name, 0))
 			n++;
 	}

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * A small, bounds-checked reader of ELF64 function symbols. It is linked
- * into the runtime (to resolve config names inside the traced process) and
- * into the tools (to print names), so it depends on nothing but libc (and
- * for C++ names the C++ runtime's demangler, where there is one).
+ * The function symbols of an ELF64 file, read through elfutils' libelf.
+ * It is linked into the runtime (to resolve config names inside the
+ * traced process) and into the tools (to print names), so it depends on
+ * libelf and libc alone (liblzma is loaded for MiniDebugInfo only when a
+ * file has it, and C++ names use the C++ runtime's demangler, where
+ * there is one).
  */
 #ifndef KFT_ELF_SYMTAB_H
 #define KFT_ELF_SYMTAB_H
@@ -29,9 +31,13 @@ struct kft_elf_load {
 	uint64_t filesz;
 };
 
+struct Elf;
+struct Elf_Scn;
+
 struct kft_elf {
-	void *map;
-	size_t map_size;
+	struct Elf *handle;	/* libelf's, over the mapped file (or image) */
+	void *image;		/* a MiniDebugInfo file's inflated bytes (munmap) */
+	size_t image_size;
 	bool dynamic;		/* ET_DYN: PIE or shared library */
 	bool has_interp;	/* dynamically linked executable */
 	struct kft_elf_sym *syms;	/* functions, sorted by addr */
@@ -49,11 +55,10 @@ struct kft_elf {
 	unsigned char build_id[64];	/* NT_GNU_BUILD_ID, build_id_len bytes */
 	size_t build_id_len;
 	char debuglink[256];	/* .gnu_debuglink's file name, or "" */
-	void *debug_map;	/* the separate debug file (or MiniDebugInfo) the
-				 * symbols came from */
-	size_t debug_size;
-	uint64_t dynsym_off, dynsym_size;	/* .dynsym and its strings, in map */
-	uint64_t dynstr_off, dynstr_size;
+	struct kft_elf *debug;	/* the separate debug file (or MiniDebugInfo) the
+				 * symbols came from, kept open for their names */
+	struct Elf_Scn *dynsym;	/* .dynsym, or NULL */
+	size_t dynstr;		/* its strings' section index */
 	char **owned;		/* names made here (a versioned one's, cut) */
 	size_t nowned;
 };
