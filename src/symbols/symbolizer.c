@@ -55,6 +55,7 @@ struct session {
 
 struct elf_file {
 	char *path;
+	bool tried;		/* own opened (at the first address in it) */
 	bool ok;
 	size_t saved;		/* its saved module, or SIZE_MAX: own */
 	struct kft_elf own;
@@ -269,8 +270,7 @@ static size_t file_index(struct kft_symbolizer *sz, const char *path)
 			f->ok = true;
 			return sz->nfiles++;
 		}
-	f->saved = SIZE_MAX;
-	f->ok = !kft_elf_open(&f->own, path, NULL);
+	f->saved = SIZE_MAX;	/* read when an address in it is first asked */
 	return sz->nfiles++;
 }
 
@@ -615,6 +615,10 @@ static bool lookup(struct kft_symbolizer *sz, uint64_t image, uint64_t addr,
 	f = &sz->files[m->file];
 	sym->module = f->path;
 	sym->offset = addr - m->start + m->offset;	/* file offset, until a symbol is found */
+	if (f->saved == SIZE_MAX && !f->tried) {
+		f->tried = true;
+		f->ok = !kft_elf_open(&f->own, f->path, NULL);
+	}
 	elf = f->saved == SIZE_MAX ? &f->own : &sz->saved.mods[f->saved].elf;
 	if (!f->ok || !kft_elf_offset_to_vaddr(elf, addr - m->start + m->offset, &vaddr))
 		return false;
