@@ -9,8 +9,9 @@
 # as build/bench/results.tsv and compares each row's ratio to uftrace with
 # bench/baseline.tsv, the committed baseline: a ratio more than 10% worse
 # is printed as a REGRESSION (the ratio, not the time: both tools ran in
-# the same run, on the same machine). Update the baseline only with a
-# commit that says why.
+# the same run, on the same machine), and so are the whole run's page
+# faults (perf stat, fib) where they are 25% more than the baseline's.
+# Update the baseline only with a commit that says why.
 #
 # Workloads: fib (tiny functions), work (merge sort, hashing, a tree:
 # varied depth and real work per call), mt4 (4 threads of fib); storm
@@ -469,15 +470,27 @@ ref_of() {
 	done
 	printf 'libcalls\tkft-libcalls\t%s\t%s\t-\t-\n' "$(lib_added kft)" \
 		"$(rat "$(lib_added kft)" "$(lib_added uftrace)")"
+	# the whole run's page faults as perf stat counts them (median)
+	for m in kft-all kft-raw uftrace-all; do
+		[ -n "${PF[$m]:-}" ] && printf 'faults-fib\t%s\t-\t-\t%s\t-\n' "$m" "${PF[$m]}"
+	done
 } >"$out/results.tsv"
 echo
 echo "Rows written to $out/results.tsv; against bench/baseline.tsv (ratio to uftrace, now and then):"
 if [ -f bench/baseline.tsv ]; then
-	awk -F'\t' 'NR == FNR { if (FNR > 1) base[$1 FS $2] = $4; next }
+	# a ratio 10% worse, or a perf-counted fault row 25% more (a
+	# single run's faults scatter more than its time)
+	awk -F'\t' 'NR == FNR { if (FNR > 1) { base[$1 FS $2] = $4; basef[$1 FS $2] = $5 }; next }
 		FNR > 1 && ($1 FS $2) in base && $4 != "-" && base[$1 FS $2] != "-" {
 			worse = $4 > base[$1 FS $2] * 1.10
 			n += worse
 			printf "  %-8s %-15s %6s  %6s%s\n", $1, $2, $4, base[$1 FS $2], worse ? "  REGRESSION" : ""
+		}
+		FNR > 1 && $1 ~ /^faults-/ && ($1 FS $2) in basef && basef[$1 FS $2] != "-" {
+			worse = $5 > basef[$1 FS $2] * 1.25
+			n += worse
+			printf "  %-8s %-15s %6s  %6s faults%s\n", $1, $2, $5, basef[$1 FS $2],
+			       worse ? "  REGRESSION" : ""
 		}
 		END { printf "bench: %d regression%s against bench/baseline.tsv\n", n, n == 1 ? "" : "s" }' \
 		bench/baseline.tsv "$out/results.tsv"
