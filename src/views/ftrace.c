@@ -12,26 +12,6 @@
 #include "ftrace.h"
 #include "put.h"
 
-int kft_ftrace_next_call(struct by_thread *bt, struct kft_call *c)
-{
-	for (;;) {
-		if (bt->cs && kft_calls_next(bt->cs, c))
-			return 1;
-		kft_calls_close(bt->cs);
-		bt->cs = NULL;
-		if (bt->g == bt->ngroups)
-			return 0;
-		bt->cs = (bt->inherited ? kft_calls_open_trees : kft_calls_open)(
-			bt->tr, bt->order + bt->groups[bt->g],
-			bt->groups[bt->g + 1] - bt->groups[bt->g], bt->err);
-		bt->g++;
-		if (!bt->cs) {
-			bt->failed = true;
-			return 0;
-		}
-	}
-}
-
 /* ftrace's marks for long calls, then the duration in usec: 14 columns
  * ("! 12345.678 us"), blank for a call with none. */
 static char *put_duration(char *p, int64_t ns)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * What ftrace's layouts share (ftrace.c: function_graph; ftrace-lines.c:
- * function and latency): the calls thread after thread, and where each
- * thread was off the CPU. Internal to src/views/.
+ * What ftrace's layouts share (ftrace.c: function_graph, and which
+ * layout prints; ftrace-lines.c: function and latency): the calls
+ * thread after thread (ftrace-threads.c), and where each thread was off
+ * the CPU. Internal to src/views/.
  */
 #ifndef KFT_VIEW_FTRACE_H
 #define KFT_VIEW_FTRACE_H
@@ -54,7 +55,8 @@ struct by_thread {
 	bool inherited;		/* with the calls fork children began inside */
 };
 
-/* The next call into *c: 1, or 0 at the end (bt->failed on an error). */
+/* The next call into *c: 1, or 0 at the end (bt->failed on an error)
+ * (ftrace-threads.c). */
 int kft_ftrace_next_call(struct by_thread *bt, struct kft_call *c);
 
 /* function's header, and one call's line (ftrace-lines.c) */
