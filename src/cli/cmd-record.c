@@ -25,6 +25,7 @@
 #include "../format/reader.h"
 #include "../symbols/elf-symtab.h"
 #include "../symbols/saved-symbols.h"
+#include "../symbols/symbols-save.h"
 #include "../views/views.h"
 #include "cli.h"
 #include "../record/attach.h"

@@ -6,7 +6,7 @@
  * made in. Views read names from there first, so a program rebuilt or
  * deleted after the run, or a trace copied to another machine, still
  * reads right; a file on disk whose build-id is no longer the one saved
- * is said to have changed.
+ * is said to have changed. Written by symbols-save.c, read here.
  *
  * The file is text, one block per file:
  *   module PATH
@@ -24,15 +24,6 @@
 #include "elf-symtab.h"
 
 #define KFT_SYMBOLS_FILE "symbols"
-
-struct kft_trace;
-struct kft_symbolizer;
-
-/* Write dir/symbols for trace tr, opened from dir, naming through sz (a
- * symbolizer of the files on disk: kft_symbolizer_new_from_disk);
- * replaces a symbols file there. */
-int kft_symbols_save(const char *dir, const struct kft_trace *tr, struct kft_symbolizer *sz,
-		     struct kft_error *err);
 
 /* The modules of a symbols file, each as a kft_elf with no file mapped. */
 struct kft_saved_module {
