@@ -2,6 +2,8 @@
 /*
  * Reading a trace directory back. Every length and offset in the files is
  * checked; a corrupt or truncated file is an error naming it, never a crash.
+ * reader.c opens and closes a trace (inherited.c finds what fork children
+ * began inside); trace-query.c answers questions about one opened.
  */
 #ifndef KFT_READER_H
 #define KFT_READER_H
