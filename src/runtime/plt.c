@@ -82,8 +82,8 @@ KFT_NOTRACE uintptr_t kft_plt_func(uint64_t n)
 static uintptr_t asked_base;
 static bool asked_answer;
 
-/* Whether the object at base (its file path) is instrumented: its calls
- * are recorded by their own hooks. The program is asked of by "". */
+/* Whether the object at base (its file path; "" for the program) is
+ * instrumented: its calls are recorded by their own hooks. */
 static KFT_NOTRACE bool instrumented(uintptr_t base, const char *path)
 {
 	struct kft_elf elf;
@@ -92,7 +92,9 @@ static KFT_NOTRACE bool instrumented(uintptr_t base, const char *path)
 		return asked_answer;
 	asked_base = base;
 	asked_answer = false;
-	if (!path || !*path || kft_elf_open_headers(&elf, path, NULL))
+	if (path && !*path)
+		path = "/proc/self/exe";
+	if (!path || kft_elf_open_headers(&elf, path, NULL))
 		return false;
 	asked_answer = elf.patch_size || elf.calls_hooks;
 	kft_elf_close(&elf);
@@ -342,10 +344,12 @@ static KFT_NOTRACE int hook_object(struct dl_phdr_info *info, size_t size, void 
 	for (size_t i = 0; i < nhooked; i++)
 		if (hooked[i].base == info->dlpi_addr)
 			return 0;
-	/* (libkft defines the hooks, which makes it look instrumented) */
+	/* (libkft defines the hooks, which makes it look instrumented; the
+	 * program is asked of too: an image exec'd from a traced one, which
+	 * is not instrumented, is not traced, nor are its library calls) */
 	if (nhooked == MAX_OBJECTS || info->dlpi_addr == self_base() ||
-	    (!program && !(kft_rt.ctl->mode & KFT_MODE_LIBCALLS_ALL) &&
-	     !instrumented(info->dlpi_addr, info->dlpi_name)))
+	    (!(kft_rt.ctl->mode & KFT_MODE_LIBCALLS_ALL) &&
+	     !instrumented(info->dlpi_addr, program ? "" : info->dlpi_name)))
 		return 0;
 	hooked[nhooked].base = info->dlpi_addr;
 	hooked[nhooked].first = nslots;

@@ -71,6 +71,22 @@ main
 E
 }
 
+# --libcalls and exec: an image exec'd from a traced one is traced only if
+# it is instrumented, its library calls too. execchain 2 makes ten calls
+# of step and one of snprintf, then execs plain 1 (not instrumented: its
+# snprintf is not recorded), which execs execchain 0: ten calls of step
+test_library_calls_of_exec_images() {
+	build execchain
+	"$TCC" -O0 -DPLAIN -o plain "$PROGS/execchain.c"
+	kft record --libcalls -o t -- ./execchain 2 >/dev/null
+	kft log t | awk '/^-----/ { r = 1; next } r && ($4 == "step" || $4 == "snprintf") { print $4 }' |
+		sort | uniq -c | awk '{ print $2, $1 }' >n
+	expect n <<'E'
+snprintf 1
+step 20
+E
+}
+
 # --libcalls and calls that never return: the program ends as it would
 # alone, and the calls stay open (-1) under their callers
 test_library_calls_that_never_return() {

@@ -55,7 +55,7 @@ cc -O2 -Wall -Wextra -Werror -fPIC -shared -o "$work/count-calls.so" \
 	"$here/count-calls.c" "$here/count-calls-x86_64.S" -ldl || exit 1
 cc -O2 -Wall -Wextra -Werror -o "$work/count-calls-dump" "$here/count-calls-dump.c" || exit 1
 cc -O2 -Wall -Wextra -Werror -fPIC -shared -o "$work/count-libcalls.so" \
-	"$here/count-libcalls.c" || exit 1
+	"$here/count-libcalls.c" -lelf || exit 1
 
 # build CC OPT FLAGS DIR: dash built into DIR/src/dash
 build() {
