@@ -75,4 +75,16 @@ int kft_cli_record_kernel(struct kft_config *cfg, const char *config, const char
 /* If argv has -h/--help before "--", print usage to stdout and return true. */
 bool kft_cli_wants_help(int argc, char **argv, const char *usage);
 
+/* What export and flame share (export-out.c). An option they both take
+ * (--min-duration, --filter, --notrace, --no-demangle): 0 taken, 1 not
+ * one of them, -1 refused (said); only and notrace hold 64 globs each. */
+struct kft_export_opts;
+int kft_cli_export_option(int c, struct kft_export_opts *o, const char **only,
+			  const char **notrace, const char *cmd);
+/* Open dir, write file in format ('p' perfetto, 'c' chrome, 'f' folded,
+ * 's' flame graph SVG, 't' flame chart SVG), say what was written: the
+ * exit status. */
+int kft_cli_export_write(const char *file, const char *dir, char format,
+			 struct kft_export_opts *o, const char *title);
+
 #endif
