@@ -23,7 +23,7 @@ struct snapshot {
 
 #define KFT_OPEN_MAX 65536
 
-static void add_open(const struct kft_frame *f, void *arg)
+static void add_open(const struct kft_mod_frame *f, void *arg)
 {
 	struct snapshot *s = arg;
 

@@ -56,7 +56,7 @@ static void notrace kft_entry(unsigned long ip, unsigned long parent_ip, struct 
 	struct kft_run *run = rcu_dereference_sched(kft_live);
 	unsigned long *retp, st;
 	struct kft_stack *s;
-	struct kft_frame *f;
+	struct kft_mod_frame *f;
 	bool running, logged, irq;
 	unsigned int d;
 	u64 now;
@@ -134,7 +134,7 @@ struct ftrace_ops kft_ops = {
 };
 
 /* The call whose frame f was has returned, at now. */
-static void call_returned(struct kft_run *run, const struct kft_frame *f, u64 now)
+static void call_returned(struct kft_run *run, const struct kft_mod_frame *f, u64 now)
 {
 	unsigned long st = READ_ONCE(run->state);
 	bool running = (st & KFT_TRIGGERED) && !(st & KFT_COMPLETE);
@@ -170,7 +170,7 @@ static void call_returned(struct kft_run *run, const struct kft_frame *f, u64 no
 unsigned long notrace kft_exit(unsigned long *sp)
 {
 	struct kft_stack *s;
-	struct kft_frame f;
+	struct kft_mod_frame f;
 	struct kft_run *run;
 	unsigned int d;
 	u64 now = sched_clock();

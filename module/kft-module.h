@@ -97,7 +97,7 @@ void kft_log_call(struct kft_run *run, u64 entry_ns, s64 dur_ns, unsigned long f
 		  unsigned long site, s32 pid);
 
 /* kft-tasks.c: shadow stacks, one per task */
-struct kft_frame {
+struct kft_mod_frame {
 	unsigned long ret;	/* the return address we replaced */
 	unsigned long *retp;	/* where it was on the stack */
 	unsigned long func;
@@ -113,14 +113,14 @@ struct kft_stack {
 	unsigned int depth;
 	bool dead;			/* its task is exiting: it pushes no more */
 	unsigned int dead_depth;	/* frames below it never return (do_exit's callers) */
-	struct kft_frame frames[KFT_DEPTH];
+	struct kft_mod_frame frames[KFT_DEPTH];
 };
 
 int kft_tasks_init(void);
 void kft_tasks_exit(void);
 struct kft_stack *kft_stack_of(struct task_struct *t, bool claim);
 /* each open frame of a run, for a reader's snapshot (under kft_lock) */
-void kft_tasks_each_open(u32 run_id, void (*fn)(const struct kft_frame *f, void *arg),
+void kft_tasks_each_open(u32 run_id, void (*fn)(const struct kft_mod_frame *f, void *arg),
 			 void *arg);
 
 /* kft-return.S */

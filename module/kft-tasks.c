@@ -137,7 +137,7 @@ static int give_back(void *unused)
 			continue;
 		for (unsigned int d = s->dead ? s->dead_depth : 0; d < s->depth && d < KFT_DEPTH;
 		     d++) {
-			struct kft_frame *f = &s->frames[d];
+			struct kft_mod_frame *f = &s->frames[d];
 
 			if (*f->retp == (unsigned long)kft_return)
 				*f->retp = f->ret;
@@ -161,7 +161,7 @@ void kft_tasks_exit(void)
 	vfree(stacks);
 }
 
-void kft_tasks_each_open(u32 run_id, void (*fn)(const struct kft_frame *f, void *arg), void *arg)
+void kft_tasks_each_open(u32 run_id, void (*fn)(const struct kft_mod_frame *f, void *arg), void *arg)
 {
 	for (unsigned int i = 0; i < nstacks; i++) {
 		struct kft_stack *s = &stacks[i];
@@ -171,7 +171,7 @@ void kft_tasks_each_open(u32 run_id, void (*fn)(const struct kft_frame *f, void 
 		if (!o || o == KFT_STACK_FREE)
 			continue;
 		for (unsigned int d = 0; d < depth; d++) {
-			struct kft_frame f = s->frames[d];
+			struct kft_mod_frame f = s->frames[d];
 
 			if (f.logged && f.run_id == run_id)
 				fn(&f, arg);
