@@ -15,7 +15,7 @@ struct kft_child_stat {
 	uint32_t func;
 	uint64_t count;		/* calls of it under this function */
 	int64_t time_ns;	/* their finished time */
-	struct {		/* its first call, to order the list (fastsum.c) */
+	struct {		/* its first call, to order the list (funcstats-trace.c) */
 		uint64_t entry_ns, pre;
 		uint32_t tid, session;
 	} first;

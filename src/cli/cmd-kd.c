@@ -7,7 +7,7 @@
 
 #include "../analysis/calltree.h"
 #include "../analysis/classic-rows.h"
-#include "../analysis/fastsum.h"
+#include "../analysis/funcstats-trace.h"
 #include "../analysis/funcstats.h"
 #include "../analysis/spooltree.h"
 #include "../analysis/trace-tree.h"
@@ -83,7 +83,8 @@ static bool wants_durations(const struct kft_kd_opts *o)
 {
 	const char *cols = o->columns ? o->columns : "Fctal";
 
-	return strpbrk(cols, KFT_FASTSUM_DURATIONS) || strchr(KFT_FASTSUM_DURATIONS, o->sort);
+	return strpbrk(cols, KFT_FUNCSTATS_TRACE_DURATIONS) ||
+	       strchr(KFT_FUNCSTATS_TRACE_DURATIONS, o->sort);
 }
 
 /* kd's view of a tree kept on disk; st is freed. */

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../analysis/fastsum.h"
+#include "../analysis/funcstats-trace.h"
 #include "../common/addrmap.h"
 #include "../common/grow.h"
 #include "../common/strmap.h"

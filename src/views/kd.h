@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * kd's views: the per-function summary (kd.c, from the totals of
- * analysis/fastsum.h or, for text logs and --classic, funcstats.h and
+ * analysis/funcstats-trace.h or, for text logs and --classic, funcstats.h and
  * classic.c) and the call trees, in every layout, printed row by row by
  * kd-rows.c from one of two sources: a trace's thread files read as call
  * streams (kd-stream.c), or a tree kept on disk (kd-spool.c, from

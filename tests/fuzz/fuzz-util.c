@@ -8,7 +8,7 @@
 
 #include "analysis/calltree.h"
 #include "analysis/classic-rows.h"
-#include "analysis/fastsum.h"
+#include "analysis/funcstats-trace.h"
 #include "analysis/funcstats.h"
 #include "analysis/spooltree.h"
 #include "analysis/trace-tree.h"

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "analysis/calltree.h"
-#include "analysis/fastsum.h"
+#include "analysis/funcstats-trace.h"
 #include "analysis/spooltree.h"
 #include "analysis/trace-tree.h"
 #include "format/calls.h"

@@ -17,7 +17,7 @@
 #include "../common/grow.h"
 #include "../format/kernel-parents.h"
 #include "../format/thread-walk.h"
-#include "fastsum.h"
+#include "funcstats-trace.h"
 #include "functable.h"
 
 struct acc {

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* Per-function totals from a kft trace in one pass (see fastsum.c). */
-#ifndef KFT_FASTSUM_H
-#define KFT_FASTSUM_H
+/* Per-function totals from a kft trace in one pass (see funcstats-trace.c). */
+#ifndef KFT_FUNCSTATS_TRACE_H
+#define KFT_FUNCSTATS_TRACE_H
 
 #include "funcstats.h"
 
 /* The columns it can fill: every one; the percentiles (and with them the
  * deviation) from each call's duration, kept: 8 bytes a call. */
-#define KFT_FASTSUM_COLUMNS "FctarslmnuNXDMPQUo"
-#define KFT_FASTSUM_DURATIONS "MPQ"
+#define KFT_FUNCSTATS_TRACE_COLUMNS "FctarslmnuNXDMPQUo"
+#define KFT_FUNCSTATS_TRACE_DURATIONS "MPQ"
 
 /* Fills fs, and t with the functions only (no calls); durations: keep
  * them, for the percentile columns. */
