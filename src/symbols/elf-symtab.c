@@ -111,10 +111,14 @@ static Elf_Data *section_data(Elf_Scn *scn, const GElf_Shdr *sh)
 	return d && d->d_buf && d->d_size == sh->sh_size ? d : NULL;
 }
 
-/* How many symbols a table section holds (0 if it is not one). */
-static size_t symbol_count(const GElf_Shdr *sh, const Elf_Data *d)
+/* A symbol table section's header and data: how many symbols it holds,
+ * 0 if it is no table or cannot be read whole. */
+static size_t symbol_table(Elf_Scn *scn, GElf_Shdr *sh, Elf_Data **d)
 {
-	return sh->sh_entsize == sizeof(Elf64_Sym) ? d->d_size / sizeof(Elf64_Sym) : 0;
+	if (!scn || !gelf_getshdr(scn, sh) || !(*d = section_data(scn, sh)) ||
+	    sh->sh_entsize != sizeof(Elf64_Sym))
+		return 0;
+	return (*d)->d_size / sizeof(Elf64_Sym);
 }
 
 /* A function kept: its name, the version programs link to now (a C
@@ -151,8 +155,7 @@ static int read_symtab(struct kft_elf *elf, Elf_Scn *scn, Elf_Scn *versym_scn,
 	size_t n, i, kept = 0;
 	int oom = 0;
 
-	if (!gelf_getshdr(scn, &sh) || !(d = section_data(scn, &sh)) ||
-	    !(n = symbol_count(&sh, d)))
+	if (!(n = symbol_table(scn, &sh, &d)))
 		return kft_error_set(err, "%s: corrupt symbol table", path);
 	if (versym_scn && gelf_getshdr(versym_scn, &vsh))
 		versym = section_data(versym_scn, &vsh);
@@ -220,11 +223,9 @@ static void scan_dynsym_imports(struct kft_elf *elf, Elf_Scn *scn)
 	Elf_Data *d;
 	size_t n;
 
-	if (!gelf_getshdr(scn, &sh) || !(d = section_data(scn, &sh)) ||
-	    !(n = symbol_count(&sh, d)))
+	if (!(n = symbol_table(scn, &sh, &d)))
 		return;
 	elf->dynsym = scn;
-	elf->dynstr = sh.sh_link;
 	for (size_t i = 0; i < n; i++) {
 		GElf_Sym sym;
 		const char *name;
@@ -578,17 +579,15 @@ size_t kft_elf_find_imports(const struct kft_elf *elf, const char *glob)
 {
 	GElf_Shdr sh;
 	Elf_Data *d;
-	size_t n = 0;
+	size_t n = 0, nsyms = symbol_table(elf->dynsym, &sh, &d);
 
-	if (!elf->dynsym || !gelf_getshdr(elf->dynsym, &sh) || !(d = section_data(elf->dynsym, &sh)))
-		return 0;
-	for (size_t i = 0; i < symbol_count(&sh, d); i++) {
+	for (size_t i = 0; i < nsyms; i++) {
 		GElf_Sym sym;
 		const char *name;
 
 		if (gelf_getsym(d, (int)i, &sym) && sym.st_shndx == SHN_UNDEF &&
 		    GELF_ST_TYPE(sym.st_info) == STT_FUNC &&
-		    (name = elf_strptr(elf->handle, elf->dynstr, sym.st_name)) && *name &&
+		    (name = elf_strptr(elf->handle, sh.sh_link, sym.st_name)) && *name &&
 		    !fnmatch(glob, name, 0))
 			n++;
 	}

@@ -58,7 +58,6 @@ struct kft_elf {
 	struct kft_elf *debug;	/* the separate debug file (or MiniDebugInfo) the
 				 * symbols came from, kept open for their names */
 	struct Elf_Scn *dynsym;	/* .dynsym, or NULL */
-	size_t dynstr;		/* its strings' section index */
 	char **owned;		/* names made here (a versioned one's, cut) */
 	size_t nowned;
 };
