@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* A trace's symbols file read back (saved-symbols.h; symbols-save.c writes it). */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../common/grow.h"
 #include "saved-symbols.h"
