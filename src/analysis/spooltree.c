@@ -12,6 +12,26 @@
 #include "spooltree.h"
 #include "text-nest.h"
 
+/* A call as a source gives it, nested already. */
+struct kft_spool_call {
+	int64_t entry_ns, dur_ns;	/* dur -1: unfinished */
+	uint32_t func;			/* in the tree's functions */
+	const char *caller, *pid;
+	const char *args;		/* or NULL */
+	bool irq;
+	uint32_t parent, depth;		/* parent: an earlier call's number, or KFT_NONE */
+	uint32_t tid;			/* the thread's (as a node's) */
+};
+
+/* Where calls come from, as often as asked, each time after a rewind,
+ * numbered from 0; next names functions in ft (the tree's). */
+struct kft_call_source {
+	int (*next)(void *ctx, struct kft_functable *ft, struct kft_spool_call *c,
+		    struct kft_error *err);
+	int (*rewind)(void *ctx, struct kft_error *err);
+	void *ctx;
+};
+
 /* A call as the spool file holds it. */
 struct spool_rec {
 	int64_t entry_ns, dur_ns, local_ns;
@@ -19,8 +39,7 @@ struct spool_rec {
 	uint32_t func, caller, pid;	/* caller and pid: indices in t.strings */
 	uint32_t depth, size, row;
 	uint8_t irq;
-	uint8_t inherited;
-	uint8_t pad[2];
+	uint8_t pad[3];
 	uint32_t tid;
 };
 
@@ -210,7 +229,6 @@ static int write_calls(struct kft_spooltree *st, struct kft_functable *ft,
 		rec->depth = c.depth;
 		rec->row = (uint32_t)i;
 		rec->irq = c.irq;
-		rec->inherited = c.inherited;
 		rec->tid = c.tid;
 		if (c.args) {
 			size_t len = strlen(c.args) + 1;
@@ -292,8 +310,10 @@ static int write_locals(struct kft_spooltree *st, struct kft_error *err)
 	return ret;
 }
 
-int kft_spooltree_build(struct kft_spooltree *st, const struct kft_call_source *src,
-			struct kft_symbolizer *sz, bool classic, struct kft_error *err)
+/* The tree of src's calls. classic: kd 1.1's Locals (every child counts,
+ * an unfinished call too), else as calltree.h's. */
+static int build(struct kft_spooltree *st, const struct kft_call_source *src, bool classic,
+		 struct kft_error *err)
 {
 	struct kft_functable ft;
 	uint32_t *next = NULL;
@@ -303,7 +323,7 @@ int kft_spooltree_build(struct kft_spooltree *st, const struct kft_call_source *
 	memset(st, 0, sizeof(*st));
 	st->classic = classic;
 	st->fd = st->args_fd = -1;
-	kft_functable_init(&ft, &st->t, sz);
+	kft_functable_init(&ft, &st->t, NULL);
 	if (src->rewind(src->ctx, err) || find_parents(st, &ft, src, &st->place, &st->place_cap, err))
 		goto out;
 	st->pages = calloc(NPAGES, sizeof(*st->pages));
@@ -391,7 +411,6 @@ static int text_next(void *ctx, struct kft_functable *ft, struct kft_spool_call 
 	c->pid = r->pid;
 	c->args = r->args;
 	c->irq = r->irq;
-	c->inherited = false;
 	c->tid = (uint32_t)r->tid;
 	return 1;
 }
@@ -401,7 +420,7 @@ int kft_spooltree_build_text(struct kft_spooltree *st, const struct kft_text_sou
 {
 	struct text_calls tc = { .rows = src, .nest = { .classic = classic } };
 	struct kft_call_source calls = { .next = text_next, .rewind = text_rewind, .ctx = &tc };
-	int ret = kft_spooltree_build(st, &calls, NULL, classic, err);
+	int ret = build(st, &calls, classic, err);
 
 	kft_text_nest_free(&tc.nest);
 	return ret;
@@ -445,7 +464,6 @@ int kft_spooltree_get(struct kft_spooltree *st, uint64_t p, struct kft_node *n, 
 	n->func = rec->func;
 	n->depth = rec->depth;
 	n->irq = rec->irq;
-	n->inherited = rec->inherited;
 	n->tid = rec->tid;
 	n->caller = st->t.strings[rec->caller];
 	snprintf(n->pid, sizeof(n->pid), "%s", st->t.strings[rec->pid]);

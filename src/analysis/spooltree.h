@@ -2,7 +2,8 @@
 /*
  * A call tree kept on disk, for rows that nest by caller name (text logs,
  * and kd 1.1's nesting of a trace: --classic), where a subtree's rows need
- * not be neighbours in the log. The calls are written to a temporary file
+ * not be neighbours in the log (a trace's own trees are streamed:
+ * views/kd-stream.c). The calls are written to a temporary file
  * in depth-first order, each with its depth, subtree size and Local, so
  * trees print by reading it in order. Built in two passes over the rows
  * (the first finds each row's parent, 8 bytes a row while it runs, then
@@ -31,28 +32,6 @@ struct kft_text_source {
 /* A text log through its reader. */
 struct kft_text_source kft_text_source_of_reader(struct kft_text_reader *r);
 
-/* A call as a source gives it, nested already. */
-struct kft_spool_call {
-	int64_t entry_ns, dur_ns;	/* dur -1: unfinished */
-	uint32_t func;			/* in the tree's functions */
-	const char *caller, *pid;
-	const char *args;		/* or NULL */
-	bool irq;
-	bool inherited;			/* a fork child's inherited call */
-	uint32_t parent, depth;		/* parent: an earlier call's number, or KFT_NONE */
-	uint32_t tid;			/* the thread's (as a node's) */
-};
-
-/* Where calls come from, as often as asked, each time after a rewind,
- * numbered from 0; next names functions in ft (the tree's). */
-struct kft_functable;
-struct kft_call_source {
-	int (*next)(void *ctx, struct kft_functable *ft, struct kft_spool_call *c,
-		    struct kft_error *err);
-	int (*rewind)(void *ctx, struct kft_error *err);
-	void *ctx;
-};
-
 struct kft_spool_page;
 
 struct kft_spooltree {
@@ -68,13 +47,6 @@ struct kft_spooltree {
 	size_t args_cap;
 };
 
-/*
- * The tree of src's calls (sz names a trace's addresses). classic: kd 1.1's Locals (every child counts,
- * an unfinished call too), else as calltree.h's.
- */
-struct kft_symbolizer;
-int kft_spooltree_build(struct kft_spooltree *st, const struct kft_call_source *src,
-			struct kft_symbolizer *sz, bool classic, struct kft_error *err);
 /* The tree of a text log's rows, nested by caller name (text-nest.h);
  * stack-watch rows are left out. */
 int kft_spooltree_build_text(struct kft_spooltree *st, const struct kft_text_source *src,

@@ -10,7 +10,6 @@
 #include "../analysis/funcstats-trace.h"
 #include "../analysis/funcstats.h"
 #include "../analysis/spooltree.h"
-#include "../analysis/trace-tree.h"
 #include "../format/calls.h"
 #include "../format/text-log.h"
 #include "../views/kd-notes.h"
@@ -132,24 +131,6 @@ static int kd_rows(const struct kft_text_source *src, const struct kft_kd_opts *
 	if (kft_spooltree_build_text(&st, src, o->classic, err))
 		return -1;
 	return kd_spooled(&st, o, tree, slowest_func, slowest_n, err);
-}
-
-/* Trees of a trace that kd-stream.c cannot read thread by thread. */
-static int kd_trace_spooled(const struct kft_trace *tr, struct kft_symbolizer *sz,
-			    const struct kft_kd_opts *o, const char *slowest_func,
-			    long slowest_n, struct kft_error *err)
-{
-	struct kft_trace_tree *tt = kft_trace_tree_open(tr, !slowest_func, err);
-	struct kft_call_source src;
-	struct kft_spooltree st;
-	int ret;
-
-	if (!tt)
-		return -1;
-	src = kft_trace_tree_source(tt);
-	ret = kft_spooltree_build(&st, &src, sz, false, err);
-	kft_trace_tree_close(tt);
-	return ret ? -1 : kd_spooled(&st, o, true, slowest_func, slowest_n, err);
 }
 
 int kft_cmd_kd(int argc, char **argv)
@@ -291,11 +272,8 @@ int kft_cmd_kd(int argc, char **argv)
 			return kft_cli_fail("%s", err.msg);
 		}
 		o.notes = !o.interlace && !o.raw_order ? &notes : NULL;
-		/* trees straight from the thread files' call streams, or, where
-		 * a thread's calls span files, kept on disk */
-		ret = !kft_thread_calls_joins(&tr, NULL) || getenv("KFT_KD_ON_DISK")
-			? kd_trace_spooled(&tr, sz, &o, slowest_func, (long)slowest_n, &err)
-		      : slowest_func ? kft_view_kd_slowest_stream(stdout, &tr, sz, &o, slowest_func,
+		/* trees straight from the thread files' call streams */
+		ret = slowest_func ? kft_view_kd_slowest_stream(stdout, &tr, sz, &o, slowest_func,
 								(long)slowest_n, &err)
 		      : o.raw_order ? kft_view_kd_rows_stream(stdout, &tr, sz, &o, &err)
 		      : o.interlace ? kft_view_kd_interlaced_stream(stdout, &tr, sz, &o, &err)

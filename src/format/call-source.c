@@ -136,6 +136,42 @@ int kft_source_open(struct kft_source *s, const struct kft_thread_file *th, unsi
 	return 0;
 }
 
+int kft_source_subset(struct kft_source *dst, struct kft_source *src, const uint32_t *owner,
+		      uint32_t who, struct kft_error *err)
+{
+	uint64_t n = 0;
+
+	memset(dst, 0, sizeof(*dst));
+	dst->th = src->th;
+	dst->inherited_ns = src->inherited_ns;
+	for (uint64_t p = 0; p < src->n; p++)
+		n += owner[p] == who;
+	dst->n = n;
+	dst->idx = malloc((n ? n : 1) * sizeof(*dst->idx));
+	if (src->depth)
+		dst->depth = malloc((n ? n : 1) * sizeof(*dst->depth));
+	if (!dst->idx || (src->depth && !dst->depth))
+		return kft_error_set(err, "out of memory for %llu calls", (unsigned long long)n);
+	if (src->local && kft_source_want_locals(dst, err))
+		return -1;
+	n = 0;
+	for (uint64_t p = 0; p < src->n; p++) {
+		if (owner[p] != who)
+			continue;
+		dst->idx[n] = src->idx[p];
+		if (src->depth)
+			dst->depth[n] = src->depth[p];
+		if (src->local &&
+		    kft_spill32_set(dst->local, n, kft_spill32_get(src->local, p)))
+			return kft_spill32_check(dst->local, err);
+		n++;
+	}
+	if (src->local && (kft_spill32_check(src->local, err) || kft_spill32_check(dst->local, err)))
+		return -1;
+	dst->local_ready = src->local_ready;
+	return 0;
+}
+
 void kft_source_call(const struct kft_source *s, uint64_t pos, struct kft_call *c)
 {
 	kft_thread_call(s->th, s->idx[pos], s->depth ? s->depth[pos] : 0, c);

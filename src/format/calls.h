@@ -57,31 +57,31 @@ uint64_t kft_calls_total(const struct kft_calls *cs);
 void kft_calls_close(struct kft_calls *cs);
 
 /*
- * One thread file's calls alone, in entry order, each (with locals) with
- * kd's Local: its duration less its finished children's, in ns rounded
- * down to a usec (-1: unfinished). 8 bytes per call; the Locals go to a
- * temporary file (common/spill.h) once a thread has many calls. A
- * signal handler counts as no child of the call it interrupted.
- * Stack-watch rows come too (dur -2). With kernel, that thread's kernel
- * file's calls come too, each under the program call that made it (as
- * kft_calls nests them; their time is no part of that call's Local).
- * With inherited, a fork child's inherited calls come first, as
- * kft_calls_open_trees gives them.
+ * One thread file's calls, in entry order, each (with locals) with kd's
+ * Local: its duration less its finished children's, in ns rounded down
+ * to a usec (-1: unfinished). 8 bytes per call; the Locals go to a
+ * temporary file (common/spill.h) once a thread has many calls. A signal
+ * handler counts as no child of the call it interrupted. Stack-watch rows
+ * come too (dur -2). With inherited, a fork child's inherited calls come
+ * first, as kft_calls_open_trees gives them.
  */
 struct kft_thread_calls;
 
-struct kft_thread_calls *kft_thread_calls_open(const struct kft_thread_file *th,
-					       const struct kft_thread_file *kernel, bool locals,
+/* File th alone. */
+struct kft_thread_calls *kft_thread_calls_open(const struct kft_thread_file *th, bool locals,
 					       bool inherited, struct kft_error *err);
 /*
- * Which files join so, for views that read each program thread alone:
- * kernel_of[i] (tr->nthreads of them) is the kernel file joined to program
- * file i, i itself for a kernel file joined to another, else SIZE_MAX
- * (kernel_of may be NULL: only the answer).
- * false when some thread cannot be read so (it exec'd or ran coroutines
- * while traced in the kernel too).
+ * The streams of file i and the files read with it, each into
+ * streams[file] (tr->nthreads of them). A thread traced in the kernel too
+ * is read whole: each of its program files' streams holds the kernel
+ * calls that ran under its calls (the program call that made one is its
+ * parent; their time is no part of that call's Local), as kft_calls
+ * nests them, its kernel file's stream those before any program call
+ * (a second kernel file of one thread stands alone). 0, or -1 with err
+ * set.
  */
-bool kft_thread_calls_joins(const struct kft_trace *tr, size_t *kernel_of);
+int kft_thread_calls_open_group(const struct kft_trace *tr, size_t i, bool locals, bool inherited,
+				struct kft_thread_calls **streams, struct kft_error *err);
 /* The next call without taking it (NULL at the end), and its Local (-1
  * without locals). */
 const struct kft_call *kft_thread_calls_peek(const struct kft_thread_calls *tc,

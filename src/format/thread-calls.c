@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * One program thread's calls alone, in entry order, with kd's Local; in a
- * trace that traced the thread in the kernel too, its kernel file's calls
- * joined in, each under the program call that made it, as the whole
- * trace's stream (calls.c) nests them.
+ * One thread file's calls, in entry order, with kd's Local; in a trace
+ * that traced a thread in the kernel too, the calls of its kernel file
+ * joined in, each to the stream of the program file whose tree it runs
+ * in (under the program call that made it), as the whole trace's stream
+ * (calls.c) and its trees nest them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -12,8 +13,8 @@
 #include "call-source.h"
 
 struct kft_thread_calls {
-	struct kft_source s;	/* the program's file, or the only one */
-	struct kft_source k;	/* the kernel file joined, if joined */
+	struct kft_source s;	/* the file's own calls */
+	struct kft_source k;	/* the kernel calls joined in, if joined */
 	bool joined;
 	bool from_k;		/* the head is k's */
 	struct kft_call khead;	/* k's head as the program's tree has it */
@@ -42,15 +43,14 @@ static bool kernel_first(const struct kft_source *s, const struct kft_source *k)
 	return kft_calls_before(&k->head, k->head_key, 1, &s->head, s->head_key, 0);
 }
 
-/* Settle which side holds the head. A kernel call met after the program's
- * first call belongs to the program's process image (one tree a thread). */
+/* Settle which side holds the head: a kernel call joined to a program
+ * file runs in that file's process image (one tree a thread). */
 static void choose(struct kft_thread_calls *tc)
 {
 	if (!tc->joined || !(tc->from_k = kernel_first(&tc->s, &tc->k)))
 		return;
 	tc->khead = tc->k.head;
-	if (next_pos(&tc->s) > 0)
-		tc->khead.session = tc->s.th->hdr.session;
+	tc->khead.session = tc->s.th->hdr.session;
 }
 
 static void rewind_to(struct kft_source *s, uint64_t pos, bool watch_rows)
@@ -62,19 +62,39 @@ static void rewind_to(struct kft_source *s, uint64_t pos, bool watch_rows)
 
 /* ---- joining a kernel file -------------------------------------------- */
 
+/*
+ * A thread traced in the program and the kernel: its files (one or more
+ * program files: it exec'd, or ran coroutines; and the kernel file) are
+ * read together once, in the whole trace's order, to learn where each
+ * kernel call goes and each call's depth and Local in its tree.
+ */
+struct group {
+	const struct kft_trace *tr;
+	size_t *files;		/* program files, then the kernel file */
+	size_t n;
+	struct kft_source *src;	/* [n] */
+	uint32_t *owner;	/* the kernel file's calls: the stream (index into files) */
+};
+
 /* A program call open at this point of the joining pass. */
 struct user_open {
 	uint32_t depth;
 	uint64_t end;
 };
 
-/* A call open in the tree the joining pass builds. */
+/* A call open in a tree the joining pass builds. */
 struct tree_open {
 	uint32_t depth;		/* in the tree */
 	bool irq;
 	struct kft_source *from;
 	uint64_t pos;
 	int64_t dur, acc;	/* acc: its children's time */
+};
+
+/* The calls open in one stream's trees. */
+struct tree_stack {
+	struct tree_open *open;
+	size_t n, cap;
 };
 
 /* A call leaves the tree: its Local is known. 0, or -1 when it could
@@ -87,37 +107,96 @@ static int settle(const struct tree_open *o)
 				    o->dur < 0 ? -1 : o->dur > o->acc ? o->dur - o->acc : 0);
 }
 
-/*
- * One pass over both files in the whole trace's order, nesting as the
- * trace's call stream does (kft_calls): a kernel call goes one
- * deeper than the innermost program call not yet ended when it began (the
- * one that made the system call); each call's parent is the innermost
- * call open in the tree not as deep. Each call's depth in the tree and its
- * Local (its time less its children's) are written into its source.
- */
-static int join_pass(struct kft_source *s, struct kft_source *k)
+/* The source whose head comes first in the whole trace's order, or n. */
+static size_t earliest(const struct group *g)
 {
+	size_t best = g->n;
+
+	for (size_t i = 0; i < g->n; i++) {
+		const struct kft_source *a = &g->src[i], *b = &g->src[best];
+
+		if (a->has_head && (best == g->n || kft_calls_before(&a->head, a->head_key,
+								     g->files[i], &b->head,
+								     b->head_key, g->files[best])))
+			best = i;
+	}
+	return best;
+}
+
+/* The stream of a kernel call run while the program's call in file
+ * last (of session) was the latest: that session's main stack's, as the
+ * trace's trees key their stacks, else last's. */
+static size_t stream_of(const struct group *g, uint32_t session, uint32_t coroutine, size_t last)
+{
+	for (size_t i = 0; i + 1 < g->n; i++) {
+		const struct kft_thread_file *th = &g->tr->threads[g->files[i]];
+
+		if (th->hdr.session == session && th->hdr.coroutine == coroutine)
+			return i;
+	}
+	return last;
+}
+
+/* Call c of source from (at place pos) goes into the trees of stream st:
+ * one deeper than the innermost open call not as deep, unless it starts
+ * a signal handler's chain (a root of its own). */
+static int nest(struct tree_stack *st, struct kft_source *from, uint64_t pos,
+		const struct kft_call *c)
+{
+	bool irq = c->flags & KFT_REC_SIGNAL;
+	struct tree_open *parent;
+
+	while (st->n && st->open[st->n - 1].depth >= c->depth)
+		if (settle(&st->open[--st->n]))
+			return -1;
+	parent = st->n && !(irq && !st->open[st->n - 1].irq) ? &st->open[st->n - 1] : NULL;
+	if (parent && c->dur_ns > 0)
+		parent->acc += c->dur_ns;
+	if (kft_grow((void **)&st->open, st->n, &st->cap, sizeof(*st->open), 64))
+		return -1;
+	st->open[st->n++] = (struct tree_open){ parent ? parent->depth + 1 : c->depth, irq, from,
+						pos, c->dur_ns, 0 };
+	from->depth[pos] = st->open[st->n - 1].depth;
+	return 0;
+}
+
+/*
+ * One pass over the group's files in the whole trace's order, nesting as
+ * the trace's call stream does (kft_calls): a kernel call goes one deeper
+ * than the innermost program call not yet ended when it began (the one
+ * that made the system call), into the trees of that call's process
+ * image; a kernel call before any program call stays the kernel file's.
+ * Each call's depth in its tree and its Local (its time less its
+ * children's) are written into its source, each kernel call's stream
+ * into owner.
+ */
+static int join_pass(struct group *g)
+{
+	size_t kern = g->n - 1, last = kern;
 	struct user_open *user = NULL;
-	struct tree_open *tree = NULL;
-	size_t nuser = 0, ucap = 0, ntree = 0, tcap = 0;
+	struct tree_stack *trees = calloc(g->n, sizeof(*trees));
+	size_t nuser = 0, ucap = 0, i;
+	uint32_t session = 0;
 	int ret = -1;
 
-	while (s->has_head || k->has_head) {
-		bool kernel = kernel_first(s, k);
-		struct kft_source *from = kernel ? k : s;
+	if (!trees)
+		return -1;
+	while ((i = earliest(g)) < g->n) {
+		struct kft_source *from = &g->src[i];
 		struct kft_call c = from->head;
 		uint64_t pos = next_pos(from);
-		bool irq = c.flags & KFT_REC_SIGNAL;
-		struct tree_open *parent;
+		size_t to = i;
 
 		kft_source_advance(from);
 		if (c.dur_ns == -2)
 			continue;	/* a stack-watch row */
-		if (kernel) {
+		if (i == kern) {
 			while (nuser && user[nuser - 1].end <= c.entry_ns)
 				nuser--;
 			if (nuser)
 				c.depth += user[nuser - 1].depth + 1;
+			to = session ? stream_of(g, session, c.coroutine, last) : kern;
+			g->owner[pos] = (uint32_t)to;
 		} else {
 			while (nuser && user[nuser - 1].depth >= c.depth)
 				nuser--;
@@ -125,83 +204,178 @@ static int join_pass(struct kft_source *s, struct kft_source *k)
 				goto out;
 			user[nuser++] = (struct user_open){
 				c.depth, c.dur_ns < 0 ? UINT64_MAX : c.entry_ns + (uint64_t)c.dur_ns };
+			session = c.session;
+			last = i;
 		}
-		while (ntree && tree[ntree - 1].depth >= c.depth)
-			if (settle(&tree[--ntree]))
-				goto out;
-		/* a signal handler's chain is a root of its own */
-		parent = ntree && !(irq && !tree[ntree - 1].irq) ? &tree[ntree - 1] : NULL;
-		if (parent && c.dur_ns > 0)
-			parent->acc += c.dur_ns;
-		if (kft_grow((void **)&tree, ntree, &tcap, sizeof(*tree), 64))
+		if (nest(&trees[to], from, pos, &c))
 			goto out;
-		tree[ntree++] = (struct tree_open){ parent ? parent->depth + 1 : c.depth, irq, from,
-						    pos, c.dur_ns, 0 };
-		from->depth[pos] = tree[ntree - 1].depth;
 	}
-	while (ntree)
-		if (settle(&tree[--ntree]))
-			goto out;
 	ret = 0;
 out:
+	for (size_t t = 0; t < g->n; t++) {
+		while (!ret && trees[t].n)
+			if (settle(&trees[t].open[--trees[t].n]))
+				ret = -1;
+		free(trees[t].open);
+	}
+	free(trees);
 	free(user);
-	free(tree);
 	return ret;
 }
 
-static int join_kernel(struct kft_thread_calls *tc, const struct kft_thread_file *prog,
-		       const struct kft_thread_file *kern, bool locals, unsigned int inherited,
-		       struct kft_error *err)
+/* The kernel file of file i's thread when a program file of it was
+ * traced too (the first, if it has more), else SIZE_MAX. */
+static size_t kernel_file_of(const struct kft_trace *tr, size_t i)
 {
-	tc->joined = true;
-	if (kft_source_open(&tc->s, prog, KFT_SOURCE_DEPTH | inherited, err) ||
-	    kft_source_open(&tc->k, kern, KFT_SOURCE_DEPTH, err))
-		return -1;
-	/* Locals as the joining pass finds them, not each file's alone */
-	if (locals && (kft_source_want_locals(&tc->s, err) || kft_source_want_locals(&tc->k, err)))
-		return -1;
-	kft_source_advance(&tc->s);
-	kft_source_advance(&tc->k);
-	if (join_pass(&tc->s, &tc->k)) {
-		if (!locals || (!kft_spill32_check(tc->s.local, err) &&
-				!kft_spill32_check(tc->k.local, err)))
-			tc_oom(err);
-		return -1;
+	size_t kern = SIZE_MAX;
+	bool prog = false;
+
+	for (size_t j = 0; j < tr->nthreads; j++) {
+		const struct kft_thread_file *th = &tr->threads[j];
+
+		if (th->hdr.tid != tr->threads[i].hdr.tid)
+			continue;
+		if (!kft_thread_is_kernel(th))
+			prog = true;
+		else if (kern == SIZE_MAX)
+			kern = j;
 	}
-	tc->s.local_ready = tc->k.local_ready = locals;
-	rewind_to(&tc->s, 0, true);
-	rewind_to(&tc->k, 0, true);
-	choose(tc);
+	return prog ? kern : SIZE_MAX;
+}
+
+/* The group of kernel file kern: its thread's program files, then it. */
+static int group_files(struct group *g, const struct kft_trace *tr, size_t kern)
+{
+	g->tr = tr;
+	if (!(g->files = calloc(tr->nthreads, sizeof(*g->files))))
+		return -1;
+	for (size_t j = 0; j < tr->nthreads; j++)
+		if (tr->threads[j].hdr.tid == tr->threads[kern].hdr.tid &&
+		    !kft_thread_is_kernel(&tr->threads[j]))
+			g->files[g->n++] = j;
+	g->files[g->n++] = kern;
+	g->src = calloc(g->n, sizeof(*g->src));
+	return g->src ? 0 : -1;
+}
+
+static void group_free(struct group *g)
+{
+	for (size_t i = 0; g->src && i < g->n; i++)
+		kft_source_close(&g->src[i]);
+	free(g->src);
+	free(g->files);
+	free(g->owner);
+}
+
+/* The group's streams, from its pass: each program file's own calls with
+ * the kernel calls it owns, the kernel file's with the rest. */
+static int group_streams(struct group *g, struct kft_thread_calls **streams,
+			 struct kft_error *err)
+{
+	size_t kern = g->n - 1;
+
+	for (size_t i = 0; i < g->n; i++) {
+		struct kft_thread_calls *tc = calloc(1, sizeof(*tc));
+
+		if (!tc) {
+			tc_oom(err);
+			return -1;
+		}
+		streams[g->files[i]] = tc;
+		if (i == kern) {
+			if (kft_source_subset(&tc->s, &g->src[kern], g->owner, (uint32_t)kern, err))
+				return -1;
+			rewind_to(&tc->s, 0, true);
+			continue;
+		}
+		tc->joined = true;
+		if (kft_source_subset(&tc->k, &g->src[kern], g->owner, (uint32_t)i, err))
+			return -1;
+		tc->s = g->src[i];	/* moved */
+		memset(&g->src[i], 0, sizeof(g->src[i]));
+		rewind_to(&tc->s, 0, true);
+		rewind_to(&tc->k, 0, true);
+		choose(tc);
+	}
 	return 0;
+}
+
+/* The streams of kernel file kern's group (see group). */
+static int join_group(const struct kft_trace *tr, size_t kern, bool locals, unsigned int inherited,
+		      struct kft_thread_calls **streams, struct kft_error *err)
+{
+	struct group g = { 0 };
+	int ret = -1;
+
+	if (group_files(&g, tr, kern)) {
+		tc_oom(err);
+		goto out;
+	}
+	for (size_t i = 0; i < g.n; i++) {
+		unsigned int keep = KFT_SOURCE_DEPTH | (i + 1 < g.n ? inherited : 0);
+
+		/* Locals as the joining pass finds them, not each file's alone */
+		if (kft_source_open(&g.src[i], &tr->threads[g.files[i]], keep, err) ||
+		    (locals && kft_source_want_locals(&g.src[i], err)))
+			goto out;
+		kft_source_advance(&g.src[i]);
+	}
+	if (!(g.owner = calloc(g.src[g.n - 1].n ? g.src[g.n - 1].n : 1, sizeof(*g.owner)))) {
+		tc_oom(err);
+		goto out;
+	}
+	if (join_pass(&g)) {
+		bool spilled = false;
+
+		for (size_t i = 0; locals && i < g.n && !spilled; i++)
+			spilled = kft_spill32_check(g.src[i].local, err);
+		if (!spilled)
+			tc_oom(err);
+		goto out;
+	}
+	for (size_t i = 0; i < g.n; i++)
+		g.src[i].local_ready = locals;
+	ret = group_streams(&g, streams, err);
+out:
+	for (size_t i = 0; ret && i < g.n && g.files; i++) {
+		kft_thread_calls_close(streams[g.files[i]]);
+		streams[g.files[i]] = NULL;
+	}
+	group_free(&g);
+	return ret;
 }
 
 /* ---- the stream ------------------------------------------------------- */
 
-struct kft_thread_calls *kft_thread_calls_open(const struct kft_thread_file *th,
-					       const struct kft_thread_file *kernel, bool locals,
+struct kft_thread_calls *kft_thread_calls_open(const struct kft_thread_file *th, bool locals,
 					       bool inherited, struct kft_error *err)
 {
 	struct kft_thread_calls *tc = calloc(1, sizeof(*tc));
-	unsigned int keep = inherited ? KFT_SOURCE_INHERITED : 0;
+	unsigned int keep = KFT_SOURCE_DEPTH | (inherited ? KFT_SOURCE_INHERITED : 0) |
+			    (locals ? KFT_SOURCE_LOCAL : 0);
 
 	if (!tc) {
 		tc_oom(err);
 		return NULL;
 	}
-	if (kernel) {
-		if (join_kernel(tc, th, kernel, locals, keep, err)) {
-			kft_thread_calls_close(tc);
-			return NULL;
-		}
-		return tc;
-	}
-	if (kft_source_open(&tc->s, th, KFT_SOURCE_DEPTH | keep | (locals ? KFT_SOURCE_LOCAL : 0),
-			    err)) {
+	if (kft_source_open(&tc->s, th, keep, err)) {
 		kft_thread_calls_close(tc);
 		return NULL;
 	}
 	kft_source_advance(&tc->s);
 	return tc;
+}
+
+int kft_thread_calls_open_group(const struct kft_trace *tr, size_t i, bool locals, bool inherited,
+				struct kft_thread_calls **streams, struct kft_error *err)
+{
+	size_t kern = kernel_file_of(tr, i);
+
+	if (kern != SIZE_MAX && (i == kern || !kft_thread_is_kernel(&tr->threads[i])))
+		return join_group(tr, kern, locals, inherited ? KFT_SOURCE_INHERITED : 0, streams,
+				  err);
+	streams[i] = kft_thread_calls_open(&tr->threads[i], locals, inherited, err);
+	return streams[i] ? 0 : -1;
 }
 
 const struct kft_call *kft_thread_calls_peek(const struct kft_thread_calls *tc,
@@ -292,37 +466,4 @@ void kft_thread_calls_close(struct kft_thread_calls *tc)
 	kft_source_close(&tc->s);
 	kft_source_close(&tc->k);
 	free(tc);
-}
-
-bool kft_thread_calls_joins(const struct kft_trace *tr, size_t *kernel_of)
-{
-	for (size_t i = 0; kernel_of && i < tr->nthreads; i++)
-		kernel_of[i] = SIZE_MAX;
-	for (size_t i = 0; i < tr->nthreads; i++) {
-		const struct kft_thread_file *kern = &tr->threads[i];
-		size_t prog = SIZE_MAX, nprog = 0;
-
-		if (!kft_thread_is_kernel(kern))
-			continue;
-		for (size_t j = 0; j < tr->nthreads; j++) {
-			const struct kft_thread_file *th = &tr->threads[j];
-
-			if (j == i || th->hdr.tid != kern->hdr.tid)
-				continue;
-			if (kft_thread_is_kernel(th))
-				return false;	/* two kernel files of one thread */
-			prog = j;
-			nprog++;
-		}
-		if (!nprog)
-			continue;	/* a thread traced in the kernel only */
-		/* one program file: not a thread that exec'd or ran coroutines */
-		if (nprog > 1)
-			return false;
-		if (kernel_of) {
-			kernel_of[prog] = i;
-			kernel_of[i] = i;
-		}
-	}
-	return true;
 }

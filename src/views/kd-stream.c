@@ -43,7 +43,6 @@ struct stream {
 	struct kft_functable ft;
 	struct kft_thread_calls **files;
 	size_t nfiles;
-	size_t *kernel_of;		/* kft_thread_calls_joins */
 	size_t *heap;			/* files with calls left, earliest first */
 	size_t nheap;
 	struct held_root *held;
@@ -53,6 +52,7 @@ struct stream {
 	size_t nopen, opencap;
 	uint64_t base;
 	bool inherited;			/* fork children's inherited calls too */
+	bool mixes;			/* a thread traced in the kernel too */
 	struct kft_error *err;
 };
 
@@ -64,6 +64,7 @@ static void stream_init(struct stream *s, FILE *out, const struct kft_trace *tr,
 	s->tc.o = o;
 	s->base = kft_trace_base_ns(tr);
 	s->inherited = true;
+	s->mixes = kft_trace_mixes_kernel(tr);
 	kft_functable_init(&s->ft, &s->names, sz);
 }
 
@@ -219,46 +220,41 @@ static int name_functions(struct stream *s, const struct kft_trace *tr)
 	return kft_functable_name_trace(&s->ft, tr) ? stream_oom(s) : 0;
 }
 
-/* Room for every file's stream, and which kernel files join which. */
+/* Room for every file's stream. */
 static int stream_files(struct stream *s, const struct kft_trace *tr)
 {
 	s->files = calloc(tr->nthreads ? tr->nthreads : 1, sizeof(*s->files));
-	s->kernel_of = calloc(tr->nthreads ? tr->nthreads : 1, sizeof(*s->kernel_of));
-	if (!s->files || !s->kernel_of)
+	if (!s->files)
 		return stream_oom(s);
 	s->nfiles = tr->nthreads;
-	if (!kft_thread_calls_joins(tr, s->kernel_of))
-		return kft_error_set(s->err, "this trace's trees are not read file by file");
 	return 0;
 }
 
-/* File i's stream: with the kernel file joined to it, if any. */
-static struct kft_thread_calls *open_file(struct stream *s, const struct kft_trace *tr, size_t i,
-					  bool locals)
+/* File i's stream into streams[i]; in a trace that traced a thread in
+ * the kernel too, those of the files read with it (its thread's). */
+static int open_file(struct stream *s, const struct kft_trace *tr, size_t i, bool locals,
+		     bool inherited, struct kft_thread_calls **streams)
 {
-	size_t k = s->kernel_of[i];
-
-	return kft_thread_calls_open(&tr->threads[i],
-				     k == SIZE_MAX || k == i ? NULL : &tr->threads[k], locals,
-				     s->inherited, s->err);
+	if (s->mixes)
+		return kft_thread_calls_open_group(tr, i, locals, inherited, streams, s->err);
+	streams[i] = kft_thread_calls_open(&tr->threads[i], locals, inherited, s->err);
+	return streams[i] ? 0 : -1;
 }
 
-/* After stream_files: every file's stream, and the heap of them. */
+/* After stream_files: every file's stream (a thread traced in the kernel
+ * too, its files at once), and the heap of them. */
 static int stream_open(struct stream *s, const struct kft_trace *tr)
 {
 	s->heap = calloc(tr->nthreads ? tr->nthreads : 1, sizeof(*s->heap));
 	if (!s->heap)
 		return stream_oom(s);
 	kft_kd_tree_columns(&s->tc);	/* the Local column: a file of 4 bytes a call */
-	for (size_t i = 0; i < tr->nthreads; i++) {
-		if (s->kernel_of[i] == i)
-			continue;	/* its calls come with its program's */
-		s->files[i] = open_file(s, tr, i, s->tc.col[2]);
-		if (!s->files[i])
+	for (size_t i = 0; i < tr->nthreads; i++)
+		if (!s->files[i] && open_file(s, tr, i, s->tc.col[2], s->inherited, s->files))
 			return -1;
+	for (size_t i = 0; i < tr->nthreads; i++)
 		if (next_call(s, i, NULL))
 			s->heap[s->nheap++] = i;
-	}
 	kft_heap_make(s->heap, s->nheap, sizeof(*s->heap), file_first, s);
 	return 0;
 }
@@ -274,7 +270,6 @@ static int stream_close(struct stream *s, int ret)
 	for (size_t i = 0; i < s->nheld; i++)
 		free(s->held[i].rows);
 	free(s->files);
-	free(s->kernel_of);
 	free(s->heap);
 	free(s->held);
 	free(s->open);
@@ -678,6 +673,36 @@ static int find_slowest(struct stream *s, const struct kft_trace *tr, const char
 	return 0;
 }
 
+/* The stream of file f, opened once and kept for its other hits: a
+ * program file's with its thread's kernel calls, a kernel file's alone
+ * (a kernel call's subtree is all its own file's). */
+static int open_for_hits(struct stream *s, const struct kft_trace *tr, size_t f)
+{
+	struct kft_thread_calls **got;
+
+	if (s->files[f])
+		return 0;
+	if (kft_thread_is_kernel(&tr->threads[f]))
+		return (s->files[f] = kft_thread_calls_open(&tr->threads[f], true, false, s->err))
+			       ? 0 : -1;
+	if (!(got = calloc(tr->nthreads, sizeof(*got))))
+		return stream_oom(s);
+	if (open_file(s, tr, f, true, false, got)) {
+		free(got);
+		return -1;
+	}
+	for (size_t i = 0; i < tr->nthreads; i++) {
+		if (!got[i])
+			continue;
+		if (!s->files[i] && !kft_thread_is_kernel(&tr->threads[i]))
+			s->files[i] = got[i];
+		else
+			kft_thread_calls_close(got[i]);
+	}
+	free(got);
+	return 0;
+}
+
 int kft_view_kd_slowest_stream(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
 			       const struct kft_kd_opts *o, const char *func, long n,
 			       struct kft_error *err)
@@ -708,9 +733,7 @@ int kft_view_kd_slowest_stream(FILE *out, const struct kft_trace *tr, struct kft
 		const struct kft_call *c;
 		struct kft_node node;
 
-		/* each thread's stream once, kept for its other hits */
-		if (!s.files[h->file] &&
-		    !(s.files[h->file] = open_file(&s, tr, h->file, true)))
+		if (open_for_hits(&s, tr, h->file))
 			goto out;
 		if (kft_thread_calls_seek(s.files[h->file], h->rec) ||
 		    !(c = next_call(&s, h->file, NULL))) {

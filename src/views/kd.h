@@ -5,8 +5,8 @@
  * classic.c) and the call trees, in every layout, printed row by row by
  * kd-rows.c from one of two sources: a trace's thread files read as call
  * streams (kd-stream.c), or a tree kept on disk (kd-spool.c, from
- * analysis/spooltree.h) for text logs, --classic, and traces whose
- * threads span files.
+ * analysis/spooltree.h) for what nests by caller name: text logs and
+ * --classic.
  */
 #ifndef KFT_VIEW_KD_H
 #define KFT_VIEW_KD_H

@@ -138,8 +138,7 @@ once_views_grow_by_at_most_8_bytes_a_call() {
 }
 
 # kd 1.1's nesting (--classic) and text logs nest by caller name, so
-# their trees are kept on disk, not in memory (as are a trace's whose
-# threads' calls span files: KFT_KD_ON_DISK takes that path): 4 million
+# their trees are kept on disk, not in memory: 4 million
 # calls, under the same 40 bytes a call plus 64 MiB (a tree in memory
 # took 130 and more).
 once_classic_and_text_logs_read_in_bounded_memory() {
@@ -152,8 +151,6 @@ once_classic_and_text_logs_read_in_bounded_memory() {
 		kib=$(TMPDIR=$PWD peak_kib "$KFT" $view)
 		check "kft $view: $kib KiB, bound $bound" test "$kib" -lt "$bound"
 	done
-	kib=$(TMPDIR=$PWD KFT_KD_ON_DISK=1 peak_kib "$KFT" kd -c -l t)
-	check "kft kd -c -l t, its tree on disk: $kib KiB, bound $bound" test "$kib" -lt "$bound"
 	kib=$(peak_kib sh -c "'$KFT' log t | TMPDIR=$PWD '$KFT' kd -c -" )
 	check "kft log | kft kd -c -: $kib KiB, bound $bound" test "$kib" -lt "$bound"
 	# (kd 1.1's nesting by usec times may leave the last leaf calls of
@@ -165,26 +162,3 @@ once_classic_and_text_logs_read_in_bounded_memory() {
 	check "no temporary file left" test -z "$(ls -A | grep -v '^t$\|^big.log$\|^many$\|^rss$')"
 }
 
-# Streamed trees and slowest calls are the ones a tree kept on disk
-# gives (as for threads whose calls span files), row for row, on programs
-# with threads, signal handlers, forks, longjmp and recursion; summaries
-# (kd 1.1's too) the same either way.
-test_kd_trees_streamed_as_on_disk() {
-	for case in "threads step" "signals handler" "procs spawn" "jumps deep" "nest b" \
-		    "deep down 300"; do
-		set -- $case
-		prog=$1 slow=$2
-		shift 2
-		build $prog
-		kft record -o "t-$prog" -- "./$prog" "$@" >/dev/null 2>&1 || true
-		for opts in "-c" "-c -l" "-c -f etp" "-c -r" "-c -r -l" "-c -i" "-c -i -l" "--slowest 3 $slow" "--slowest 1 main" "-l" \
-			    "-f Fctalsmnu -s n" "-f FcaNXDMPQU -s P" "--classic" "--classic -l -s c" \
-			    "--classic -f FctalrsmnuNXU -s l --ascending" "-c --classic" \
-			    "-c --classic -l -i" "-c --classic -r -l" "--classic --slowest 2 $slow"; do
-			kft kd $opts "t-$prog" >stream
-			# the tree on disk, for threads whose calls span files
-			KFT_KD_ON_DISK=1 kft kd $opts "t-$prog" >disk
-			check "$prog, kd $opts: the same rows on disk" diff stream disk
-		done
-	done
-}

@@ -49,8 +49,6 @@ main
 |  b
 |  /* last */
 E
-	KFT_KD_ON_DISK=1 kft kd -c >tree.disk
-	expect tree <tree.disk
 	kft kd --slowest 1 a | awk '/\/\*/ { sub(/^.*\|  /, ""); print }' >slow
 	expect slow <<'E'
 /* inside a */

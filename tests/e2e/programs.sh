@@ -91,8 +91,6 @@ main /* inherited */
 |  |  child_leaf
 |  after
 E
-	KFT_KD_ON_DISK=1 kft kd -c >tree.disk
-	expect tree <tree.disk
 	kft kd -c -l | awk '/inherited/ { print $2, $3 }' >cols
 	expect cols <<'E'
 - -

@@ -17,8 +17,6 @@
 
 #include "analysis/calltree.h"
 #include "analysis/funcstats-trace.h"
-#include "analysis/spooltree.h"
-#include "analysis/trace-tree.h"
 #include "format/calls.h"
 #include "format/control.h"
 #include "format/reader.h"
@@ -341,9 +339,9 @@ static void test_kernel_only_trace_reads_back(void **state)
 	free(dir);
 }
 
-/* What a kd tree view prints, streamed or from the tree kept on disk. */
+/* What a kd tree view prints. */
 static char *kd_view(const struct kft_trace *tr, struct kft_symbolizer *sz,
-		     const struct kft_kd_opts *o, const char *slowest, bool on_disk)
+		     const struct kft_kd_opts *o, const char *slowest)
 {
 	struct kft_error err;
 	char *text = NULL;
@@ -352,24 +350,10 @@ static char *kd_view(const struct kft_trace *tr, struct kft_symbolizer *sz,
 	int ret;
 
 	assert_non_null(out);
-	if (on_disk) {
-		struct kft_trace_tree *tt = kft_trace_tree_open(tr, !slowest, &err);
-		struct kft_call_source src;
-		struct kft_spooltree st;
-
-		assert_non_null(tt);
-		src = kft_trace_tree_source(tt);
-		assert_int_equal(kft_spooltree_build(&st, &src, sz, false, &err), 0);
-		kft_trace_tree_close(tt);
-		ret = slowest ? kft_view_kd_slowest_spool(out, &st, o, slowest, 2, &err)
-			      : kft_view_kd_tree_spool(out, &st, o, &err);
-		kft_spooltree_free(&st);
-	} else {
-		ret = slowest ? kft_view_kd_slowest_stream(out, tr, sz, o, slowest, 2, &err)
-		      : o->raw_order ? kft_view_kd_rows_stream(out, tr, sz, o, &err)
-		      : o->interlace ? kft_view_kd_interlaced_stream(out, tr, sz, o, &err)
-				     : kft_view_kd_tree_stream(out, tr, sz, o, &err);
-	}
+	ret = slowest ? kft_view_kd_slowest_stream(out, tr, sz, o, slowest, 2, &err)
+	      : o->raw_order ? kft_view_kd_rows_stream(out, tr, sz, o, &err)
+	      : o->interlace ? kft_view_kd_interlaced_stream(out, tr, sz, o, &err)
+			     : kft_view_kd_tree_stream(out, tr, sz, o, &err);
 	if (ret)
 		fail_msg("%s", err.msg);
 	fclose(out);
@@ -378,16 +362,68 @@ static char *kd_view(const struct kft_trace *tr, struct kft_symbolizer *sz,
 
 #define K(a) (0xffffffff81000000ULL + (a))
 
+/* One kd view of a trace and what it must print: kd -c -l (how 0), with
+ * -r (1), with -i (2), or the two slowest calls of a function. */
+struct kd_want {
+	int how;
+	const char *slowest;
+	const char *text;
+};
+
+/* Print text as a C string, for writing a test's expectations. */
+static void show_as_c(const char *text)
+{
+	fputs("\t\t\"", stdout);
+	for (const char *p = text; *p; p++) {
+		if (*p == '\n')
+			fputs(p[1] ? "\\n\"\n\t\t\"" : "\\n", stdout);
+		else
+			putchar(*p);
+	}
+	fputs("\" },\n", stdout);
+}
+
+/* The trace of files (written into dir, then removed) as each view of
+ * want shows it. */
+static void assert_kd_views(char *dir, const struct kft_thread_out *files, size_t n,
+			    const struct kd_want *want, size_t nwant)
+{
+	struct kft_trace tr;
+	struct kft_symbolizer *sz;
+	struct kft_error err;
+
+	open_written(dir, files, n, &tr);
+	sz = kft_symbolizer_new(dir, &err);
+	if (!sz)
+		fail_msg("%s", err.msg);
+	for (size_t i = 0; i < nwant; i++) {
+		struct kft_kd_opts o = { .sort = 't', .limit = -1, .max_depth = 20,
+					 .max_funclen = 40, .raw_order = want[i].how == 1,
+					 .interlace = want[i].how == 2,
+					 .columns = KFT_KD_TREE_COLUMNS };
+		char *got = kd_view(&tr, sz, &o, want[i].slowest);
+
+		if (getenv("KFT_SHOW_TREES"))
+			show_as_c(got);
+		assert_string_equal(got, want[i].text);
+		free(got);
+	}
+	kft_symbolizer_free(sz);
+	kft_trace_close(&tr);
+	free(dir);
+}
+
 /*
  * Two threads traced in the program and the kernel, one in the kernel
- * only: the streamed trees (kernel calls joined to each program thread's
- * stream) print what the tree kept on disk prints, Locals too.
+ * only: each kernel call in the tree of the program call that made it,
+ * its time no part of that call's Local (these trees are what kd's tree
+ * kept on disk printed, which the streams replaced).
  *   100: main { f { openat { do_open } g read } h { g read } write }, and
  *        kernel calls before and after main
  *   101: t1 { t2 { kread } } and t3 open at the end, with a kernel call
  *   102: the kernel only
  */
-static void test_kernel_trees_stream_as_on_disk(void **state)
+static void test_kernel_calls_in_the_program_trees(void **state)
 {
 	char *dir = make_dir();
 	const struct kft_rec_data user[] = {
@@ -428,42 +464,221 @@ static void test_kernel_trees_stream_as_on_disk(void **state)
 		{ .session = 2, .pid = 100, .tid = 101, .recs = kernel2, .nrecs = 2 },
 		{ .session = 2, .pid = 102, .tid = 102, .recs = kernel3, .nrecs = 1 },
 	};
-	static const char *const slowest[] = { NULL, "0x0000000000001001", "0x0000000000001004",
-						"0xffffffff81000040" };
-	struct kft_trace tr;
-	struct kft_symbolizer *sz;
-	struct kft_error err;
+	static const struct kd_want want[] = {
+		{ 0, NULL,
+		  " Entry      Duration   Local       Pid    Trace\n"
+		  "---------- ---------- ---------- ------- ---------------------------------\n"
+		  "         0          0          0     100 0xffffffff81000010\n"
+		  "         1         19          5     100 0x0000000000001001\n"
+		  "         1          4          1     100 |  0x0000000000001002\n"
+		  "         1          0          0     100 |  |  0xffffffff81000030\n"
+		  "         1          0          0     100 |  |  |  0xffffffff81000020\n"
+		  "         1          0          0     100 |  |  0x0000000000001003\n"
+		  "         1          3          3     100 |  |  0xffffffff81000040\n"
+		  "         7          8          2     100 |  0x0000000000001004\n"
+		  "         8          0          0     100 |  |  0x0000000000001003\n"
+		  "         8          5          5     100 |  |  0xffffffff81000040\n"
+		  "        16          1          1     100 |  0xffffffff81000050\n"
+		  "         3          1          0     101 0x0000000000001011\n"
+		  "         3          0          0     101 |  0x0000000000001012\n"
+		  "         3          0          0     101 |  |  0xffffffff81000040\n"
+		  "         5          0          0     102 0xffffffff81000070\n"
+		  "         9         -1          -     101 0x0000000000001013\n"
+		  "         9          0          0     101 |  0xffffffff81000050\n"
+		  "        25          0          0     100 0xffffffff81000060\n" },
+		{ 1, NULL,
+		  " Entry      Duration   Local       Pid    Trace\n"
+		  "---------- ---------- ---------- ------- ---------------------------------\n"
+		  "         0          0          0     100 0xffffffff81000010\n"
+		  "         1         19          5     100 0x0000000000001001\n"
+		  "         1          4          1     100 |  0x0000000000001002\n"
+		  "         1          0          0     100 |  |  0xffffffff81000030\n"
+		  "         1          0          0     100 |  |  |  0xffffffff81000020\n"
+		  "         1          0          0     100 |  |  0x0000000000001003\n"
+		  "         1          3          3     100 |  |  0xffffffff81000040\n"
+		  "         3          1          0     101 0x0000000000001011\n"
+		  "         3          0          0     101 |  0x0000000000001012\n"
+		  "         3          0          0     101 |  |  0xffffffff81000040\n"
+		  "         5          0          0     102 0xffffffff81000070\n"
+		  "         7          8          2     100 |  0x0000000000001004\n"
+		  "         8          0          0     100 |  |  0x0000000000001003\n"
+		  "         8          5          5     100 |  |  0xffffffff81000040\n"
+		  "         9         -1          -     101 0x0000000000001013\n"
+		  "         9          0          0     101 |  0xffffffff81000050\n"
+		  "        16          1          1     100 |  0xffffffff81000050\n"
+		  "        25          0          0     100 0xffffffff81000060\n" },
+		{ 2, NULL,
+		  " Entry      Duration   Local       Pid    Trace\n"
+		  "---------- ---------- ---------- ------- ---------------------------------\n"
+		  "         0          0          0     100 0xffffffff81000010\n"
+		  "         1         19          5     100 0x0000000000001001\n"
+		  "         1          4          1     100 !  0x0000000000001002\n"
+		  "         1          0          0     100 !  !  0xffffffff81000030\n"
+		  "         1          0          0     100 !  !  !  0xffffffff81000020\n"
+		  "         1          0          0     100 !  !  0x0000000000001003\n"
+		  "         1          3          3     100 !  !  0xffffffff81000040\n"
+		  "----------- @@@@ start --------------\n"
+		  "         3          1          0     101 0x0000000000001011\n"
+		  "         3          0          0     101 @  0x0000000000001012\n"
+		  "         3          0          0     101 @  @  0xffffffff81000040\n"
+		  "----------- @@@@ end ----------------\n"
+		  "----------- [[[[ start --------------\n"
+		  "         5          0          0     102 0xffffffff81000070\n"
+		  "----------- [[[[ end ----------------\n"
+		  "         7          8          2     100 !  0x0000000000001004\n"
+		  "         8          0          0     100 !  !  0x0000000000001003\n"
+		  "         8          5          5     100 !  !  0xffffffff81000040\n"
+		  "----------- #### start --------------\n"
+		  "         9         -1          -     101 0x0000000000001013\n"
+		  "         9          0          0     101 #  0xffffffff81000050\n"
+		  "----------- #### end ----------------\n"
+		  "        16          1          1     100 !  0xffffffff81000050\n"
+		  "        25          0          0     100 0xffffffff81000060\n" },
+		{ 0, "0x0000000000001001",
+		  "#1: 0x0000000000001001, 19 usec, entered at 1 usec, pid 100\n"
+		  " Entry      Duration   Local       Pid    Trace\n"
+		  "---------- ---------- ---------- ------- ---------------------------------\n"
+		  "         1         19          5     100 0x0000000000001001\n"
+		  "         1          4          1     100 |  0x0000000000001002\n"
+		  "         1          0          0     100 |  |  0xffffffff81000030\n"
+		  "         1          0          0     100 |  |  |  0xffffffff81000020\n"
+		  "         1          0          0     100 |  |  0x0000000000001003\n"
+		  "         1          3          3     100 |  |  0xffffffff81000040\n"
+		  "         7          8          2     100 |  0x0000000000001004\n"
+		  "         8          0          0     100 |  |  0x0000000000001003\n"
+		  "         8          5          5     100 |  |  0xffffffff81000040\n"
+		  "        16          1          1     100 |  0xffffffff81000050\n" },
+		{ 0, "0x0000000000001004",
+		  "#1: 0x0000000000001004, 8 usec, entered at 7 usec, pid 100\n"
+		  " Entry      Duration   Local       Pid    Trace\n"
+		  "---------- ---------- ---------- ------- ---------------------------------\n"
+		  "         7          8          2     100 0x0000000000001004\n"
+		  "         8          0          0     100 |  0x0000000000001003\n"
+		  "         8          5          5     100 |  0xffffffff81000040\n" },
+		{ 0, "0xffffffff81000040",
+		  "#1: 0xffffffff81000040, 5 usec, entered at 8 usec, pid 100\n"
+		  " Entry      Duration   Local       Pid    Trace\n"
+		  "---------- ---------- ---------- ------- ---------------------------------\n"
+		  "         8          5          5     100 0xffffffff81000040\n"
+		  "\n"
+		  "#2: 0xffffffff81000040, 3 usec, entered at 1 usec, pid 100\n"
+		  " Entry      Duration   Local       Pid    Trace\n"
+		  "---------- ---------- ---------- ------- ---------------------------------\n"
+		  "         1          3          3     100 0xffffffff81000040\n" },
+	};
 
-	open_written(dir, files, sizeof(files) / sizeof(files[0]), &tr);
-	assert_true(kft_thread_calls_joins(&tr, NULL));
-	sz = kft_symbolizer_new(dir, &err);
-	if (!sz)
-		fail_msg("%s", err.msg);
-	for (int how = 0; how < 3; how++) {
-		for (int local = 0; local < 2; local++) {
-			for (size_t k = 0; k < sizeof(slowest) / sizeof(slowest[0]); k++) {
-				struct kft_kd_opts o = { .sort = 't', .limit = -1, .max_depth = 20,
-							 .max_funclen = 40, .raw_order = how == 1,
-							 .interlace = how == 2 };
-				char *want, *got;
+	(void)state;
+	assert_kd_views(dir, files, sizeof(files) / sizeof(files[0]), want,
+			sizeof(want) / sizeof(want[0]));
+}
 
-				if (slowest[k] && (how || local))
-					continue;
-				if (local)
-					o.columns = KFT_KD_TREE_COLUMNS;
-				want = kd_view(&tr, sz, &o, slowest[k], true);
-				got = kd_view(&tr, sz, &o, slowest[k], false);
-				if (getenv("KFT_SHOW_TREES"))
-					printf("%s\n", got);
-				assert_string_equal(got, want);
-				free(want);
-				free(got);
-			}
-		}
-	}
-	kft_symbolizer_free(sz);
-	kft_trace_close(&tr);
-	free(dir);
+/*
+ * A thread that exec'd while the kernel was traced too: each kernel call
+ * goes into the trees of the image it ran under, those before the first
+ * program call stand alone (as the tree kept on disk had them).
+ *   300, image 1: main { init } left open by the exec
+ *   300, image 2: main { work }
+ *   kernel: before main, under init, under main (the exec), under work,
+ *           under the new main, after it
+ */
+static void test_kernel_calls_in_the_trees_of_each_image(void **state)
+{
+	char *dir = make_dir();
+	const struct kft_rec_data before[] = { rec(1100, 200, 0x1002, 1, 0) };	/* init */
+	const struct kft_frame open[] = { { .func = 0x1001, .entry_ns = 1000,
+					    .flags = KFT_FRAME_LOGGED } };	/* main */
+	const struct kft_rec_data after[] = {
+		rec(5100, 300, 0x2002, 1, 0),	/* work */
+		rec(5000, 2000, 0x2001, 0, 0),	/* the new main */
+	};
+	const struct kft_rec_data kernel[] = {
+		rec(500, 50, K(0x10), 0, KFT_REC_KERNEL),	/* before main */
+		rec(1150, 20, K(0x20), 0, KFT_REC_KERNEL),	/* under init */
+		rec(3010, 10, K(0x31), 1, KFT_REC_KERNEL),	/* under the exec */
+		rec(3000, 100, K(0x30), 0, KFT_REC_KERNEL),	/* the exec */
+		rec(5150, 100, K(0x40), 0, KFT_REC_KERNEL),	/* under work */
+		rec(6000, 30, K(0x50), 0, KFT_REC_KERNEL),	/* under the new main */
+		rec(9000, 10, K(0x60), 0, KFT_REC_KERNEL),	/* after it */
+	};
+	const struct kft_thread_out files[] = {
+		{ .session = 1, .pid = 300, .tid = 300, .recs = before, .nrecs = 1, .frames = open,
+		  .nframes = 1 },
+		{ .session = 2, .pid = 300, .tid = 300, .recs = after, .nrecs = 2 },
+		{ .session = 3, .pid = 300, .tid = 300, .recs = kernel, .nrecs = 7 },
+	};
+	static const struct kd_want want[] = {
+		{ 0, NULL,
+		  " Entry      Duration   Local       Pid    Trace\n"
+		  "---------- ---------- ---------- ------- ---------------------------------\n"
+		  "         0          0          0     300 0xffffffff81000010\n"
+		  "         1         -1          -     300 0x0000000000001001\n"
+		  "         1          0          0     300 |  0x0000000000001002\n"
+		  "         1          0          0     300 |  |  0xffffffff81000020\n"
+		  "         3          0          0     300 |  0xffffffff81000030\n"
+		  "         3          0          0     300 |  |  0xffffffff81000031\n"
+		  "         5          -          -     300 0x0000000000001001 /* inherited */\n"
+		  "         5          2          1     300 |  0x0000000000002001\n"
+		  "         5          0          0     300 |  |  0x0000000000002002\n"
+		  "         5          0          0     300 |  |  |  0xffffffff81000040\n"
+		  "         6          0          0     300 |  |  0xffffffff81000050\n"
+		  "         9          0          0     300 |  0xffffffff81000060\n" },
+		{ 1, NULL,
+		  " Entry      Duration   Local       Pid    Trace\n"
+		  "---------- ---------- ---------- ------- ---------------------------------\n"
+		  "         0          0          0     300 0xffffffff81000010\n"
+		  "         1         -1          -     300 0x0000000000001001\n"
+		  "         1          0          0     300 |  0x0000000000001002\n"
+		  "         1          0          0     300 |  |  0xffffffff81000020\n"
+		  "         3          0          0     300 |  0xffffffff81000030\n"
+		  "         3          0          0     300 |  |  0xffffffff81000031\n"
+		  "         5          -          -     300 0x0000000000001001 /* inherited */\n"
+		  "         5          2          1     300 |  0x0000000000002001\n"
+		  "         5          0          0     300 |  |  0x0000000000002002\n"
+		  "         5          0          0     300 |  |  |  0xffffffff81000040\n"
+		  "         6          0          0     300 |  |  0xffffffff81000050\n"
+		  "         9          0          0     300 |  0xffffffff81000060\n" },
+		{ 2, NULL,
+		  " Entry      Duration   Local       Pid    Trace\n"
+		  "---------- ---------- ---------- ------- ---------------------------------\n"
+		  "         0          0          0     300 0xffffffff81000010\n"
+		  "         1         -1          -     300 0x0000000000001001\n"
+		  "         1          0          0     300 !  0x0000000000001002\n"
+		  "         1          0          0     300 !  !  0xffffffff81000020\n"
+		  "         3          0          0     300 !  0xffffffff81000030\n"
+		  "         3          0          0     300 !  !  0xffffffff81000031\n"
+		  "----------- @@@@ start --------------\n"
+		  "         5          -          -     300 0x0000000000001001 /* inherited */\n"
+		  "         5          2          1     300 @  0x0000000000002001\n"
+		  "         5          0          0     300 @  @  0x0000000000002002\n"
+		  "         5          0          0     300 @  @  @  0xffffffff81000040\n"
+		  "         6          0          0     300 @  @  0xffffffff81000050\n"
+		  "         9          0          0     300 @  0xffffffff81000060\n"
+		  "----------- @@@@ end ----------------\n" },
+		{ 0, "0x0000000000001002",
+		  "#1: 0x0000000000001002, 0 usec, entered at 1 usec, pid 300\n"
+		  " Entry      Duration   Local       Pid    Trace\n"
+		  "---------- ---------- ---------- ------- ---------------------------------\n"
+		  "         1          0          0     300 0x0000000000001002\n"
+		  "         1          0          0     300 |  0xffffffff81000020\n" },
+		{ 0, "0x0000000000002001",
+		  "#1: 0x0000000000002001, 2 usec, entered at 5 usec, pid 300\n"
+		  " Entry      Duration   Local       Pid    Trace\n"
+		  "---------- ---------- ---------- ------- ---------------------------------\n"
+		  "         5          2          1     300 0x0000000000002001\n"
+		  "         5          0          0     300 |  0x0000000000002002\n"
+		  "         5          0          0     300 |  |  0xffffffff81000040\n"
+		  "         6          0          0     300 |  0xffffffff81000050\n" },
+		{ 0, "0xffffffff81000030",
+		  "#1: 0xffffffff81000030, 0 usec, entered at 3 usec, pid 300\n"
+		  " Entry      Duration   Local       Pid    Trace\n"
+		  "---------- ---------- ---------- ------- ---------------------------------\n"
+		  "         3          0          0     300 0xffffffff81000030\n"
+		  "         3          0          0     300 |  0xffffffff81000031\n" },
+	};
+
+	(void)state;
+	assert_kd_views(dir, files, sizeof(files) / sizeof(files[0]), want,
+			sizeof(want) / sizeof(want[0]));
 }
 
 /* Found by fuzzing: a record whose function is UINT64_MAX (the one-pass
@@ -530,7 +745,8 @@ int main(void)
 		cmocka_unit_test(test_kernel_only_trace_reads_back),
 		cmocka_unit_test(test_fork_child_under_inherited_calls),
 		cmocka_unit_test(test_exec_image_under_the_calls_it_replaced),
-		cmocka_unit_test(test_kernel_trees_stream_as_on_disk),
+		cmocka_unit_test(test_kernel_calls_in_the_program_trees),
+		cmocka_unit_test(test_kernel_calls_in_the_trees_of_each_image),
 		cmocka_unit_test(test_summary_of_a_damaged_function),
 		cmocka_unit_test(test_cpumask_text),
 	};

@@ -6,10 +6,13 @@
  *   open/read/close a file
  *   sched_yield    the stop trigger
  *   uname          (after)
+ * With the argument "exec", it then runs itself again by execve (one
+ * thread, two process images).
  */
 #include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -40,10 +43,12 @@ static __attribute__((noinline)) void work(void)
 	sched_yield();
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	ask_name();
 	work();
 	ask_name();
+	if (argc > 1 && !strcmp(argv[1], "exec"))
+		execl(argv[0], argv[0], (char *)NULL);
 	return 0;
 }
