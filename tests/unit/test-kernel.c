@@ -4,6 +4,7 @@
  * tracefs back (on plain files here), and kernel calls written as thread
  * files and nested under a program's calls by the reader.
  */
+#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -33,6 +34,21 @@ static char *make_dir(void)
 
 	assert_non_null(dir);
 	return strdup(dir);
+}
+
+/* Remove a test's directory and what it holds, and free its name. */
+static void drop_dir(char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	while (d && (e = readdir(d)))
+		if (e->d_name[0] != '.')
+			unlinkat(dirfd(d), e->d_name, 0);
+	if (d)
+		closedir(d);
+	rmdir(dir);
+	free(dir);
 }
 
 static char *put(const char *dir, const char *name, const char *text)
@@ -98,7 +114,7 @@ static void test_journal_restores_backwards(void **state)
 	free(list);
 	free(probes);
 	free(enable);
-	free(dir);
+	drop_dir(dir);
 }
 
 static void test_journal_skips_a_line_cut_short(void **state)
@@ -124,7 +140,7 @@ static void test_journal_skips_a_line_cut_short(void **state)
 	snprintf(text, sizeof(text), "35");
 	assert_file(file, text);
 	free(file);
-	free(dir);
+	drop_dir(dir);
 }
 
 /* The call stream of tr (trees: as views that draw trees get it), at most
@@ -221,7 +237,7 @@ static void test_kernel_calls_nest_under_the_program(void **state)
 	}
 	assert_true(calls[2].flags & KFT_REC_KERNEL);
 	kft_trace_close(&tr);
-	free(dir);
+	drop_dir(dir);
 }
 
 /*
@@ -267,7 +283,7 @@ static void test_fork_child_under_inherited_calls(void **state)
 	assert_int_equal(calls[0].depth, 0);
 	assert_int_equal(calls[1].func, 0x1004);
 	kft_trace_close(&tr);
-	free(dir);
+	drop_dir(dir);
 }
 
 /* An image that exec replaced left main open: the new image's calls go
@@ -308,7 +324,7 @@ static void test_exec_image_under_the_calls_it_replaced(void **state)
 	assert_int_equal(calls[2].session, 2);
 	assert_int_equal(calls[2].entry_ns, 200);	/* shown as the image begins */
 	kft_trace_close(&tr);
-	free(dir);
+	drop_dir(dir);
 }
 
 /* A kernel-only trace keeps its own depths, and open calls read as -1. */
@@ -336,7 +352,7 @@ static void test_kernel_only_trace_reads_back(void **state)
 	assert_int_equal(calls[1].depth, 1);
 	assert_int_equal(calls[1].dur_ns, 5);
 	kft_trace_close(&tr);
-	free(dir);
+	drop_dir(dir);
 }
 
 /* What a kd tree view prints. */
@@ -410,7 +426,7 @@ static void assert_kd_views(char *dir, const struct kft_thread_out *files, size_
 	}
 	kft_symbolizer_free(sz);
 	kft_trace_close(&tr);
-	free(dir);
+	drop_dir(dir);
 }
 
 /*
@@ -733,7 +749,7 @@ static void test_summary_of_a_damaged_function(void **state)
 	kft_funcstats_free(&fs);
 	kft_calltree_free(&names);
 	kft_trace_close(&tr);
-	free(dir);
+	drop_dir(dir);
 }
 
 int main(void)
