@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * kd's call trees (-c, with -l, -r, -i) and slowest calls streamed from a
- * trace's thread files, in memory that grows by 8 bytes a call (Local
- * goes to a temporary file; kd-spool.c prints the same rows from a tree
- * kept on disk).
+ * kd's call trees (-c, with -l, -r, -i) and slowest calls of a trace,
+ * streamed from its thread files, in memory that grows by 8 bytes a call
+ * (Local goes to a temporary file). The one engine of a trace's trees;
+ * kd-spool.c prints the same rows for what nests by caller name (text
+ * logs, --classic).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,11 +16,10 @@
 #include "kd-rows.h"
 
 /*
- * The same trees as kft_view_kd_tree's, read from each thread file's call
- * stream (kft_thread_calls: 8 bytes a call) instead of a tree in memory;
- * a thread traced in the kernel too reads its kernel file's calls in the
- * same stream, under the program calls that made them. Roots come in entry
- * order; a root's calls come from its thread's stream
+ * Each thread file's call stream (kft_thread_calls: 8 bytes a call); a
+ * thread traced in the kernel too has its kernel calls in the streams
+ * of its program files, under the program calls that made them. Roots
+ * come in entry order; a root's calls come from its thread's stream
  * while the root lasts. Only a signal handler's chain, a root of its own
  * met inside another, is held in memory until its turn.
  */
