@@ -51,6 +51,9 @@ bool kft_cli_trace_missing(const char *path, const char *also);
  * false) has this say where they are. Close with kft_cli_close_trace(). */
 int kft_cli_open_trace(const char *dir, bool shows_watch, struct kft_trace *tr,
 		       struct kft_symbolizer **sz);
+/* The same, opened as flags say (KFT_OPEN_*, format/reader.h). */
+int kft_cli_open_trace_as(const char *dir, bool shows_watch, unsigned int flags,
+			  struct kft_trace *tr, struct kft_symbolizer **sz);
 /* --no-demangle of the commands that print names: C++ names as the
  * symbol table has them */
 extern bool kft_cli_no_demangle;

@@ -56,7 +56,7 @@ int kft_cmd_log(int argc, char **argv)
 	if (argc - optind > 1)
 		return kft_cli_fail("log: one trace directory at most\n%s", usage);
 	dir = optind < argc ? argv[optind] : KFT_DEFAULT_DIR;
-	if (kft_cli_open_trace(dir, true, &tr, &sz))
+	if (kft_cli_open_trace_as(dir, true, KFT_OPEN_NO_SWITCHES, &tr, &sz))
 		return 1;
 	if (kft_view_log(stdout, &tr, sz, &opts, &err))
 		kft_cli_fail("%s", err.msg);

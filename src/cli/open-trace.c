@@ -34,10 +34,16 @@ void kft_cli_symbol_warnings(struct kft_symbolizer *sz)
 int kft_cli_open_trace(const char *dir, bool shows_watch, struct kft_trace *tr,
 		       struct kft_symbolizer **sz)
 {
+	return kft_cli_open_trace_as(dir, shows_watch, 0, tr, sz);
+}
+
+int kft_cli_open_trace_as(const char *dir, bool shows_watch, unsigned int flags,
+			  struct kft_trace *tr, struct kft_symbolizer **sz)
+{
 	struct kft_error err;
 
 	*sz = NULL;
-	if (kft_trace_open(tr, dir, &err))
+	if (kft_trace_open_as(tr, dir, flags, &err))
 		return kft_cli_fail("%s", err.msg);
 	for (size_t i = 0; i < tr->nskipped; i++)
 		fprintf(stderr, "kft: warning: %s; that thread's calls are left out\n",

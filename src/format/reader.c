@@ -466,10 +466,11 @@ static int read_ending(struct kft_trace *tr)
 	return 0;
 }
 
-static int open_trace(struct kft_trace *tr, const char *dir, bool held, struct kft_error *err)
+int kft_trace_open_as(struct kft_trace *tr, const char *dir, unsigned int flags,
+		      struct kft_error *err)
 {
 	memset(tr, 0, sizeof(*tr));
-	tr->held = held;
+	tr->held = flags & KFT_OPEN_HELD;
 	kft_config_init(&tr->cfg);
 	tr->dir = strdup(dir);
 	if (!tr->dir)
@@ -484,7 +485,8 @@ static int open_trace(struct kft_trace *tr, const char *dir, bool held, struct k
 		return kft_error_set(err, "out of memory");
 	}
 	/* damaged switches cost the on-CPU figures, not the calls */
-	if (kft_switches_load(&tr->switches, dir, err) && !(tr->switches_error = strdup(err->msg))) {
+	if (!(flags & KFT_OPEN_NO_SWITCHES) && kft_switches_load(&tr->switches, dir, err) &&
+	    !(tr->switches_error = strdup(err->msg))) {
 		kft_trace_close(tr);
 		return kft_error_set(err, "out of memory");
 	}
@@ -493,12 +495,7 @@ static int open_trace(struct kft_trace *tr, const char *dir, bool held, struct k
 
 int kft_trace_open(struct kft_trace *tr, const char *dir, struct kft_error *err)
 {
-	return open_trace(tr, dir, false, err);
-}
-
-int kft_trace_open_held(struct kft_trace *tr, const char *dir, struct kft_error *err)
-{
-	return open_trace(tr, dir, true, err);
+	return kft_trace_open_as(tr, dir, 0, err);
 }
 
 void kft_trace_close(struct kft_trace *tr)

@@ -154,11 +154,19 @@ uint64_t kft_trace_unfinished(const struct kft_trace *tr);
  * file is left out, and why is in tr->skipped; it is an error only when
  * no thread file could be read. */
 int kft_trace_open(struct kft_trace *tr, const char *dir, struct kft_error *err);
-/* The same, for a trace that nothing writes, compresses or cuts while
- * it is read (kft record's own reading of it once the program has ended,
- * before it compresses what is left): the raw records are read where
- * they lie, not copied first (a copy of a whole log, in a fault a page). */
-int kft_trace_open_held(struct kft_trace *tr, const char *dir, struct kft_error *err);
+/* How kft_trace_open_as opens a trace. */
+enum kft_open_flags {
+	/* nothing writes, compresses or cuts it while it is read (kft
+	 * record's own reading of it once the program has ended, before it
+	 * compresses what is left): the raw records are read where they lie,
+	 * not copied first (a copy of a whole log, in a fault a page) */
+	KFT_OPEN_HELD = 1,
+	/* the view needs no context switches: tr->switches stays empty
+	 * (loading them sorts every one) */
+	KFT_OPEN_NO_SWITCHES = 2,
+};
+int kft_trace_open_as(struct kft_trace *tr, const char *dir, unsigned int flags,
+		      struct kft_error *err);
 void kft_trace_close(struct kft_trace *tr);
 
 /* Whether th holds kernel calls (from ftrace) rather than the program's. */
