@@ -24,6 +24,9 @@ failures=()
 scripts/install-deps.sh || { echo "could not install dependencies"; exit 1; }
 
 pass() { passed=$((passed + 1)); }
+# the wall time of each part, said at the end
+parts=() part_start=$SECONDS
+part_done() { parts+=("$1 $((SECONDS - part_start)) s"); part_start=$SECONDS; }
 fail() { failed=$((failed + 1)); failures+=("$1"); echo "FAIL: $1"; }
 
 # --- builds -------------------------------------------------------------
@@ -41,6 +44,7 @@ build gcc     O=build CC=gcc
 build clang   O=build-clang CC=clang
 build gcc-san O=build-gcc-san CC=gcc SANITIZE="$SAN"
 build clang-san O=build-clang-san CC=clang SANITIZE="$SAN"
+part_done builds
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
@@ -64,6 +68,8 @@ if [ -z "$only" ]; then
 		done
 	done
 fi
+
+part_done "unit tests"
 
 # --- the floors of docs/design.md: no include from a floor above -----------
 if [ -z "$only" ]; then
@@ -94,6 +100,8 @@ if [ -z "$only" ]; then
 	fi
 fi
 
+part_done "floors and fuzzing"
+
 # --- end-to-end tests ---------------------------------------------------
 # Each tests/e2e/*.sh defines functions: test_* run once per variant
 # (gcc and clang, -O0 and -O2, each instrumentation: -finstrument-functions,
@@ -111,6 +119,7 @@ for instr in -finstrument-functions -pg "-pg -mfentry" -fpatchable-function-entr
 	done
 done
 jobs_list=()	# "file|fn|variant"
+once_list=()
 for file in tests/e2e/*.sh; do
 	[ "$(basename "$file")" = lib.sh ] && continue
 	fns=$(bash -c "source tests/e2e/lib.sh; source $file; declare -F" |
@@ -118,12 +127,18 @@ for file in tests/e2e/*.sh; do
 	for fn in $fns; do
 		name="$(basename "$file" .sh)/$fn"
 		[ -n "$only" ] && [[ $name != *"$only"* ]] && continue
-		if [[ $fn == once_* ]]; then runs=("gcc -O0 -finstrument-functions"); else runs=("${variants[@]}"); fi
-		for v in "${runs[@]}"; do
+		if [[ $fn == once_* ]]; then
+			once_list+=("$file|$fn|gcc -O0 -finstrument-functions")
+			continue
+		fi
+		for v in "${variants[@]}"; do
 			jobs_list+=("$file|$fn|$v")
 		done
 	done
 done
+# the once_ runs first: the longest are among them, and a long run that
+# starts last makes the whole wait for it
+jobs_list=("${once_list[@]}" "${jobs_list[@]}")
 results=$(mktemp -d /tmp/kft-e2e-results.XXXXXX)
 # e2e_job I: run jobs_list[I] into $results/I.{rc,log,work,secs}
 e2e_job() {
@@ -183,6 +198,8 @@ if [ -s "$results/times" ]; then
 fi
 rm -rf "$results"
 
+part_done "end-to-end tests ($njobs at a time)"
+
 # --- every call, exactly, on a real program (tests/fidelity/) ------------
 # Debian's dash in every variant against a ground truth without kft
 if [ -z "$only" ] || [[ fidelity == *"$only"* ]]; then
@@ -195,6 +212,8 @@ if [ -z "$only" ] || [[ fidelity == *"$only"* ]]; then
 		esac
 	done < <(tests/fidelity/run.sh build build-fidelity 2>&1)
 fi
+
+part_done fidelity
 
 # --- the kernel, in QEMU (tests/kernel/) --------------------------------
 if [ -z "$only" ] || [[ kernel == *"$only"* ]]; then
@@ -211,7 +230,10 @@ if [ -z "$only" ] || [[ kernel == *"$only"* ]]; then
 	fi
 fi
 
+part_done "kernel tests"
+
 echo
+echo "time by part: $(printf '%s, ' "${parts[@]}" | sed 's/, $//'); all $SECONDS s"
 if [ $failed -gt 0 ]; then
 	echo "failed:"
 	printf '  %s\n' "${failures[@]}"
