@@ -62,19 +62,6 @@ void kft_cli_close_trace(struct kft_trace *tr, struct kft_symbolizer *sz);
  * on stderr (sz may be NULL). */
 void kft_cli_symbol_warnings(struct kft_symbolizer *sz);
 
-/* kft record --kernel (record-kernel.c) */
-/* cfg: loaded, with the options' selections; record_kernel releases it */
-struct kft_config;
-struct kft_kernel;
-struct kft_kernel_result;
-/* record-kernel.c: the kernel session's steps, said (kernel/session.h) */
-int kft_cli_kernel_take(void);
-int kft_cli_kernel_finish(struct kft_kernel *k, const char *dir, const struct kft_config *cfg,
-			  bool by_trigger);
-void kft_cli_kernel_said(const struct kft_kernel_result *res, const char *dir, bool since_boot);
-int kft_cli_record_kernel(struct kft_config *cfg, const char *config, const char *dir,
-			  bool compensate, bool irqs, bool switches, int argc, char **argv);
-
 /* If argv has -h/--help before "--", print usage to stdout and return true. */
 bool kft_cli_wants_help(int argc, char **argv, const char *usage);
 

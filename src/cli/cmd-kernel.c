@@ -45,6 +45,41 @@ static const char usage[] =
 	"and the rest. `kft kernel status` names the backend in its first line.\n"
 	"`kft record --kernel` does all of it in one command.\n";
 
+/* The kernel session's steps that have something to say besides their
+ * errors. */
+static void kernel_said(const struct kft_kernel_result *res, const char *dir, bool since_boot)
+{
+	char text[512];
+
+	kft_kernel_result_text(res, dir, since_boot, text, sizeof(text));
+	fprintf(stderr, "kft: %s\n", text);
+}
+
+static int kernel_take(void)
+{
+	struct kft_error err;
+	pid_t left = 0;
+
+	if (kft_cli_said(kft_kernel_session_take(&left, &err), &err))
+		return 1;
+	if (left)
+		fprintf(stderr, "kft: restored the tracing settings a kft (pid %d) left behind\n",
+			(int)left);
+	return 0;
+}
+
+static int kernel_finish(struct kft_kernel *k, const char *dir, const struct kft_config *cfg,
+			 bool by_trigger)
+{
+	struct kft_kernel_result res;
+	struct kft_error err;
+
+	if (kft_cli_said(kft_kernel_session_finish(k, dir, cfg, by_trigger, &res, &err), &err))
+		return 1;
+	kernel_said(&res, dir, false);
+	return 0;
+}
+
 static bool primed(void)
 {
 	struct kft_error err;
@@ -142,7 +177,7 @@ static int do_prime(void)
 	}
 	uname(&u);
 	snprintf(info, sizeof(info), "kernel = %s\nstatus = primed\n", u.release);
-	if (!kft_cli_kernel_take() && !kft_cli_said(kft_trace_dir_prepare(dir, &err), &err) &&
+	if (!kernel_take() && !kft_cli_said(kft_trace_dir_prepare(dir, &err), &err) &&
 	    !kft_cli_said(kft_trace_dir_write_run(dir, &cfg, true, 0, 0, &err), &err) &&
 	    !kft_cli_said(kft_trace_dir_write_info(dir, 0, NULL, info, &err), &err) &&
 	    !kft_cli_said(kft_kernel_session_arm(&k, &cfg, 0, 0, &err), &err)) {
@@ -171,7 +206,7 @@ static int do_stop(void)
 		return kft_cli_fail("%s", err.msg);
 	}
 	by_trigger = !kft_kernel_is_on(&k) && cfg.stop.type != KFT_TRIGGER_NONE;
-	ret = kft_cli_kernel_finish(&k, kft_kernel_state_path("kft.data"), &cfg, by_trigger);
+	ret = kernel_finish(&k, kft_kernel_state_path("kft.data"), &cfg, by_trigger);
 	kft_kernel_release(&k);
 	kft_config_release(&cfg);
 	return ret;
@@ -281,11 +316,11 @@ static int do_data_from_boot(int argc, char **argv)
 		kft_config_release(&cfg);
 		return kft_cli_fail("%s", err.msg);
 	}
-	ret = kft_cli_kernel_take() || kft_cli_said(kft_trace_dir_prepare(dir, &err), &err) ||
+	ret = kernel_take() || kft_cli_said(kft_trace_dir_prepare(dir, &err), &err) ||
 	      kft_cli_said(kft_trace_dir_write_run(dir, &cfg, true, 0, 0, &err), &err) ||
 	      kft_cli_said(kft_kernel_session_collect_boot(&k, dir, &cfg, &res, &err), &err);
 	if (!ret)
-		kft_cli_kernel_said(&res, dir, true);
+		kernel_said(&res, dir, true);
 	kft_kernel_release(&k);
 	kft_config_release(&cfg);
 	return ret ? 1 : 0;

@@ -29,6 +29,7 @@
 #include "../views/views.h"
 #include "cli.h"
 #include "../record/attach.h"
+#include "../record/kernel-run.h"
 #include "../record/latency-keeper.h"
 #include "../record/launch.h"
 
@@ -273,6 +274,27 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	interrupted = 1;
+}
+
+/* A line kft_kernel_run has for the user. */
+static void say_line(void *ctx, const char *line)
+{
+	(void)ctx;
+	fprintf(stderr, "kft: %s\n", line);
+}
+
+/* kft record --kernel; cfg is released. */
+static int record_kernel(struct kft_config *cfg, const struct record_opts *o, int argc,
+			 char **argv)
+{
+	struct kft_kernel_run r = { .cfg = cfg, .config = o->config, .dir = o->dir,
+				    .compensate = o->compensate, .irqs = o->irqs,
+				    .switches = !o->no_switches, .argc = argc, .argv = argv,
+				    .say = say_line };
+	struct kft_error err;
+	int status;
+
+	return kft_kernel_run(&r, &status, &err) ? kft_cli_fail("%s", err.msg) : status;
 }
 
 /* kft record -p: the process's program checked as a program to start is,
@@ -692,8 +714,7 @@ int kft_cmd_record(int argc, char **argv)
 			cfg.logentries = LATENCY_RING;
 	}
 	if (o.kernel)
-		return kft_cli_record_kernel(&cfg, o.config, o.dir, o.compensate, o.irqs,
-					     !o.no_switches, argc - optind, argv + optind);
+		return record_kernel(&cfg, &o, argc - optind, argv + optind);
 	if (kft_cli_said(kft_launch_find_program(argv[optind], prog, sizeof(prog), &err), &err))
 		goto out;
 	if (!o.no_check && (check_program(prog, &cfg, o.config ? o.config : "config", o.libcalls) ||
