@@ -4,7 +4,7 @@
  * function_graph shows comments: the markers a thread made (kft_printf,
  * kft_mark) and, with --switches, where it left the CPU and for how long;
  * each inside the calls open at that moment. The notes are taken from the
- * trace before it is closed, so a tree in memory, on disk or streamed
+ * trace before it is closed, so a tree streamed or kept on disk
  * shows the same ones at the same places (kd-rows.c places them).
  */
 #ifndef KFT_VIEW_KD_NOTES_H
