@@ -58,13 +58,15 @@ static void kernel_said(const struct kft_kernel_result *res, const char *dir, bo
 static int kernel_take(void)
 {
 	struct kft_error err;
+	char text[128];
 	pid_t left = 0;
 
 	if (kft_cli_said(kft_kernel_session_take(&left, &err), &err))
 		return 1;
-	if (left)
-		fprintf(stderr, "kft: restored the tracing settings a kft (pid %d) left behind\n",
-			(int)left);
+	if (left) {
+		kft_kernel_left_text(left, text, sizeof(text));
+		fprintf(stderr, "kft: %s\n", text);
+	}
 	return 0;
 }
 

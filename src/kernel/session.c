@@ -237,6 +237,12 @@ int kft_kernel_session_collect_boot(struct kft_kernel *k, const char *dir,
 	return control_io(dir, &ctl, true, err);
 }
 
+void kft_kernel_left_text(pid_t left_behind, char *out, size_t size)
+{
+	snprintf(out, size, "restored the tracing settings a kft (pid %d) left behind",
+		 (int)left_behind);
+}
+
 void kft_kernel_result_text(const struct kft_kernel_result *res, const char *dir, bool since_boot,
 			    char *out, size_t size)
 {

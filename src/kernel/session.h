@@ -54,6 +54,10 @@ int kft_kernel_session_collect_boot(struct kft_kernel *k, const char *dir,
 /* Put the kernel back as the journal says (nothing to do without one). */
 int kft_kernel_session_restore(struct kft_error *err);
 
+/* What take did for a kft that died (left_behind, its pid), as one line
+ * for the user (no newline). */
+void kft_kernel_left_text(pid_t left_behind, char *out, size_t size);
+
 /* What a collection found, as one line for the user (no newline). */
 void kft_kernel_result_text(const struct kft_kernel_result *res, const char *dir, bool since_boot,
 			    char *out, size_t size);

@@ -60,12 +60,15 @@ static int write_kernel_info(const struct kft_kernel_run *r, const struct kft_ke
 /* The kernel for this session, from a kft that died holding it too. */
 static int take_kernel(const struct kft_kernel_run *r, struct kft_error *err)
 {
+	char text[128];
 	pid_t left = 0;
 
 	if (kft_kernel_session_take(&left, err))
 		return -1;
-	if (left)
-		say(r, "restored the tracing settings a kft (pid %d) left behind", (int)left);
+	if (left) {
+		kft_kernel_left_text(left, text, sizeof(text));
+		r->say(r->ctx, text);
+	}
 	return 0;
 }
 
