@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/grow.h"
 #include "../common/strmap.h"
 #include "funcstats.h"
 #include "functable.h"
@@ -17,33 +16,25 @@
 
 struct classic {
 	struct kft_funcstats *fs;
+	struct kft_funcstats_build b;	/* for its room only */
 	struct kft_strmap byname;	/* bare name -> its first function */
-	size_t cap;
 };
 
 /* fs holds a stat for each of t's functions. */
 static int cover(struct classic *c, const struct kft_calltree *t)
 {
-	struct kft_funcstats *fs = c->fs;
+	size_t had = c->fs->nfuncs;
 
-	if (t->nfuncs <= fs->nfuncs)
-		return 0;
-	while (c->cap < t->nfuncs)
-		if (kft_grow((void **)&fs->funcs, c->cap, &c->cap, sizeof(*fs->funcs), 64))
-			return -1;
-	for (size_t f = fs->nfuncs; f < t->nfuncs; f++) {
+	if (kft_funcstats_cover(&c->b, t->nfuncs))
+		return -1;
+	for (size_t f = had; f < t->nfuncs; f++) {
 		uint32_t first;
 
-		memset(&fs->funcs[f], 0, sizeof(fs->funcs[f]));
-		fs->funcs[f].func = (uint32_t)f;
-		fs->funcs[f].max_sub = KFT_NONE;
-		fs->funcs[f].min_ns = INT64_MAX;
 		if (kft_strmap_get(&c->byname, t->funcs[f].base_name, &first))
 			continue;
 		if (kft_strmap_put(&c->byname, t->funcs[f].base_name, (uint32_t)f))
 			return -1;
 	}
-	fs->nfuncs = t->nfuncs;
 	return 0;
 }
 
@@ -102,8 +93,8 @@ int kft_funcstats_classic_from_rows(struct kft_funcstats *fs, struct kft_calltre
 	char caller[1024];
 	int got;
 
-	memset(fs, 0, sizeof(*fs));
 	memset(t, 0, sizeof(*t));
+	kft_funcstats_build_start(&c.b, fs, false);
 	fs->classic = true;
 	kft_functable_init(&names, t, NULL);
 	got = src->rewind(src->ctx, err);
@@ -126,6 +117,7 @@ int kft_funcstats_classic_from_rows(struct kft_funcstats *fs, struct kft_calltre
 		finish(fs);
 	kft_functable_done(&names);
 	kft_strmap_free(&c.byname);
+	kft_funcstats_build_keep(&c.b);
 	if (got) {
 		kft_funcstats_free(fs);
 		kft_calltree_free(t);

@@ -10,7 +10,6 @@
  * its children (kernel-parents.h): they are found first, and their time
  * taken out of their parent's Local as the walk leaves it.
  */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,37 +18,6 @@
 #include "../format/thread-walk.h"
 #include "funcstats-trace.h"
 #include "functable.h"
-
-struct acc {
-	double sumsq;
-	struct kft_durs durs;	/* every finished call's, for percentiles */
-};
-
-static int grow_stats(struct kft_funcstats *fs, struct acc **acc, size_t nfuncs)
-{
-	struct kft_func_stat *f;
-	struct acc *a;
-
-	if (nfuncs <= fs->nfuncs)
-		return 0;
-	f = realloc(fs->funcs, nfuncs * sizeof(*f));
-	if (!f)
-		return -1;
-	fs->funcs = f;
-	a = realloc(*acc, nfuncs * sizeof(*a));
-	if (!a)
-		return -1;
-	*acc = a;
-	for (size_t i = fs->nfuncs; i < nfuncs; i++) {
-		memset(&f[i], 0, sizeof(f[i]));
-		f[i].func = (uint32_t)i;
-		f[i].max_sub = KFT_NONE;
-		f[i].min_ns = INT64_MAX;
-		memset(&a[i], 0, sizeof(a[i]));
-	}
-	fs->nfuncs = nfuncs;
-	return 0;
-}
 
 /* A program call's kernel children's time, found before the walks. */
 struct kernel_time {
@@ -64,15 +32,13 @@ struct kernel_times {
 };
 
 struct pass {
-	struct kft_funcstats *fs;
-	struct acc **acc;
+	struct kft_funcstats_build *b;
 	struct kft_functable *ft;
 	uint32_t session;
 	bool reused;		/* a library's addresses reused: name by time */
 	uint64_t *active;	/* finished calls of each function on the walk's stack */
 	size_t nactive;
 	const struct kft_thread_file *th;
-	bool durations;
 	uint64_t last_func;	/* runs of one function are common: skip the cache then */
 	uint32_t last_id;
 	bool have_last;		/* any address may be met, UINT64_MAX too */
@@ -83,7 +49,6 @@ struct pass {
 static int met(void *ctx, struct kft_walk_call *c, struct kft_walk_call *parent)
 {
 	struct pass *p = ctx;
-	struct kft_func_stat *st;
 
 	(void)parent;
 	if (c->func != p->last_func || !p->have_last || p->reused) {
@@ -91,18 +56,14 @@ static int met(void *ctx, struct kft_walk_call *c, struct kft_walk_call *parent)
 					   : p->session;
 
 		if (kft_functable_addr(p->ft, image, c->func, &p->last_id) ||
-		    grow_stats(p->fs, p->acc, p->ft->t->nfuncs))
+		    kft_funcstats_cover(p->b, p->ft->t->nfuncs))
 			return -1;
 		p->last_func = c->func;
 		p->have_last = true;
 	}
 	c->tag = p->last_id;
-	st = &p->fs->funcs[c->tag];
-	st->count++;
-	if (c->dur_ns < 0) {
-		st->unfinished++;
+	if (c->dur_ns < 0)
 		return 0;
-	}
 	if (c->tag >= p->nactive) {
 		size_t n = p->nactive ? p->nactive : 64;
 		uint64_t *bigger;
@@ -117,57 +78,6 @@ static int met(void *ctx, struct kft_walk_call *c, struct kft_walk_call *parent)
 		p->nactive = n;
 	}
 	c->mark = !p->active[c->tag]++;		/* the outermost one */
-	return 0;
-}
-
-/* A call's place in the stream, to find a function's first child call. */
-struct first_key {
-	uint64_t entry_ns, pre;
-	uint32_t tid, session;
-};
-
-static bool earlier(const struct first_key *k, const struct kft_child_stat *ch)
-{
-	if (k->entry_ns != ch->first.entry_ns)
-		return k->entry_ns < ch->first.entry_ns;
-	if (k->tid != ch->first.tid)
-		return k->tid < ch->first.tid;
-	if (k->session != ch->first.session)
-		return k->session < ch->first.session;
-	return k->pre < ch->first.pre;
-}
-
-/* One more call (function func, duration dur) under a call of parent. */
-static int add_child(struct kft_funcstats *fs, uint32_t parent, uint32_t func, int64_t dur,
-		     const struct first_key *k)
-{
-	struct kft_func_stat *s = &fs->funcs[parent];
-	struct kft_child_stat *ch = NULL;
-
-	for (size_t i = 0; i < s->nchildren && !ch; i++)
-		if (s->children[i].func == func)
-			ch = &s->children[i];
-	if (!ch) {
-		struct kft_child_stat *bigger = realloc(s->children,
-							(s->nchildren + 1) * sizeof(*bigger));
-
-		if (!bigger)
-			return -1;
-		s->children = bigger;
-		ch = &s->children[s->nchildren++];
-		memset(ch, 0, sizeof(*ch));
-		ch->func = func;
-		ch->first.entry_ns = UINT64_MAX;
-	}
-	ch->count++;
-	if (dur > 0)
-		ch->time_ns += dur;
-	if (earlier(k, ch)) {
-		ch->first.entry_ns = k->entry_ns;
-		ch->first.pre = k->pre;
-		ch->first.tid = k->tid;
-		ch->first.session = k->session;
-	}
 	return 0;
 }
 
@@ -194,53 +104,36 @@ static int64_t kernel_ns(const struct kernel_times *kt, const struct kft_thread_
 	return k ? k->ns : 0;
 }
 
-static int keep_duration(struct acc *a, int64_t dur)
-{
-	return kft_durs_add(&a->durs, dur);
-}
-
 static int left(void *ctx, struct kft_walk_call *c, struct kft_walk_call *parent)
 {
 	struct pass *p = ctx;
-	struct kft_func_stat *st = &p->fs->funcs[c->tag];
-	int64_t dur = c->dur_ns;
+	int64_t dur = c->dur_ns, off = 0;
 	bool child = kft_walk_is_child(c, parent);
-	struct first_key k = { c->entry_ns, c->pre, p->th->hdr.tid, p->th->hdr.session };
+	struct kft_call_place place = { c->entry_ns, c->pre, p->th->hdr.tid, p->th->hdr.session };
 
-	if (child && add_child(p->fs, parent->tag, c->tag, dur, &k))
+	if (child && kft_funcstats_child(p->b, parent->tag, c->tag, dur, &place))
 		return -1;
 	if (dur < 0)
-		return 0;
+		return kft_funcstats_call(p->b, c->tag, dur, 0, 0, false);
 	if (p->kernel)
 		c->acc += kernel_ns(p->kernel, p->th, c);
 	p->active[c->tag]--;
-	if (c->mark) {
-		st->time_ns += dur;
-		if (p->switches)
-			st->off_ns += (int64_t)kft_switches_off_ns(p->switches, p->th->hdr.tid,
-								   c->entry_ns, c->entry_ns + (uint64_t)dur);
-	}
-	st->sum_ns += dur;
-	st->local_ns += dur > c->acc ? dur - c->acc : 0;
-	if (dur < st->min_ns)
-		st->min_ns = dur;
-	if (dur > st->max_ns)
-		st->max_ns = dur;
-	(*p->acc)[c->tag].sumsq += (double)dur * (double)dur;
-	if (p->durations && keep_duration(&(*p->acc)[c->tag], dur))
+	if (c->mark && p->switches)
+		off = (int64_t)kft_switches_off_ns(p->switches, p->th->hdr.tid, c->entry_ns,
+						   c->entry_ns + (uint64_t)dur);
+	if (kft_funcstats_call(p->b, c->tag, dur, dur > c->acc ? dur - c->acc : 0, off, c->mark))
 		return -1;
 	if (child)
 		parent->acc += dur;
 	return 0;
 }
 
-static int one_thread(struct kft_funcstats *fs, struct acc **acc, struct kft_functable *ft,
-		      const struct kft_thread_file *th, bool durations,
-		      const struct kernel_times *kernel, const struct kft_switches *switches,
-		      struct kft_error *err)
+static int one_thread(struct kft_funcstats_build *b, struct kft_functable *ft,
+		      const struct kft_thread_file *th, const struct kernel_times *kernel,
+		      const struct kft_switches *switches, struct kft_error *err)
 {
-	struct pass p = { .fs = fs, .acc = acc, .ft = ft, .session = th->hdr.session,
-			  .th = th, .durations = durations, .switches = switches,
+	struct pass p = { .b = b, .ft = ft, .session = th->hdr.session,
+			  .th = th, .switches = switches,
 			  .reused = kft_symbolizer_epochs(ft->sz, th->hdr.session) > 1,
 			  .kernel = kernel && kernel->n && !kft_thread_is_kernel(th) ? kernel
 										: NULL };
@@ -255,8 +148,7 @@ static int one_thread(struct kft_funcstats *fs, struct acc **acc, struct kft_fun
 }
 
 struct kernel_pass {
-	struct kft_funcstats *fs;
-	struct acc **acc;
+	struct kft_funcstats_build *b;
 	struct kft_functable *ft;
 	struct kernel_times kt;
 };
@@ -271,18 +163,18 @@ static int tag_of(struct kernel_pass *kp, const struct kft_call *c, uint32_t *ta
 
 	if (kft_functable_addr(kp->ft, image, c->func, tag))
 		return -1;
-	return grow_stats(kp->fs, kp->acc, kp->ft->t->nfuncs);
+	return kft_funcstats_cover(kp->b, kp->ft->t->nfuncs);
 }
 
 static int kernel_child(void *ctx, const struct kft_call *parent, const struct kft_call *child)
 {
 	struct kernel_pass *kp = ctx;
-	struct first_key k = { child->entry_ns, 0, child->tid, child->session };
+	struct kft_call_place place = { child->entry_ns, 0, child->tid, child->session };
 	struct kernel_times *kt = &kp->kt;
 	uint32_t ptag, ctag;
 
 	if (tag_of(kp, parent, &ptag) || tag_of(kp, child, &ctag) ||
-	    add_child(kp->fs, ptag, ctag, child->dur_ns, &k))
+	    kft_funcstats_child(kp->b, ptag, ctag, child->dur_ns, &place))
 		return -1;
 	if (child->dur_ns <= 0)
 		return 0;
@@ -323,87 +215,36 @@ static int kernel_children(struct kernel_pass *kp, const struct kft_trace *tr,
 	return 0;
 }
 
-static int cmp_first_call(const void *a, const void *b)
-{
-	const struct kft_child_stat *x = a, *y = b;
-
-	if (x->first.entry_ns != y->first.entry_ns)
-		return x->first.entry_ns < y->first.entry_ns ? -1 : 1;
-	if (x->first.tid != y->first.tid)
-		return x->first.tid < y->first.tid ? -1 : 1;
-	if (x->first.session != y->first.session)
-		return x->first.session < y->first.session ? -1 : 1;
-	return x->first.pre < y->first.pre ? -1 : x->first.pre > y->first.pre;
-}
-
-/* Children in order of their first call; Max-sub the one in which the
- * function spent most time (the first called, on a tie). */
-static void order_children(struct kft_func_stat *s)
-{
-	if (s->nchildren)
-		qsort(s->children, s->nchildren, sizeof(*s->children), cmp_first_call);
-	for (size_t c = 0, best = 0; c < s->nchildren; c++) {
-		if (s->max_sub == KFT_NONE || s->children[c].time_ns > s->children[best].time_ns) {
-			s->max_sub = s->children[c].func;
-			s->max_sub_count = s->children[c].count;
-			best = c;
-		}
-	}
-}
-
 int kft_funcstats_from_trace(struct kft_funcstats *fs, struct kft_calltree *t,
 			     const struct kft_trace *tr, struct kft_symbolizer *sz,
 			     bool durations, struct kft_error *err)
 {
 	struct kft_functable ft;
-	struct acc *acc = NULL;
-	struct kernel_pass kp = { .fs = fs, .acc = &acc, .ft = &ft };
+	struct kft_funcstats_build b;
+	struct kernel_pass kp = { .b = &b, .ft = &ft };
 	int ret = -1;
 
-	memset(fs, 0, sizeof(*fs));
 	memset(t, 0, sizeof(*t));
+	kft_funcstats_build_start(&b, fs, durations);
 	kft_functable_init(&ft, t, sz);
 	if (kft_trace_mixes_kernel(tr) && kernel_children(&kp, tr, err))
 		goto out;
 	for (size_t i = 0; i < tr->nthreads; i++)
-		if (one_thread(fs, &acc, &ft, &tr->threads[i], durations, &kp.kt,
+		if (one_thread(&b, &ft, &tr->threads[i], &kp.kt,
 			       tr->switches.present ? &tr->switches : NULL, err))
 			goto out;
-	fs->switches = tr->switches.present;
 	if (kft_functable_finish(&ft)) {
 		kft_error_set(err, "out of memory");
 		goto out;
 	}
-	for (size_t f = 0; f < fs->nfuncs; f++) {
-		struct kft_func_stat *s = &fs->funcs[f];
-		uint64_t n = s->count - s->unfinished;
-
-		s->sub_ns = s->time_ns > s->local_ns ? s->time_ns - s->local_ns : 0;
-		order_children(s);
-		if (!n) {
-			s->min_ns = s->max_ns = 0;
-			continue;
-		}
-		if (durations) {
-			kft_funcstats_spread(s, &acc[f].durs);
-			continue;
-		}
-		{
-			double mean = (double)s->sum_ns / (double)n;
-			double var = acc[f].sumsq / (double)n - mean * mean;
-
-			s->stddev_ns = var > 0 ? sqrt(var) : 0;
-		}
-	}
+	kft_funcstats_build_finish(&b);
+	fs->switches = tr->switches.present;
 	ret = 0;
 out:
-	for (size_t f = 0; acc && f < fs->nfuncs; f++)
-		kft_durs_free(&acc[f].durs);
-	free(acc);
 	free(kp.kt.v);
 	kft_functable_done(&ft);
 	if (ret) {
-		kft_funcstats_free(fs);
+		kft_funcstats_build_abort(&b);
 		kft_calltree_free(t);
 	}
 	return ret;

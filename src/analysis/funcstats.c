@@ -1,19 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The one per-function summary's arithmetic (funcstats.h): what a source
+ * of calls feeds, added up; the children's order, Max-sub and the spread
+ * of durations derived at the end.
+ */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/grow.h"
-#include "../common/sort.h"
-#include "../format/switches.h"
 #include "funcstats.h"
-#include "spooltree.h"
+
+/* What a function's summary needs only while it is built. */
+struct kft_func_work {
+	double sumsq;		/* of finished calls' durations, for the deviation */
+	struct kft_durs durs;	/* every finished call's, if kept */
+};
 
 int kft_funcstats_add_child(struct kft_func_stat *s, uint32_t func, int64_t dur)
 {
 	struct kft_child_stat *c = NULL, *bigger;
 
-	for (size_t i = 0; i < s->nchildren; i++)
+	for (size_t i = 0; i < s->nchildren && !c; i++)
 		if (s->children[i].func == func)
 			c = &s->children[i];
 	if (!c) {
@@ -24,6 +31,7 @@ int kft_funcstats_add_child(struct kft_func_stat *s, uint32_t func, int64_t dur)
 		c = &s->children[s->nchildren++];
 		memset(c, 0, sizeof(*c));
 		c->func = func;
+		c->first.entry_ns = UINT64_MAX;
 	}
 	c->count++;
 	if (dur > 0)
@@ -31,25 +39,124 @@ int kft_funcstats_add_child(struct kft_func_stat *s, uint32_t func, int64_t dur)
 	return 0;
 }
 
-int kft_funcstats_alloc(struct kft_funcstats *fs, const struct kft_calltree *t,
-			struct kft_error *err)
+void kft_funcstats_build_start(struct kft_funcstats_build *b, struct kft_funcstats *fs,
+			       bool durations)
 {
 	memset(fs, 0, sizeof(*fs));
-	fs->funcs = calloc(t->nfuncs ? t->nfuncs : 1, sizeof(*fs->funcs));
-	if (!fs->funcs)
-		return kft_error_set(err, "out of memory");
-	fs->nfuncs = t->nfuncs;
-	for (size_t i = 0; i < t->nfuncs; i++) {
+	*b = (struct kft_funcstats_build){ .fs = fs, .durations = durations };
+}
+
+int kft_funcstats_cover(struct kft_funcstats_build *b, size_t nfuncs)
+{
+	struct kft_funcstats *fs = b->fs;
+
+	if (nfuncs <= fs->nfuncs)
+		return 0;
+	if (nfuncs > b->cap) {
+		size_t cap = b->cap ? b->cap : 64;
+		struct kft_func_stat *f;
+		struct kft_func_work *w;
+
+		while (cap < nfuncs)
+			cap *= 2;
+		f = realloc(fs->funcs, cap * sizeof(*f));
+		if (!f)
+			return -1;
+		fs->funcs = f;
+		w = realloc(b->work, cap * sizeof(*w));
+		if (!w)
+			return -1;
+		b->work = w;
+		b->cap = cap;
+	}
+	for (size_t i = fs->nfuncs; i < nfuncs; i++) {
+		memset(&fs->funcs[i], 0, sizeof(fs->funcs[i]));
 		fs->funcs[i].func = (uint32_t)i;
 		fs->funcs[i].max_sub = KFT_NONE;
 		fs->funcs[i].min_ns = INT64_MAX;
+		memset(&b->work[i], 0, sizeof(b->work[i]));
 	}
+	fs->nfuncs = nfuncs;
 	return 0;
 }
 
-void kft_funcstats_spread(struct kft_func_stat *s, struct kft_durs *durs)
+int kft_funcstats_call(struct kft_funcstats_build *b, uint32_t func, int64_t dur,
+		       int64_t local, int64_t off, bool outermost)
 {
-	size_t n = kft_durs_count(durs);
+	struct kft_func_stat *s = &b->fs->funcs[func];
+	struct kft_func_work *w = &b->work[func];
+
+	s->count++;
+	if (dur < 0) {
+		s->unfinished++;
+		return 0;
+	}
+	if (outermost) {
+		s->time_ns += dur;
+		s->off_ns += off;
+	}
+	s->sum_ns += dur;
+	s->local_ns += local;
+	if (dur < s->min_ns)
+		s->min_ns = dur;
+	if (dur > s->max_ns)
+		s->max_ns = dur;
+	w->sumsq += (double)dur * (double)dur;
+	return b->durations ? kft_durs_add(&w->durs, dur) : 0;
+}
+
+static bool earlier(const struct kft_call_place *p, const struct kft_call_place *q)
+{
+	if (p->entry_ns != q->entry_ns)
+		return p->entry_ns < q->entry_ns;
+	if (p->tid != q->tid)
+		return p->tid < q->tid;
+	if (p->session != q->session)
+		return p->session < q->session;
+	return p->pre < q->pre;
+}
+
+int kft_funcstats_child(struct kft_funcstats_build *b, uint32_t parent, uint32_t func,
+			int64_t dur, const struct kft_call_place *place)
+{
+	struct kft_func_stat *s = &b->fs->funcs[parent];
+	struct kft_child_stat *ch;
+
+	if (kft_funcstats_add_child(s, func, dur))
+		return -1;
+	for (ch = s->children; ch->func != func; ch++)
+		;
+	if (earlier(place, &ch->first))
+		ch->first = *place;
+	return 0;
+}
+
+static int cmp_first_call(const void *a, const void *b)
+{
+	const struct kft_child_stat *x = a, *y = b;
+
+	return earlier(&x->first, &y->first) ? -1 : earlier(&y->first, &x->first);
+}
+
+/* Children in order of their first call; Max-sub the one in which the
+ * function spent most time (the first called, on a tie). */
+static void order_children(struct kft_func_stat *s)
+{
+	if (s->nchildren)
+		qsort(s->children, s->nchildren, sizeof(*s->children), cmp_first_call);
+	for (size_t c = 0, best = 0; c < s->nchildren; c++) {
+		if (s->max_sub == KFT_NONE || s->children[c].time_ns > s->children[best].time_ns) {
+			s->max_sub = s->children[c].func;
+			s->max_sub_count = s->children[c].count;
+			best = c;
+		}
+	}
+}
+
+/* Min, max, median, tails and deviation of s from its n finished calls'
+ * durations, which it sorts. */
+static void spread(struct kft_func_stat *s, struct kft_durs *durs, size_t n)
+{
 	double mean = (double)s->sum_ns / (double)n, var = 0;
 
 	kft_durs_sort(durs);
@@ -66,30 +173,47 @@ void kft_funcstats_spread(struct kft_func_stat *s, struct kft_durs *durs)
 	s->stddev_ns = sqrt(var / (double)n);
 }
 
-/* Sub-time, Max-sub and the spread of durations, once every call is in. */
-static void finish_stats(struct kft_funcstats *fs, struct kft_durs *durs)
+static void free_work(struct kft_funcstats_build *b)
 {
+	for (size_t f = 0; b->work && f < b->fs->nfuncs; f++)
+		kft_durs_free(&b->work[f].durs);
+	free(b->work);
+	b->work = NULL;
+}
+
+void kft_funcstats_build_finish(struct kft_funcstats_build *b)
+{
+	struct kft_funcstats *fs = b->fs;
+
 	for (size_t f = 0; f < fs->nfuncs; f++) {
 		struct kft_func_stat *s = &fs->funcs[f];
-		size_t n = kft_durs_count(&durs[f]), best = 0;
+		uint64_t n = s->count - s->unfinished;
 
 		s->sub_ns = s->time_ns > s->local_ns ? s->time_ns - s->local_ns : 0;
-		/* the child in which this function spent most of its time */
-		for (size_t c = 0; c < s->nchildren; c++) {
-			const struct kft_child_stat *ch = &s->children[c];
-
-			if (s->max_sub == KFT_NONE || ch->time_ns > s->children[best].time_ns) {
-				s->max_sub = ch->func;
-				s->max_sub_count = ch->count;
-				best = c;
-			}
-		}
+		order_children(s);
 		if (!n) {
 			s->min_ns = s->max_ns = 0;
-			continue;
+		} else if (b->durations) {
+			spread(s, &b->work[f].durs, n);
+		} else {
+			double mean = (double)s->sum_ns / (double)n;
+			double var = b->work[f].sumsq / (double)n - mean * mean;
+
+			s->stddev_ns = var > 0 ? sqrt(var) : 0;
 		}
-		kft_funcstats_spread(s, &durs[f]);
 	}
+	free_work(b);
+}
+
+void kft_funcstats_build_keep(struct kft_funcstats_build *b)
+{
+	free_work(b);
+}
+
+void kft_funcstats_build_abort(struct kft_funcstats_build *b)
+{
+	free_work(b);
+	kft_funcstats_free(b->fs);
 }
 
 void kft_funcstats_free(struct kft_funcstats *fs)
@@ -98,116 +222,4 @@ void kft_funcstats_free(struct kft_funcstats *fs)
 		free(fs->funcs[f].children);
 	free(fs->funcs);
 	memset(fs, 0, sizeof(*fs));
-}
-
-/* ---- over a tree on disk ---------------------------------------------- */
-
-static int cmp_first_row(const void *a, const void *b)
-{
-	const struct kft_child_stat *x = a, *y = b;
-
-	return x->first.pre < y->first.pre ? -1 : x->first.pre > y->first.pre;
-}
-
-/* One more call of func, at row, under s: children keep the order of
- * their first row. */
-static int add_child_at(struct kft_func_stat *s, uint32_t func, int64_t dur, uint32_t row)
-{
-	if (kft_funcstats_add_child(s, func, dur))
-		return -1;
-	for (size_t i = 0; i < s->nchildren; i++) {
-		struct kft_child_stat *ch = &s->children[i];
-
-		if (ch->func == func && (ch->count == 1 || row < ch->first.pre))
-			ch->first.pre = row;
-	}
-	return 0;
-}
-
-struct open_func {
-	uint32_t func;
-	bool finished;
-};
-
-/* One pass over st in depth-first order. */
-static int spool_pass(struct kft_funcstats *fs, struct kft_spooltree *st, struct kft_durs *durs,
-		      uint64_t *active, struct kft_error *err)
-{
-	struct open_func *open = NULL;
-	size_t nopen = 0, cap = 0;
-	int ret = 0;
-
-	for (uint64_t p = 0; p < st->ncalls; p++) {
-		struct kft_node n;
-		struct kft_func_stat *s;
-		uint32_t row;
-
-		if (kft_spooltree_get(st, p, &n, NULL, &row, err)) {
-			ret = -1;
-			break;
-		}
-		while (nopen > n.depth) {
-			nopen--;
-			active[open[nopen].func] -= open[nopen].finished;
-		}
-		s = &fs->funcs[n.func];
-		s->count++;
-		if (nopen && add_child_at(&fs->funcs[open[nopen - 1].func], n.func, n.dur_ns, row))
-			goto oom;
-		if (n.dur_ns < 0) {
-			s->unfinished++;
-		} else {
-			/* only the outermost finished call of a function counts */
-			if (!active[n.func])
-				s->time_ns += n.dur_ns;
-			s->sum_ns += n.dur_ns;
-			s->local_ns += n.local_ns;
-			if (kft_durs_add(&durs[n.func], n.dur_ns))
-				goto oom;
-		}
-		if (kft_grow((void **)&open, nopen, &cap, sizeof(*open), 64))
-			goto oom;
-		open[nopen++] = (struct open_func){ n.func, n.dur_ns >= 0 };
-		active[n.func] += n.dur_ns >= 0;
-	}
-	free(open);
-	return ret;
-oom:
-	free(open);
-	return kft_error_set(err, "out of memory");
-}
-
-int kft_funcstats_from_spool(struct kft_funcstats *fs, struct kft_spooltree *st,
-			     struct kft_error *err)
-{
-	size_t nf = st->t.nfuncs ? st->t.nfuncs : 1;
-	struct kft_durs *durs = calloc(nf, sizeof(*durs));
-	uint64_t *active = calloc(nf, sizeof(*active));
-	int ret = -1;
-
-	if (kft_funcstats_alloc(fs, &st->t, err)) {
-		free(durs);
-		free(active);
-		return -1;
-	}
-	if (!durs || !active) {
-		kft_error_set(err, "out of memory");
-		goto out;
-	}
-	if (spool_pass(fs, st, durs, active, err))
-		goto out;
-	for (size_t f = 0; f < fs->nfuncs; f++)
-		if (fs->funcs[f].nchildren)
-			qsort(fs->funcs[f].children, fs->funcs[f].nchildren,
-			      sizeof(*fs->funcs[f].children), cmp_first_row);
-	finish_stats(fs, durs);
-	ret = 0;
-out:
-	for (size_t f = 0; durs && f < st->t.nfuncs; f++)
-		kft_durs_free(&durs[f]);
-	free(durs);
-	free(active);
-	if (ret)
-		kft_funcstats_free(fs);
-	return ret;
 }

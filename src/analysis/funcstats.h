@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Per-function statistics over a call tree: what kd's summary shows, and
- * more (min, max, deviation, percentiles). Sub-time and children come
- * from the tree, so Local is exact. The classic variant reproduces kd
- * 1.1's arithmetic, mistakes included, for comparison with old reports.
+ * Per-function statistics: what kd's summary shows, and more (min, max,
+ * deviation, percentiles), one arithmetic (funcstats.c) whatever the
+ * calls come from. Sub-time and children come from the calls' nesting,
+ * so Local is exact. The classic variant (classic.c) is another answer:
+ * kd 1.1's arithmetic, mistakes included, for comparison with old reports.
  */
 #ifndef KFT_FUNCSTATS_H
 #define KFT_FUNCSTATS_H
@@ -11,14 +12,18 @@
 #include "calltree.h"
 #include "durations.h"
 
+/* Where a call was met: children are listed in order of their first call
+ * (by time, then thread, image, and place in the thread's stream). */
+struct kft_call_place {
+	uint64_t entry_ns, pre;
+	uint32_t tid, session;
+};
+
 struct kft_child_stat {
 	uint32_t func;
 	uint64_t count;		/* calls of it under this function */
 	int64_t time_ns;	/* their finished time */
-	struct {		/* its first call, to order the list (funcstats-trace.c) */
-		uint64_t entry_ns, pre;
-		uint32_t tid, session;
-	} first;
+	struct kft_call_place first;
 };
 
 struct kft_func_stat {
@@ -48,6 +53,39 @@ struct kft_funcstats {
 	bool switches;		/* off_ns known: the trace has its context switches */
 };
 
+/*
+ * The one summary's arithmetic, fed call by call by a source: a trace's
+ * walk (funcstats-trace.c) or a tree on disk (funcstats-spool.c). Each
+ * source finds the calls, their nesting and their Local; the builder
+ * adds them up and derives the rest at the end.
+ */
+struct kft_funcstats_build {
+	struct kft_funcstats *fs;
+	struct kft_func_work *work;	/* per function, while building */
+	size_t cap;
+	bool durations;		/* keep every duration: exact percentiles */
+};
+
+/* Start filling fs (emptied); durations: see above. */
+void kft_funcstats_build_start(struct kft_funcstats_build *b, struct kft_funcstats *fs,
+			       bool durations);
+/* Room for functions 0..nfuncs-1: 0, or -1 when out of memory. */
+int kft_funcstats_cover(struct kft_funcstats_build *b, size_t nfuncs);
+/* One call of func: dur < 0 if unfinished; outermost: no finished call of
+ * func encloses it (only those count in Time); local and off (time
+ * switched out, outermost calls) in ns. 0, or -1 when out of memory. */
+int kft_funcstats_call(struct kft_funcstats_build *b, uint32_t func, int64_t dur,
+		       int64_t local, int64_t off, bool outermost);
+/* One more call of func, met at place, under a call of parent. */
+int kft_funcstats_child(struct kft_funcstats_build *b, uint32_t parent, uint32_t func,
+			int64_t dur, const struct kft_call_place *place);
+/* Sub-time, the order of children, Max-sub and the spread: fs is done. */
+void kft_funcstats_build_finish(struct kft_funcstats_build *b);
+/* Stop here, fs as it is (for an arithmetic of its own: classic.c). */
+void kft_funcstats_build_keep(struct kft_funcstats_build *b);
+/* Give up: fs emptied. */
+void kft_funcstats_build_abort(struct kft_funcstats_build *b);
+
 /* From a tree on disk (spooltree.h). */
 struct kft_spooltree;
 int kft_funcstats_from_spool(struct kft_funcstats *fs, struct kft_spooltree *st,
@@ -57,13 +95,8 @@ int kft_funcstats_from_spool(struct kft_funcstats *fs, struct kft_spooltree *st,
 struct kft_text_source;
 int kft_funcstats_classic_from_rows(struct kft_funcstats *fs, struct kft_calltree *t,
 				    const struct kft_text_source *src, struct kft_error *err);
-int kft_funcstats_alloc(struct kft_funcstats *fs, const struct kft_calltree *t,
-			struct kft_error *err);
-/* One more call of func under s (dur > 0 adds to the child's time). */
+/* One more call of func under s, first met (dur > 0 adds to the child's time). */
 int kft_funcstats_add_child(struct kft_func_stat *s, uint32_t func, int64_t dur);
 void kft_funcstats_free(struct kft_funcstats *fs);
-/* Min, max, median, tails and deviation of s from its finished calls'
- * durations (at least one), which it sorts; s->sum_ns must be their sum. */
-void kft_funcstats_spread(struct kft_func_stat *s, struct kft_durs *durs);
 
 #endif
