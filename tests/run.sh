@@ -105,9 +105,11 @@ part_done "floors and fuzzing"
 # --- end-to-end tests ---------------------------------------------------
 # Each tests/e2e/*.sh defines functions: test_* run once per variant
 # (gcc and clang, -O0 and -O2, each instrumentation: -finstrument-functions,
-# -pg, -pg -mfentry, -fpatchable-function-entry=5), once_* run once. Each runs in a fresh directory, in
-# a subshell; it fails by returning non-zero, and returns 77 when it cannot
-# run here (it says why; counted as skipped, never as passed).
+# -pg, -pg -mfentry, -fpatchable-function-entry=5), each_* once per
+# instrumentation (each_variants: every compiler and level twice), once_*
+# once. Each runs in a fresh directory, in a subshell; it fails by
+# returning non-zero, and returns 77 when it cannot run here (it says why;
+# counted as skipped, never as passed).
 # KFT_TEST_JOBS of them run at once (default: the CPUs); what they print
 # comes out in the order of the list, whatever order they end in.
 variants=()
@@ -118,17 +120,25 @@ for instr in -finstrument-functions -pg "-pg -mfentry" -fpatchable-function-entr
 		done
 	done
 done
+each_variants=("gcc -O2 -finstrument-functions" "clang -O0 -pg" "clang -O2 -pg -mfentry"
+	       "gcc -O0 -fpatchable-function-entry=5")
 jobs_list=()	# "file|fn|variant"
 once_list=()
 for file in tests/e2e/*.sh; do
 	[ "$(basename "$file")" = lib.sh ] && continue
 	fns=$(bash -c "source tests/e2e/lib.sh; source $file; declare -F" |
-	      awk '$3 ~ /^(test|once)_/ { print $3 }')
+	      awk '$3 ~ /^(test|each|once)_/ { print $3 }')
 	for fn in $fns; do
 		name="$(basename "$file" .sh)/$fn"
 		[ -n "$only" ] && [[ $name != *"$only"* ]] && continue
 		if [[ $fn == once_* ]]; then
 			once_list+=("$file|$fn|gcc -O0 -finstrument-functions")
+			continue
+		fi
+		if [[ $fn == each_* ]]; then
+			for v in "${each_variants[@]}"; do
+				jobs_list+=("$file|$fn|$v")
+			done
 			continue
 		fi
 		for v in "${variants[@]}"; do

@@ -15,7 +15,7 @@ log_calls() {
 
 # The events are the calls: names, entries and durations to the ns, and
 # as many open ones as the log has.
-test_export_chrome_round_trips() {
+each_export_chrome_round_trips() {
 	build nest
 	kft record -- ./nest
 	kft export --chrome trace.json 2>wrote
@@ -66,7 +66,7 @@ once_export_errors() {
 }
 
 # kft flame: a well-formed SVG, a box per stack, widths as the times
-test_flame_svg() {
+each_flame_svg() {
 	build nest
 	kft record -- ./nest
 	kft flame -o f.svg 2>wrote
@@ -98,7 +98,7 @@ perfetto_calls() {
 # The slices are the calls: names, entries and durations to the ns, on
 # the thread's track and the signal handlers' own; the compressed trace
 # holds exactly the packets of the plain one.
-test_export_perfetto_round_trips() {
+each_export_perfetto_round_trips() {
 	build nest
 	kft record -- ./nest
 	kft export --perfetto trace.pb 2>wrote
@@ -134,7 +134,7 @@ E
 
 # A call still open when the run stopped: a slice to the end, annotated;
 # kernel calls in their category (kernel.sh's guest checks them).
-test_export_perfetto_unfinished() {
+each_export_perfetto_unfinished() {
 	build crash
 	kft record -- ./crash kill 2>/dev/null || true
 	kft export --perfetto t.pb 2>/dev/null
@@ -152,7 +152,7 @@ test_export_perfetto_unfinished() {
 }
 
 # kft flame --chart: a box a call, at its time, above its caller
-test_flame_chart() {
+each_flame_chart() {
 	build nest
 	kft record -- ./nest
 	kft flame --chart -o c.svg 2>wrote

@@ -3,7 +3,7 @@
 
 DATA="$ROOT/tests/data"
 
-test_kd_summary_counts() {
+each_kd_summary_counts() {
 	build calls
 	kft record -- ./calls >/dev/null
 	kft kd -f Fc -s c >out
@@ -29,7 +29,7 @@ E
 	check "locals add up ($sum vs $main)" test $((sum - main)) -le 4 -a $((main - sum)) -le 4
 }
 
-test_kd_call_tree() {
+each_kd_call_tree() {
 	build calls
 	kft record -- ./calls >/dev/null
 	kft kd -c >out
@@ -131,7 +131,7 @@ E
 }
 
 # A config whose functions the run never meets says so when it ends.
-test_unreached_said() {
+each_unreached_said() {
 	build calls
 	printf 'begin\n  trigger start entry main_loop\nend\n' >a.conf
 	kft record --no-check -c a.conf -o a -- ./calls >/dev/null 2>err
@@ -251,7 +251,7 @@ test_kd_static_functions() {
 
 # Signal handlers are user space's interrupts: chains of their own,
 # interlaced where they happened.
-test_kd_signals_interlaced() {
+each_kd_signals_interlaced() {
 	build signals
 	kft record -- ./signals
 	kft kd -c -i >out
@@ -276,7 +276,7 @@ E
 
 # The one-pass totals agree with the totals taken from the call trees, on
 # threads, signal handlers, deep recursion, filtered levels and a ring.
-test_kd_fast_totals_match_trees() {
+each_kd_fast_totals_match_trees() {
 	for p in threads signals deep phases; do build $p; done
 	printf 'begin\nfilter mintime 200\nend\n' >gaps.conf
 	printf 'begin\nlogentries 50\noverwrite\nend\n' >ring.conf
@@ -295,7 +295,7 @@ test_kd_fast_totals_match_trees() {
 # its outermost call's, never more than the program's; every call still
 # counts in Count, and the average is per call. The same from the log as
 # text.
-test_kd_recursion_counts_once() {
+each_kd_recursion_counts_once() {
 	build deep
 	kft record -- ./deep 1000 >/dev/null
 	for input in "" "-"; do

@@ -6,7 +6,7 @@
 # field N (1 = Fired) of FUNC's row, in usec
 stat_of() { awk -v f="$1" -v n="$2" 'NR > 2 && NF == 14 && $1 == f { print $(n + 1) }' stats; }
 
-test_stats_intervals() {
+each_stats_intervals() {
 	build periodic
 	kft record -- ./periodic
 	kft stats >stats
@@ -31,7 +31,7 @@ test_stats_intervals() {
 	check "reset_coprocessor in it" awk '$NF == "reset_coprocessor" && $2 >= 30000 { ok = 1 } END { exit !ok }' gap
 }
 
-test_stats_histogram() {
+each_stats_histogram() {
 	build periodic
 	kft record -- ./periodic
 	kft stats --hist tick --intervals >hist
@@ -58,7 +58,7 @@ once_stats_errors() {
 }
 
 # kft latency: the longest call, in ftrace's latency_trace layout
-test_latency_trace() {
+each_latency_trace() {
 	build periodic
 	kft record -- ./periodic
 	kft latency reset_coprocessor >lat
@@ -78,7 +78,7 @@ test_latency_trace() {
 
 # kft record --latency: the longest call kept as the program runs, while
 # the rings forget it; readable while it runs, replaced by a longer one
-test_latency_kept() {
+each_latency_kept() {
 	build worst
 	printf 'begin\n  logentries 20000\nend\n' >ring.conf
 	"$KFT" record --latency handle -c ring.conf -- ./worst >out 2>err &
@@ -126,7 +126,7 @@ test_latency_kept() {
 }
 
 # symbol sets, as kptrace.conf's groups: in the funclist, and for kft stats
-test_stats_sets() {
+each_stats_sets() {
 	build periodic
 	cat >sets.conf <<'E'
 begin

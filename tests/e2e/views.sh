@@ -171,7 +171,7 @@ views_agree() {
 	check_summary want
 }
 
-test_views_whole_program() {
+each_views_whole_program() {
 	views_agree "0 main
 1 a
 2 b
@@ -217,14 +217,14 @@ library_calls_agree() {
 2 write" "trigger start entry main" "trigger stop exit main"
 }
 
-test_views_funclist_of_nested_functions() {
+each_views_funclist_of_nested_functions() {
 	views_agree "0 b
 0 b
 0 c
 1 d" "filter funclist b c d fend"
 }
 
-test_views_funclist_skipping_levels() {
+each_views_funclist_skipping_levels() {
 	TEXT_TREE="0 main
 0 b
 0 b
@@ -234,7 +234,7 @@ i 0 h" views_agree "0 main
 i 0 h" "filter funclist main b h fend"
 }
 
-test_views_start_on_a_nested_function() {
+each_views_start_on_a_nested_function() {
 	views_agree "0 y
 1 b
 0 c
@@ -243,24 +243,24 @@ i 0 on_usr1
 i 1 h" "trigger start entry y"
 }
 
-test_views_start_and_stop() {
+each_views_start_and_stop() {
 	views_agree "0 x
 1 y
 2 b" "trigger start entry x" "trigger stop exit x"
 }
 
-test_views_stop_leaves_open_calls() {
+each_views_stop_leaves_open_calls() {
 	views_agree "0 main -1
 1 a
 2 b" "trigger stop exit a"
 }
 
-test_views_mintime() {
+each_views_mintime() {
 	views_agree "0 main
 1 c" "filter mintime 10000"
 }
 
-test_views_maxtime() {
+each_views_maxtime() {
 	views_agree "0 a
 1 b
 0 x
@@ -271,14 +271,14 @@ i 0 on_usr1
 i 1 h" "filter maxtime 10000"
 }
 
-test_views_funclist_and_maxtime() {
+each_views_funclist_and_maxtime() {
 	views_agree "0 y
 0 d" "filter funclist main y d fend" "filter maxtime 10000"
 }
 
 # ftrace's selections: notrace wins over a funclist of globs; a graph
 # function and the levels below it; a depth from the outermost call.
-test_views_notrace() {
+each_views_notrace() {
 	views_agree "0 main
 1 a
 1 x
@@ -289,23 +289,23 @@ i 0 on_usr1
 i 1 h" "filter notrace b fend"
 }
 
-test_views_funclist_glob_and_notrace() {
+each_views_funclist_glob_and_notrace() {
 	views_agree "0 a
 0 c" "filter funclist [a-c] fend" "filter notrace b fend"
 }
 
-test_views_graph() {
+each_views_graph() {
 	views_agree "0 x
 1 y
 2 b" "filter graph x fend"
 }
 
-test_views_graph_and_depth() {
+each_views_graph_and_depth() {
 	views_agree "0 x
 1 y" "filter graph x fend" "filter depth 2"
 }
 
-test_views_depth() {
+each_views_depth() {
 	views_agree "0 main
 1 a
 1 x
@@ -313,12 +313,12 @@ test_views_depth() {
 i 0 on_usr1" "filter depth 2"
 }
 
-test_views_autorepeat() {
+each_views_autorepeat() {
 	views_agree "0 b
 0 b" "trigger start entry b" "trigger stop exit b" "autorepeat"
 }
 
-test_views_noints() {
+each_views_noints() {
 	views_agree "0 main
 1 a
 2 b
@@ -329,7 +329,7 @@ test_views_noints() {
 2 d" "filter noints"
 }
 
-test_views_onlyints() {
+each_views_onlyints() {
 	views_agree "i 0 on_usr1
 i 1 h" "filter onlyints"
 }
