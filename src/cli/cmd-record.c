@@ -37,7 +37,7 @@ static const char usage[] =
 	"usage: kft record [-c CONFIG] [-o DIR] [--max-size SIZE] [--no-prime] [--no-check]\n"
 	"                  [-F PATTERN] [-N PATTERN] [-G FUNC] [-D N] [--cpus LIST]\n"
 	"                  [--compensate] [--no-compress] [--no-switches]\n"
-	"                  [--libcalls[=all] | --no-libcalls]\n"
+	"                  [--libcalls[=all] | --no-libcalls] [-A FUNC[@SPEC]] [-R FUNC]\n"
 	"                  [--] PROG [ARGS...]\n"
 	"       kft record -p PID [-c CONFIG] [-o DIR] [--max-size SIZE] [--no-prime]\n"
 	"       kft record --kernel [-c CONFIG] [-o DIR] [--irqs] [--compensate] [-- CMD [ARGS...]]\n"
@@ -80,6 +80,13 @@ static const char usage[] =
 	"                     another too (libstdc++'s operator new to malloc)\n"
 	"                     (config: libcalls [all]); --no-libcalls: not, whatever\n"
 	"                     the config says\n"
+	"  -A, --argument FUNC[@SPEC]  save FUNC's arguments (names or globs; SPEC:\n"
+	"                     arg1..arg6 by commas, each /d /u /x with a size 8..64,\n"
+	"                     or /s a string: open@arg1/s,arg2/x; default: the first\n"
+	"                     three, /d); the views show them (config: args)\n"
+	"  -R, --retval FUNC[@retval/FMT]  save FUNC's return value. -A and -R need\n"
+	"                     -pg, -pg -mfentry or -fpatchable-function-entry=5, or a\n"
+	"                     library call under --libcalls\n"
 	"  -p, --pid PID      trace the running process PID, built with\n"
 	"                     -fpatchable-function-entry=5 and started without kft,\n"
 	"                     until Ctrl-C or the config's stop trigger; it runs on\n"
@@ -129,17 +136,38 @@ struct record_opts {
 	/* ftrace's selections from the options, as config statements */
 	const char *filter[64], *notrace[64], *graph[64];
 	size_t nfilter, nnotrace, ngraph;
+	/* -A FUNC[@SPEC] and -R FUNC[@retval/FMT], as an args statement */
+	const char *args[64];
+	bool args_ret[64];	/* from -R: the return value */
+	size_t nargs;
 	const char *depth;
 	const char *cpus;
 };
+
+/* Whether the args statement's function r, which path's own code has,
+ * can have its arguments and return value saved: the -pg hooks and
+ * patched entries see the registers that hold them,
+ * -finstrument-functions' hooks do not. 0, or -1 said. */
+static int args_seen(const struct kft_elf *elf, const struct kft_func_ref *r, const char *where,
+		     const char *path)
+{
+	if (elf->calls_pg_hooks || elf->patch_size)
+		return 0;
+	return kft_cli_fail("%s'%s': its arguments and return value cannot be saved: %s was "
+			    "built with\n-finstrument-functions, whose hooks are called where "
+			    "they may have left their\nregisters; rebuild it with -pg, -pg "
+			    "-mfentry or -fpatchable-function-entry=5\n(library calls under "
+			    "--libcalls show them whatever the program was built with)",
+			    where, r->name, path);
+}
 
 static int check_program(const char *path, const struct kft_config *cfg, const char *cfgname,
 			 bool libcalls)
 {
 	struct kft_elf elf;
 	struct kft_error err;
-	const struct kft_func_ref *refs[2 + 3 * KFT_MAX_FUNCLIST];
-	size_t nrefs = 0;
+	const struct kft_func_ref *refs[2 + 4 * KFT_MAX_FUNCLIST];
+	size_t nrefs = 0, args_from;
 	char magic[4] = { 0 };
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	int ret = 0;
@@ -190,6 +218,10 @@ static int check_program(const char *path, const struct kft_config *cfg, const c
 	for (size_t i = 0; i < cfg->graph.n; i++)
 		if (cfg->graph.refs[i].name)
 			refs[nrefs++] = &cfg->graph.refs[i];
+	args_from = nrefs;
+	for (size_t i = 0; i < cfg->args.n; i++)
+		if (cfg->args.refs[i].name)
+			refs[nrefs++] = &cfg->args.refs[i];
 	for (size_t i = 0; i < nrefs && !ret; i++) {
 		const struct kft_func_ref *r = refs[i];
 		char where[PATH_MAX + 16];
@@ -205,7 +237,7 @@ static int check_program(const char *path, const struct kft_config *cfg, const c
 					   where, r->name);
 		else if (kft_is_glob(r->name) ? kft_elf_find_glob(&elf, r->name, NULL, 0)
 					     : kft_elf_find(&elf, r->name, &addr, 1))
-			continue;
+			ret = i >= args_from ? args_seen(&elf, r, where, path) : 0;
 		else if (kft_elf_find_imports(&elf, r->name))
 			ret = libcalls ? 0
 				       : kft_cli_fail("%s'%s': %s calls it in a shared library: add "
@@ -393,6 +425,8 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		{ "notrace", required_argument, NULL, 'N' },
 		{ "graph", required_argument, NULL, 'G' },
 		{ "depth", required_argument, NULL, 'D' },
+		{ "argument", required_argument, NULL, 'A' },
+		{ "retval", required_argument, NULL, 'R' },
 		{ "cpus", required_argument, NULL, 1000 },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "latency", required_argument, NULL, 'L' },
@@ -401,7 +435,7 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 	int c;
 
 	o->dir = KFT_DEFAULT_DIR;
-	while ((c = getopt_long(argc, argv, "+c:o:F:N:G:D:p:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+c:o:F:N:G:D:p:A:R:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'F':
 		case 'N':
@@ -416,6 +450,15 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 			list[(*n)++] = optarg;
 			break;
 		}
+		case 'A':
+		case 'R':
+			if (o->nargs == 64) {
+				fprintf(stderr, "kft: record: 64 -A and -R at most\n");
+				return -1;
+			}
+			o->args_ret[o->nargs] = c == 'R';
+			o->args[o->nargs++] = optarg;
+			break;
 		case 'D':
 			o->depth = optarg;
 			break;
@@ -535,11 +578,13 @@ static int add_selections(struct kft_config *cfg, const struct record_opts *o)
 	char *text, *p;
 	int ret;
 
-	if (!o->nfilter && !o->nnotrace && !o->ngraph && !o->depth && !o->cpus)
+	if (!o->nfilter && !o->nnotrace && !o->ngraph && !o->depth && !o->cpus && !o->nargs)
 		return 0;
 	for (int l = 0; l < 3; l++)
 		for (size_t i = 0; i < counts[l]; i++)
 			len += strlen(lists[l][i]) + 32;
+	for (size_t i = 0; i < o->nargs; i++)
+		len += strlen(o->args[i]) + 32;
 	len += (o->depth ? strlen(o->depth) : 0) + (o->cpus ? strlen(o->cpus) + 32 : 0);
 	text = p = malloc(len);
 	if (!text)
@@ -551,6 +596,13 @@ static int add_selections(struct kft_config *cfg, const struct record_opts *o)
 		p += sprintf(p, "filter %s", words[l]);
 		for (size_t i = 0; i < counts[l]; i++)
 			p += sprintf(p, " %s", lists[l][i]);
+		p += sprintf(p, " fend\n");
+	}
+	if (o->nargs) {
+		p += sprintf(p, "args");
+		for (size_t i = 0; i < o->nargs; i++)
+			p += sprintf(p, " %s%s", o->args[i],
+				     o->args_ret[i] && !strchr(o->args[i], '@') ? "@retval" : "");
 		p += sprintf(p, " fend\n");
 	}
 	if (o->depth)
@@ -569,6 +621,24 @@ static int add_selections(struct kft_config *cfg, const struct record_opts *o)
 		  &opt.skip_list.n, &opt.skip_list.refs);
 	move_refs(&cfg->graph.set, &cfg->graph.n, &cfg->graph.refs, &opt.graph.set, &opt.graph.n,
 		  &opt.graph.refs);
+	if (opt.args.set) {
+		size_t had = cfg->args.n, more = opt.args.n;
+		struct kft_argspec *specs = realloc(cfg->argspecs,
+						    (had + opt.args.n) * sizeof(*specs));
+
+		if (!specs) {
+			kft_config_release(&opt);
+			return kft_cli_fail("out of memory");
+		}
+		memcpy(specs + had, opt.argspecs, opt.args.n * sizeof(*specs));
+		cfg->argspecs = specs;
+		move_refs(&cfg->args.set, &cfg->args.n, &cfg->args.refs, &opt.args.set,
+			  &opt.args.n, &opt.args.refs);
+		if (cfg->args.n != had + more) {
+			kft_config_release(&opt);
+			return kft_cli_fail("out of memory");
+		}
+	}
 	if (opt.max_depth)
 		cfg->max_depth = opt.max_depth;
 	if (opt.cpus_set) {

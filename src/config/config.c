@@ -69,6 +69,23 @@ static bool word_goes_on(const char *w, size_t n, const char *text, size_t i, si
 	       (n && w[n - 1] == ')' && word_follows(text, i, len, "const"));
 }
 
+/* Whether the comma at text[i] goes on an args statement's spec, as in
+ * "open@arg1/s,arg2,retval": the word so far has "@arg" or "@retval",
+ * and another item of the spec follows. */
+static bool in_argspec(const char *w, size_t n, const char *text, size_t i, size_t len)
+{
+	const char *at = memchr(w, '@', n);
+
+	for (; at; at = memchr(at + 1, '@', n - (size_t)(at + 1 - w)))
+		if (!strncmp(at + 1, "arg", 3) || !strncmp(at + 1, "retval", 6))
+			break;
+	if (!at)
+		return false;
+	i++;
+	return (i + 3 <= len && !memcmp(text + i, "arg", 3)) ||
+	       (i + 6 <= len && !memcmp(text + i, "retval", 6));
+}
+
 static int tokenize(struct parser *p, const char *text, size_t len)
 {
 	size_t cap = 64, i = 0;
@@ -119,6 +136,10 @@ static int tokenize(struct parser *p, const char *text, size_t len)
 					parens++;
 				else if (text[i] == ')' && parens)
 					parens--;
+				if (text[i] == ',' && in_argspec(t->text, n, text, i, len)) {
+					t->text[n++] = text[i++];
+					continue;
+				}
 				if (!parens && (isspace((unsigned char)text[i]) || text[i] == '#' ||
 						text[i] == ',')) {
 					if (!word_goes_on(t->text, n, text, i, len))
@@ -205,6 +226,113 @@ bad:
 static bool is_ident_char(char c)
 {
 	return isalnum((unsigned char)c) || (c && strchr("_.$@:()<>,*&~[] ", c));
+}
+
+/* One item of a spec, "arg3/x" or "retval", into spec. */
+static int argspec_item(const char *s, size_t n, struct kft_argspec *spec)
+{
+	const char *slash = memchr(s, '/', n);
+	size_t name = slash ? (size_t)(slash - s) : n;
+	char fmt = KFT_ARG_INT, *slot;
+	uint8_t bits = 0, *bits_slot;
+
+	if (slash) {
+		size_t rest = n - name - 1;
+
+		if (!rest || !strchr("duxs", slash[1]))
+			return -1;
+		fmt = slash[1];
+		if (rest == 1)
+			;
+		else if (fmt != KFT_ARG_STR && rest == 2 && slash[2] == '8')
+			bits = 8;
+		else if (fmt != KFT_ARG_STR && rest == 3 && (!memcmp(slash + 2, "16", 2) ||
+							     !memcmp(slash + 2, "32", 2) ||
+							     !memcmp(slash + 2, "64", 2)))
+			bits = (uint8_t)((slash[2] - '0') * 10 + slash[3] - '0');
+		else
+			return -1;
+		if (bits == 64)
+			bits = 0;
+	}
+	if (name == 6 && !memcmp(s, "retval", 6)) {
+		slot = &spec->ret;
+		bits_slot = &spec->ret_bits;
+	} else if (name == 4 && !memcmp(s, "arg", 3) && s[3] >= '1' &&
+		   s[3] <= '0' + KFT_MAX_ARGS) {
+		slot = &spec->arg[s[3] - '1'];
+		bits_slot = &spec->arg_bits[s[3] - '1'];
+	} else {
+		return -1;
+	}
+	if (*slot)
+		return -1;	/* named twice */
+	*slot = fmt;
+	*bits_slot = bits;
+	return 0;
+}
+
+int kft_argspec_parse(const char *text, struct kft_argspec *spec)
+{
+	memset(spec, 0, sizeof(*spec));
+	for (;;) {
+		const char *comma = strchr(text, ',');
+		size_t n = comma ? (size_t)(comma - text) : strlen(text);
+
+		if (argspec_item(text, n, spec))
+			return -1;
+		if (!comma)
+			return 0;
+		text = comma + 1;
+	}
+}
+
+const char *kft_argspec_str(const struct kft_argspec *spec, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i <= KFT_MAX_ARGS; i++) {
+		char fmt = i < KFT_MAX_ARGS ? spec->arg[i] : spec->ret;
+		uint8_t bits = i < KFT_MAX_ARGS ? spec->arg_bits[i] : spec->ret_bits;
+		int w;
+
+		if (!fmt)
+			continue;
+		if (i < KFT_MAX_ARGS)
+			w = snprintf(buf + n, size - n, "%sarg%d", n ? "," : "", i + 1);
+		else
+			w = snprintf(buf + n, size - n, "%sretval", n ? "," : "");
+		if (w > 0 && (size_t)w < size - n)
+			n += (size_t)w;
+		if ((fmt != KFT_ARG_INT || bits) && n + 5 < size)
+			n += (size_t)snprintf(buf + n, size - n, "/%c", fmt);
+		if (bits && n + 3 < size)
+			n += (size_t)snprintf(buf + n, size - n, "%u", bits);
+	}
+	return buf;
+}
+
+/* An args statement's word, "FUNC@SPEC" or "FUNC" (its first three
+ * arguments): the function into t's text, the spec into spec. */
+static int split_argspec(struct parser *p, struct token *t, struct kft_argspec *spec)
+{
+	char *at = strchr(t->text, '@');
+
+	for (; at; at = strchr(at + 1, '@'))
+		if (!strncmp(at + 1, "arg", 3) || !strncmp(at + 1, "retval", 6))
+			break;
+	if (!at) {
+		memset(spec, 0, sizeof(*spec));
+		spec->arg[0] = spec->arg[1] = spec->arg[2] = KFT_ARG_INT;
+		return 0;
+	}
+	if (kft_argspec_parse(at + 1, spec))
+		return bad_word(p, t, "expected FUNC@SPEC, SPEC as arg1,arg2/x,retval/d32: "
+				      "arg1 to arg6 and retval, each once, /d, /u, /x (with a "
+				      "size: 8, 16, 32, 64) or /s");
+	*at = '\0';
+	return 0;
 }
 
 static int parse_func(struct parser *p, const struct token *t, struct kft_func_ref *ref)
@@ -370,9 +498,11 @@ static int add_func(struct parser *p, size_t *n, struct kft_func_ref **refs,
 	return 0;
 }
 
-/* funclist, notrace or graph: what names the list, and the list. */
+/* funclist, notrace, graph or args: what names the list, and the list;
+ * specs: args' specs, one a function (NULL for the others). */
 static int parse_funclist(struct parser *p, struct kft_config *cfg, const struct token *kw,
-			  bool *has, size_t *n, struct kft_func_ref **refs)
+			  bool *has, size_t *n, struct kft_func_ref **refs,
+			  struct kft_argspec **specs)
 {
 	bool fended = block_has_fend(p);
 	const struct token *prev = kw;
@@ -403,13 +533,32 @@ static int parse_funclist(struct parser *p, struct kft_config *cfg, const struct
 						      "the funclist that names it)");
 			for (size_t i = 0; i < set->nmembers; i++) {
 				struct token m = *t;
+				struct kft_argspec spec, *more;
 
 				snprintf(m.text, sizeof(m.text), "%s", set->members[i]);
 				if (add_func(p, n, refs, &m, &cap))
 					return -1;
+				if (!specs)
+					continue;
+				split_argspec(p, &m, &spec);
+				if (!(more = realloc(*specs, *n * sizeof(*more))))
+					return kft_error_set(p->err, "%s: out of memory", p->origin);
+				*specs = more;
+				more[*n - 1] = spec;
 			}
-		} else if (add_func(p, n, refs, t, &cap)) {
-			return -1;
+		} else {
+			struct kft_argspec spec, *more;
+
+			if (specs && split_argspec(p, t, &spec))
+				return -1;
+			if (add_func(p, n, refs, t, &cap))
+				return -1;
+			if (specs) {
+				if (!(more = realloc(*specs, *n * sizeof(*more))))
+					return kft_error_set(p->err, "%s: out of memory", p->origin);
+				*specs = more;
+				more[*n - 1] = spec;
+			}
 		}
 		prev = t;
 	}
@@ -544,13 +693,14 @@ static int parse_filter(struct parser *p, struct kft_config *cfg, const struct t
 	if (!strcmp(what->text, "cpus"))
 		return parse_cpus(p, cfg, what);
 	if (!strcmp(what->text, "funclist"))
-		return parse_funclist(p, cfg, what, &cfg->has_funclist, &cfg->nfuncs, &cfg->funcs);
+		return parse_funclist(p, cfg, what, &cfg->has_funclist, &cfg->nfuncs, &cfg->funcs,
+				      NULL);
 	if (!strcmp(what->text, "notrace"))
 		return parse_funclist(p, cfg, what, &cfg->skip_list.set, &cfg->skip_list.n,
-				      &cfg->skip_list.refs);
+				      &cfg->skip_list.refs, NULL);
 	if (!strcmp(what->text, "graph"))
 		return parse_funclist(p, cfg, what, &cfg->graph.set, &cfg->graph.n,
-				      &cfg->graph.refs);
+				      &cfg->graph.refs, NULL);
 	if (!strcmp(what->text, "depth")) {
 		uint64_t v;
 
@@ -597,6 +747,9 @@ static int parse_statement(struct parser *p, struct kft_config *cfg, const struc
 		return parse_watch(p, cfg, kw);
 	if (!strcmp(w, "set"))
 		return parse_set(p, cfg, kw);
+	if (!strcmp(w, "args"))
+		return parse_funclist(p, cfg, kw, &cfg->args.set, &cfg->args.n, &cfg->args.refs,
+				      &cfg->argspecs);
 	if (!strcmp(w, "logentries")) {
 		struct token *arg = expect(p, "a number of entries", kw);
 
@@ -638,7 +791,7 @@ static int parse_statement(struct parser *p, struct kft_config *cfg, const struc
 		return bad_word(p, kw, "not supported: kft always times calls");
 	if (!strcmp(w, "begin") || !strcmp(w, "new"))
 		return bad_word(p, kw, "unexpected inside a begin ... end block");
-	return bad_word(p, kw, "unknown statement (expected trigger, filter, watch, set, "
+	return bad_word(p, kw, "unknown statement (expected trigger, filter, watch, set, args, "
 			"logentries, autorepeat, overwrite, prime, libcalls or end)");
 }
 
@@ -661,6 +814,10 @@ void kft_config_release(struct kft_config *cfg)
 	for (size_t i = 0; i < cfg->graph.n; i++)
 		free(cfg->graph.refs[i].name);
 	free(cfg->graph.refs);
+	for (size_t i = 0; i < cfg->args.n; i++)
+		free(cfg->args.refs[i].name);
+	free(cfg->args.refs);
+	free(cfg->argspecs);
 	for (size_t i = 0; i < cfg->nsets; i++) {
 		for (size_t k = 0; k < cfg->sets[i].nmembers; k++)
 			free(cfg->sets[i].members[k]);
@@ -889,6 +1046,15 @@ char *kft_config_format(const struct kft_config *cfg)
 	}
 	if (cfg->max_depth)
 		sb_add(&sb, "\tfilter depth %u\n", cfg->max_depth);
+	if (cfg->args.set) {
+		char spec[64];
+
+		sb_add(&sb, "\targs");
+		for (size_t i = 0; i < cfg->args.n; i++)
+			sb_add(&sb, " %s@%s", kft_func_ref_str(&cfg->args.refs[i], buf, sizeof(buf)),
+			       kft_argspec_str(&cfg->argspecs[i], spec, sizeof(spec)));
+		sb_add(&sb, " fend\n");
+	}
 	if (cfg->watch != KFT_WATCH_NONE)
 		sb_add(&sb, "\twatch %s %" PRIu64 "\n",
 		       cfg->watch == KFT_WATCH_STACK ? "stack" : "worst-stack", cfg->watch_bytes);

@@ -11,6 +11,7 @@
  *     filter noints | filter onlyints
  *     filter cpus LIST          (0,2-3, or a hex mask 0x...)
  *     filter funclist FUNC... fend
+ *     args FUNC[@SPEC]... fend  (SPEC: argN[/FMT] and retval[/FMT], by commas)
  *     watch stack|worst-stack BYTES
  *     logentries N
  *     autorepeat | overwrite | prime
@@ -74,6 +75,28 @@ struct kft_func_list {
 	struct kft_func_ref *refs;
 };
 
+/* What kft saves of a function's calls ("args" statement, kft record -A
+ * and -R): which of its first six integer arguments and whether its
+ * return value, each with how to show it (KFT_ARG_*; 0: not saved). */
+#define KFT_MAX_ARGS 6
+#define KFT_ARG_INT 'd'		/* signed decimal */
+#define KFT_ARG_UINT 'u'	/* unsigned decimal */
+#define KFT_ARG_HEX 'x'		/* hexadecimal */
+#define KFT_ARG_STR 's'		/* a C string the value points to */
+struct kft_argspec {
+	char arg[KFT_MAX_ARGS];
+	char ret;
+	/* and each one's size in bits: 8, 16, 32, or 0: 64 (FMT's suffix) */
+	uint8_t arg_bits[KFT_MAX_ARGS];
+	uint8_t ret_bits;
+};
+
+/* "argN[/FMT],...,retval[/FMT]" into *spec, FMT a letter and for d, u
+ * and x a size (d32): 0, or -1 (a bad spec). */
+int kft_argspec_parse(const char *text, struct kft_argspec *spec);
+/* spec as kft_argspec_parse reads it, into buf. */
+const char *kft_argspec_str(const struct kft_argspec *spec, char *buf, size_t size);
+
 /* A named set of functions (KPTrace's symbol groups): names or globs. */
 struct kft_set {
 	char *name;
@@ -114,6 +137,10 @@ struct kft_config {
 	struct kft_func_list skip_list;	/* "filter notrace" */
 	struct kft_func_list graph;
 	uint32_t max_depth;
+	/* "args": the functions whose arguments or return value are saved,
+	 * argspecs[i] saying what of args.refs[i] */
+	struct kft_func_list args;
+	struct kft_argspec *argspecs;
 	/* not a statement: `kft record --kernel --irqs` also records the
 	 * kernel's interrupt and softirq events */
 	bool irq_events;

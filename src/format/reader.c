@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "call-args.h"
 #include "inherited.h"
 #include "reader.h"
 
@@ -397,16 +398,19 @@ static int by_time(const void *a, const void *b)
 	return x->ns < y->ns ? -1 : x->ns > y->ns;
 }
 
-/* The markers, whole records only, each text cut at its length. A
- * missing file is none. */
-static int read_marks(struct kft_trace *tr, struct kft_error *err)
+/* The whole records of size bytes of file name in the trace, into *out
+ * (a piece of one at the end, as a write cut short leaves, is dropped).
+ * A missing file is none. */
+static int read_whole_records(struct kft_trace *tr, const char *name, size_t size, void **out,
+			      size_t *nout, struct kft_error *err)
 {
 	char path[4096];
 	struct stat st;
 	size_t n, got = 0;
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/marks", tr->dir);
+	*nout = 0;
+	snprintf(path, sizeof(path), "%s/%s", tr->dir, name);
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0)
 		return 0;
@@ -414,26 +418,46 @@ static int read_marks(struct kft_trace *tr, struct kft_error *err)
 		close(fd);
 		return 0;
 	}
-	n = (size_t)st.st_size / sizeof(struct kft_mark);
-	tr->marks = calloc(n ? n : 1, sizeof(*tr->marks));
-	if (!tr->marks) {
+	n = (size_t)st.st_size / size;
+	*out = calloc(n ? n : 1, size);
+	if (!*out) {
 		close(fd);
 		return kft_error_set(err, "out of memory");
 	}
-	while (got < n * sizeof(struct kft_mark)) {
-		ssize_t k = pread(fd, (char *)tr->marks + got, n * sizeof(struct kft_mark) - got,
-				  (off_t)got);
+	while (got < n * size) {
+		ssize_t k = pread(fd, (char *)*out + got, n * size - got, (off_t)got);
 
 		if (k <= 0)
 			break;
 		got += (size_t)k;
 	}
 	close(fd);
-	tr->nmarks = got / sizeof(struct kft_mark);
+	*nout = got / size;
+	return 0;
+}
+
+/* The markers, each text cut at its length. */
+static int read_marks(struct kft_trace *tr, struct kft_error *err)
+{
+	if (read_whole_records(tr, "marks", sizeof(struct kft_mark), (void **)&tr->marks,
+			       &tr->nmarks, err))
+		return -1;
 	for (size_t i = 0; i < tr->nmarks; i++)
 		if (tr->marks[i].len > KFT_MARK_TEXT)
 			tr->marks[i].len = KFT_MARK_TEXT;
-	qsort(tr->marks, tr->nmarks, sizeof(*tr->marks), by_time);
+	if (tr->nmarks)
+		qsort(tr->marks, tr->nmarks, sizeof(*tr->marks), by_time);
+	return 0;
+}
+
+/* Saved arguments and return values, in the order kft_call_args finds
+ * them by (call-args.h). */
+static int read_args(struct kft_trace *tr, struct kft_error *err)
+{
+	if (read_whole_records(tr, "args", sizeof(struct kft_argrec), (void **)&tr->args,
+			       &tr->nargs, err))
+		return -1;
+	kft_args_sort(tr->args, tr->nargs);
 	return 0;
 }
 
@@ -476,7 +500,7 @@ int kft_trace_open_as(struct kft_trace *tr, const char *dir, unsigned int flags,
 	if (!tr->dir)
 		return kft_error_set(err, "out of memory");
 	if (read_control(tr, err) || read_config(tr, err) || read_threads(tr, err) ||
-	    read_marks(tr, err)) {
+	    read_marks(tr, err) || read_args(tr, err)) {
 		kft_trace_close(tr);
 		return -1;
 	}
@@ -514,6 +538,7 @@ void kft_trace_close(struct kft_trace *tr)
 	free(tr->switches_error);
 	free(tr->ended_how);
 	free(tr->marks);
+	free(tr->args);
 	for (size_t i = 0; i < tr->nskipped; i++)
 		free(tr->skipped[i]);
 	free(tr->skipped);

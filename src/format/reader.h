@@ -85,6 +85,8 @@ struct kft_trace {
 	struct kft_switches switches;	/* the threads' context switches, if recorded */
 	struct kft_mark *marks;		/* the markers, in time order */
 	size_t nmarks;
+	struct kft_argrec *args;	/* saved arguments, return values (call-args.h) */
+	size_t nargs;
 	char *switches_error;		/* why they could not be read (then none) */
 	char *ended_how;		/* how the program ended, as `kft record` saw it
 					 * ("killed by signal 9", "exited 0"), or NULL */

@@ -21,6 +21,8 @@
  *                                records [0, n) read from here, the rest
  *                                from the .kft file, whose pages for them
  *                                were given back
+ *   kft.data/args                saved arguments and return values: struct
+ *                                kft_argrec records in the order written
  *   kft.data/switches            the traced threads' context switches, as
  *                                the kernel reported them (perf events):
  *                                struct kft_switches_hdr, then struct
@@ -113,6 +115,39 @@ struct kft_mark {
 	uint8_t in_signal;	/* made in a signal handler */
 	uint8_t pad[5];
 	char text[KFT_MARK_TEXT];	/* not NUL-terminated when full */
+};
+
+/*
+ * Saved arguments or a return value (the config's args statement, kft
+ * record -A and -R): one record of the trace's `args` file, appended whole
+ * by one write from any thread, at the call's entry (its arguments) or
+ * exit (its return value). It names its call as the call's own record
+ * does: thread, image, entry time and function.
+ */
+#define KFT_ARGS_TEXT 80
+#define KFT_ARGREC_ARGS		1	/* regs: the first six integer arguments */
+#define KFT_ARGREC_RETVAL	2	/* regs[0]: the return value */
+/* str_state[i]: what text holds of the string value i points to */
+#define KFT_ARGSTR_NONE		0	/* not a string (or not saved) */
+#define KFT_ARGSTR_READ		1	/* read, NUL-terminated in text */
+#define KFT_ARGSTR_CUT		2	/* longer than its room: cut there */
+#define KFT_ARGSTR_NULL		3	/* the pointer was NULL */
+#define KFT_ARGSTR_FAULT	4	/* it pointed at no readable memory */
+struct kft_argrec {
+	uint64_t entry_ns;	/* the call's entry, as its record has it */
+	uint64_t func;		/* the function's address */
+	uint32_t tid, session;
+	uint8_t kind;		/* KFT_ARGREC_* */
+	char fmt[7];		/* how each of regs shows (KFT_ARG_* of config.h;
+				 * 0: not asked for); RETVAL: fmt[0] */
+	uint64_t regs[6];
+	uint8_t str_state[6];	/* per value, KFT_ARGSTR_* */
+	uint8_t str_off[6];	/* where its text begins in text */
+	uint8_t bits[7];	/* each value's size: 8, 16, 32, or 0: 64 */
+	uint8_t pad[5];
+	uint64_t sp;		/* the stack pointer at the hook (KFT's frame pointer
+				 * column) */
+	char text[KFT_ARGS_TEXT];	/* the strings, NUL-terminated */
 };
 
 /* Why the run started or stopped (enum kft_trigger_type values). */

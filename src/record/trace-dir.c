@@ -48,6 +48,7 @@ static bool trace_file_name(const char *n)
 	if (!strcmp(n, "info") || !strcmp(n, "config") || !strcmp(n, "control") ||
 	    !strcmp(n, "user-config") || !strcmp(n, "kallsyms") || !strcmp(n, "symbols") ||
 	    !strcmp(n, ".symbols.tmp") || !strcmp(n, "switches") || !strcmp(n, "marks") ||
+	    !strcmp(n, "args") ||
 	    !strcmp(n, "config.new"))
 		return true;
 	/* kft record --latency: the function, the link, the copies */

@@ -183,19 +183,37 @@ static inline KFT_NOTRACE void take_return(struct kft_tls *t, uintptr_t start,
 		kft_rt.hijacked = true;	/* once: a line every thread reads */
 }
 
-/* ticks: the clock at the hook's first instruction. Returns where its
- * last ones store the clock, or NULL (hook_done). */
+/* The arguments of the call of start just taken at time now, if the
+ * config asks for them; area and frame: where the stub saved them. */
+static inline KFT_NOTRACE void save_args(struct kft_tls *t, uint64_t now, uintptr_t start,
+					 const uint64_t *area, const uint64_t *frame)
+{
+	uint64_t regs[6];
+
+	if (likely(!__atomic_load_n(&kft_rt.nargs, __ATOMIC_RELAXED)))
+		return;
+	kft_stub_args(area, frame, regs);
+	kft_args_entered(t, now, start, regs);
+}
+
+/* ticks: the clock at the hook's first instruction; area and frame: the
+ * argument registers as the stub saved them (kft_stub_args). Returns
+ * where its last ones store the clock, or NULL (hook_done). */
 KFT_HIDDEN KFT_NOTRACE uint64_t *kft_pg_entry(uintptr_t ip, uintptr_t *ret_loc, int fentry,
-					      uint64_t ticks)
+					      uint64_t ticks, const uint64_t *area,
+					      const uint64_t *frame)
 {
 	struct kft_tls *t = &kft_tls;
 	uintptr_t start = pg_function_start(ip, fentry, &ret_loc);
+	uint64_t now;
 
 	if (!enter_hook(t, &ticks))
 		return NULL;
 	if (unlikely(__atomic_load_n(&kft_rt.nranges, __ATOMIC_RELAXED)))
 		start = kft_config_func_at(start);
-	take_return(t, start, ret_loc, hook_began(t, ticks));
+	now = hook_began(t, ticks);
+	take_return(t, start, ret_loc, now);
+	save_args(t, now, start, area, frame);
 	return hook_done(t);
 }
 
@@ -209,14 +227,18 @@ struct kft_plt_go {
 /* A library call through GOT slot n (plt.c, plt-x86_64.S): ret_loc is
  * where its return address lies, ticks the clock at the stub's start. */
 KFT_HIDDEN KFT_NOTRACE struct kft_plt_go kft_plt_entry(uint64_t n, uintptr_t *ret_loc,
-						       uint64_t ticks)
+						       uint64_t ticks, const uint64_t *area,
+						       const uint64_t *frame)
 {
 	struct kft_tls *t = &kft_tls;
 	struct kft_plt_go go = { kft_plt_target(n), NULL };
+	uint64_t now;
 
 	if (!enter_hook(t, &ticks))
 		return go;
-	take_return(t, kft_plt_func(n), ret_loc, hook_began(t, ticks));
+	now = hook_began(t, ticks);
+	take_return(t, kft_plt_func(n), ret_loc, now);
+	save_args(t, now, kft_plt_func(n), area, frame);
 	go.end = hook_done(t);
 	return go;
 }
@@ -230,9 +252,11 @@ struct kft_pg_back {
 
 /* A function whose return address we took returns: end its call and say
  * where it was going. sp is the stack as it left it, ticks the clock at
- * the trampoline's first instruction. The guard is not tested: the
- * return address was ours, the call must end whatever runs. */
-KFT_HIDDEN KFT_NOTRACE struct kft_pg_back kft_pg_exit(uintptr_t sp, uint64_t ticks)
+ * the trampoline's first instruction, retval what it returns (rax). The
+ * guard is not tested: the return address was ours, the call must end
+ * whatever runs. */
+KFT_HIDDEN KFT_NOTRACE struct kft_pg_back kft_pg_exit(uintptr_t sp, uint64_t ticks,
+						      uint64_t retval)
 {
 	struct kft_tls *t = &kft_tls;
 	uintptr_t ret_loc = sp - sizeof(uintptr_t);
@@ -249,6 +273,8 @@ KFT_HIDDEN KFT_NOTRACE struct kft_pg_back kft_pg_exit(uintptr_t sp, uint64_t tic
 		kft_unwind_to(t, PG_SP(ret_loc));
 	f = &t->frames[t->hdr->depth - 1];
 	back.to = f->call_site;
+	if (unlikely(__atomic_load_n(&kft_rt.nargs, __ATOMIC_RELAXED)))
+		kft_args_leaving(t, f, retval);
 	kft_event_exit(t, f->func, PG_SP(ret_loc), now);
 	if (busy)
 		return back;

@@ -50,6 +50,8 @@
 	SAVE_VECTOR_ARGS
 	movq	136(%rsp), %rcx		/* the clock */
 	PG_ARGS \kind
+	leaq	144(%rsp), %r8		/* the saved argument registers */
+	movq	%rbx, %r9
 	call	kft_pg_entry
 	movq	%rax, %r11
 	RESTORE_VECTOR_ARGS
@@ -116,6 +118,7 @@ kft_return_trampoline:
 	movdqu	%xmm1, 16(%rsp)
 	movq	40(%rsp), %rsi		/* ticks */
 	leaq	8(%rbp), %rdi
+	movq	56(%rsp), %rdx		/* the return value */
 	call	kft_pg_exit		/* rax: where to go back to; rdx: see above */
 	movq	%rax, %r11
 	movq	%rdx, %rcx

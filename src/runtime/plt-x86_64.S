@@ -18,6 +18,8 @@ kft_plt_common:
 	movq	24(%rbx), %rdi		/* the slot's number */
 	leaq	32(%rbx), %rsi		/* where the return address lies */
 	movq	%rax, %rdx		/* ticks */
+	leaq	128(%rsp), %rcx		/* the saved argument registers */
+	movq	%rbx, %r8
 	call	kft_plt_entry		/* rax: where to go; rdx: where to store the clock */
 	movq	%rax, 24(%rbx)
 	movq	%rdx, %r11

@@ -218,6 +218,54 @@ static KFT_NOTRACE void publish(struct addr_list *l, uint64_t **at, size_t *n)
 	__atomic_store_n(n, l->n, __ATOMIC_RELEASE);
 }
 
+static KFT_NOTRACE int cmp_args_fn(const void *a, const void *b)
+{
+	const struct kft_args_fn *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* The args statement's table: each address with what to save of it; an
+ * address named twice (-A f and -R f) gets both asks. lists[i] holds the
+ * addresses of the statement's function i. Published as publish() does. */
+static KFT_NOTRACE void publish_args(const struct kft_config *cfg, const struct addr_list *lists)
+{
+	struct kft_args_fn *v;
+	size_t n = 0, total = 0;
+
+	for (size_t i = 0; i < cfg->args.n; i++)
+		total += lists[i].n;
+	v = calloc(total ? total : 1, sizeof(*v));
+	if (!v)
+		return;
+	for (size_t i = 0; i < cfg->args.n; i++)
+		for (size_t k = 0; k < lists[i].n; k++)
+			v[n++] = (struct kft_args_fn){ lists[i].v[k], cfg->argspecs[i] };
+	qsort(v, n, sizeof(*v), cmp_args_fn);
+	total = n;
+	n = 0;
+	for (size_t i = 0; i < total; i++) {
+		if (n && v[n - 1].addr == v[i].addr) {
+			struct kft_argspec *to = &v[n - 1].spec;
+
+			for (int a = 0; a < KFT_MAX_ARGS; a++)
+				if (!to->arg[a]) {
+					to->arg[a] = v[i].spec.arg[a];
+					to->arg_bits[a] = v[i].spec.arg_bits[a];
+				}
+			if (!to->ret) {
+				to->ret = v[i].spec.ret;
+				to->ret_bits = v[i].spec.ret_bits;
+			}
+			continue;
+		}
+		v[n++] = v[i];
+	}
+	__atomic_store_n(&kft_rt.nargs, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&kft_rt.args, v, __ATOMIC_RELEASE);	/* old: kept */
+	__atomic_store_n(&kft_rt.nargs, n, __ATOMIC_RELEASE);
+}
+
 static pthread_mutex_t resolve_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* (Re)compute the addresses of the config's functions in this image:
@@ -225,15 +273,17 @@ static pthread_mutex_t resolve_lock = PTHREAD_MUTEX_INITIALIZER;
 static KFT_NOTRACE void resolve_locked(void)
 {
 	const struct kft_config *cfg = &kft_rt.cfg;
-	size_t nrefs = 2 + cfg->nfuncs + cfg->skip_list.n + cfg->graph.n;
+	size_t nrefs = 2 + cfg->nfuncs + cfg->skip_list.n + cfg->graph.n + cfg->args.n;
 	struct resolve_ctx *ctx = calloc(nrefs, sizeof(*ctx));
 	uint64_t *hex = calloc(nrefs, sizeof(*hex));
 	struct names names = { ctx, 0, hex, 0, NULL, 0, 0 };
 	struct addr_list funcs = { 0 }, notrace = { 0 }, graph = { 0 };
+	struct addr_list *args = calloc(cfg->args.n ? cfg->args.n : 1, sizeof(*args));
 
-	if (!ctx || !hex) {
+	if (!ctx || !hex || !args) {
 		free(ctx);
 		free(hex);
+		free(args);
 		return;
 	}
 	if (cfg->start.func.addr)
@@ -249,6 +299,8 @@ static KFT_NOTRACE void resolve_locked(void)
 	list_refs(&names, hex, cfg->funcs, cfg->nfuncs, &funcs);
 	list_refs(&names, hex, cfg->skip_list.refs, cfg->skip_list.n, &notrace);
 	list_refs(&names, hex, cfg->graph.refs, cfg->graph.n, &graph);
+	for (size_t i = 0; i < cfg->args.n; i++)
+		list_refs(&names, hex, &cfg->args.refs[i], 1, &args[i]);
 	if (names.n || names.nhex)
 		dl_iterate_phdr(resolve_object, &names);
 	if (names.nranges)
@@ -264,6 +316,10 @@ static KFT_NOTRACE void resolve_locked(void)
 	publish(&graph, &kft_rt.graph, &kft_rt.ngraph);
 	kft_rt.has_graph = cfg->graph.set;
 	kft_rt.max_depth = cfg->max_depth;
+	publish_args(cfg, args);
+	for (size_t i = 0; i < cfg->args.n; i++)
+		free(args[i].v);
+	free(args);
 	free(ctx);
 	free(hex);
 	kft_update_plain();
@@ -283,7 +339,7 @@ KFT_NOTRACE void kft_update_plain(void)
 		       !kft_rt.cfg.cpus_set &&
 		       !kft_rt.cfg.skip_list.set && !kft_rt.has_graph && !kft_rt.max_depth &&
 		       kft_rt.stop.type == KFT_TRIGGER_NONE && !kft_rt.overwrite &&
-		       !kft_hooks_timed && kft_clock.use_tsc &&
+		       !kft_hooks_timed && kft_clock.use_tsc && !kft_rt.nargs &&
 		       (!kft_rt.maxtime_ns || kft_rt.maxtime_ns >= kft_rt.mintime_ns);
 	kft_rt.time_span = (kft_rt.maxtime_ns ? kft_rt.maxtime_ns : UINT64_MAX) - kft_rt.mintime_ns;
 }

@@ -33,6 +33,12 @@ struct kft_range {
 	uint64_t start, end;
 };
 
+/* A function whose arguments or return value are saved (args.c). */
+struct kft_args_fn {
+	uint64_t addr;
+	struct kft_argspec spec;
+};
+
 struct kft_runtime {
 	volatile int ready;		/* 0: not yet, 1: recording, -1: disabled */
 	struct kft_control *ctl;
@@ -56,6 +62,8 @@ struct kft_runtime {
 	size_t ngraph;
 	bool has_graph;
 	uint32_t max_depth;		/* levels from the outermost traced call; 0: all */
+	struct kft_args_fn *args;	/* the args statement's functions, sorted */
+	size_t nargs;
 	uint64_t max_records;		/* a thread's log may grow to this; a ring's size */
 	bool overwrite;
 	bool autorepeat;
@@ -224,7 +232,8 @@ uint64_t *kft_cyg_enter(void *fn, void *call_site, uint64_t ticks, uintptr_t sp)
 uint64_t *kft_cyg_exit(void *fn, void *call_site, uint64_t ticks, uintptr_t sp) KFT_HIDDEN;
 void kft_cyg_enter_short(void *fn, void *call_site, uint64_t ticks, uintptr_t sp) KFT_HIDDEN;
 void kft_cyg_exit_short(void *fn, void *call_site, uint64_t ticks, uintptr_t sp) KFT_HIDDEN;
-uint64_t *kft_pg_entry(uintptr_t ip, uintptr_t *ret_loc, int fentry, uint64_t ticks) KFT_HIDDEN;
+uint64_t *kft_pg_entry(uintptr_t ip, uintptr_t *ret_loc, int fentry, uint64_t ticks,
+		       const uint64_t *area, const uint64_t *frame) KFT_HIDDEN;
 int kft_pg_entry_short(uintptr_t ip, uintptr_t *ret_loc, int fentry, uint64_t ticks) KFT_HIDDEN;
 uintptr_t kft_pg_exit_short(uintptr_t sp, uint64_t ticks) KFT_HIDDEN;
 
@@ -235,6 +244,32 @@ void kft_unwind_to(struct kft_tls *t, uintptr_t sp) KFT_HIDDEN;
 /* In a fork child: log the frames [0, n) its parent logged as inherited. */
 void kft_log_inherited(struct kft_tls *t, uint64_t n) KFT_HIDDEN;
 
+
+/* api.c: the trace's file name, opened for appending once by whichever
+ * thread comes first, its descriptor kept in *slot (-1 before): the
+ * descriptor, or -1 */
+int kft_append_file(int *slot, const char *name) KFT_HIDDEN;
+/* args.c: what the config's args statement asks of fn, or NULL */
+const struct kft_argspec *kft_args_of(uint64_t fn) KFT_HIDDEN;
+/* A hook took fn's entry at time now; regs: the six integer argument
+ * registers. Its arguments saved, if asked for and logged. */
+void kft_args_entered(struct kft_tls *t, uint64_t now, uintptr_t fn,
+		      const uint64_t *regs) KFT_HIDDEN;
+/* The call of frame f returns retval: saved, if asked for and logged. */
+void kft_args_leaving(struct kft_tls *t, const struct kft_frame *f, uint64_t retval) KFT_HIDDEN;
+/* The six integer argument registers as a hook stub saved them
+ * (hook-stub-x86_64.h): SAVE_INT_ARGS's area, r10 lowest, and the stub's
+ * frame, rdx at 8. */
+static inline KFT_NOTRACE void kft_stub_args(const uint64_t *area, const uint64_t *frame,
+					     uint64_t regs[6])
+{
+	regs[0] = area[5];	/* rdi */
+	regs[1] = area[4];	/* rsi */
+	regs[2] = frame[1];	/* rdx */
+	regs[3] = area[3];	/* rcx */
+	regs[4] = area[2];	/* r8 */
+	regs[5] = area[1];	/* r9 */
+}
 
 /* jumps.c: a jump to stack pointer sp is under way */
 void kft_jump_to(uintptr_t sp) KFT_HIDDEN;

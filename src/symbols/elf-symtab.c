@@ -89,6 +89,7 @@ static void note_instrumentation(struct kft_elf *elf, const char *name, bool und
 	    !strcmp(name, "__fentry__") || !strcmp(name, "_mcount")) {
 		elf->instrumented = true;
 		elf->calls_hooks |= undefined;
+		elf->calls_pg_hooks |= undefined && strcmp(name, "__cyg_profile_func_enter");
 	}
 }
 

@@ -48,6 +48,8 @@ struct kft_elf {
 				 * or has patchable function entries */
 	bool calls_hooks;	/* imports one of them (undefined): its own code calls
 				 * the hooks (libc defines mcount, libkft all) */
+	bool calls_pg_hooks;	/* of them mcount or __fentry__: the hooks see the
+				 * argument registers (-finstrument-functions' do not) */
 	uint64_t patch_vaddr;	/* __patchable_function_entries: where, in memory */
 	uint64_t patch_size;	/* bytes (8 per function) */
 	bool preinit;		/* a non-empty .preinit_array: code that runs

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../format/call-args.h"
 #include "export-common.h"
 #include "views.h"
 
@@ -85,6 +86,41 @@ static void put_marks(FILE *out, const struct export_ctx *x, bool *first,
 	}
 }
 
+/* A slice's args and its end: inherited or unfinished, and the call's
+ * saved arguments and return value, as the other views write them. */
+static void put_args(FILE *out, const struct kft_trace *tr, const struct kft_call *c)
+{
+	const char *sep = ",\"args\":{";
+	struct kft_call_args a;
+
+	if (c->flags & KFT_CALL_INHERITED) {
+		fputs(",\"args\":{\"inherited\":true", out);
+		sep = ",";
+	} else if (c->dur_ns < 0) {
+		fputs(",\"args\":{\"unfinished\":true", out);
+		sep = ",";
+	}
+	if (tr->nargs && kft_call_args(tr, c, &a)) {
+		char v[KFT_ARGS_TEXT_MAX];
+
+		for (int i = 0; a.args && i < KFT_MAX_ARGS; i++) {
+			if (!a.args->fmt[i])
+				continue;
+			fprintf(out, "%s\"arg%d\":\"", sep, i + 1);
+			put_json(out, kft_argrec_value(a.args, i, v, sizeof(v)));
+			fputc('"', out);
+			sep = ",";
+		}
+		if (a.ret && c->dur_ns >= 0) {
+			fprintf(out, "%s\"retval\":\"", sep);
+			put_json(out, kft_argrec_value(a.ret, 0, v, sizeof(v)));
+			fputc('"', out);
+			sep = ",";
+		}
+	}
+	fputs(sep[0] == ',' && sep[1] == '\0' ? "}}" : "}", out);
+}
+
 int kft_export_chrome(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
 		      const struct kft_export_opts *o, struct kft_export_result *res,
 		      struct kft_error *err)
@@ -123,10 +159,7 @@ int kft_export_chrome(FILE *out, const struct kft_trace *tr, struct kft_symboliz
 		put_us(out, kft_export_entry(&x, &c));
 		fputs(",\"dur\":", out);
 		put_us(out, kft_export_duration(&x, &c));
-		fputs(c.flags & KFT_CALL_INHERITED ? ",\"args\":{\"inherited\":true}}"
-		      : c.dur_ns < 0		   ? ",\"args\":{\"unfinished\":true}}"
-						   : "}",
-		      out);
+		put_args(out, tr, &c);
 		first = false;
 		res->written += !(c.flags & KFT_CALL_INHERITED);
 	}

@@ -13,6 +13,7 @@
  * the ones used here.
  */
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -20,6 +21,7 @@
 #include "../common/addrmap.h"
 #include "../common/grow.h"
 #include "../common/protobuf.h"
+#include "../format/call-args.h"
 #include "export-common.h"
 #include "mark-cursor.h"
 #include "views.h"
@@ -72,6 +74,7 @@
 #define TYPE_SLICE_END 2
 #define TYPE_INSTANT 3
 #define ANNOTATION_BOOL 2
+#define ANNOTATION_STRING 6
 #define ANNOTATION_NAME 10
 /* InternedData, EventCategory, EventName */
 #define INTERNED_CATEGORIES 1
@@ -516,6 +519,33 @@ static int name_is_new(struct track *k, uint32_t f, bool *fresh)
 	return 0;
 }
 
+/* The call's saved arguments and return value as the slice's debug
+ * annotations, the text the other views show. */
+static void put_args(struct perfetto *p, const struct kft_call *c)
+{
+	struct kft_call_args a;
+	char v[KFT_ARGS_TEXT_MAX], name[16];
+
+	if (!kft_call_args(p->x.tr, c, &a))
+		return;
+	for (int i = 0; i <= KFT_MAX_ARGS; i++) {
+		const struct kft_argrec *r = i < KFT_MAX_ARGS ? a.args : a.ret;
+		int k = i < KFT_MAX_ARGS ? i : 0;
+		size_t note;
+
+		if (!r || !r->fmt[k] || (i == KFT_MAX_ARGS && c->dur_ns < 0))
+			continue;
+		if (i < KFT_MAX_ARGS)
+			snprintf(name, sizeof(name), "arg%d", i + 1);
+		else
+			snprintf(name, sizeof(name), "retval");
+		note = kft_pb_open(&p->packet, EVENT_ANNOTATIONS);
+		kft_pb_string(&p->packet, ANNOTATION_NAME, name);
+		kft_pb_string(&p->packet, ANNOTATION_STRING, kft_argrec_value(r, k, v, sizeof(v)));
+		kft_pb_close(&p->packet, note);
+	}
+}
+
 static int begin_slice(struct perfetto *p, const struct kft_call *c, uint32_t f)
 {
 	uint64_t at = kft_export_entry(&p->x, c), end = at + kft_export_duration(&p->x, c);
@@ -552,6 +582,8 @@ static int begin_slice(struct perfetto *p, const struct kft_call *c, uint32_t f)
 		kft_pb_varint(&p->packet, ANNOTATION_BOOL, 1);
 		kft_pb_close(&p->packet, note);
 	}
+	if (p->x.tr->nargs)
+		put_args(p, c);
 	kft_pb_close(&p->packet, ev);
 	k->open[k->nopen].end = end;
 	k->open[k->nopen++].depth = c->depth;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../format/call-args.h"
 #include "ftrace.h"
 #include "put.h"
 
@@ -56,6 +57,46 @@ struct open_call {
 	unsigned int indent;
 };
 
+/* A call's saved arguments and return value as text (empty: none). */
+struct call_text {
+	char args[KFT_ARGS_TEXT_MAX];
+	char ret[KFT_ARGS_TEXT_MAX];
+};
+
+static void call_text(const struct kft_trace *tr, const struct kft_call *c, struct call_text *t)
+{
+	struct kft_call_args a;
+
+	t->args[0] = t->ret[0] = '\0';
+	if (!tr->nargs || !kft_call_args(tr, c, &a))
+		return;
+	kft_args_text(&a, t->args, sizeof(t->args));
+	kft_retval_text(&a, t->ret, sizeof(t->ret));
+}
+
+/* "name(ARGS)" as a call opens; for a leaf, its return value in a
+ * comment as funcgraph-retval shows it, or why there is none. */
+static char *put_call(char *p, const char *name, const struct call_text *t,
+		      const struct kft_call *c, bool leaf)
+{
+	p = kft_put_str(p, name, 0);
+	*p++ = '(';
+	p = kft_put_str(p, t->args, 0);
+	*p++ = ')';
+	if (!leaf)
+		return kft_put_str(p, c->flags & KFT_CALL_INHERITED ? " { /* inherited */\n"
+								 : " {\n", 0);
+	if (c->flags & KFT_CALL_INHERITED)
+		return kft_put_str(p, "; /* inherited */\n", 0);
+	if (c->dur_ns == -1)
+		return kft_put_str(p, "; /* unfinished */\n", 0);
+	if (!t->ret[0])
+		return kft_put_str(p, ";\n", 0);
+	p = kft_put_str(p, "; /* = ", 0);
+	p = kft_put_str(p, t->ret, 0);
+	return kft_put_str(p, " */\n", 0);
+}
+
 /* A line's buffer, as long as its indentation needs (a call 50000 deep is
  * indented 100000 blanks); NULL when out of memory. */
 struct line {
@@ -66,7 +107,7 @@ struct line {
 
 static char *line_for(struct line *l, unsigned int indent)
 {
-	size_t need = (size_t)indent + NAME_MAX_LEN + 64;
+	size_t need = (size_t)indent + NAME_MAX_LEN + sizeof(struct call_text) + 64;
 	char *bigger;
 
 	if (need <= l->cap)
@@ -79,18 +120,24 @@ static char *line_for(struct line *l, unsigned int indent)
 	return bigger;
 }
 
-static int close_call(FILE *out, const struct open_call *oc, struct kft_symbolizer *sz,
-		      struct line *l)
+static int close_call(FILE *out, const struct kft_trace *tr, const struct open_call *oc,
+		      struct kft_symbolizer *sz, struct line *l)
 {
 	char name[NAME_MAX_LEN], *line = line_for(l, oc->indent), *p = line;
+	struct call_text t;
 
 	if (!line)
 		return -1;
 	kft_symbol_text(sz, kft_symbolizer_image(sz, oc->call.map_session, oc->call.entry_ns),
 			oc->call.func, false, name, sizeof(name));
+	call_text(tr, &oc->call, &t);
 	p = graph_start(p, oc->call.tid, oc->call.dur_ns, oc->indent);
 	p = kft_put_str(p, "} /* ", 0);
 	p = kft_put_str(p, name, 0);
+	if (t.ret[0] && oc->call.dur_ns >= 0) {
+		p = kft_put_str(p, " = ", 0);
+		p = kft_put_str(p, t.ret, 0);
+	}
 	p = kft_put_str(p, oc->call.flags & KFT_CALL_INHERITED ? ": inherited */\n"
 			   : oc->call.dur_ns == -1		? ": unfinished */\n"
 								: " */\n",
@@ -174,8 +221,9 @@ void kft_view_ftrace_header(FILE *out, const struct kft_ftrace_opts *o)
 void kft_view_ftrace_row(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
 			 const struct kft_call *c, const struct kft_ftrace_opts *o)
 {
-	char name[NAME_MAX_LEN], line[2 * NAME_MAX_LEN + 64], *p;
+	char name[NAME_MAX_LEN], line[2 * NAME_MAX_LEN + sizeof(struct call_text) + 64], *p;
 	unsigned int indent = 2 * (c->depth < NAME_MAX_LEN / 2 ? c->depth : NAME_MAX_LEN / 2);
+	struct call_text t;
 
 	if (o->tracer != KFT_FTRACE_GRAPH) {
 		kft_ftrace_function_row(out, tr, sz, c, o);
@@ -183,9 +231,9 @@ void kft_view_ftrace_row(FILE *out, const struct kft_trace *tr, struct kft_symbo
 	}
 	kft_symbol_text(sz, kft_symbolizer_image(sz, c->map_session, c->entry_ns), c->func, false,
 			name, sizeof(name));
+	call_text(tr, c, &t);
 	p = graph_start(line, c->tid, c->dur_ns, indent);
-	p = kft_put_str(p, name, 0);
-	p = kft_put_str(p, c->dur_ns == -1 ? "(); /* unfinished */\n" : "();\n", 0);
+	p = put_call(p, name, &t, c, true);
 	fwrite(line, 1, (size_t)(p - line), out);
 }
 
@@ -221,6 +269,7 @@ static int print_graph(FILE *out, struct by_thread *bt, struct kft_symbolizer *s
 	for (; have; prev = c, c = next, have = have_next) {
 		bool first = !have_prev, new_thread, parent;
 		char name[NAME_MAX_LEN], *line, *p;
+		struct call_text t;
 
 		have_next = kft_ftrace_next_call(bt, &next);
 		have_prev = true;
@@ -234,7 +283,7 @@ static int print_graph(FILE *out, struct by_thread *bt, struct kft_symbolizer *s
 			    put_comments(out, &oc, &mc, e->entry_ns + (uint64_t)e->dur_ns,
 					 stack[top - 1].indent + 2, &l))
 				goto oom;
-			if (close_call(out, &stack[--top], sz, &l))
+			if (close_call(out, bt->tr, &stack[--top], sz, &l))
 				goto oom;
 		}
 		if (new_thread) {
@@ -256,20 +305,14 @@ static int print_graph(FILE *out, struct by_thread *bt, struct kft_symbolizer *s
 			  (c.dur_ns < 0 || bt->tr->marks[mc.next].ns < c.entry_ns + (uint64_t)c.dur_ns));
 		kft_symbol_text(sz, kft_symbolizer_image(sz, c.map_session, c.entry_ns), c.func, false,
 				name, sizeof(name));
+		call_text(bt->tr, &c, &t);
 		if (!(line = line_for(&l, (unsigned int)(2 * top))))
 			goto oom;
 		p = graph_start(line, c.tid, parent ? -1 : c.dur_ns, (unsigned int)(2 * top));
-		p = kft_put_str(p, name, 0);
-		if (!parent) {
-			p = kft_put_str(p, c.flags & KFT_CALL_INHERITED ? "(); /* inherited */\n"
-					   : c.dur_ns == -1		  ? "(); /* unfinished */\n"
-									  : "();\n",
-					0);
-			fwrite(line, 1, (size_t)(p - line), out);
-			continue;
-		}
-		p = kft_put_str(p, c.flags & KFT_CALL_INHERITED ? "() { /* inherited */\n" : "() {\n", 0);
+		p = put_call(p, name, &t, &c, !parent);
 		fwrite(line, 1, (size_t)(p - line), out);
+		if (!parent)
+			continue;
 		if (top == cap) {
 			struct open_call *bigger;
 
@@ -289,7 +332,7 @@ static int print_graph(FILE *out, struct by_thread *bt, struct kft_symbolizer *s
 		if (put_comments(out, &oc, &mc, e->dur_ns >= 0 ? e->entry_ns + (uint64_t)e->dur_ns
 								: UINT64_MAX,
 				 stack[top - 1].indent + 2, &l) ||
-		    close_call(out, &stack[--top], sz, &l))
+		    close_call(out, bt->tr, &stack[--top], sz, &l))
 			goto oom;
 	}
 	if (put_comments(out, &oc, &mc, UINT64_MAX, 0, &l))

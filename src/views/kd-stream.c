@@ -6,12 +6,14 @@
  * kd-spool.c prints the same rows for what nests by caller name (text
  * logs, --classic).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../analysis/functable.h"
 #include "../common/grow.h"
 #include "../common/heap.h"
+#include "../format/call-args.h"
 #include "../format/calls.h"
 #include "kd-rows.h"
 
@@ -53,6 +55,9 @@ struct stream {
 	uint64_t base;
 	bool inherited;			/* fork children's inherited calls too */
 	bool mixes;			/* a thread traced in the kernel too */
+	const struct kft_trace *tr;
+	char **args;			/* rows' saved arguments, as text */
+	size_t nargs, argscap;
 	struct kft_error *err;
 };
 
@@ -65,6 +70,7 @@ static void stream_init(struct stream *s, FILE *out, const struct kft_trace *tr,
 	s->base = kft_trace_base_ns(tr);
 	s->inherited = true;
 	s->mixes = kft_trace_mixes_kernel(tr);
+	s->tr = tr;
 	kft_functable_init(&s->ft, &s->names, sz);
 }
 
@@ -109,6 +115,28 @@ static int room_for_one(struct stream *s, void **items, size_t n, size_t *cap, s
 	return kft_grow(items, n, cap, size, 16) ? stream_oom(s) : 0;
 }
 
+/* Its saved arguments and return value after a row's name, as a C
+ * call shows them: "(1, "a") = 2", kept till the stream ends. */
+static int args_of(struct stream *s, const struct kft_call *c, struct kft_node *n)
+{
+	char args[KFT_ARGS_TEXT_MAX], ret[KFT_ARGS_TEXT_MAX], *text;
+	struct kft_call_args a;
+
+	if (!kft_call_args(s->tr, c, &a))
+		return 0;
+	kft_args_text(&a, args, sizeof(args));
+	kft_retval_text(&a, ret, sizeof(ret));
+	if (room_for_one(s, (void **)&s->args, s->nargs, &s->argscap, sizeof(*s->args)))
+		return -1;
+	text = malloc(strlen(args) + strlen(ret) + 8);
+	if (!text)
+		return stream_oom(s);
+	sprintf(text, "(%s)%s%s", args, ret[0] && c->dur_ns >= 0 ? " = " : "",
+		c->dur_ns >= 0 ? ret : "");
+	n->args = s->args[s->nargs++] = text;
+	return 0;
+}
+
 /* A call as the tree printer sees it. */
 static int to_node(struct stream *s, const struct kft_call *c, int64_t local, uint32_t depth,
 		   struct kft_node *n)
@@ -125,7 +153,7 @@ static int to_node(struct stream *s, const struct kft_call *c, int64_t local, ui
 	if (kft_functable_addr(&s->ft, kft_symbolizer_image(s->ft.sz, c->map_session, c->entry_ns),
 			       c->func, &n->func))
 		return stream_oom(s);
-	return 0;
+	return s->tr->nargs ? args_of(s, c, n) : 0;
 }
 
 static int emit(struct stream *s, const struct kft_call *c, int64_t local, uint32_t depth)
@@ -269,6 +297,9 @@ static int stream_close(struct stream *s, int ret)
 	}
 	for (size_t i = 0; i < s->nheld; i++)
 		free(s->held[i].rows);
+	for (size_t i = 0; i < s->nargs; i++)
+		free(s->args[i]);
+	free(s->args);
 	free(s->files);
 	free(s->heap);
 	free(s->held);

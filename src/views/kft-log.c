@@ -8,10 +8,12 @@
  * user-space counterpart of KFT's interrupt pid -1.
  */
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../config/config.h"
+#include "../format/call-args.h"
 #include "../format/calls.h"
 #include "../symbols/rewrite.h"
 #include "put.h"
@@ -123,6 +125,20 @@ static void print_counters(FILE *out, const struct kft_trace *tr)
 			tr->ctl.threads_lost);
 }
 
+/* KFT's SAVE_ARGS columns of a call whose arguments were saved: the
+ * stack pointer at its entry and its first three argument registers. */
+static char *put_saved_args(char *p, const struct kft_trace *tr, const struct kft_call *c)
+{
+	struct kft_call_args a;
+
+	if (!kft_call_args(tr, c, &a) || !a.args)
+		return p;
+	p += sprintf(p, "   %016" PRIx64, a.args->sp);
+	for (int i = 0; i < 3; i++)
+		p += sprintf(p, " %016" PRIx64, a.args->regs[i]);
+	return p;
+}
+
 void kft_view_log_row(FILE *out, const struct kft_call *c, uint64_t mark,
 		      struct kft_symbolizer *sz, const struct kft_log_opts *opts)
 {
@@ -130,7 +146,7 @@ void kft_view_log_row(FILE *out, const struct kft_call *c, uint64_t mark,
 	int64_t entry = (int64_t)(c->entry_ns - mark) / (int64_t)unit;
 	int64_t delta = c->dur_ns < 0 ? c->dur_ns : c->dur_ns / (int64_t)unit;
 	int w = opts->ns ? 12 : 8;
-	char fn[512], caller[512], line[1200], pid[24], *p = line;
+	char fn[512], caller[512], line[1300], pid[24], *p = line;
 
 	if (c->entry_ns < mark)
 		entry = -(int64_t)((mark - c->entry_ns) / unit);
@@ -156,6 +172,8 @@ void kft_view_log_row(FILE *out, const struct kft_call *c, uint64_t mark,
 		*p++ = ' ';
 		p = kft_put_str(p, caller, 0);
 	}
+	if (opts->args)
+		p = put_saved_args(p, opts->args, c);
 	*p++ = '\n';
 	fwrite(line, 1, (size_t)(p - line), out);
 }
@@ -186,11 +204,14 @@ void kft_view_log_mark_row(FILE *out, const struct kft_mark *m, uint64_t mark,
 
 void kft_view_log_columns(FILE *out, const struct kft_log_opts *opts)
 {
+	const char *args = opts->args ? "   Frame ptr        Arg 1            Arg 2            "
+					"Arg 3" : "";
+
 	if (opts->ns) {
-		fprintf(out, "  Entry (ns)   Delta (ns)     PID        Function                        Caller\n");
+		fprintf(out, "  Entry (ns)   Delta (ns)     PID        Function                        Caller%s\n", args);
 		fprintf(out, "------------ ------------ -------- ----------------                 ------------\n");
 	} else {
-		fprintf(out, " Entry    Delta     PID        Function                        Caller\n");
+		fprintf(out, " Entry    Delta     PID        Function                        Caller%s\n", args);
 		fprintf(out, "-------- -------- -------- ----------------                 ------------\n");
 	}
 }
@@ -243,9 +264,12 @@ int kft_view_log(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *s
 	struct kft_call c;
 	uint64_t base = kft_trace_base_ns(tr);
 	size_t m = 0;
+	struct kft_log_opts o = *opts;
 
 	if (!cs)
 		return -1;
+	o.args = tr->nargs ? tr : NULL;
+	opts = &o;
 	fprintf(out, "\nKernel Instrumentation Run ID %u\n\n", tr->ctl.run_id);
 	print_marks(out, tr, names);
 	print_filters(out, &tr->cfg);

@@ -12,6 +12,9 @@
 struct kft_log_opts {
 	bool raw;	/* hex addresses, as /proc/kft_data printed them */
 	bool ns;	/* nanoseconds instead of microseconds */
+	/* the trace whose saved arguments fill KFT's SAVE_ARGS columns
+	 * (Frame ptr, Arg 1-3), or NULL: no such columns */
+	const struct kft_trace *args;
 };
 
 /* The /proc/kft_data layout. Returns 0, or -1 with err set. */

@@ -113,6 +113,18 @@ refused() {
 # (blanks in names become '_'). An instant event (a marker) is a row too,
 # with END its BEGIN and UNFINISHED "instant", DEPTH the slices open then.
 # Compressed packets are inflated first (tests/perfetto/inflate.c).
+# Its slices' string annotations (saved arguments, return values), each
+# as "NAME VALUE", in the order of the slices.
+perfetto_annotations() {
+	local inflate="$KFT_BUILD/tests/perfetto-inflate"
+	[ -x "$inflate" ] || cc -O2 -o "$inflate" "$ROOT/tests/perfetto/inflate.c" -lz
+	"$inflate" <"$1" | protoc --decode=kft_perfetto.Trace -I "$ROOT/tests/perfetto" \
+		kft-perfetto.proto | awk '
+	/debug_annotations \{/ { v = ""; next }
+	$1 == "string_value:" { v = $0; sub(/^ *string_value: "/, "", v); sub(/"$/, "", v) }
+	$1 == "name:" && v != "" { n = $2; gsub(/"/, "", n); print n, v; v = "" }'
+}
+
 perfetto_slices() {
 	local inflate="$KFT_BUILD/tests/perfetto-inflate"
 	[ -x "$inflate" ] || cc -O2 -o "$inflate" "$ROOT/tests/perfetto/inflate.c" -lz

@@ -334,16 +334,16 @@ static void test_flags_and_logentries(void **state)
 static void test_exact_keywords(void **state)
 {
 	rejects("begin\ntrig start entry f\nend",
-		"t.conf:2: 'trig': unknown statement (expected trigger, filter, watch, set, "
+		"t.conf:2: 'trig': unknown statement (expected trigger, filter, watch, set, args, "
 		"logentries, autorepeat, overwrite, prime, libcalls or end)");
 	rejects("begin\ntrigger starting entry f\nend",
 		"t.conf:2: 'starting': expected 'start' or 'stop' after 'trigger'");
 	rejects("begin\nautorepeats\nend",
 		"t.conf:2: 'autorepeats': unknown statement (expected trigger, filter, watch, "
-		"set, logentries, autorepeat, overwrite, prime, libcalls or end)");
+		"set, args, logentries, autorepeat, overwrite, prime, libcalls or end)");
 	rejects("begin\nTrigger start entry f\nend",
 		"t.conf:2: 'Trigger': unknown statement (expected trigger, filter, watch, "
-		"set, logentries, autorepeat, overwrite, prime, libcalls or end)");
+		"set, args, logentries, autorepeat, overwrite, prime, libcalls or end)");
 }
 
 static void test_block_errors(void **state)
@@ -402,6 +402,50 @@ static void test_sets(void **state)
 	rejects("begin\n set\n io a\nend\n",
 		"t.conf:2: 'set': a set needs a name and its functions on its line");
 	rejects("begin\n set 9io a\nend\n", "t.conf:2: '9io': a set's name starts with a letter or '_'");
+}
+
+/* args: FUNC@SPEC words, commas inside a spec, the default spec, errors */
+static void test_args(void **state)
+{
+	char buf[64];
+
+	parses("begin\nargs open@arg1/s,arg2/x read@retval/d32 f* 0x40 fend\nend");
+	assert_true(cfg.args.set);
+	assert_int_equal(cfg.args.n, 4);
+	assert_string_equal(cfg.args.refs[0].name, "open");
+	assert_int_equal(cfg.argspecs[0].arg[0], KFT_ARG_STR);
+	assert_int_equal(cfg.argspecs[0].arg[1], KFT_ARG_HEX);
+	assert_int_equal(cfg.argspecs[0].arg[2], 0);
+	assert_int_equal(cfg.argspecs[0].ret, 0);
+	assert_string_equal(cfg.args.refs[1].name, "read");
+	assert_int_equal(cfg.argspecs[1].ret, KFT_ARG_INT);
+	assert_int_equal(cfg.argspecs[1].ret_bits, 32);
+	/* no spec: the first three, as KFT saved them */
+	assert_string_equal(cfg.args.refs[2].name, "f*");
+	assert_string_equal(kft_argspec_str(&cfg.argspecs[2], buf, sizeof(buf)), "arg1,arg2,arg3");
+	assert_int_equal(cfg.args.refs[3].addr, 0x40);
+	assert_string_equal(kft_argspec_str(&cfg.argspecs[0], buf, sizeof(buf)), "arg1/s,arg2/x");
+	assert_string_equal(kft_argspec_str(&cfg.argspecs[1], buf, sizeof(buf)), "retval/d32");
+	/* the static dialect: commas between functions still separate them */
+	parses("begin\nargs a@arg1, b@retval,\n c\nend");
+	assert_int_equal(cfg.args.n, 3);
+	assert_string_equal(cfg.args.refs[1].name, "b");
+	assert_int_equal(cfg.argspecs[1].ret, KFT_ARG_INT);
+	/* a symbol version is a name, not a spec */
+	parses("begin\nargs memcpy@GLIBC_2.14@arg2/u8 fend\nend");
+	assert_string_equal(cfg.args.refs[0].name, "memcpy@GLIBC_2.14");
+	assert_int_equal(cfg.argspecs[0].arg[1], KFT_ARG_UINT);
+	assert_int_equal(cfg.argspecs[0].arg_bits[1], 8);
+	rejects("begin\nargs f@arg7 fend\nend",
+		"t.conf:2: 'f@arg7': expected FUNC@SPEC, SPEC as arg1,arg2/x,retval/d32: arg1 to "
+		"arg6 and retval, each once, /d, /u, /x (with a size: 8, 16, 32, 64) or /s");
+	rejects("begin\nargs f@arg1,arg1 fend\nend",
+		"t.conf:2: 'f@arg1,arg1': expected FUNC@SPEC, SPEC as arg1,arg2/x,retval/d32: "
+		"arg1 to arg6 and retval, each once, /d, /u, /x (with a size: 8, 16, 32, 64) or /s");
+	rejects("begin\nargs f@retval/s32 fend\nend",
+		"t.conf:2: 'f@retval/s32': expected FUNC@SPEC, SPEC as arg1,arg2/x,retval/d32: "
+		"arg1 to arg6 and retval, each once, /d, /u, /x (with a size: 8, 16, 32, 64) or /s");
+	rejects("begin\nargs fend\nend", "t.conf:2: 'args': empty function list");
 }
 
 static void test_format_round_trip(void **state)
@@ -484,6 +528,7 @@ int main(void)
 		cmocka_unit_test(test_block_errors),
 		cmocka_unit_test(test_nul_byte),
 		cmocka_unit_test(test_sets),
+		cmocka_unit_test(test_args),
 		cmocka_unit_test(test_format_round_trip),
 		cmocka_unit_test(test_load_file),
 	};

@@ -1,0 +1,111 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Arguments and return values (kft record -A, -R; the config's args
+# statement): saved where the hooks see the registers (-pg, -pg -mfentry,
+# patched entries, library calls), refused where they do not
+# (-finstrument-functions), and shown alike by every view.
+
+ARGS_OPTS=(-A mix@arg1/d32,arg2/u8,arg3,arg4/x -R mix@retval/d32 -A measure@arg1/s -R measure
+	   -R pick@retval/s)
+
+# "NAME(ARGS)... /* = RET */" of the ftrace graph, the rest cut off
+ftrace_calls() {
+	kft ftrace | sed -n 's/^[^|]*|  *//p' | grep -E "^(mix|measure|pick|open|read)\("
+}
+
+test_args_and_return_values() {
+	build args
+	printf 'abcdefgh' >data.txt
+	if [ "$TINSTR" = -finstrument-functions ]; then
+		refused kft record "${ARGS_OPTS[@]}" -- ./args >/dev/null 2>err
+		check "refused, naming the function and why" grep -q \
+			"'mix': its arguments and return value cannot be saved: ./args was built with" err
+		check "and what to build with" grep -q "^-finstrument-functions, whose hooks" err
+		# library calls go through kft's own hooks: theirs are seen
+		kft record --libcalls -A open@arg1/s -R read -- ./args >out
+		ftrace_calls >calls
+		expect calls <<'E'
+mix();
+measure();
+measure();
+measure();
+pick();
+pick();
+open("data.txt");
+read(); /* = 8 */
+E
+		return 0
+	fi
+	kft record "${ARGS_OPTS[@]}" --libcalls -A open@arg1/s -R read -- ./args >out
+	check "the program's own account" grep -q "^mix = -1387$" out
+	ftrace_calls >calls
+	expect calls <<'E'
+mix(-7, 200, 123456789012, 0xffffffffffffffff); /* = -1387 */
+measure("hello, \"kft\"\n"); /* = 13 */
+measure(NULL); /* = 0 */
+measure(0x8 (unreadable)); /* = 0 */
+pick(); /* = "hello, \"kft\"\n" */
+pick(); /* = NULL */
+open("data.txt");
+read(); /* = 8 */
+E
+}
+
+# The views agree: kd -c after the name, the exports as the slice's args,
+# kft log in KFT's SAVE_ARGS columns (the registers as they were). With
+# -finstrument-functions, the library calls' only.
+each_args_in_every_view() {
+	local own=("${ARGS_OPTS[@]}") only=.
+	[ "$TINSTR" = -finstrument-functions ] && { own=(); only='^(open|read)\b|\["(open|read)"'; }
+	build args
+	printf 'abcdefgh' >data.txt
+	kft record "${own[@]}" --libcalls -A open@arg1/s,arg2/x -R read -- ./args >/dev/null
+	kft kd -c -d 1 -m 8 | grep -E "^\|  (mix|measure|pick|open|read) " | sed 's/^|  //; s/  */ /' >kd
+	grep -E "$only" >want <<'E'
+mix (-7, 200, 123456789012, 0xffffffffffffffff) = -1387
+measure ("hello, \"kft\"\n") = 13
+measure (NULL) = 0
+measure (0x8 (unreadable)) = 0
+pick () = "hello, \"kft\"\n"
+pick () = NULL
+open ("data.txt", 0x0)
+read () = 8
+E
+	check "kd -c" cmp want kd
+	kft export --chrome trace.json 2>/dev/null
+	jq -c '.traceEvents[] | select(.ph == "X" and (.args.arg1 or .args.retval)) |
+		[.name, .args]' trace.json >chrome
+	grep -E "$only" >want <<'E'
+["mix",{"arg1":"-7","arg2":"200","arg3":"123456789012","arg4":"0xffffffffffffffff","retval":"-1387"}]
+["measure",{"arg1":"\"hello, \\\"kft\\\"\\n\"","retval":"13"}]
+["measure",{"arg1":"NULL","retval":"0"}]
+["measure",{"arg1":"0x8 (unreadable)","retval":"0"}]
+["pick",{"retval":"\"hello, \\\"kft\\\"\\n\""}]
+["pick",{"retval":"NULL"}]
+["open",{"arg1":"\"data.txt\"","arg2":"0x0"}]
+["read",{"retval":"8"}]
+E
+	check "Chrome JSON" cmp want chrome
+	kft export --perfetto trace.pb 2>/dev/null
+	perfetto_annotations trace.pb | tail -3 >pb
+	expect pb <<'E'
+arg1 \"data.txt\"
+arg2 0x0
+retval 8
+E
+	kft log >log
+	check "KFT's columns" grep -q "Caller   Frame ptr        Arg 1            Arg 2            Arg 3$" log
+	check "open's row: the stack pointer and three registers, the second O_RDONLY" \
+		awk '$4 == "open" { ok = NF == 9 && $8 == "0000000000000000" } END { exit !ok }' log
+	check "close's row: nothing saved, no columns" awk '$4 == "close" { ok = NF == 5 } END { exit !ok }' log
+	[ ${#own[@]} = 0 ] && return 0
+	check "mix's row: its third argument 123456789012" \
+		awk '$4 == "mix" { ok = NF == 9 && $9 == "0000001cbe991a14" } END { exit !ok }' log
+}
+
+once_args_errors() {
+	build args
+	refused kft record -A 'mix@arg9' -- ./args 2>err
+	check "the spec's error" grep -q "'mix@arg9': expected FUNC@SPEC" err
+	refused kft record -A nosuch@arg1 -- ./args 2>err
+	check "an unknown function" grep -q "'nosuch': no function of that name" err
+}
