@@ -56,9 +56,9 @@ int kft_cmd_diff(int argc, char **argv)
 	}
 	if (argc - optind != 2)
 		return kft_cli_fail("diff: two trace directories, OLD and NEW (see kft diff -h)");
-	if (kft_cli_open_trace(argv[optind], false, &tr[0], &sz[0]))
+	if (kft_cli_open_trace_as(argv[optind], false, KFT_OPEN_NO_ARGS, &tr[0], &sz[0]))
 		return 1;
-	if (kft_cli_open_trace(argv[optind + 1], false, &tr[1], &sz[1])) {
+	if (kft_cli_open_trace_as(argv[optind + 1], false, KFT_OPEN_NO_ARGS, &tr[1], &sz[1])) {
 		kft_cli_close_trace(&tr[0], sz[0]);
 		return 1;
 	}

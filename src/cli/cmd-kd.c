@@ -238,7 +238,8 @@ int kft_cmd_kd(int argc, char **argv)
 		struct kft_trace tr;
 		struct kft_symbolizer *sz;
 
-		if (kft_cli_open_trace(input, false, &tr, &sz))
+		/* (only the trees show saved arguments) */
+		if (kft_cli_open_trace_as(input, false, tree ? 0 : KFT_OPEN_NO_ARGS, &tr, &sz))
 			return 1;
 		if (switches && !tr.switches.present)
 			fprintf(stderr, "kft: kd: %s has no context switches (recorded with "

@@ -120,7 +120,7 @@ int kft_cmd_latency(int argc, char **argv)
 	}
 	if (!wakeup && kept_copy(&dir, &func, kept, copy, sizeof(copy)))
 		return 1;
-	if (kft_cli_open_trace(dir, false, &tr, &sz))
+	if (kft_cli_open_trace_as(dir, false, KFT_OPEN_NO_ARGS, &tr, &sz))
 		return 1;
 	ret = func ? kft_view_latency(stdout, &tr, sz, func, (size_t)limit, &err)
 		   : kft_view_wakeup_latency(stdout, &tr, sz, (size_t)limit, &err);

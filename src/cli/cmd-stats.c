@@ -124,7 +124,7 @@ int kft_cmd_stats(int argc, char **argv)
 		o.nonly = 1;
 		funcs[0] = hist;
 	}
-	if (kft_cli_open_trace(dir, false, &tr, &sz))
+	if (kft_cli_open_trace_as(dir, false, KFT_OPEN_NO_ARGS, &tr, &sz))
 		goto out_free;
 	/* the sets' functions join those named */
 	for (size_t i = 0; i < nsets; i++) {

@@ -37,7 +37,7 @@ int kft_cmd_status(int argc, char **argv)
 	if (kft_cli_said(
 		kft_trace_target(argc == 2 ? argv[1] : KFT_DEFAULT_DIR, dir, sizeof(dir), &err),
 		&err) ||
-	    kft_cli_open_trace_as(dir, true, KFT_OPEN_NO_SWITCHES, &tr, &sz))
+	    kft_cli_open_trace_as(dir, true, KFT_OPEN_NO_SWITCHES | KFT_OPEN_NO_ARGS, &tr, &sz))
 		return 1;
 	kft_view_status(stdout, &tr, sz);
 	kft_cli_close_trace(&tr, sz);

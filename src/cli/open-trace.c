@@ -51,6 +51,9 @@ int kft_cli_open_trace_as(const char *dir, bool shows_watch, unsigned int flags,
 	if (tr->switches_error)
 		fprintf(stderr, "kft: warning: %s; the trace is read without its context "
 			"switches\n", tr->switches_error);
+	if (tr->args_error)
+		fprintf(stderr, "kft: warning: %s; that thread's saved arguments are left out\n",
+			tr->args_error);
 	/* a view of calls leaves the stack-watch rows out: it says where they are */
 	if (!shows_watch && tr->totals.watch_hits)
 		fprintf(stderr, "kft: the stack watch fired %" PRIu64 " times: its rows (Delta -2) "

@@ -7,7 +7,57 @@
 #include "../config/config.h"
 #include "call-args.h"
 
-_Static_assert(sizeof(struct kft_argrec) == 192, "the args file's records are 192 bytes");
+_Static_assert(sizeof(struct kft_argrec_head) == 40, "an args record's head is 40 bytes");
+_Static_assert(sizeof(struct kft_argval) == 16, "a saved value is 16 bytes");
+
+/* Whether the record at data, size bytes, holds what its head says. */
+static bool record_ok(const unsigned char *data, const struct kft_argrec_head *h)
+{
+	size_t p = sizeof(*h);
+
+	if (h->kind != KFT_ARGREC_ARGS && h->kind != KFT_ARGREC_RETVAL)
+		return false;
+	for (unsigned int k = 0; k < h->nvals; k++) {
+		struct kft_argval v;
+
+		if (p + sizeof(v) > h->size)
+			return false;
+		memcpy(&v, data + p, sizeof(v));
+		p += sizeof(v) + ((v.str_len + 7U) & ~7U);
+		if (v.str_len > KFT_ARGS_STR_MAX || p > h->size ||
+		    (h->kind == KFT_ARGREC_ARGS ? v.slot >= KFT_MAX_ARGS
+						: v.slot != KFT_ARGVAL_RETVAL))
+			return false;
+	}
+	return true;
+}
+
+int kft_args_index(const unsigned char *data, size_t end, struct kft_argrec **v, size_t *n,
+		   size_t *cap)
+{
+	for (size_t off = 0; off + sizeof(struct kft_argrec_head) <= end;) {
+		struct kft_argrec_head h;
+
+		memcpy(&h, data + off, sizeof(h));
+		if (h.size > end - off && h.size >= sizeof(h))
+			return 0;	/* cut short at the end: dropped */
+		if (h.size < sizeof(h) || h.size % 8 || !record_ok(data + off, &h))
+			return 1;
+		if (*n == *cap) {
+			size_t more = *cap ? 2 * *cap : 256;
+			struct kft_argrec *bigger = realloc(*v, more * sizeof(*bigger));
+
+			if (!bigger)
+				return -1;
+			*v = bigger;
+			*cap = more;
+		}
+		(*v)[(*n)++] = (struct kft_argrec){ h.entry_ns, h.func, h.tid, h.session, h.kind,
+						    data + off };
+		off += h.size;
+	}
+	return 0;
+}
 
 static int cmp_key(uint32_t session, uint32_t tid, uint64_t entry_ns, uint64_t func,
 		   const struct kft_argrec *r)
@@ -61,19 +111,45 @@ bool kft_call_args(const struct kft_trace *tr, const struct kft_call *c,
 	return out->args || out->ret;
 }
 
-/* A saved string as C writes it, quoted, escaped, "..." where cut. */
-static void quote(const struct kft_argrec *r, int i, char *buf, size_t size)
+bool kft_argrec_get(const struct kft_argrec *r, int slot, struct kft_argval *val,
+		    const char **text)
 {
-	size_t n = 0, off = r->str_off[i];
-	const char *s = off < KFT_ARGS_TEXT ? r->text + off : "";
-	size_t max = KFT_ARGS_TEXT - (off < KFT_ARGS_TEXT ? off : KFT_ARGS_TEXT);
+	struct kft_argrec_head h;
+	size_t p = sizeof(h);
+
+	memcpy(&h, r->raw, sizeof(h));
+	for (unsigned int k = 0; k < h.nvals; k++) {
+		memcpy(val, r->raw + p, sizeof(*val));
+		p += sizeof(*val);
+		if (val->slot == slot) {
+			if (text)
+				*text = (const char *)r->raw + p;
+			return true;
+		}
+		p += (val->str_len + 7U) & ~7U;
+	}
+	return false;
+}
+
+uint64_t kft_argrec_sp(const struct kft_argrec *r)
+{
+	struct kft_argrec_head h;
+
+	memcpy(&h, r->raw, sizeof(h));
+	return h.sp;
+}
+
+/* A saved string as C writes it, quoted, escaped, "..." where cut. */
+static void quote(const struct kft_argval *v, const char *s, char *buf, size_t size)
+{
+	size_t n = 0;
 
 	if (size < 8) {
 		buf[0] = '\0';
 		return;
 	}
 	buf[n++] = '"';
-	for (size_t k = 0; k < max && s[k] && n + 6 < size; k++) {
+	for (size_t k = 0; k < v->str_len && s[k] && n + 8 < size; k++) {
 		unsigned char ch = (unsigned char)s[k];
 
 		if (ch == '"' || ch == '\\') {
@@ -90,42 +166,48 @@ static void quote(const struct kft_argrec *r, int i, char *buf, size_t size)
 	}
 	buf[n++] = '"';
 	buf[n] = '\0';
-	if (r->str_state[i] == KFT_ARGSTR_CUT && n + 4 < size)
+	if (v->str_state == KFT_ARGSTR_CUT && n + 4 < size)
 		strcat(buf, "...");
 }
 
-const char *kft_argrec_value(const struct kft_argrec *r, int i, char *buf, size_t size)
+const char *kft_argrec_value(const struct kft_argrec *r, int slot, char *buf, size_t size)
 {
-	unsigned int bits = r->bits[i] && r->bits[i] < 64 ? r->bits[i] : 64;
-	uint64_t v = r->regs[i];
+	struct kft_argval v;
+	const char *text;
+	unsigned int bits;
+	uint64_t x;
 
+	buf[0] = '\0';
+	if (!kft_argrec_get(r, slot, &v, &text))
+		return buf;
+	bits = v.bits && v.bits < 64 ? v.bits : 64;
+	x = v.value;
 	/* a value narrower than its register: the register's low bits, as
 	 * the ABI leaves the rest undefined */
-	if (bits < 64 && r->fmt[i] != KFT_ARG_STR) {
-		v &= (1ULL << bits) - 1;
-		if (r->fmt[i] == KFT_ARG_INT && (v >> (bits - 1)) & 1)
-			v |= ~0ULL << bits;
+	if (bits < 64 && v.fmt != KFT_ARG_STR) {
+		x &= (1ULL << bits) - 1;
+		if (v.fmt == KFT_ARG_INT && (x >> (bits - 1)) & 1)
+			x |= ~0ULL << bits;
 	}
-
-	switch (r->fmt[i]) {
+	switch (v.fmt) {
 	case KFT_ARG_STR:
-		if (r->str_state[i] == KFT_ARGSTR_NULL)
+		if (v.str_state == KFT_ARGSTR_NULL)
 			snprintf(buf, size, "NULL");
-		else if (r->str_state[i] == KFT_ARGSTR_FAULT)
-			snprintf(buf, size, "0x%" PRIx64 " (unreadable)", v);
-		else if (r->str_state[i] == KFT_ARGSTR_READ || r->str_state[i] == KFT_ARGSTR_CUT)
-			quote(r, i, buf, size);
+		else if (v.str_state == KFT_ARGSTR_FAULT)
+			snprintf(buf, size, "0x%" PRIx64 " (unreadable)", x);
+		else if (v.str_state == KFT_ARGSTR_READ || v.str_state == KFT_ARGSTR_CUT)
+			quote(&v, text, buf, size);
 		else
-			snprintf(buf, size, "0x%" PRIx64, v);
+			snprintf(buf, size, "0x%" PRIx64, x);
 		break;
 	case KFT_ARG_HEX:
-		snprintf(buf, size, "0x%" PRIx64, v);
+		snprintf(buf, size, "0x%" PRIx64, x);
 		break;
 	case KFT_ARG_UINT:
-		snprintf(buf, size, "%" PRIu64, v);
+		snprintf(buf, size, "%" PRIu64, x);
 		break;
 	default:
-		snprintf(buf, size, "%" PRId64, (int64_t)v);
+		snprintf(buf, size, "%" PRId64, (int64_t)x);
 		break;
 	}
 	return buf;
@@ -136,16 +218,13 @@ const char *kft_args_text(const struct kft_call_args *a, char *buf, size_t size)
 	size_t n = 0;
 
 	buf[0] = '\0';
-	if (!a->args)
-		return buf;
-	for (int i = 0; i < KFT_MAX_ARGS; i++) {
-		char one[KFT_ARGS_TEXT * 4 + 32];
+	for (int i = 0; a->args && i < KFT_MAX_ARGS; i++) {
+		char one[KFT_ARGS_STR_MAX * 4 + 32];
 		int w;
 
-		if (!a->args->fmt[i])
+		if (!*kft_argrec_value(a->args, i, one, sizeof(one)))
 			continue;
-		w = snprintf(buf + n, size - n, "%s%s", n ? ", " : "",
-			     kft_argrec_value(a->args, i, one, sizeof(one)));
+		w = snprintf(buf + n, size - n, "%s%s", n ? ", " : "", one);
 		if (w < 0 || (size_t)w >= size - n)
 			break;
 		n += (size_t)w;
@@ -156,7 +235,7 @@ const char *kft_args_text(const struct kft_call_args *a, char *buf, size_t size)
 const char *kft_retval_text(const struct kft_call_args *a, char *buf, size_t size)
 {
 	buf[0] = '\0';
-	if (a->ret && a->ret->fmt[0])
-		kft_argrec_value(a->ret, 0, buf, size);
+	if (a->ret)
+		kft_argrec_value(a->ret, KFT_ARGVAL_RETVAL, buf, size);
 	return buf;
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * A call's saved arguments and return value (the trace's `args` file,
- * struct kft_argrec), found by the call they name, and shown as every
- * view shows them: "1, -2, "hello"" and "2".
+ * A call's saved arguments and return value (the threads' .args files:
+ * struct kft_argrec_head records), found by the call they name, and
+ * shown as every view shows them: "1, -2, "hello"" and "2".
  */
 #ifndef KFT_CALL_ARGS_H
 #define KFT_CALL_ARGS_H
@@ -11,27 +11,50 @@
 
 #include "reader.h"
 
+/* One saved record, as the reader finds it: its call, and the record as
+ * the file has it (in tr->args_data). */
+struct kft_argrec {
+	uint64_t entry_ns, func;
+	uint32_t tid, session;
+	uint8_t kind;		/* KFT_ARGREC_* */
+	const unsigned char *raw;	/* struct kft_argrec_head, then its values */
+};
+
+/* The records of a thread's .args file (data, end bytes from
+ * KFT_ARGS_OFF on), checked and added to *v (n of cap): 0 (a last record
+ * cut short is dropped), 1 when one is damaged (those before it are
+ * kept), -1 out of memory. data must stay as long as they do. */
+int kft_args_index(const unsigned char *data, size_t end, struct kft_argrec **v, size_t *n,
+		   size_t *cap);
+/* Sort records as kft_call_args looks them up (reader.c does). */
+void kft_args_sort(struct kft_argrec *v, size_t n);
+
 struct kft_call_args {
 	const struct kft_argrec *args;	/* NULL: none saved */
 	const struct kft_argrec *ret;	/* NULL: none saved */
 };
 
-/* Sort records as kft_call_args looks them up (reader.c does). */
-void kft_args_sort(struct kft_argrec *v, size_t n);
-
 /* c's saved arguments and return value: whether it has either. */
 bool kft_call_args(const struct kft_trace *tr, const struct kft_call *c,
 		   struct kft_call_args *out);
 
-/* The room the texts below need at most. */
-#define KFT_ARGS_TEXT_MAX 512
+/* The value of r in slot (an argument 0..5, or KFT_ARGVAL_RETVAL): into
+ * *val, with its text (a string's, str_len bytes) if text is not NULL;
+ * false if r has none there. */
+bool kft_argrec_get(const struct kft_argrec *r, int slot, struct kft_argval *val,
+		    const char **text);
+/* The stack pointer at the call's entry. */
+uint64_t kft_argrec_sp(const struct kft_argrec *r);
 
+/* The room the texts below need at most. */
+#define KFT_ARGS_TEXT_MAX 1024
+
+/* The value in slot alone, as its format says, into buf (empty: none). */
+const char *kft_argrec_value(const struct kft_argrec *r, int slot, char *buf, size_t size);
 /* The arguments as a C call writes them, "1, 0x10, "a"", into buf
  * (empty when none were saved). */
 const char *kft_args_text(const struct kft_call_args *a, char *buf, size_t size);
 /* The return value, "2", into buf (empty when not saved). */
 const char *kft_retval_text(const struct kft_call_args *a, char *buf, size_t size);
-/* Value i of r (an argument, or 0 of a return value) alone, into buf. */
-const char *kft_argrec_value(const struct kft_argrec *r, int i, char *buf, size_t size);
 
 #endif

@@ -450,15 +450,83 @@ static int read_marks(struct kft_trace *tr, struct kft_error *err)
 	return 0;
 }
 
-/* Saved arguments and return values, in the order kft_call_args finds
- * them by (call-args.h). */
+/* The records of one thread's .args file (name), added to tr's: 0, 1
+ * when the file is damaged (args_error says how; the records before the
+ * damage are kept), -1 out of memory. */
+static int read_args_file(struct kft_trace *tr, const char *name, size_t *cap,
+			  struct kft_error *err)
+{
+	char path[4096];
+	struct kft_args_hdr h;
+	struct stat st;
+	unsigned char *data = NULL, **more;
+	size_t end, got = 0;
+	int fd, ret = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", tr->dir, name);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    pread(fd, &h, sizeof(h), 0) != (ssize_t)sizeof(h) ||
+	    memcmp(h.magic, KFT_ARGS_MAGIC, sizeof(h.magic)) || h.version != 1) {
+		ret = 1;
+		goto out;
+	}
+	/* (what the header counts past the file's end, as a crash while it
+	 * grew may leave, is not read) */
+	end = (uint64_t)st.st_size > KFT_ARGS_OFF ? (size_t)st.st_size - KFT_ARGS_OFF : 0;
+	if (h.end < end)
+		end = (size_t)h.end;
+	if (!(more = realloc(tr->args_data, (tr->nargs_data + 1) * sizeof(*more))) ||
+	    !(data = malloc(end ? end : 1))) {
+		if (more)
+			tr->args_data = more;
+		ret = kft_error_set(err, "out of memory");
+		goto out;
+	}
+	tr->args_data = more;
+	tr->args_data[tr->nargs_data++] = data;
+	while (got < end) {
+		ssize_t k = pread(fd, data + got, end - got, (off_t)(KFT_ARGS_OFF + got));
+
+		if (k <= 0)
+			break;
+		got += (size_t)k;
+	}
+	ret = kft_args_index(data, got, &tr->args, &tr->nargs, cap);
+	if (ret < 0)
+		ret = kft_error_set(err, "out of memory");
+out:
+	if (ret > 0 && !tr->args_error &&
+	    asprintf(&tr->args_error, "%s: damaged (not a kft arguments file, or a record "
+		     "cut or mangled)", name) < 0)
+		tr->args_error = NULL;
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
+/* Saved arguments and return values, every thread's, in the order
+ * kft_call_args finds them by (call-args.h). */
 static int read_args(struct kft_trace *tr, struct kft_error *err)
 {
-	if (read_whole_records(tr, "args", sizeof(struct kft_argrec), (void **)&tr->args,
-			       &tr->nargs, err))
-		return -1;
-	kft_args_sort(tr->args, tr->nargs);
-	return 0;
+	DIR *d = opendir(tr->dir);
+	struct dirent *de;
+	size_t cap = 0, len;
+	int ret = 0;
+
+	if (!d)
+		return kft_error_set(err, "%s: %s", tr->dir, strerror(errno));
+	while (!ret && (de = readdir(d))) {
+		len = strlen(de->d_name);
+		if (strncmp(de->d_name, "thread-", 7) || len < 12 ||
+		    strcmp(de->d_name + len - 5, ".args"))
+			continue;
+		ret = read_args_file(tr, de->d_name, &cap, err) < 0 ? -1 : 0;
+	}
+	closedir(d);
+	if (!ret)
+		kft_args_sort(tr->args, tr->nargs);
+	return ret;
 }
 
 /* The info file's "status = ..." once the program has ended: how it did.
@@ -500,7 +568,7 @@ int kft_trace_open_as(struct kft_trace *tr, const char *dir, unsigned int flags,
 	if (!tr->dir)
 		return kft_error_set(err, "out of memory");
 	if (read_control(tr, err) || read_config(tr, err) || read_threads(tr, err) ||
-	    read_marks(tr, err) || read_args(tr, err)) {
+	    read_marks(tr, err) || (!(flags & KFT_OPEN_NO_ARGS) && read_args(tr, err))) {
 		kft_trace_close(tr);
 		return -1;
 	}
@@ -536,9 +604,13 @@ void kft_trace_close(struct kft_trace *tr)
 	kft_zcache_free(tr->zcache);
 	kft_switches_free(&tr->switches);
 	free(tr->switches_error);
+	free(tr->args_error);
 	free(tr->ended_how);
 	free(tr->marks);
 	free(tr->args);
+	for (size_t i = 0; i < tr->nargs_data; i++)
+		free(tr->args_data[i]);
+	free(tr->args_data);
 	for (size_t i = 0; i < tr->nskipped; i++)
 		free(tr->skipped[i]);
 	free(tr->skipped);

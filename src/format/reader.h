@@ -87,6 +87,9 @@ struct kft_trace {
 	size_t nmarks;
 	struct kft_argrec *args;	/* saved arguments, return values (call-args.h) */
 	size_t nargs;
+	unsigned char **args_data;	/* the files they are in */
+	size_t nargs_data;
+	char *args_error;		/* why a thread's were left out, or NULL */
 	char *switches_error;		/* why they could not be read (then none) */
 	char *ended_how;		/* how the program ended, as `kft record` saw it
 					 * ("killed by signal 9", "exited 0"), or NULL */
@@ -166,6 +169,9 @@ enum kft_open_flags {
 	/* the view needs no context switches: tr->switches stays empty
 	 * (loading them sorts every one) */
 	KFT_OPEN_NO_SWITCHES = 2,
+	/* the view shows no saved arguments: tr->args stays empty (loading
+	 * them sorts every one) */
+	KFT_OPEN_NO_ARGS = 4,
 };
 int kft_trace_open_as(struct kft_trace *tr, const char *dir, unsigned int flags,
 		      struct kft_error *err);

@@ -21,7 +21,9 @@
  *                                records [0, n) read from here, the rest
  *                                from the .kft file, whose pages for them
  *                                were given back
- *   kft.data/args                saved arguments and return values: struct
+ *   kft.data/thread-<session>-<tid>-<seq>.args
+ *                                the thread's saved arguments and return
+ *                                values: struct kft_args_hdr, then struct
  *                                kft_argrec records in the order written
  *   kft.data/switches            the traced threads' context switches, as
  *                                the kernel reported them (perf events):
@@ -119,35 +121,52 @@ struct kft_mark {
 
 /*
  * Saved arguments or a return value (the config's args statement, kft
- * record -A and -R): one record of the trace's `args` file, appended whole
- * by one write from any thread, at the call's entry (its arguments) or
- * exit (its return value). It names its call as the call's own record
- * does: thread, image, entry time and function.
+ * record -A and -R): one record of a thread's .args file, written at the
+ * call's entry (its arguments) or exit (its return value), then counted
+ * in the file's header. It names its call as the call's own record does
+ * (thread, image, entry time, function) and holds the values asked for
+ * only, each a struct kft_argval, a string's text after it.
  */
-#define KFT_ARGS_TEXT 80
-#define KFT_ARGREC_ARGS		1	/* regs: the first six integer arguments */
-#define KFT_ARGREC_RETVAL	2	/* regs[0]: the return value */
-/* str_state[i]: what text holds of the string value i points to */
-#define KFT_ARGSTR_NONE		0	/* not a string (or not saved) */
-#define KFT_ARGSTR_READ		1	/* read, NUL-terminated in text */
-#define KFT_ARGSTR_CUT		2	/* longer than its room: cut there */
-#define KFT_ARGSTR_NULL		3	/* the pointer was NULL */
-#define KFT_ARGSTR_FAULT	4	/* it pointed at no readable memory */
-struct kft_argrec {
+#define KFT_ARGS_MAGIC "KFTARGS"
+#define KFT_ARGS_OFF 64			/* the first record's offset */
+#define KFT_ARGS_STR_MAX 64		/* a string's bytes kept at most */
+struct kft_args_hdr {
+	char magic[8];
+	uint32_t version;		/* 1 */
+	uint32_t spare0;
+	uint64_t end;			/* records end here: those before are whole */
+	uint64_t spare[5];
+};
+
+#define KFT_ARGREC_ARGS		1	/* the arguments asked for */
+#define KFT_ARGREC_RETVAL	2	/* the return value */
+struct kft_argrec_head {
 	uint64_t entry_ns;	/* the call's entry, as its record has it */
 	uint64_t func;		/* the function's address */
 	uint32_t tid, session;
+	uint16_t size;		/* the whole record's bytes, a multiple of 8 */
 	uint8_t kind;		/* KFT_ARGREC_* */
-	char fmt[7];		/* how each of regs shows (KFT_ARG_* of config.h;
-				 * 0: not asked for); RETVAL: fmt[0] */
-	uint64_t regs[6];
-	uint8_t str_state[6];	/* per value, KFT_ARGSTR_* */
-	uint8_t str_off[6];	/* where its text begins in text */
-	uint8_t bits[7];	/* each value's size: 8, 16, 32, or 0: 64 */
-	uint8_t pad[5];
-	uint64_t sp;		/* the stack pointer at the hook (KFT's frame pointer
-				 * column) */
-	char text[KFT_ARGS_TEXT];	/* the strings, NUL-terminated */
+	uint8_t nvals;		/* struct kft_argval that follow */
+	uint32_t spare;
+	uint64_t sp;		/* the stack pointer at the call's entry (KFT's
+				 * frame pointer column) */
+};
+
+/* what the text after a value holds of the string it points to */
+#define KFT_ARGSTR_NONE		0	/* not a string */
+#define KFT_ARGSTR_READ		1	/* read, str_len bytes */
+#define KFT_ARGSTR_CUT		2	/* longer: its first str_len bytes */
+#define KFT_ARGSTR_NULL		3	/* the pointer was NULL */
+#define KFT_ARGSTR_FAULT	4	/* it pointed at no readable memory */
+#define KFT_ARGVAL_RETVAL	6	/* slot of the return value */
+struct kft_argval {
+	uint64_t value;		/* the register */
+	uint8_t slot;		/* argument 0..5, or KFT_ARGVAL_RETVAL */
+	char fmt;		/* how it shows: 'd', 'u', 'x', 's' (config.h) */
+	uint8_t bits;		/* its size: 8, 16, 32, or 0: 64 */
+	uint8_t str_state;	/* KFT_ARGSTR_* */
+	uint16_t str_len;	/* bytes of text after it (then padding to 8) */
+	uint16_t spare;
 };
 
 /* Why the run started or stopped (enum kft_trigger_type values). */

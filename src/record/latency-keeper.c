@@ -108,9 +108,9 @@ static bool copied(const char *n)
 	size_t len = strlen(n);
 
 	return !strcmp(n, "control") || !strcmp(n, "config") || !strcmp(n, "info") ||
-	       !strcmp(n, "switches") || !strcmp(n, "marks") || !strcmp(n, "args") ||
-	       !strncmp(n, "maps-", 5) ||
-	       (!strncmp(n, "thread-", 7) && len > 4 && !strcmp(n + len - 4, ".kft"));
+	       !strcmp(n, "switches") || !strcmp(n, "marks") || !strncmp(n, "maps-", 5) ||
+	       (!strncmp(n, "thread-", 7) && len > 5 &&
+		(!strcmp(n + len - 4, ".kft") || !strcmp(n + len - 5, ".args")));
 }
 
 /* The trace as it stands into latency.N; the link to it. */
@@ -187,7 +187,7 @@ static void look(struct kft_latency_keeper *k)
 	struct kft_error err;
 	int64_t longest = k->longest;
 
-	if (kft_trace_open(&tr, k->dir, &err))
+	if (kft_trace_open_as(&tr, k->dir, KFT_OPEN_NO_ARGS, &err))
 		return;		/* no thread file yet */
 	for (size_t i = 0; i < tr.nthreads; i++) {
 		const struct kft_thread_file *th = &tr.threads[i];

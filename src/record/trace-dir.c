@@ -48,7 +48,6 @@ static bool trace_file_name(const char *n)
 	if (!strcmp(n, "info") || !strcmp(n, "config") || !strcmp(n, "control") ||
 	    !strcmp(n, "user-config") || !strcmp(n, "kallsyms") || !strcmp(n, "symbols") ||
 	    !strcmp(n, ".symbols.tmp") || !strcmp(n, "switches") || !strcmp(n, "marks") ||
-	    !strcmp(n, "args") ||
 	    !strcmp(n, "config.new"))
 		return true;
 	/* kft record --latency: the function, the link, the copies */
@@ -64,12 +63,13 @@ static bool trace_file_name(const char *n)
 	/* a new thread file made ahead (spares.c), left by a crash */
 	if (!strncmp(n, "spare-", 6))
 		return (p = digits(n + 6)) && !*p;
-	/* thread-SESSION-TID[-SEQ].kft, and its records compressed: .kfz */
+	/* thread-SESSION-TID[-SEQ].kft, its records compressed: .kfz, its
+	 * saved arguments: .args */
 	if (strncmp(n, "thread-", 7) || !(p = digits(n + 7)) || *p != '-' || !(p = digits(p + 1)))
 		return false;
 	if (*p == '-' && !(p = digits(p + 1)))
 		return false;
-	return !strcmp(p, ".kft") || !strcmp(p, ".kfz");
+	return !strcmp(p, ".kft") || !strcmp(p, ".kfz") || !strcmp(p, ".args");
 }
 
 void kft_trace_dir_remove_latency_copy(int dfd, const char *name)

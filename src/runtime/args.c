@@ -4,19 +4,34 @@
  * function it names, the hooks that see the argument registers (-pg,
  * -pg -mfentry, patched entries, library calls) save them at entry, and
  * the return trampoline the return value at exit, one record each in the
- * trace's `args` file. Only the functions asked for pay: a lookup in a
- * sorted table, a write, and for a string a bounded copy that cannot
- * fault (process_vm_readv reads our own memory and says where it stops).
+ * thread's .args file, a memory-mapped log as the thread file is: a
+ * killed program leaves every record counted in its header. Only the
+ * functions asked for pay: a lookup in a sorted table, a record, and for
+ * a string a bounded copy that cannot fault (process_vm_readv reads our
+ * own memory and says where it stops). The file's blocks are taken
+ * before a record goes there (a full disk ends the saving, never the
+ * program).
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "runtime.h"
+#include "events-hot.h"
 
-static int args_fd = -1;	/* the trace's args file, opened at the first record */
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23	/* Linux 5.14 */
+#endif
+
+#define ARGS_FIRST_SIZE (64 << 10)	/* the file's first room */
+#define ARGS_MAX_SIZE (4ULL << 30)	/* and its most */
+/* the largest record: a head, six values, six strings */
+#define ARGS_REC_MAX (sizeof(struct kft_argrec_head) + \
+		      KFT_MAX_ARGS * (sizeof(struct kft_argval) + KFT_ARGS_STR_MAX))
 
 /* The table of functions and what to save of them, sorted by address. */
 KFT_NOTRACE const struct kft_argspec *kft_args_of(uint64_t fn)
@@ -37,65 +52,154 @@ KFT_NOTRACE const struct kft_argspec *kft_args_of(uint64_t fn)
 	return NULL;
 }
 
-/* The string value i points to, into r's text from *used on: room bytes
- * at most, its NUL included. */
-static KFT_NOTRACE void read_string(struct kft_argrec *r, int i, size_t *used, size_t room)
+/* The string v's value points to, into text (KFT_ARGS_STR_MAX bytes at
+ * most, no NUL): v's state and length say what came. */
+static KFT_NOTRACE void read_string(struct kft_argval *v, char *text)
 {
-	const char *p = (const char *)(uintptr_t)r->regs[i];
-	struct iovec local = { r->text + *used, room - 1 }, remote = { (void *)p, room - 1 };
+	struct iovec local = { text, KFT_ARGS_STR_MAX },
+		     remote = { (void *)(uintptr_t)v->value, KFT_ARGS_STR_MAX };
+	int saved = errno;
 	ssize_t n;
 	char *end;
 
-	r->str_off[i] = (uint8_t)*used;
-	if (!p) {
-		r->str_state[i] = KFT_ARGSTR_NULL;
+	if (!v->value) {
+		v->str_state = KFT_ARGSTR_NULL;
 		return;
 	}
 	/* (a read that crosses into an unmapped page stops at its edge; one
 	 * that starts in one fails) */
 	n = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+	errno = saved;
 	if (n <= 0) {
-		r->str_state[i] = KFT_ARGSTR_FAULT;
+		v->str_state = KFT_ARGSTR_FAULT;
 		return;
 	}
-	end = memchr(r->text + *used, '\0', (size_t)n);
-	r->str_state[i] = end ? KFT_ARGSTR_READ : KFT_ARGSTR_CUT;
-	if (!end)
-		end = r->text + *used + n;
-	/* what was read past the string is the program's: not kept */
-	memset(end, 0, (size_t)(r->text + *used + n - end) + (end == r->text + *used + n));
-	*used = (size_t)(end - r->text) + 1;
+	end = memchr(text, '\0', (size_t)n);
+	v->str_state = end ? KFT_ARGSTR_READ : KFT_ARGSTR_CUT;
+	v->str_len = (uint16_t)(end ? end - text : n);
 }
 
-static KFT_NOTRACE void put(const struct kft_tls *t, const struct kft_frame *f, int kind,
-			    const char *fmt, const uint8_t *bits, int nfmt, const uint64_t *regs)
+/* The thread's file, thread-S-T-Q.args beside its thread file, size
+ * bytes mapped: 0 or -1. */
+static KFT_NOTRACE int open_log(struct kft_tls *t, size_t size)
 {
-	struct kft_argrec r;
-	size_t used = 0;
-	int nstr = 0, fd, saved = errno;
+	struct kft_args_hdr *h;
+	char name[96];
+	int fd;
 
-	memset(&r, 0, sizeof(r));
-	r.entry_ns = f->entry_ns;
-	r.func = f->func;
-	r.sp = f->sp;
-	r.tid = t->hdr->tid;
-	r.session = kft_rt.session;
-	r.kind = (uint8_t)kind;
-	for (int i = 0; i < nfmt; i++) {
-		r.fmt[i] = fmt[i];
-		r.bits[i] = bits[i];
-		r.regs[i] = fmt[i] ? regs[i] : 0;
-		nstr += fmt[i] == KFT_ARG_STR;
+	snprintf(name, sizeof(name), "thread-%u-%u-%u.args", t->hdr->session, t->hdr->tid,
+		 t->file_seq);
+	fd = openat(kft_rt.dirfd, name, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return -1;
+	if (kft_take_room(fd, 0, size) || ftruncate(fd, (off_t)size)) {
+		close(fd);
+		return -1;
 	}
-	/* each string its share of the room */
-	for (int i = 0; i < nfmt; i++)
-		if (fmt[i] == KFT_ARG_STR)
-			read_string(&r, i, &used, KFT_ARGS_TEXT / (size_t)nstr);
-	/* (a short write leaves a piece of a record, which readers drop) */
-	fd = kft_append_file(&args_fd, "args");
-	if (fd >= 0 && write(fd, &r, sizeof(r)) < 0)
-		fd = -1;
+	h = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (h == MAP_FAILED)
+		return -1;
+	memcpy(h->magic, KFT_ARGS_MAGIC, sizeof(h->magic));
+	h->version = 1;
+	t->args_hdr = h;
+	t->args_map_size = size;
+	return 0;
+}
+
+/* Twice the room: 0 or -1 (the records so far stay). */
+static KFT_NOTRACE int grow_log(struct kft_tls *t)
+{
+	size_t size = 2 * t->args_map_size;
+	char name[96];
+	void *map;
+	int fd;
+
+	if (size > ARGS_MAX_SIZE)
+		return -1;
+	snprintf(name, sizeof(name), "thread-%u-%u-%u.args", t->hdr->session, t->hdr->tid,
+		 t->file_seq);
+	fd = openat(kft_rt.dirfd, name, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return -1;
+	/* (written with zeros 64 KiB at a time: the pages come into the
+	 * cache here, and the records' stores find them there) */
+	for (size_t off = t->args_map_size; off < size; off += 64 << 10)
+		if (kft_take_room(fd, off, size - off < (64 << 10) ? size - off : 64 << 10)) {
+			close(fd);
+			return -1;
+		}
+	close(fd);
+	map = mremap(t->args_hdr, t->args_map_size, size, MREMAP_MAYMOVE);
+	if (map == MAP_FAILED)
+		return -1;
+	/* the new part's pages in one call, not a fault each as records
+	 * come (an older kernel says EINVAL: they fault as they come) */
+	madvise((char *)map + t->args_map_size, size - t->args_map_size, MADV_POPULATE_WRITE);
+	t->args_hdr = map;
+	t->args_map_size = size;
+	return 0;
+}
+
+KFT_NOTRACE void kft_args_unmap(struct kft_tls *t)
+{
+	if (t->args_hdr)
+		munmap(t->args_hdr, t->args_map_size);
+	t->args_hdr = NULL;
+	t->args_map_size = 0;
+	t->args_full = false;
+}
+
+/* Room for the largest record at the end of the thread's file: where it
+ * goes, or NULL (no room could be had: nothing is saved). */
+static KFT_NOTRACE unsigned char *next_record(struct kft_tls *t)
+{
+	int saved = errno;
+	bool ok;
+
+	if (t->args_full)
+		return NULL;
+	ok = t->args_hdr ? KFT_ARGS_OFF + t->args_hdr->end + ARGS_REC_MAX <= t->args_map_size ||
+				   !grow_log(t)
+			 : !open_log(t, ARGS_FIRST_SIZE);
 	errno = saved;
+	if (!ok) {
+		t->args_full = true;	/* no more tries in this thread */
+		return NULL;
+	}
+	return (unsigned char *)t->args_hdr + KFT_ARGS_OFF + t->args_hdr->end;
+}
+
+/* A record of the call of frame f: kind, and the values whose format
+ * fmt[i] asks (bits[i] their sizes) of regs[0..n), slot first_slot + i. */
+static KFT_NOTRACE void put(struct kft_tls *t, const struct kft_frame *f, int kind,
+			    const char *fmt, const uint8_t *bits, int n, int first_slot,
+			    const uint64_t *regs)
+{
+	unsigned char *rec = next_record(t), *p;
+	struct kft_argrec_head h = { .entry_ns = f->entry_ns, .func = f->func, .sp = f->sp,
+				     .tid = t->hdr->tid, .session = kft_rt.session,
+				     .kind = (uint8_t)kind };
+
+	if (!rec)
+		return;
+	p = rec + sizeof(h);
+	for (int i = 0; i < n; i++) {
+		struct kft_argval v = { .value = regs[i], .slot = (uint8_t)(first_slot + i),
+					.fmt = fmt[i], .bits = bits[i] };
+
+		if (!fmt[i])
+			continue;
+		if (fmt[i] == KFT_ARG_STR)
+			read_string(&v, (char *)p + sizeof(v));
+		memcpy(p, &v, sizeof(v));
+		p += sizeof(v) + ((v.str_len + 7U) & ~7U);
+		h.nvals++;
+	}
+	h.size = (uint16_t)(p - rec);
+	memcpy(rec, &h, sizeof(h));
+	barrier();	/* a reader after a crash sees whole records only */
+	t->args_hdr->end += h.size;
 }
 
 KFT_NOTRACE void kft_args_entered(struct kft_tls *t, uint64_t now, uintptr_t fn,
@@ -114,7 +218,8 @@ KFT_NOTRACE void kft_args_entered(struct kft_tls *t, uint64_t now, uintptr_t fn,
 		return;
 	for (int i = 0; i < KFT_MAX_ARGS; i++)
 		if (spec->arg[i]) {
-			put(t, f, KFT_ARGREC_ARGS, spec->arg, spec->arg_bits, KFT_MAX_ARGS, regs);
+			put(t, f, KFT_ARGREC_ARGS, spec->arg, spec->arg_bits, KFT_MAX_ARGS, 0,
+			    regs);
 			return;
 		}
 }
@@ -124,5 +229,6 @@ KFT_NOTRACE void kft_args_leaving(struct kft_tls *t, const struct kft_frame *f, 
 	const struct kft_argspec *spec = kft_args_of(f->func);
 
 	if (spec && spec->ret && (f->flags & KFT_FRAME_LOGGED))
-		put(t, f, KFT_ARGREC_RETVAL, &spec->ret, &spec->ret_bits, 1, &retval);
+		put(t, f, KFT_ARGREC_RETVAL, &spec->ret, &spec->ret_bits, 1, KFT_ARGVAL_RETVAL,
+		    &retval);
 }

@@ -119,6 +119,11 @@ struct kft_tls {
 	uintptr_t signal_ret[KFT_MAX_SIGNAL_NEST];	/* where the trampoline returns */
 	/* fork: this thread's open frames as they were when it forked (the
 	 * thread file is shared with the parent, which changes them at once) */
+	/* the saved arguments' file (args.c), mapped when first needed,
+	 * its blocks taken */
+	struct kft_args_hdr *args_hdr;
+	size_t args_map_size;
+	bool args_full;			/* no more room could be had: none saved */
 	bool fork_saved;		/* the three below hold them */
 	struct kft_frame *fork_frames;
 	uint64_t fork_depth, fork_nframes;
@@ -245,6 +250,11 @@ void kft_unwind_to(struct kft_tls *t, uintptr_t sp) KFT_HIDDEN;
 void kft_log_inherited(struct kft_tls *t, uint64_t n) KFT_HIDDEN;
 
 
+/* thread.c: blocks for [off, off + len) of file fd, taken now (the file
+ * grows to hold them): 0, or -1 when the file system is full (said) */
+int kft_take_room(int fd, uint64_t off, uint64_t len) KFT_HIDDEN;
+/* args.c: the thread's saved arguments' file let go (it stays) */
+void kft_args_unmap(struct kft_tls *t) KFT_HIDDEN;
 /* api.c: the trace's file name, opened for appending once by whichever
  * thread comes first, its descriptor kept in *slot (-1 before): the
  * descriptor, or -1 */

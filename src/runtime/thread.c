@@ -10,7 +10,7 @@
  *
  * A store into a shared file mapping that the file system cannot back (a
  * full disk) is a SIGBUS, which would kill the program: so the blocks
- * for each part are taken (take_room) before the hooks may store there,
+ * for each part are taken (kft_take_room) before the hooks may store there,
  * a chunk at a time, and a part that finds no room ends the log as a
  * full log does, with the run told the disk is full.
  */
@@ -59,7 +59,7 @@ static const char zeros[ZEROS];
  * larger one is reserved (fallocate), or where the file system cannot,
  * gets its blocks as the stores come, as on any file.
  */
-static KFT_NOTRACE int take_room(int fd, uint64_t off, uint64_t len)
+KFT_NOTRACE int kft_take_room(int fd, uint64_t off, uint64_t len)
 {
 	if (!len)
 		return 0;
@@ -95,7 +95,7 @@ static KFT_NOTRACE int resize_file(const struct kft_tls *t, size_t size)
 		return -1;
 	ret = fstat(fd, &st);
 	if (!ret && (uint64_t)st.st_size < size)
-		ret = take_room(fd, (uint64_t)st.st_size, size - (uint64_t)st.st_size);
+		ret = kft_take_room(fd, (uint64_t)st.st_size, size - (uint64_t)st.st_size);
 	if (!ret)
 		ret = ftruncate(fd, (off_t)size);
 	close(fd);
@@ -106,7 +106,7 @@ static KFT_NOTRACE int resize_file(const struct kft_tls *t, size_t size)
 static KFT_NOTRACE int take_frames(int fd, const struct kft_thread_hdr *h, uint64_t from,
 				   uint64_t to)
 {
-	return take_room(fd, h->shadow_off + from * sizeof(struct kft_frame),
+	return kft_take_room(fd, h->shadow_off + from * sizeof(struct kft_frame),
 			 (to - from) * sizeof(struct kft_frame));
 }
 
@@ -267,6 +267,7 @@ KFT_NOTRACE void kft_thread_finish(struct kft_tls *t)
 	if (t->hdr && !(kft_rt.hijacked && t->hdr->depth))
 		kft_thread_unmap(t);
 	t->hdr = NULL;
+	kft_args_unmap(t);
 	kft_compress_done(t);
 }
 
@@ -300,7 +301,7 @@ static KFT_NOTRACE int more_sites(struct kft_tls *t, uint32_t cap)
 	if (cap == old)
 		return 0;
 	fd = open_own(t);
-	ret = fd < 0 ? -1 : take_room(fd, t->hdr->sites_off + old * sizeof(struct kft_site),
+	ret = fd < 0 ? -1 : kft_take_room(fd, t->hdr->sites_off + old * sizeof(struct kft_site),
 				       (cap - old) * sizeof(struct kft_site));
 	if (fd >= 0)
 		close(fd);
@@ -445,11 +446,11 @@ static KFT_NOTRACE int map_new_file(struct kft_tls *t)
 		goto fail;
 	/* room for what the hooks store first (a spare has it for the first
 	 * log's room) */
-	if ((!spare && (take_room(fd, 0, sizeof(struct kft_thread_hdr) +
+	if ((!spare && (kft_take_room(fd, 0, sizeof(struct kft_thread_hdr) +
 					      KFT_FIRST_FRAMES * sizeof(struct kft_frame)) ||
-			take_room(fd, KFT_SITES_OFF, KFT_FIRST_SITES * sizeof(struct kft_site)))) ||
+			kft_take_room(fd, KFT_SITES_OFF, KFT_FIRST_SITES * sizeof(struct kft_site)))) ||
 	    ((!spare || room > KFT_FIRST_RECORDS) &&
-	     take_room(fd, KFT_RECORDS_OFF, room * sizeof(struct kft_rec)))) {
+	     kft_take_room(fd, KFT_RECORDS_OFF, room * sizeof(struct kft_rec)))) {
 		close(fd);
 		unlinkat(kft_rt.dirfd, name, 0);
 		goto fail;
@@ -586,6 +587,7 @@ KFT_NOTRACE int kft_thread_setup_forked(struct kft_tls *t)
 		return 0;
 	depth = t->fork_saved ? t->fork_depth : old->depth;
 	t->hdr = NULL;
+	kft_args_unmap(t);	/* the parent's: the child makes its own */
 	/* the inherited index numbers the parent's sites: start anew */
 	munmap(old_index, old_index_size);
 	t->sites.index = NULL;

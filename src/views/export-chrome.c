@@ -104,16 +104,16 @@ static void put_args(FILE *out, const struct kft_trace *tr, const struct kft_cal
 		char v[KFT_ARGS_TEXT_MAX];
 
 		for (int i = 0; a.args && i < KFT_MAX_ARGS; i++) {
-			if (!a.args->fmt[i])
+			if (!*kft_argrec_value(a.args, i, v, sizeof(v)))
 				continue;
 			fprintf(out, "%s\"arg%d\":\"", sep, i + 1);
-			put_json(out, kft_argrec_value(a.args, i, v, sizeof(v)));
+			put_json(out, v);
 			fputc('"', out);
 			sep = ",";
 		}
-		if (a.ret && c->dur_ns >= 0) {
+		if (c->dur_ns >= 0 && *kft_retval_text(&a, v, sizeof(v))) {
 			fprintf(out, "%s\"retval\":\"", sep);
-			put_json(out, kft_argrec_value(a.ret, 0, v, sizeof(v)));
+			put_json(out, v);
 			fputc('"', out);
 			sep = ",";
 		}

@@ -530,10 +530,10 @@ static void put_args(struct perfetto *p, const struct kft_call *c)
 		return;
 	for (int i = 0; i <= KFT_MAX_ARGS; i++) {
 		const struct kft_argrec *r = i < KFT_MAX_ARGS ? a.args : a.ret;
-		int k = i < KFT_MAX_ARGS ? i : 0;
 		size_t note;
 
-		if (!r || !r->fmt[k] || (i == KFT_MAX_ARGS && c->dur_ns < 0))
+		if (!r || (i == KFT_MAX_ARGS && c->dur_ns < 0) ||
+		    !*kft_argrec_value(r, i < KFT_MAX_ARGS ? i : KFT_ARGVAL_RETVAL, v, sizeof(v)))
 			continue;
 		if (i < KFT_MAX_ARGS)
 			snprintf(name, sizeof(name), "arg%d", i + 1);
@@ -541,7 +541,7 @@ static void put_args(struct perfetto *p, const struct kft_call *c)
 			snprintf(name, sizeof(name), "retval");
 		note = kft_pb_open(&p->packet, EVENT_ANNOTATIONS);
 		kft_pb_string(&p->packet, ANNOTATION_NAME, name);
-		kft_pb_string(&p->packet, ANNOTATION_STRING, kft_argrec_value(r, k, v, sizeof(v)));
+		kft_pb_string(&p->packet, ANNOTATION_STRING, v);
 		kft_pb_close(&p->packet, note);
 	}
 }

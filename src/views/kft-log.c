@@ -133,9 +133,13 @@ static char *put_saved_args(char *p, const struct kft_trace *tr, const struct kf
 
 	if (!kft_call_args(tr, c, &a) || !a.args)
 		return p;
-	p += sprintf(p, "   %016" PRIx64, a.args->sp);
-	for (int i = 0; i < 3; i++)
-		p += sprintf(p, " %016" PRIx64, a.args->regs[i]);
+	p += sprintf(p, "   %016" PRIx64, kft_argrec_sp(a.args));
+	for (int i = 0; i < 3; i++) {
+		struct kft_argval v;
+
+		p += sprintf(p, " %016" PRIx64,
+			     kft_argrec_get(a.args, i, &v, NULL) ? v.value : (uint64_t)0);
+	}
 	return p;
 }
 

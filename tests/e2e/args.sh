@@ -109,3 +109,17 @@ once_args_errors() {
 	refused kft record -A nosuch@arg1 -- ./args 2>err
 	check "an unknown function" grep -q "'nosuch': no function of that name" err
 }
+
+# A program killed inside a call leaves the arguments saved till then:
+# the .args file is a memory-mapped log, as the thread file is.
+each_args_of_a_killed_program() {
+	# (-finstrument-functions: refused, test_args_and_return_values)
+	[ "$TINSTR" = -finstrument-functions ] && return 0
+	build crash
+	refused kft record -A 'dying@arg1/s' -A 'doomed@arg1/s' -- ./crash kill >/dev/null 2>&1
+	kft ftrace | sed -n 's/^[^|]*|  *//p' | grep -E "^(doomed|dying)\(" >calls
+	expect calls <<'E'
+doomed("kill") {
+dying("kill"); /* unfinished */
+E
+}
