@@ -31,6 +31,8 @@
 
 struct log_slot {
 	struct kft_thread_hdr *hdr;	/* NULL: free; the owner clears it */
+	int reading;			/* the helper reads hdr's header now: its
+					 * owner waits before it unmaps it */
 	char *recs;
 	size_t size;			/* bytes of records */
 	size_t done;			/* populated up to here */
@@ -72,17 +74,28 @@ KFT_NOTRACE bool kft_prefault_step(void)
 	int used_slots = __atomic_load_n(&slots_used, __ATOMIC_ACQUIRE);
 
 	for (int i = 0; i < used_slots && populate; i++) {
-		struct kft_thread_hdr *h = __atomic_load_n(&slots[i].hdr, __ATOMIC_ACQUIRE);
 		struct log_slot *s = &slots[i];
+		struct kft_thread_hdr *h;
 		size_t used, ahead, len;
+		bool overwrite;
 
-		if (!h || h == CLAIMED)
+		/* (reading, then hdr; its owner clears hdr, then waits for
+		 * reading to drop: one of the two sees the other) */
+		__atomic_store_n(&s->reading, 1, __ATOMIC_SEQ_CST);
+		h = __atomic_load_n(&s->hdr, __ATOMIC_SEQ_CST);
+		if (!h || h == CLAIMED) {
+			__atomic_store_n(&s->reading, 0, __ATOMIC_RELEASE);
 			continue;
+		}
 		used = (size_t)__atomic_load_n(&h->head, __ATOMIC_RELAXED) * sizeof(struct kft_rec);
+		overwrite = h->overwrite;
+		__atomic_store_n(&s->reading, 0, __ATOMIC_RELEASE);
 		ahead = used > AHEAD ? AHEAD : used;
-		if (h->overwrite || s->done >= s->size || used + ahead <= s->done)
+		if (overwrite || s->done >= s->size || used + ahead <= s->done)
 			continue;
 		len = s->size - s->done < CHUNK ? s->size - s->done : CHUNK;
+		/* (a log moved or gone since: madvise finds nothing there, or
+		 * faults in what is there now, which it never changes) */
 		if (!populate_range(s->recs + s->done, len))
 			continue;	/* or the log moved, or its thread left */
 		s->done += len;
@@ -150,8 +163,18 @@ KFT_NOTRACE size_t kft_prefault_remove(struct kft_tls *t)
 	size_t done = 0;
 
 	if (t->prefault_slot) {
-		__atomic_store_n(&slots[t->prefault_slot - 1].hdr, NULL, __ATOMIC_RELEASE);
-		done = slots[t->prefault_slot - 1].done;
+		struct log_slot *s = &slots[t->prefault_slot - 1];
+
+		__atomic_store_n(&s->hdr, NULL, __ATOMIC_SEQ_CST);
+		/* the helper may have taken hdr just before: it reads two
+		 * words of the header, then lets go */
+		while (__atomic_load_n(&s->reading, __ATOMIC_SEQ_CST))
+#if defined(__x86_64__)
+			__builtin_ia32_pause();
+#else
+			;
+#endif
+		done = s->done;
 	}
 	t->prefault_slot = 0;
 	return done;
