@@ -54,6 +54,10 @@ int kft_cli_open_trace_as(const char *dir, bool shows_watch, unsigned int flags,
 	if (tr->args_error)
 		fprintf(stderr, "kft: warning: %s; that thread's saved arguments are left out\n",
 			tr->args_error);
+	if (tr->args_lost)
+		fprintf(stderr, "kft: warning: the arguments or return values of %" PRIu64
+			" calls could not be saved (no room for them on the trace's file "
+			"system)\n", tr->args_lost);
 	/* a view of calls leaves the stack-watch rows out: it says where they are */
 	if (!shows_watch && tr->totals.watch_hits)
 		fprintf(stderr, "kft: the stack watch fired %" PRIu64 " times: its rows (Delta -2) "

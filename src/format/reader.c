@@ -473,6 +473,7 @@ static int read_args_file(struct kft_trace *tr, const char *name, size_t *cap,
 	}
 	/* (what the header counts past the file's end, as a crash while it
 	 * grew may leave, is not read) */
+	tr->args_lost += h.lost;
 	end = (uint64_t)st.st_size > KFT_ARGS_OFF ? (size_t)st.st_size - KFT_ARGS_OFF : 0;
 	if (h.end < end)
 		end = (size_t)h.end;

@@ -90,6 +90,7 @@ struct kft_trace {
 	unsigned char **args_data;	/* the files they are in */
 	size_t nargs_data;
 	char *args_error;		/* why a thread's were left out, or NULL */
+	uint64_t args_lost;		/* calls whose could not be saved (no room) */
 	char *switches_error;		/* why they could not be read (then none) */
 	char *ended_how;		/* how the program ended, as `kft record` saw it
 					 * ("killed by signal 9", "exited 0"), or NULL */

@@ -135,7 +135,8 @@ struct kft_args_hdr {
 	uint32_t version;		/* 1 */
 	uint32_t spare0;
 	uint64_t end;			/* records end here: those before are whole */
-	uint64_t spare[5];
+	uint64_t lost;			/* records not saved: no room could be had */
+	uint64_t spare[4];
 };
 
 #define KFT_ARGREC_ARGS		1	/* the arguments asked for */

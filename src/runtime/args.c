@@ -157,14 +157,19 @@ static KFT_NOTRACE unsigned char *next_record(struct kft_tls *t)
 	int saved = errno;
 	bool ok;
 
-	if (t->args_full)
+	if (t->args_full) {
+		if (t->args_hdr)
+			t->args_hdr->lost++;
 		return NULL;
+	}
 	ok = t->args_hdr ? KFT_ARGS_OFF + t->args_hdr->end + ARGS_REC_MAX <= t->args_map_size ||
 				   !grow_log(t)
 			 : !open_log(t, ARGS_FIRST_SIZE);
 	errno = saved;
 	if (!ok) {
 		t->args_full = true;	/* no more tries in this thread */
+		if (t->args_hdr)
+			t->args_hdr->lost++;
 		return NULL;
 	}
 	return (unsigned char *)t->args_hdr + KFT_ARGS_OFF + t->args_hdr->end;
