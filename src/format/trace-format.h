@@ -271,6 +271,8 @@ struct kft_thread_hdr {
 #define KFT_FRAME_IN_GRAPH	0x20	/* inside a graph function (filter graph) */
 #define KFT_FRAME_WATCHED	0x40	/* watch worst-stack: its row is in the chain
 					 * logged so far */
+#define KFT_FRAME_RETVAL	0x80	/* its return value is saved as it ends
+					 * (runtime/args.c): not the short path */
 #define KFT_FRAME_LEVEL_SHIFT	16	/* in a graph function, flags >> this: the
 					 * levels below it (at most 0xffff) */
 

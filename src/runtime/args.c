@@ -212,7 +212,7 @@ KFT_NOTRACE void kft_args_entered(struct kft_tls *t, uint64_t now, uintptr_t fn,
 {
 	const struct kft_argspec *spec = kft_args_of(fn);
 	uint64_t depth = t->hdr->depth;
-	const struct kft_frame *f;
+	struct kft_frame *f;
 
 	if (!spec || !depth || depth > t->frames_cap)
 		return;
@@ -221,6 +221,8 @@ KFT_NOTRACE void kft_args_entered(struct kft_tls *t, uint64_t now, uintptr_t fn,
 	f = &t->frames[depth - 1];
 	if (f->func != fn || f->entry_ns != now || !(f->flags & KFT_FRAME_LOGGED))
 		return;
+	if (spec->ret)
+		f->flags |= KFT_FRAME_RETVAL;	/* its end goes the whole way */
 	for (int i = 0; i < KFT_MAX_ARGS; i++)
 		if (spec->arg[i]) {
 			put(t, f, KFT_ARGREC_ARGS, spec->arg, spec->arg_bits, KFT_MAX_ARGS, 0,
@@ -233,7 +235,7 @@ KFT_NOTRACE void kft_args_leaving(struct kft_tls *t, const struct kft_frame *f, 
 {
 	const struct kft_argspec *spec = kft_args_of(f->func);
 
-	if (spec && spec->ret && (f->flags & KFT_FRAME_LOGGED))
+	if (spec && spec->ret && (f->flags & KFT_FRAME_RETVAL))
 		put(t, f, KFT_ARGREC_RETVAL, &spec->ret, &spec->ret_bits, 1, KFT_ARGVAL_RETVAL,
 		    &retval);
 }

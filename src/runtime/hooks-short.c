@@ -152,10 +152,17 @@ KFT_HIDDEN KFT_NOTRACE int kft_pg_entry_short(uintptr_t ip, uintptr_t *ret_loc, 
 	uintptr_t start, call_site;
 	uint64_t st, depth;
 
-	if (unlikely(t->busy || t->dead || !t->hdr || !kft_rt.plain || !kft_rt.hijacked ||
-		     __atomic_load_n(&kft_rt.nranges, __ATOMIC_RELAXED)))
+	if (unlikely(t->busy || t->dead || !t->hdr || !kft_rt.plain || !kft_rt.hijacked))
 		return 0;
 	start = pg_function_start(ip, fentry, &ret_loc);
+	/* functions the config names (a start trigger's, the args
+	 * statement's): found as the whole path finds them, and one whose
+	 * arguments or return value are saved goes the whole way */
+	if (unlikely(__atomic_load_n(&kft_rt.nranges, __ATOMIC_RELAXED))) {
+		start = kft_config_func_at(start);
+		if (__atomic_load_n(&kft_rt.nargs, __ATOMIC_RELAXED) && kft_args_of(start))
+			return 0;
+	}
 	call_site = *ret_loc;
 	t->busy = 1;
 	st = load_state();

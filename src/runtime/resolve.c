@@ -339,7 +339,7 @@ KFT_NOTRACE void kft_update_plain(void)
 		       !kft_rt.cfg.cpus_set &&
 		       !kft_rt.cfg.skip_list.set && !kft_rt.has_graph && !kft_rt.max_depth &&
 		       kft_rt.stop.type == KFT_TRIGGER_NONE && !kft_rt.overwrite &&
-		       !kft_hooks_timed && kft_clock.use_tsc && !kft_rt.nargs &&
+		       !kft_hooks_timed && kft_clock.use_tsc &&
 		       (!kft_rt.maxtime_ns || kft_rt.maxtime_ns >= kft_rt.mintime_ns);
 	kft_rt.time_span = (kft_rt.maxtime_ns ? kft_rt.maxtime_ns : UINT64_MAX) - kft_rt.mintime_ns;
 }
