@@ -17,7 +17,9 @@
 # varied depth and real work per call), mt4 (4 threads of fib); storm
 # (200 short children or threads: the cost of starting a log); libcalls
 # (2 million strlen calls through the PLT: kft --libcalls against
-# uftrace, which records library calls by default). Each is
+# uftrace, which records library calls by default); args (every call of
+# fib saving its argument and return value: kft -A/-R against uftrace's
+# -A/-R, -pg -mfentry). Each is
 # built uninstrumented, with -finstrument-functions, with -pg -mfentry and
 # with -fpatchable-function-entry=5; the tools trace the same binaries. For each mode: the added
 # wall time per call against the uninstrumented run (median of N runs),
@@ -238,6 +240,36 @@ rm -rf "$tmp/lib"
 lib_added() { echo $(( (L[$1] - L[base]) / LIBCALLS )); }
 echo "  library calls: kft $(lib_added kft) ns, uftrace $(lib_added uftrace) ns a call" >&2
 
+# --- arguments: every call of fib saving its argument and return value,
+# kft record -A fib@arg1/d32 -R fib against uftrace's -A fib@arg1 -R
+# fib@retval on the same -pg -mfentry build (and each without them)
+ARGS_N=30
+rm -rf "$tmp/count"
+$kft record -o "$tmp/count" -- "$out/fib-fentry" $ARGS_N >/dev/null
+ARGS_CALLS=$($kft status "$tmp/count" | awk '/^  entries/ { print $2 }')
+declare -A AG
+for tool in base kft kft-args uftrace uftrace-args; do
+	ts=()
+	for i in $(seq "$runs"); do
+		rm -rf "$tmp/args"
+		case $tool in
+		base) run "$out/fib-base" $ARGS_N ;;
+		kft) run "$kft" record -o "$tmp/args" -- "$out/fib-fentry" $ARGS_N ;;
+		kft-args) run "$kft" record -A 'fib@arg1/d32' -R fib -o "$tmp/args" -- \
+			"$out/fib-fentry" $ARGS_N ;;
+		uftrace) run uftrace record --no-libcall -d "$tmp/args" "$out/fib-fentry" $ARGS_N ;;
+		uftrace-args) run uftrace record --no-libcall -A fib@arg1 -R fib@retval \
+			-d "$tmp/args" "$out/fib-fentry" $ARGS_N ;;
+		esac
+		ts+=("$elapsed_ns")
+	done
+	AG[$tool]=$(printf '%s\n' "${ts[@]}" | median)
+done
+rm -rf "$tmp/args"
+args_added() { echo $(( (AG[$1] - AG[base]) / ARGS_CALLS )); }
+echo "  arguments: kft $(args_added kft-args) ns (without $(args_added kft))," \
+     "uftrace $(args_added uftrace-args) ns (without $(args_added uftrace)) a call" >&2
+
 # --- set-up cost: 200 processes, 200 threads, 1000 calls each --------------
 gcc -O2 -g -o "$out/storm-base" bench/storm.c -lpthread
 gcc -O2 -g -finstrument-functions -o "$out/storm-inst" bench/storm.c -lpthread
@@ -369,6 +401,10 @@ rat() { awk -v a="$1" -v b="$2" 'BEGIN { printf (b > 0 ? "%.2f" : "-"), a / b }'
 	     "default / --no-compress $(rat "$(busy_added kft-all)" "$(busy_added kft-raw)") (target 1.15)"
 	echo "- library calls ($LIBCALLS strlen calls through the PLT), added ns per call: kft --libcalls" \
 	     "$(lib_added kft), uftrace $(lib_added uftrace); kft / uftrace $(rat "$(lib_added kft)" "$(lib_added uftrace)")"
+	echo "- arguments (fib $ARGS_N, $ARGS_CALLS calls, -pg -mfentry, each saving its argument and" \
+	     "return value), added ns per call: kft -A/-R $(args_added kft-args) (without: $(args_added kft))," \
+	     "uftrace -A/-R $(args_added uftrace-args) (without: $(args_added uftrace));" \
+	     "kft / uftrace $(rat "$(args_added kft-args)" "$(args_added uftrace-args)")"
 	echo "- page faults, whole run (fib), getrusage: kft ${F[fib,kft-all]}, --no-compress ${F[fib,kft-raw]}," \
 	     "uftrace ${F[fib,uftrace-all]}; perf stat: kft ${PF[kft-all]:-?}, --no-compress" \
 	     "${PF[kft-raw]:-?}, uftrace ${PF[uftrace-all]:-?} (target 500)"
@@ -470,6 +506,8 @@ ref_of() {
 	done
 	printf 'libcalls\tkft-libcalls\t%s\t%s\t-\t-\n' "$(lib_added kft)" \
 		"$(rat "$(lib_added kft)" "$(lib_added uftrace)")"
+	printf 'args\tkft-args\t%s\t%s\t-\t-\n' "$(args_added kft-args)" \
+		"$(rat "$(args_added kft-args)" "$(args_added uftrace-args)")"
 	# the whole run's page faults as perf stat counts them (median)
 	for m in kft-all kft-raw uftrace-all; do
 		[ -n "${PF[$m]:-}" ] && printf 'faults-fib\t%s\t-\t-\t%s\t-\n' "$m" "${PF[$m]}"
