@@ -61,7 +61,10 @@ KFT_EXPORT KFT_NOTRACE int kft_prime(void)
 	return kft_control_prime(kft_rt.ctl) ? 0 : -1;
 }
 
-KFT_NOTRACE int kft_append_file(int *slot, const char *name)
+/* The trace's file name, opened for appending once by whichever thread
+ * comes first, its descriptor kept in *slot (-1 before): the descriptor,
+ * or -1. */
+static KFT_NOTRACE int append_file(int *slot, const char *name)
 {
 	int fd = __atomic_load_n(slot, __ATOMIC_ACQUIRE), none = -1;
 
@@ -104,7 +107,7 @@ KFT_EXPORT KFT_NOTRACE int kft_printf(const char *fmt, ...)
 	n = vsnprintf(m.text, sizeof(m.text), fmt, ap);
 	va_end(ap);
 	m.len = (uint16_t)(n < 0 ? 0 : n >= (int)sizeof(m.text) ? sizeof(m.text) : (size_t)n);
-	fd = kft_append_file(&marks_fd, "marks");
+	fd = append_file(&marks_fd, "marks");
 	n = fd >= 0 && write(fd, &m, sizeof(m)) == (ssize_t)sizeof(m) ? 0 : -1;
 	errno = saved;
 	return n;

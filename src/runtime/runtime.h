@@ -255,10 +255,6 @@ void kft_log_inherited(struct kft_tls *t, uint64_t n) KFT_HIDDEN;
 int kft_take_room(int fd, uint64_t off, uint64_t len) KFT_HIDDEN;
 /* args.c: the thread's saved arguments' file let go (it stays) */
 void kft_args_unmap(struct kft_tls *t) KFT_HIDDEN;
-/* api.c: the trace's file name, opened for appending once by whichever
- * thread comes first, its descriptor kept in *slot (-1 before): the
- * descriptor, or -1 */
-int kft_append_file(int *slot, const char *name) KFT_HIDDEN;
 /* args.c: what the config's args statement asks of fn, or NULL */
 const struct kft_argspec *kft_args_of(uint64_t fn) KFT_HIDDEN;
 /* A hook took fn's entry at time now; regs: the six integer argument
