@@ -61,20 +61,18 @@ KFT_EXPORT KFT_NOTRACE int kft_prime(void)
 	return kft_control_prime(kft_rt.ctl) ? 0 : -1;
 }
 
-/* The trace's file name, opened for appending once by whichever thread
- * comes first, its descriptor kept in *slot (-1 before): the descriptor,
- * or -1. */
-static KFT_NOTRACE int append_file(int *slot, const char *name)
+/* The marks file, opened once by whichever thread comes first. */
+static KFT_NOTRACE int marks_file(void)
 {
-	int fd = __atomic_load_n(slot, __ATOMIC_ACQUIRE), none = -1;
+	int fd = __atomic_load_n(&marks_fd, __ATOMIC_ACQUIRE), none = -1;
 
 	if (fd >= 0)
 		return fd;
-	fd = openat(kft_rt.dirfd, name, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW,
+	fd = openat(kft_rt.dirfd, "marks", O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW,
 		    0600);
 	if (fd < 0)
 		return -1;
-	if (!__atomic_compare_exchange_n(slot, &none, fd, false, __ATOMIC_ACQ_REL,
+	if (!__atomic_compare_exchange_n(&marks_fd, &none, fd, false, __ATOMIC_ACQ_REL,
 					 __ATOMIC_ACQUIRE)) {
 		close(fd);
 		fd = none;
@@ -107,7 +105,7 @@ KFT_EXPORT KFT_NOTRACE int kft_printf(const char *fmt, ...)
 	n = vsnprintf(m.text, sizeof(m.text), fmt, ap);
 	va_end(ap);
 	m.len = (uint16_t)(n < 0 ? 0 : n >= (int)sizeof(m.text) ? sizeof(m.text) : (size_t)n);
-	fd = append_file(&marks_fd, "marks");
+	fd = marks_file();
 	n = fd >= 0 && write(fd, &m, sizeof(m)) == (ssize_t)sizeof(m) ? 0 : -1;
 	errno = saved;
 	return n;

@@ -56,8 +56,6 @@ struct stream {
 	bool inherited;			/* fork children's inherited calls too */
 	bool mixes;			/* a thread traced in the kernel too */
 	const struct kft_trace *tr;
-	char **args;			/* rows' saved arguments, as text */
-	size_t nargs, argscap;
 	struct kft_error *err;
 };
 
@@ -116,7 +114,7 @@ static int room_for_one(struct stream *s, void **items, size_t n, size_t *cap, s
 }
 
 /* Its saved arguments and return value after a row's name, as a C
- * call shows them: "(1, "a") = 2", kept till the stream ends. */
+ * call shows them: "(1, "a") = 2", the node's own (drop_node frees it). */
 static int args_of(struct stream *s, const struct kft_call *c, struct kft_node *n)
 {
 	char args[KFT_ARGS_TEXT_MAX], ret[KFT_ARGS_TEXT_MAX], *text;
@@ -126,15 +124,21 @@ static int args_of(struct stream *s, const struct kft_call *c, struct kft_node *
 		return 0;
 	kft_args_text(&a, args, sizeof(args));
 	kft_retval_text(&a, ret, sizeof(ret));
-	if (room_for_one(s, (void **)&s->args, s->nargs, &s->argscap, sizeof(*s->args)))
-		return -1;
 	text = malloc(strlen(args) + strlen(ret) + 8);
 	if (!text)
 		return stream_oom(s);
 	sprintf(text, "(%s)%s%s", args, ret[0] && c->dur_ns >= 0 ? " = " : "",
 		c->dur_ns >= 0 ? ret : "");
-	n->args = s->args[s->nargs++] = text;
+	n->args = text;
 	return 0;
+}
+
+/* What to_node gave a node: its arguments' text (the rows printed and
+ * let go, memory stays bounded whatever the trace's length). */
+static void drop_node(struct kft_node *n)
+{
+	free((char *)n->args);
+	n->args = NULL;
 }
 
 /* A call as the tree printer sees it. */
@@ -163,6 +167,7 @@ static int emit(struct stream *s, const struct kft_call *c, int64_t local, uint3
 	if (to_node(s, c, local, depth, &n))
 		return -1;
 	kft_kd_tree_row(&s->tc, &n, depth, '|');
+	drop_node(&n);
 	return 0;
 }
 
@@ -295,11 +300,11 @@ static int stream_close(struct stream *s, int ret)
 			ret = -1;
 		kft_thread_calls_close(s->files[i]);
 	}
-	for (size_t i = 0; i < s->nheld; i++)
+	for (size_t i = 0; i < s->nheld; i++) {
+		for (size_t k = 0; k < s->held[i].n; k++)
+			drop_node(&s->held[i].rows[k]);
 		free(s->held[i].rows);
-	for (size_t i = 0; i < s->nargs; i++)
-		free(s->args[i]);
-	free(s->args);
+	}
 	free(s->files);
 	free(s->heap);
 	free(s->held);
@@ -330,8 +335,10 @@ static void print_held(struct stream *s, size_t i)
 {
 	struct held_root h = s->held[i];
 
-	for (size_t k = 0; k < h.n; k++)
+	for (size_t k = 0; k < h.n; k++) {
 		kft_kd_tree_row(&s->tc, &h.rows[k], h.rows[k].depth, '|');
+		drop_node(&h.rows[k]);
+	}
 	free(h.rows);
 	s->held[i] = s->held[--s->nheld];
 }
@@ -570,10 +577,11 @@ static int print_chain(struct interlace *il, const struct root *r, char mark)
 		}
 		here = *c;
 		if (chains_before(il, rel_entry(s, &here)) ||
-		    to_node(s, &here, local, here.depth - top, &n) ||
-		    room_for_one(s, (void **)&open, nopen, &cap, sizeof(*open)))
+		    room_for_one(s, (void **)&open, nopen, &cap, sizeof(*open)) ||
+		    to_node(s, &here, local, here.depth - top, &n))
 			goto out;
 		kft_kd_tree_row(&s->tc, &n, here.depth - top, mark);
+		drop_node(&n);
 		open[nopen].depth = here.depth;
 		open[nopen++].irq = irq;
 		first_row = false;
@@ -777,6 +785,7 @@ int kft_view_kd_slowest_stream(FILE *out, const struct kft_trace *tr, struct kft
 		fprintf(out, "%s#%zu: %s, %lld usec, entered at %lld usec, pid %s\n", i ? "\n" : "",
 			i + 1, s.names.funcs[node.func].name, kft_kd_us(node.dur_ns),
 			kft_kd_us(node.entry_ns), node.pid);
+		drop_node(&node);
 		kft_kd_tree_header(&s.tc);
 		if (print_calls(&s, h->file, false))
 			goto out;
