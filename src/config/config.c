@@ -69,21 +69,29 @@ static bool word_goes_on(const char *w, size_t n, const char *text, size_t i, si
 	       (n && w[n - 1] == ')' && word_follows(text, i, len, "const"));
 }
 
+/* Whether s[0, n) begins an args spec's item: "arg..." or "retval". */
+static bool argspec_item_at(const char *s, size_t n)
+{
+	return (n >= 3 && !memcmp(s, "arg", 3)) || (n >= 6 && !memcmp(s, "retval", 6));
+}
+
+/* The '@' that begins the spec of the args word w[0, n) ("FUNC@SPEC";
+ * a symbol version, memcpy@GLIBC_2.14, is no spec), or NULL. */
+static const char *argspec_at(const char *w, size_t n)
+{
+	for (const char *at = memchr(w, '@', n); at;
+	     at = memchr(at + 1, '@', n - (size_t)(at + 1 - w)))
+		if (argspec_item_at(at + 1, n - (size_t)(at + 1 - w)))
+			return at;
+	return NULL;
+}
+
 /* Whether the comma at text[i] goes on an args statement's spec, as in
- * "open@arg1/s,arg2,retval": the word so far has "@arg" or "@retval",
- * and another item of the spec follows. */
+ * "open@arg1/s,arg2,retval": the word so far has one, and another item
+ * of it follows. */
 static bool in_argspec(const char *w, size_t n, const char *text, size_t i, size_t len)
 {
-	const char *at = memchr(w, '@', n);
-
-	for (; at; at = memchr(at + 1, '@', n - (size_t)(at + 1 - w)))
-		if (!strncmp(at + 1, "arg", 3) || !strncmp(at + 1, "retval", 6))
-			break;
-	if (!at)
-		return false;
-	i++;
-	return (i + 3 <= len && !memcmp(text + i, "arg", 3)) ||
-	       (i + 6 <= len && !memcmp(text + i, "retval", 6));
+	return argspec_at(w, n) && argspec_item_at(text + i + 1, len - i - 1);
 }
 
 static int tokenize(struct parser *p, const char *text, size_t len)
@@ -317,11 +325,8 @@ const char *kft_argspec_str(const struct kft_argspec *spec, char *buf, size_t si
  * arguments): the function into t's text, the spec into spec. */
 static int split_argspec(struct parser *p, struct token *t, struct kft_argspec *spec)
 {
-	char *at = strchr(t->text, '@');
+	char *at = (char *)argspec_at(t->text, strlen(t->text));
 
-	for (; at; at = strchr(at + 1, '@'))
-		if (!strncmp(at + 1, "arg", 3) || !strncmp(at + 1, "retval", 6))
-			break;
 	if (!at) {
 		memset(spec, 0, sizeof(*spec));
 		spec->arg[0] = spec->arg[1] = spec->arg[2] = KFT_ARG_INT;
@@ -498,6 +503,26 @@ static int add_func(struct parser *p, size_t *n, struct kft_func_ref **refs,
 	return 0;
 }
 
+/* An args word (t) into the list: its function into refs, its spec into
+ * specs, function n - 1's (specs NULL: any other list, t as it is). */
+static int add_func_spec(struct parser *p, size_t *n, struct kft_func_ref **refs,
+			 struct token *t, size_t *cap, struct kft_argspec **specs)
+{
+	struct kft_argspec spec, *more;
+
+	if (specs && split_argspec(p, t, &spec))
+		return -1;
+	if (add_func(p, n, refs, t, cap))
+		return -1;
+	if (!specs)
+		return 0;
+	if (!(more = realloc(*specs, *n * sizeof(*more))))
+		return kft_error_set(p->err, "%s: out of memory", p->origin);
+	*specs = more;
+	more[*n - 1] = spec;
+	return 0;
+}
+
 /* funclist, notrace, graph or args: what names the list, and the list;
  * specs: args' specs, one a function (NULL for the others). */
 static int parse_funclist(struct parser *p, struct kft_config *cfg, const struct token *kw,
@@ -533,32 +558,13 @@ static int parse_funclist(struct parser *p, struct kft_config *cfg, const struct
 						      "the funclist that names it)");
 			for (size_t i = 0; i < set->nmembers; i++) {
 				struct token m = *t;
-				struct kft_argspec spec, *more;
 
 				snprintf(m.text, sizeof(m.text), "%s", set->members[i]);
-				if (add_func(p, n, refs, &m, &cap))
+				if (add_func_spec(p, n, refs, &m, &cap, specs))
 					return -1;
-				if (!specs)
-					continue;
-				split_argspec(p, &m, &spec);
-				if (!(more = realloc(*specs, *n * sizeof(*more))))
-					return kft_error_set(p->err, "%s: out of memory", p->origin);
-				*specs = more;
-				more[*n - 1] = spec;
 			}
-		} else {
-			struct kft_argspec spec, *more;
-
-			if (specs && split_argspec(p, t, &spec))
-				return -1;
-			if (add_func(p, n, refs, t, &cap))
-				return -1;
-			if (specs) {
-				if (!(more = realloc(*specs, *n * sizeof(*more))))
-					return kft_error_set(p->err, "%s: out of memory", p->origin);
-				*specs = more;
-				more[*n - 1] = spec;
-			}
+		} else if (add_func_spec(p, n, refs, t, &cap, specs)) {
+			return -1;
 		}
 		prev = t;
 	}

@@ -398,19 +398,31 @@ static int by_time(const void *a, const void *b)
 	return x->ns < y->ns ? -1 : x->ns > y->ns;
 }
 
-/* The whole records of size bytes of file name in the trace, into *out
- * (a piece of one at the end, as a write cut short leaves, is dropped).
- * A missing file is none. */
-static int read_whole_records(struct kft_trace *tr, const char *name, size_t size, void **out,
-			      size_t *nout, struct kft_error *err)
+/* len bytes of fd from off into buf, as many as there are: how many. */
+static size_t pread_full(int fd, void *buf, size_t len, uint64_t off)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t k = pread(fd, (char *)buf + got, len - got, (off_t)(off + got));
+
+		if (k <= 0)
+			break;
+		got += (size_t)k;
+	}
+	return got;
+}
+
+/* The markers, whole records only, each text cut at its length. A
+ * missing file is none. */
+static int read_marks(struct kft_trace *tr, struct kft_error *err)
 {
 	char path[4096];
 	struct stat st;
-	size_t n, got = 0;
+	size_t n;
 	int fd;
 
-	*nout = 0;
-	snprintf(path, sizeof(path), "%s/%s", tr->dir, name);
+	snprintf(path, sizeof(path), "%s/marks", tr->dir);
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0)
 		return 0;
@@ -418,35 +430,19 @@ static int read_whole_records(struct kft_trace *tr, const char *name, size_t siz
 		close(fd);
 		return 0;
 	}
-	n = (size_t)st.st_size / size;
-	*out = calloc(n ? n : 1, size);
-	if (!*out) {
+	n = (size_t)st.st_size / sizeof(struct kft_mark);
+	tr->marks = calloc(n ? n : 1, sizeof(*tr->marks));
+	if (!tr->marks) {
 		close(fd);
 		return kft_error_set(err, "out of memory");
 	}
-	while (got < n * size) {
-		ssize_t k = pread(fd, (char *)*out + got, n * size - got, (off_t)got);
-
-		if (k <= 0)
-			break;
-		got += (size_t)k;
-	}
+	tr->nmarks = pread_full(fd, tr->marks, n * sizeof(struct kft_mark), 0) /
+		     sizeof(struct kft_mark);
 	close(fd);
-	*nout = got / size;
-	return 0;
-}
-
-/* The markers, each text cut at its length. */
-static int read_marks(struct kft_trace *tr, struct kft_error *err)
-{
-	if (read_whole_records(tr, "marks", sizeof(struct kft_mark), (void **)&tr->marks,
-			       &tr->nmarks, err))
-		return -1;
 	for (size_t i = 0; i < tr->nmarks; i++)
 		if (tr->marks[i].len > KFT_MARK_TEXT)
 			tr->marks[i].len = KFT_MARK_TEXT;
-	if (tr->nmarks)
-		qsort(tr->marks, tr->nmarks, sizeof(*tr->marks), by_time);
+	qsort(tr->marks, tr->nmarks, sizeof(*tr->marks), by_time);
 	return 0;
 }
 
@@ -460,7 +456,7 @@ static int read_args_file(struct kft_trace *tr, const char *name, size_t *cap,
 	struct kft_args_hdr h;
 	struct stat st;
 	unsigned char *data = NULL, **more;
-	size_t end, got = 0;
+	size_t end;
 	int fd, ret = 0;
 
 	snprintf(path, sizeof(path), "%s/%s", tr->dir, name);
@@ -486,14 +482,8 @@ static int read_args_file(struct kft_trace *tr, const char *name, size_t *cap,
 	}
 	tr->args_data = more;
 	tr->args_data[tr->nargs_data++] = data;
-	while (got < end) {
-		ssize_t k = pread(fd, data + got, end - got, (off_t)(KFT_ARGS_OFF + got));
-
-		if (k <= 0)
-			break;
-		got += (size_t)k;
-	}
-	ret = kft_args_index(data, got, &tr->args, &tr->nargs, cap);
+	ret = kft_args_index(data, pread_full(fd, data, end, KFT_ARGS_OFF), &tr->args, &tr->nargs,
+			     cap);
 	if (ret < 0)
 		ret = kft_error_set(err, "out of memory");
 out:

@@ -79,17 +79,23 @@ static KFT_NOTRACE void read_string(struct kft_argval *v, char *text)
 	v->str_len = (uint16_t)(end ? end - text : n);
 }
 
-/* The thread's file, thread-S-T-Q.args beside its thread file, size
- * bytes mapped: 0 or -1. */
-static KFT_NOTRACE int open_log(struct kft_tls *t, size_t size)
+/* The thread's file, thread-S-T-Q.args beside its thread file (flags:
+ * O_CREAT to make it): a descriptor, or -1. */
+static KFT_NOTRACE int open_file(const struct kft_tls *t, int flags)
 {
-	struct kft_args_hdr *h;
 	char name[96];
-	int fd;
 
 	snprintf(name, sizeof(name), "thread-%u-%u-%u.args", t->hdr->session, t->hdr->tid,
 		 t->file_seq);
-	fd = openat(kft_rt.dirfd, name, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	return openat(kft_rt.dirfd, name, O_RDWR | O_CLOEXEC | O_NOFOLLOW | flags, 0600);
+}
+
+/* The thread's file made, size bytes mapped: 0 or -1. */
+static KFT_NOTRACE int open_log(struct kft_tls *t, size_t size)
+{
+	struct kft_args_hdr *h;
+	int fd = open_file(t, O_CREAT);
+
 	if (fd < 0)
 		return -1;
 	if (kft_take_room(fd, 0, size) || ftruncate(fd, (off_t)size)) {
@@ -111,16 +117,10 @@ static KFT_NOTRACE int open_log(struct kft_tls *t, size_t size)
 static KFT_NOTRACE int grow_log(struct kft_tls *t)
 {
 	size_t size = 2 * t->args_map_size;
-	char name[96];
 	void *map;
 	int fd;
 
-	if (size > ARGS_MAX_SIZE)
-		return -1;
-	snprintf(name, sizeof(name), "thread-%u-%u-%u.args", t->hdr->session, t->hdr->tid,
-		 t->file_seq);
-	fd = openat(kft_rt.dirfd, name, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0)
+	if (size > ARGS_MAX_SIZE || (fd = open_file(t, 0)) < 0)
 		return -1;
 	/* (written with zeros 64 KiB at a time: the pages come into the
 	 * cache here, and the records' stores find them there) */
