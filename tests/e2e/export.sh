@@ -105,8 +105,7 @@ each_export_perfetto_round_trips() {
 	kft export --perfetto plain.pb --no-compress 2>/dev/null
 	check "says what it wrote" grep -qE "^kft: wrote trace.pb: 10 slices of 10 calls, [0-9]+ bytes$" wrote
 	check "compressed: smaller" test "$(stat -c %s trace.pb)" -lt "$(stat -c %s plain.pb)"
-	perfetto_slices trace.pb >/dev/null	# builds the inflating tool
-	"$KFT_BUILD/tests/perfetto-inflate" <trace.pb >inflated
+	"$(perfetto_inflater)" <trace.pb >inflated
 	check "inflated, the same packets" cmp inflated plain.pb
 	perfetto_calls trace.pb >perfetto
 	log_calls >log

@@ -105,6 +105,34 @@ refused() {
 	if "$@"; then echo "accepted, should be refused: $*"; return 1; fi
 }
 
+# The inflater of compressed Perfetto packets, built once for every test
+# of this build: into a name of its own, then renamed, so that a test
+# running it while another builds it never finds it half written.
+perfetto_inflater() {
+	local inflate="$KFT_BUILD/tests/perfetto-inflate"
+
+	if [ ! -x "$inflate" ]; then
+		cc -O2 -o "$inflate.$$" "$ROOT/tests/perfetto/inflate.c" -lz &&
+			mv -f "$inflate.$$" "$inflate"
+	fi
+	echo "$inflate"
+}
+
+# A Perfetto trace (FILE) as protoc's text, packets inflated.
+perfetto_text() {
+	"$(perfetto_inflater)" <"$1" | protoc --decode=kft_perfetto.Trace \
+		-I "$ROOT/tests/perfetto" kft-perfetto.proto
+}
+
+# Its slices' string annotations (saved arguments, return values), each
+# as "NAME VALUE", in the order of the slices.
+perfetto_annotations() {
+	perfetto_text "$1" | awk '
+	/debug_annotations \{/ { v = ""; next }
+	$1 == "string_value:" { v = $0; sub(/^ *string_value: "/, "", v); sub(/"$/, "", v) }
+	$1 == "name:" && v != "" { n = $2; gsub(/"/, "", n); print n, v; v = "" }'
+}
+
 # A Perfetto trace (kft export --perfetto) decoded by protoc against the
 # schema subset in tests/perfetto, each slice as
 # "TRACK DEPTH NAME BEGIN_NS END_NS UNFINISHED" in the order the slices
@@ -113,23 +141,8 @@ refused() {
 # (blanks in names become '_'). An instant event (a marker) is a row too,
 # with END its BEGIN and UNFINISHED "instant", DEPTH the slices open then.
 # Compressed packets are inflated first (tests/perfetto/inflate.c).
-# Its slices' string annotations (saved arguments, return values), each
-# as "NAME VALUE", in the order of the slices.
-perfetto_annotations() {
-	local inflate="$KFT_BUILD/tests/perfetto-inflate"
-	[ -x "$inflate" ] || cc -O2 -o "$inflate" "$ROOT/tests/perfetto/inflate.c" -lz
-	"$inflate" <"$1" | protoc --decode=kft_perfetto.Trace -I "$ROOT/tests/perfetto" \
-		kft-perfetto.proto | awk '
-	/debug_annotations \{/ { v = ""; next }
-	$1 == "string_value:" { v = $0; sub(/^ *string_value: "/, "", v); sub(/"$/, "", v) }
-	$1 == "name:" && v != "" { n = $2; gsub(/"/, "", n); print n, v; v = "" }'
-}
-
 perfetto_slices() {
-	local inflate="$KFT_BUILD/tests/perfetto-inflate"
-	[ -x "$inflate" ] || cc -O2 -o "$inflate" "$ROOT/tests/perfetto/inflate.c" -lz
-	"$inflate" <"$1" | protoc --decode=kft_perfetto.Trace -I "$ROOT/tests/perfetto" \
-		kft-perfetto.proto | awk '
+	perfetto_text "$1" | awk '
 	function flush() {
 		if (ts != "") { if (clock == 6) now[seq] = ts; else now[seq] += ts }
 		if (uuid != "") track[uuid] = (tname != "" ? tname : pname)
