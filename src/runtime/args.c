@@ -151,20 +151,23 @@ KFT_NOTRACE void kft_args_unmap(struct kft_tls *t)
 }
 
 /* Room for the largest record at the end of the thread's file: where it
- * goes, or NULL (no room could be had: nothing is saved). */
-static KFT_NOTRACE unsigned char *next_record(struct kft_tls *t)
+ * goes, or NULL (no room could be had: nothing is saved). *made says
+ * whether the file was made or grown for it (a system call or more). */
+static KFT_NOTRACE unsigned char *next_record(struct kft_tls *t, bool *made)
 {
 	int saved = errno;
 	bool ok;
 
+	*made = false;
 	if (t->args_full) {
 		if (t->args_hdr)
 			t->args_hdr->lost++;
 		return NULL;
 	}
-	ok = t->args_hdr ? KFT_ARGS_OFF + t->args_hdr->end + ARGS_REC_MAX <= t->args_map_size ||
-				   !grow_log(t)
-			 : !open_log(t, ARGS_FIRST_SIZE);
+	if (t->args_hdr && KFT_ARGS_OFF + t->args_hdr->end + ARGS_REC_MAX <= t->args_map_size)
+		return (unsigned char *)t->args_hdr + KFT_ARGS_OFF + t->args_hdr->end;
+	*made = true;
+	ok = t->args_hdr ? !grow_log(t) : !open_log(t, ARGS_FIRST_SIZE);
 	errno = saved;
 	if (!ok) {
 		t->args_full = true;	/* no more tries in this thread */
@@ -175,20 +178,18 @@ static KFT_NOTRACE unsigned char *next_record(struct kft_tls *t)
 	return (unsigned char *)t->args_hdr + KFT_ARGS_OFF + t->args_hdr->end;
 }
 
-/* A record of the call of frame f: kind, and the values whose format
- * fmt[i] asks (bits[i] their sizes) of regs[0..n), slot first_slot + i. */
-static KFT_NOTRACE void put(struct kft_tls *t, const struct kft_frame *f, int kind,
-			    const char *fmt, const uint8_t *bits, int n, int first_slot,
+/* At rec, a record of the call of frame f: kind, and the values whose
+ * format fmt[i] asks (bits[i] their sizes) of regs[0..n), slot
+ * first_slot + i. */
+static KFT_NOTRACE void put(struct kft_tls *t, unsigned char *rec, const struct kft_frame *f,
+			    int kind, const char *fmt, const uint8_t *bits, int n, int first_slot,
 			    const uint64_t *regs)
 {
-	unsigned char *rec = next_record(t), *p;
 	struct kft_argrec_head h = { .entry_ns = f->entry_ns, .func = f->func, .sp = f->sp,
 				     .tid = t->hdr->tid, .session = kft_rt.session,
 				     .kind = (uint8_t)kind };
+	unsigned char *p = rec + sizeof(h);
 
-	if (!rec)
-		return;
-	p = rec + sizeof(h);
 	for (int i = 0; i < n; i++) {
 		struct kft_argval v = { .value = regs[i], .slot = (uint8_t)(first_slot + i),
 					.fmt = fmt[i], .bits = bits[i] };
@@ -213,6 +214,8 @@ KFT_NOTRACE void kft_args_entered(struct kft_tls *t, uint64_t now, uintptr_t fn,
 	const struct kft_argspec *spec = kft_args_of(fn);
 	uint64_t depth = t->hdr->depth;
 	struct kft_frame *f;
+	unsigned char *rec;
+	bool made;
 
 	if (!spec || !depth || depth > t->frames_cap)
 		return;
@@ -225,8 +228,15 @@ KFT_NOTRACE void kft_args_entered(struct kft_tls *t, uint64_t now, uintptr_t fn,
 		f->flags |= KFT_FRAME_RETVAL;	/* its end goes the whole way */
 	for (int i = 0; i < KFT_MAX_ARGS; i++)
 		if (spec->arg[i]) {
-			put(t, f, KFT_ARGREC_ARGS, spec->arg, spec->arg_bits, KFT_MAX_ARGS, 0,
-			    regs);
+			if (!(rec = next_record(t, &made)))
+				return;
+			/* the call begins once the file is made or grown, not
+			 * before: that time is kft's, not the function's (the
+			 * calls open around it still hold it) */
+			if (made)
+				f->entry_ns = kft_now();
+			put(t, rec, f, KFT_ARGREC_ARGS, spec->arg, spec->arg_bits,
+			    KFT_MAX_ARGS, 0, regs);
 			return;
 		}
 }
@@ -234,8 +244,10 @@ KFT_NOTRACE void kft_args_entered(struct kft_tls *t, uint64_t now, uintptr_t fn,
 KFT_NOTRACE void kft_args_leaving(struct kft_tls *t, const struct kft_frame *f, uint64_t retval)
 {
 	const struct kft_argspec *spec = kft_args_of(f->func);
+	unsigned char *rec;
+	bool made;
 
-	if (spec && spec->ret && (f->flags & KFT_FRAME_RETVAL))
-		put(t, f, KFT_ARGREC_RETVAL, &spec->ret, &spec->ret_bits, 1, KFT_ARGVAL_RETVAL,
-		    &retval);
+	if (spec && spec->ret && (f->flags & KFT_FRAME_RETVAL) && (rec = next_record(t, &made)))
+		put(t, rec, f, KFT_ARGREC_RETVAL, &spec->ret, &spec->ret_bits, 1,
+		    KFT_ARGVAL_RETVAL, &retval);
 }
