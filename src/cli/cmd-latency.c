@@ -6,10 +6,12 @@
 #include <sys/stat.h>
 
 #include "../views/latency.h"
+#include "../views/stats.h"
 #include "cli.h"
 
 static const char usage[] =
 	"usage: kft latency [-n N] [DIR] [FUNC]\n"
+	"       kft latency --by FUNC@argN [-n N] [DIR]\n"
 	"       kft latency --wakeup [-n N] [DIR]\n"
 	"\n"
 	"The longest call of FUNC in the trace in DIR (default kft.data), as\n"
@@ -23,6 +25,10 @@ static const char usage[] =
 	"DIR/latency, even after its rings have forgotten it: FUNC may be left\n"
 	"out, and that copy is read (at any moment, while the program runs too).\n"
 	"\n"
+	"  --by FUNC@argN the longest call of FUNC for each value of its argument N\n"
+	"                 (or FUNC@retval: of its return value), saved by `kft\n"
+	"                 record -A/-R`, longest first, when it began and its\n"
+	"                 thread; then FUNC's longest call as above\n"
 	"  --wakeup       the worst wakeup latency of a kernel trace instead (from\n"
 	"                 sched_wakeup to the task's switch in, as ftrace's wakeup\n"
 	"                 tracer kept it), with what ran meanwhile\n"
@@ -68,19 +74,20 @@ static int kept_copy(const char **dir, const char **func, char *kept, char *copy
 int kft_cmd_latency(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "by", required_argument, NULL, 'b' },
 		{ "no-demangle", no_argument, NULL, 'D' },
 		{ "wakeup", no_argument, NULL, 'W' },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool wakeup = false;
-	const char *dir = KFT_DEFAULT_DIR, *func;
+	const char *dir = KFT_DEFAULT_DIR, *func, *by = NULL;
 	struct kft_symbolizer *sz;
 	struct kft_error err;
 	struct kft_trace tr;
 	long limit = 1000;
-	char kept[256], copy[4200];
+	char kept[256], copy[4200], func_of_by[512];
 	char *end;
-	int c, ret;
+	int c, ret, slot;
 
 	if (kft_cli_wants_help(argc, argv, usage))
 		return 0;
@@ -93,6 +100,8 @@ int kft_cmd_latency(int argc, char **argv)
 						    optarg);
 		} else if (c == 'D') {
 			kft_cli_no_demangle = true;
+		} else if (c == 'b') {
+			by = optarg;
 		} else if (c == 'W') {
 			wakeup = true;
 		} else {
@@ -100,7 +109,13 @@ int kft_cmd_latency(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (wakeup) {
+	if (by) {
+		if (wakeup || argc - optind > 1)
+			return kft_cli_fail("latency: --by takes a trace directory at most");
+		if (argc - optind == 1)
+			dir = argv[optind];
+		func = NULL;
+	} else if (wakeup) {
 		if (argc - optind > 1)
 			return kft_cli_fail("latency: --wakeup takes a trace directory at most");
 		if (argc - optind == 1)
@@ -118,10 +133,21 @@ int kft_cmd_latency(int argc, char **argv)
 	} else {
 		return kft_cli_fail("latency: a trace directory and a function at most");
 	}
-	if (!wakeup && kept_copy(&dir, &func, kept, copy, sizeof(copy)))
+	if (!wakeup && !by && kept_copy(&dir, &func, kept, copy, sizeof(copy)))
 		return 1;
-	if (kft_cli_open_trace_as(dir, false, KFT_OPEN_NO_ARGS, &tr, &sz))
+	if (kft_cli_open_trace_as(dir, false, by ? 0 : KFT_OPEN_NO_ARGS, &tr, &sz))
 		return 1;
+	if (by) {
+		ret = kft_view_by_arg(stdout, &tr, sz, by, true, &err);
+		if (!ret) {
+			/* then the worst of them all, as for FUNC */
+			kft_arg_key_parse(by, func_of_by, sizeof(func_of_by), &slot);
+			putchar('\n');
+			ret = kft_view_latency(stdout, &tr, sz, func_of_by, (size_t)limit, &err);
+		}
+		kft_cli_close_trace(&tr, sz);
+		return ret ? kft_cli_fail("latency: %s", err.msg) : 0;
+	}
 	ret = func ? kft_view_latency(stdout, &tr, sz, func, (size_t)limit, &err)
 		   : kft_view_wakeup_latency(stdout, &tr, sz, (size_t)limit, &err);
 	kft_cli_close_trace(&tr, sz);

@@ -19,6 +19,10 @@ static const char usage[] =
 	"calls first. FUNC (names or globs, foo*) chooses the functions; for each\n"
 	"one named, what its thread ran during the longest interval follows.\n"
 	"\n"
+	"  --by FUNC@argN      FUNC's calls grouped by the value of its argument N\n"
+	"                      (or FUNC@retval: its return value), saved by\n"
+	"                      `kft record -A/-R`: calls and time of each value,\n"
+	"                      most time first\n"
 	"  --set NAME          the functions of the set NAME of the trace's config\n"
 	"                      (`set NAME F1 F2 ...`, names or globs, as kptrace.conf's\n"
 	"                      groups); again for more\n"
@@ -51,6 +55,7 @@ static int number_arg(const char *opt, const char *v, long *out)
 int kft_cmd_stats(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "by", required_argument, NULL, 'b' },
 		{ "gap", required_argument, NULL, 'g' },
 		{ "gaps", no_argument, NULL, 'G' },
 		{ "hist", required_argument, NULL, 'H' },
@@ -61,7 +66,7 @@ int kft_cmd_stats(int argc, char **argv)
 	};
 	const char *sets[16];
 	size_t nsets = 0;
-	const char *dir = KFT_DEFAULT_DIR, *hist = NULL, *svg = NULL;
+	const char *dir = KFT_DEFAULT_DIR, *hist = NULL, *svg = NULL, *by = NULL;
 	const char **funcs = calloc((size_t)argc + 1, sizeof(*funcs));
 	struct kft_export_opts o = { .only = funcs };
 	long limit = -1, gap = 10;
@@ -89,6 +94,7 @@ int kft_cmd_stats(int argc, char **argv)
 				goto out_free;
 			break;
 		case 'G': all_gaps = true; break;
+		case 'b': by = optarg; break;
 		case 'H': hist = optarg; break;
 		case 'I': intervals = true; break;
 		case 'o': svg = optarg; break;
@@ -120,12 +126,21 @@ int kft_cmd_stats(int argc, char **argv)
 		kft_cli_fail("stats: %s goes with --hist FUNC", svg ? "-o" : "--intervals");
 		goto out_free;
 	}
+	if (by && (hist || nsets || o.nonly)) {
+		kft_cli_fail("stats: --by names its function; no FUNC, --set or --hist with it");
+		goto out_free;
+	}
 	if (hist) {
 		o.nonly = 1;
 		funcs[0] = hist;
 	}
-	if (kft_cli_open_trace_as(dir, false, KFT_OPEN_NO_ARGS, &tr, &sz))
+	if (kft_cli_open_trace_as(dir, false, by ? 0 : KFT_OPEN_NO_ARGS, &tr, &sz))
 		goto out_free;
+	if (by) {
+		ret = kft_view_by_arg(stdout, &tr, sz, by, false, &err) ? kft_cli_fail("stats: %s", err.msg)
+									  : 0;
+		goto out_trace;
+	}
 	/* the sets' functions join those named */
 	for (size_t i = 0; i < nsets; i++) {
 		const struct kft_set *set = kft_config_set(&tr.cfg, sets[i]);

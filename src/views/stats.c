@@ -162,8 +162,7 @@ static double sd_of(const struct kft_stat_series *s)
 	return var > 0 ? sqrt(var) : 0;
 }
 
-/* ns as usec, 10 wide; '-' where there is none. */
-static void put_us(FILE *out, bool have, double ns)
+void kft_stats_put_us(FILE *out, bool have, double ns)
 {
 	if (have)
 		fprintf(out, " %10.1f", ns / 1000);
@@ -210,17 +209,17 @@ void kft_stats_print(FILE *out, const struct kft_stats *st)
 			fprintf(out, " %10.1f", (double)s->fired * 1e9 / (double)st->span_ns);
 		else
 			fprintf(out, " %10s", "-");
-		put_us(out, iv->n, (double)iv->min_ns);
-		put_us(out, iv->n, avg_of(iv));
-		put_us(out, iv->n, (double)iv->max_ns);
-		put_us(out, iv->n, sd_of(iv));
-		put_us(out, d->n, (double)d->min_ns);
-		put_us(out, d->n, avg_of(d));
-		put_us(out, d->n, (double)d->max_ns);
-		put_us(out, d->n, sd_of(d));
-		put_us(out, d->n, (double)s->p50_ns);
-		put_us(out, d->n, (double)s->p99_ns);
-		put_us(out, d->n && st->switches, d->n ? s->oncpu_ns / (double)d->n : 0);
+		kft_stats_put_us(out, iv->n, (double)iv->min_ns);
+		kft_stats_put_us(out, iv->n, avg_of(iv));
+		kft_stats_put_us(out, iv->n, (double)iv->max_ns);
+		kft_stats_put_us(out, iv->n, sd_of(iv));
+		kft_stats_put_us(out, d->n, (double)d->min_ns);
+		kft_stats_put_us(out, d->n, avg_of(d));
+		kft_stats_put_us(out, d->n, (double)d->max_ns);
+		kft_stats_put_us(out, d->n, sd_of(d));
+		kft_stats_put_us(out, d->n, (double)s->p50_ns);
+		kft_stats_put_us(out, d->n, (double)s->p99_ns);
+		kft_stats_put_us(out, d->n && st->switches, d->n ? s->oncpu_ns / (double)d->n : 0);
 		putc('\n', out);
 	}
 }

@@ -10,6 +10,7 @@
 #define KFT_VIEW_STATS_H
 
 #include "../analysis/durations.h"
+#include "../common/strmap.h"
 #include "export-common.h"
 
 /* Log-scale buckets: bucket b holds values in [2^(b-1), 2^b) ns, bucket 0
@@ -69,5 +70,47 @@ int kft_stats_print_gap(FILE *out, const struct kft_stats *st, const struct kft_
  * SVG picture (svg true). */
 void kft_stats_histogram(FILE *out, const struct kft_stats *st, const struct kft_func_stats *s,
 			 bool intervals, bool svg);
+
+/* ns as usec, 10 wide, after a blank; '-' where there is none (!have). */
+void kft_stats_put_us(FILE *out, bool have, double ns);
+
+/* ---- --by FUNC@argN / FUNC@retval (stats-by-arg.c) ---------------------- */
+
+/* "FUNC@argN" or "FUNC@retval" into func (size bytes) and slot (0..5, or
+ * KFT_ARGVAL_RETVAL): 0, or -1 when it names no one value. */
+int kft_arg_key_parse(const char *text, char *func, size_t size, int *slot);
+
+/* The calls whose saved value in the slot read alike. */
+struct kft_arg_group {
+	char *value;			/* as the views show it; "-": none saved */
+	uint64_t calls, finished, unfinished;
+	uint64_t total_ns, min_ns, max_ns;	/* of the finished ones */
+	uint64_t worst_at_ns;		/* the longest one's entry, since the run began */
+	uint32_t worst_tid;
+};
+
+struct kft_arg_groups {
+	struct export_ctx x;
+	struct kft_export_opts o;
+	const char *only[2];
+	int slot;
+	struct kft_arg_group *v;	/* most time first, or longest call first */
+	size_t n;
+	struct kft_strmap index;	/* value -> v[] */
+};
+
+/* The calls of func (a name or glob) by their value in slot, in one pass.
+ * Free with kft_arg_groups_free(), also after an error. */
+int kft_arg_groups_compute(struct kft_arg_groups *g, const struct kft_trace *tr,
+			   struct kft_symbolizer *sz, const char *func, int slot, bool worst_first,
+			   struct kft_error *err);
+void kft_arg_groups_free(struct kft_arg_groups *g);
+/* The table, headed by key ("open@arg1"): calls and time of each value,
+ * or (worst_first) each value's longest call, when and where. */
+void kft_arg_groups_print(FILE *out, const struct kft_arg_groups *g, const char *key,
+			  bool worst_first);
+/* All of it for `--by key`: the table, or an error naming key. */
+int kft_view_by_arg(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
+		    const char *key, bool worst_first, struct kft_error *err);
 
 #endif

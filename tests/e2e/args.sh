@@ -123,3 +123,68 @@ doomed("kill") {
 dying("kill"); /* unfinished */
 E
 }
+
+# kft stats --by and kft latency --by: calls grouped by a saved value,
+# the counts against the program's own (progs/files.c: small.txt and
+# medium.txt loaded three times, large.txt once, each opened once more
+# to be written), and against the other views' account of the calls.
+each_args_grouped_by_value() {
+	local own=(-A load@arg1/s)
+	[ "$TINSTR" = -finstrument-functions ] && own=()
+	build files
+	kft record "${own[@]}" --libcalls -A open@arg1/s -R read -- ./files >out
+	check "the program's own account: seven loads" test "$(grep -c '^load ' out)" = 7
+	# values and calls, most time first: large.txt's 32 MiB lead
+	kft stats --by open@arg1 >opens
+	awk 'NR > 1 { print $1, $2 }' opens | sort >got
+	expect got <<'E'
+"large.txt" 2
+"medium.txt" 4
+"small.txt" 4
+E
+	check "the header names the key" grep -q '^open@arg1  *Calls  *Total (us)  *Min  *Avg  *Max$' opens
+	kft stats --by read@retval | awk 'NR > 1 { print $1, $2 }' | sort -n >got
+	expect got <<'E'
+0 7
+100 3
+3392 3
+65536 521
+E
+	check "as many reads as kft stats counts" \
+		test "$(kft stats read | awk '$1 == "read" { print $2 }')" = 534
+	if [ ${#own[@]} != 0 ]; then
+		kft stats --by load@arg1 | awk 'NR > 1 { print $1, $2 }' >got
+		check "large.txt, read whole, took the most time" \
+			test "$(head -1 got)" = '"large.txt" 1'
+		sort got >sorted
+		expect sorted <<'E'
+"large.txt" 1
+"medium.txt" 3
+"small.txt" 3
+E
+		# the longest call of each value, longest first; then the worst
+		# of all as kft latency shows it, the first row's
+		kft latency --by load@arg1 -n 3 >lat
+		check "latency's table: a row a value" \
+			test "$(awk 'NR > 1 && NR <= 4 && NF == 5' lat | wc -l)" = 3
+		check "its first row is the latency reported under it" \
+			awk 'NR == 2 { worst = int($3) } /^latency: / { got = $2 }
+			     END { exit !(worst == got) }' lat
+	fi
+}
+
+once_args_grouping_errors() {
+	build files
+	kft record -- ./files >/dev/null
+	refused kft stats --by read@retval 2>err
+	check "a trace with none saved" grep -q "holds no saved arguments or return values" err
+	kft record --libcalls -R read -- ./files >/dev/null
+	refused kft stats --by read 2>err
+	check "no slot named" grep -q "'*read'*: not FUNC@argN" err
+	refused kft stats --by read@arg1,arg2 2>err
+	check "two slots" grep -q "not FUNC@argN" err
+	refused kft latency --by nosuch@arg1 2>err
+	check "a function the trace does not know" grep -q "nosuch.: no function of the trace matches it" err
+	refused kft stats --by read@retval read 2>err
+	check "--by and FUNC" grep -q "no FUNC, --set or --hist with it" err
+}
