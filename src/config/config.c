@@ -69,10 +69,12 @@ static bool word_goes_on(const char *w, size_t n, const char *text, size_t i, si
 	       (n && w[n - 1] == ')' && word_follows(text, i, len, "const"));
 }
 
-/* Whether s[0, n) begins an args spec's item: "arg..." or "retval". */
+/* Whether s[0, n) begins an args spec's item: "arg...", "fparg..." or
+ * "retval". */
 static bool argspec_item_at(const char *s, size_t n)
 {
-	return (n >= 3 && !memcmp(s, "arg", 3)) || (n >= 6 && !memcmp(s, "retval", 6));
+	return (n >= 3 && !memcmp(s, "arg", 3)) || (n >= 5 && !memcmp(s, "fparg", 5)) ||
+	       (n >= 6 && !memcmp(s, "retval", 6));
 }
 
 /* The '@' that begins the spec of the args word w[0, n) ("FUNC@SPEC";
@@ -236,47 +238,95 @@ static bool is_ident_char(char c)
 	return isalnum((unsigned char)c) || (c && strchr("_.$@:()<>,*&~[] ", c));
 }
 
-/* One item of a spec, "arg3/x" or "retval", into spec. */
+const struct kft_argitem *kft_argspec_find(const struct kft_argspec *spec, int slot)
+{
+	for (unsigned int i = 0; i < spec->n; i++)
+		if (spec->item[i].slot == slot)
+			return &spec->item[i];
+	return NULL;
+}
+
+bool kft_argspec_has_args(const struct kft_argspec *spec)
+{
+	for (unsigned int i = 0; i < spec->n; i++)
+		if (spec->item[i].slot != KFT_ARGSLOT_RETVAL)
+			return true;
+	return false;
+}
+
+int kft_argspec_merge(struct kft_argspec *to, const struct kft_argspec *from)
+{
+	for (unsigned int i = 0; i < from->n; i++) {
+		if (kft_argspec_find(to, from->item[i].slot))
+			continue;
+		if (to->n == KFT_ARGSPEC_ITEMS)
+			return -1;
+		to->item[to->n++] = from->item[i];
+	}
+	return 0;
+}
+
+const char *kft_argslot_name(int slot, char *buf, size_t size)
+{
+	if (slot == KFT_ARGSLOT_RETVAL)
+		snprintf(buf, size, "retval");
+	else if (slot >= KFT_ARGSLOT_FP0)
+		snprintf(buf, size, "fparg%d", slot - KFT_ARGSLOT_FP0 + 1);
+	else
+		snprintf(buf, size, "arg%d", slot + 1);
+	return buf;
+}
+
+/* The slot an item's name s[0, n) names ("arg3", "fparg1", "retval"), or -1. */
+static int argslot_of(const char *s, size_t n)
+{
+	if (n == 6 && !memcmp(s, "retval", 6))
+		return KFT_ARGSLOT_RETVAL;
+	if (n == 4 && !memcmp(s, "arg", 3) && s[3] >= '1' && s[3] <= '0' + KFT_MAX_ARGS)
+		return s[3] - '1';
+	if (n == 6 && !memcmp(s, "fparg", 5) && s[5] >= '1' && s[5] <= '0' + KFT_MAX_FPARGS)
+		return KFT_ARGSLOT_FP0 + s[5] - '1';
+	return -1;
+}
+
+/* One item of a spec, "arg3/x", "fparg1/f32" or "retval", into spec. */
 static int argspec_item(const char *s, size_t n, struct kft_argspec *spec)
 {
 	const char *slash = memchr(s, '/', n);
 	size_t name = slash ? (size_t)(slash - s) : n;
-	char fmt = KFT_ARG_INT, *slot;
-	uint8_t bits = 0, *bits_slot;
+	int slot = argslot_of(s, name);
+	char fmt = slot >= KFT_ARGSLOT_FP0 ? KFT_ARG_FLOAT : KFT_ARG_INT;
+	uint8_t bits = 0;
 
+	if (slot < 0 || kft_argspec_find(spec, slot) || spec->n == KFT_ARGSPEC_ITEMS)
+		return -1;	/* no such place, or named twice */
 	if (slash) {
 		size_t rest = n - name - 1;
+		bool sized;
 
-		if (!rest || !strchr("duxs", slash[1]))
+		if (!rest || !strchr("duxsbf", slash[1]))
 			return -1;
 		fmt = slash[1];
+		sized = fmt != KFT_ARG_STR && fmt != KFT_ARG_BOOL;
 		if (rest == 1)
 			;
-		else if (fmt != KFT_ARG_STR && rest == 2 && slash[2] == '8')
+		else if (sized && fmt != KFT_ARG_FLOAT && rest == 2 && slash[2] == '8')
 			bits = 8;
-		else if (fmt != KFT_ARG_STR && rest == 3 && (!memcmp(slash + 2, "16", 2) ||
-							     !memcmp(slash + 2, "32", 2) ||
-							     !memcmp(slash + 2, "64", 2)))
+		else if (sized && rest == 3 && ((fmt != KFT_ARG_FLOAT && !memcmp(slash + 2, "16", 2)) ||
+						!memcmp(slash + 2, "32", 2) ||
+						!memcmp(slash + 2, "64", 2)))
 			bits = (uint8_t)((slash[2] - '0') * 10 + slash[3] - '0');
 		else
 			return -1;
 		if (bits == 64)
 			bits = 0;
 	}
-	if (name == 6 && !memcmp(s, "retval", 6)) {
-		slot = &spec->ret;
-		bits_slot = &spec->ret_bits;
-	} else if (name == 4 && !memcmp(s, "arg", 3) && s[3] >= '1' &&
-		   s[3] <= '0' + KFT_MAX_ARGS) {
-		slot = &spec->arg[s[3] - '1'];
-		bits_slot = &spec->arg_bits[s[3] - '1'];
-	} else {
+	/* a floating-point register holds floats only; an integer one none
+	 * (the return value: rax, or xmm0 for /f) */
+	if ((slot >= KFT_ARGSLOT_FP0) != (fmt == KFT_ARG_FLOAT) &&
+	    !(slot == KFT_ARGSLOT_RETVAL && fmt == KFT_ARG_FLOAT))
 		return -1;
-	}
-	if (*slot)
-		return -1;	/* named twice */
-	*slot = fmt;
-	*bits_slot = bits;
+	spec->item[spec->n++] = (struct kft_argitem){ (uint8_t)slot, fmt, bits };
 	return 0;
 }
 
@@ -300,23 +350,21 @@ const char *kft_argspec_str(const struct kft_argspec *spec, char *buf, size_t si
 	size_t n = 0;
 
 	buf[0] = '\0';
-	for (int i = 0; i <= KFT_MAX_ARGS; i++) {
-		char fmt = i < KFT_MAX_ARGS ? spec->arg[i] : spec->ret;
-		uint8_t bits = i < KFT_MAX_ARGS ? spec->arg_bits[i] : spec->ret_bits;
+	for (unsigned int i = 0; i < spec->n; i++) {
+		const struct kft_argitem *it = &spec->item[i];
+		bool plain = it->slot >= KFT_ARGSLOT_FP0 ? it->fmt == KFT_ARG_FLOAT && !it->bits
+							  : it->fmt == KFT_ARG_INT && !it->bits;
+		char name[16];
 		int w;
 
-		if (!fmt)
-			continue;
-		if (i < KFT_MAX_ARGS)
-			w = snprintf(buf + n, size - n, "%sarg%d", n ? "," : "", i + 1);
-		else
-			w = snprintf(buf + n, size - n, "%sretval", n ? "," : "");
+		w = snprintf(buf + n, size - n, "%s%s", n ? "," : "",
+			     kft_argslot_name(it->slot, name, sizeof(name)));
 		if (w > 0 && (size_t)w < size - n)
 			n += (size_t)w;
-		if ((fmt != KFT_ARG_INT || bits) && n + 5 < size)
-			n += (size_t)snprintf(buf + n, size - n, "/%c", fmt);
-		if (bits && n + 3 < size)
-			n += (size_t)snprintf(buf + n, size - n, "%u", bits);
+		if (!plain && n + 5 < size)
+			n += (size_t)snprintf(buf + n, size - n, "/%c", it->fmt);
+		if (it->bits && n + 3 < size)
+			n += (size_t)snprintf(buf + n, size - n, "%u", it->bits);
 	}
 	return buf;
 }
@@ -328,14 +376,14 @@ static int split_argspec(struct parser *p, struct token *t, struct kft_argspec *
 	char *at = (char *)argspec_at(t->text, strlen(t->text));
 
 	if (!at) {
-		memset(spec, 0, sizeof(*spec));
-		spec->arg[0] = spec->arg[1] = spec->arg[2] = KFT_ARG_INT;
+		kft_argspec_parse("arg1,arg2,arg3", spec);
 		return 0;
 	}
 	if (kft_argspec_parse(at + 1, spec))
 		return bad_word(p, t, "expected FUNC@SPEC, SPEC as arg1,arg2/x,retval/d32: "
-				      "arg1 to arg6 and retval, each once, /d, /u, /x (with a "
-				      "size: 8, 16, 32, 64) or /s");
+				      "arg1 to arg6, fparg1 to fparg8 and retval, each once, "
+				      "/d, /u, /x (with a size: 8, 16, 32, 64), /s, /b, or "
+				      "/f (fparg, retval; 32 or 64)");
 	*at = '\0';
 	return 0;
 }
@@ -1053,7 +1101,7 @@ char *kft_config_format(const struct kft_config *cfg)
 	if (cfg->max_depth)
 		sb_add(&sb, "\tfilter depth %u\n", cfg->max_depth);
 	if (cfg->args.set) {
-		char spec[64];
+		char spec[256];
 
 		sb_add(&sb, "\targs");
 		for (size_t i = 0; i < cfg->args.n; i++)

@@ -75,27 +75,48 @@ struct kft_func_list {
 	struct kft_func_ref *refs;
 };
 
-/* What kft saves of a function's calls ("args" statement, kft record -A
- * and -R): which of its first six integer arguments and whether its
- * return value, each with how to show it (KFT_ARG_*; 0: not saved). */
+/* What kft saves of a function's calls ("args" statement, kft record -A,
+ * -R and -a): items, each a place (slot) and how to show what is there
+ * (KFT_ARG_*), in the order the views show them (a function's parameters
+ * in their order). The places: the six integer argument registers (slots
+ * 0-5: arg1 to arg6), the return value (6), the eight floating-point
+ * argument registers (8-15: fparg1 to fparg8; as trace-format.h's
+ * struct kft_argval numbers them). */
 #define KFT_MAX_ARGS 6
+#define KFT_MAX_FPARGS 8
+#define KFT_ARGSLOT_RETVAL 6
+#define KFT_ARGSLOT_FP0 8
+#define KFT_ARGSPEC_ITEMS (KFT_MAX_ARGS + KFT_MAX_FPARGS + 1)
 #define KFT_ARG_INT 'd'		/* signed decimal */
 #define KFT_ARG_UINT 'u'	/* unsigned decimal */
 #define KFT_ARG_HEX 'x'		/* hexadecimal */
 #define KFT_ARG_STR 's'		/* a C string the value points to */
+#define KFT_ARG_BOOL 'b'	/* false (0) or true */
+#define KFT_ARG_FLOAT 'f'	/* a float (32 bits) or double (64) */
+struct kft_argitem {
+	uint8_t slot;
+	char fmt;
+	uint8_t bits;		/* its size: 8, 16, 32, or 0: 64 (FMT's suffix) */
+};
 struct kft_argspec {
-	char arg[KFT_MAX_ARGS];
-	char ret;
-	/* and each one's size in bits: 8, 16, 32, or 0: 64 (FMT's suffix) */
-	uint8_t arg_bits[KFT_MAX_ARGS];
-	uint8_t ret_bits;
+	struct kft_argitem item[KFT_ARGSPEC_ITEMS];
+	uint8_t n;
 };
 
-/* "argN[/FMT],...,retval[/FMT]" into *spec, FMT a letter and for d, u
- * and x a size (d32): 0, or -1 (a bad spec). */
+/* "ITEM,ITEM..." into *spec, ITEM argN, fpargN or retval, each with
+ * /FMT, FMT a letter and for d, u, x and f a size (d32, f32): 0, or -1
+ * (a bad spec). */
 int kft_argspec_parse(const char *text, struct kft_argspec *spec);
 /* spec as kft_argspec_parse reads it, into buf. */
 const char *kft_argspec_str(const struct kft_argspec *spec, char *buf, size_t size);
+/* spec's item for slot, or NULL. */
+const struct kft_argitem *kft_argspec_find(const struct kft_argspec *spec, int slot);
+/* Whether spec saves any argument (not only the return value). */
+bool kft_argspec_has_args(const struct kft_argspec *spec);
+/* Add to `to` what `from` asks and `to` does not: 0, or -1 (no room). */
+int kft_argspec_merge(struct kft_argspec *to, const struct kft_argspec *from);
+/* slot's name in a spec ("arg1", "fparg2", "retval") into buf. */
+const char *kft_argslot_name(int slot, char *buf, size_t size);
 
 /* A named set of functions (KPTrace's symbol groups): names or globs. */
 struct kft_set {

@@ -25,8 +25,9 @@ static bool record_ok(const unsigned char *data, const struct kft_argrec_head *h
 		memcpy(&v, data + p, sizeof(v));
 		p += sizeof(v) + ((v.str_len + 7U) & ~7U);
 		if (v.str_len > KFT_ARGS_STR_MAX || p > h->size ||
-		    (h->kind == KFT_ARGREC_ARGS ? v.slot >= KFT_MAX_ARGS
-						: v.slot != KFT_ARGVAL_RETVAL))
+		    (h->kind == KFT_ARGREC_ARGS
+			     ? v.slot >= KFT_ARGVAL_FP0 + KFT_MAX_FPARGS || v.slot == KFT_ARGVAL_RETVAL
+			     : v.slot != KFT_ARGVAL_RETVAL))
 			return false;
 	}
 	return true;
@@ -184,12 +185,29 @@ const char *kft_argrec_value(const struct kft_argrec *r, int slot, char *buf, si
 	x = v.value;
 	/* a value narrower than its register: the register's low bits, as
 	 * the ABI leaves the rest undefined */
-	if (bits < 64 && v.fmt != KFT_ARG_STR) {
+	if (bits < 64 && v.fmt != KFT_ARG_STR && v.fmt != KFT_ARG_FLOAT) {
 		x &= (1ULL << bits) - 1;
 		if (v.fmt == KFT_ARG_INT && (x >> (bits - 1)) & 1)
 			x |= ~0ULL << bits;
 	}
 	switch (v.fmt) {
+	case KFT_ARG_BOOL:
+		snprintf(buf, size, "%s", x ? "true" : "false");
+		break;
+	case KFT_ARG_FLOAT:
+		if (bits == 32) {
+			uint32_t u = (uint32_t)v.value;
+			float f;
+
+			memcpy(&f, &u, sizeof(f));
+			snprintf(buf, size, "%g", (double)f);
+		} else {
+			double d;
+
+			memcpy(&d, &v.value, sizeof(d));
+			snprintf(buf, size, "%g", d);
+		}
+		break;
 	case KFT_ARG_STR:
 		if (v.str_state == KFT_ARGSTR_NULL)
 			snprintf(buf, size, "NULL");
@@ -213,16 +231,36 @@ const char *kft_argrec_value(const struct kft_argrec *r, int slot, char *buf, si
 	return buf;
 }
 
+int kft_argrec_slots(const struct kft_argrec *r, uint8_t *slots, int max)
+{
+	struct kft_argrec_head h;
+	size_t p = sizeof(h);
+	int n = 0;
+
+	memcpy(&h, r->raw, sizeof(h));
+	for (unsigned int k = 0; k < h.nvals && n < max; k++) {
+		struct kft_argval v;
+
+		memcpy(&v, r->raw + p, sizeof(v));
+		p += sizeof(v) + ((v.str_len + 7U) & ~7U);
+		slots[n++] = v.slot;
+	}
+	return n;
+}
+
 const char *kft_args_text(const struct kft_call_args *a, char *buf, size_t size)
 {
+	uint8_t slots[KFT_ARGSPEC_ITEMS];
+	int nslots = a->args ? kft_argrec_slots(a->args, slots, KFT_ARGSPEC_ITEMS) : 0;
 	size_t n = 0;
 
 	buf[0] = '\0';
-	for (int i = 0; a->args && i < KFT_MAX_ARGS; i++) {
+	/* in the record's order: the spec's, a function's parameters' */
+	for (int i = 0; i < nslots; i++) {
 		char one[KFT_ARGS_STR_MAX * 4 + 32];
 		int w;
 
-		if (!*kft_argrec_value(a->args, i, one, sizeof(one)))
+		if (!*kft_argrec_value(a->args, slots[i], one, sizeof(one)))
 			continue;
 		w = snprintf(buf + n, size - n, "%s%s", n ? ", " : "", one);
 		if (w < 0 || (size_t)w >= size - n)
@@ -230,6 +268,25 @@ const char *kft_args_text(const struct kft_call_args *a, char *buf, size_t size)
 		n += (size_t)w;
 	}
 	return buf;
+}
+
+int kft_call_args_named(const struct kft_call_args *a, bool with_ret, struct kft_named_value *out,
+			int max)
+{
+	uint8_t slots[KFT_ARGSPEC_ITEMS];
+	int nslots = a->args ? kft_argrec_slots(a->args, slots, KFT_ARGSPEC_ITEMS) : 0, n = 0;
+
+	for (int i = 0; i < nslots && n < max; i++)
+		if (*kft_argrec_value(a->args, slots[i], out[n].text, sizeof(out[n].text))) {
+			kft_argslot_name(slots[i], out[n].name, sizeof(out[n].name));
+			n++;
+		}
+	if (with_ret && a->ret && n < max &&
+	    *kft_argrec_value(a->ret, KFT_ARGVAL_RETVAL, out[n].text, sizeof(out[n].text))) {
+		kft_argslot_name(KFT_ARGVAL_RETVAL, out[n].name, sizeof(out[n].name));
+		n++;
+	}
+	return n;
 }
 
 const char *kft_retval_text(const struct kft_call_args *a, char *buf, size_t size)

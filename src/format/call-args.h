@@ -38,11 +38,14 @@ struct kft_call_args {
 bool kft_call_args(const struct kft_trace *tr, const struct kft_call *c,
 		   struct kft_call_args *out);
 
-/* The value of r in slot (an argument 0..5, or KFT_ARGVAL_RETVAL): into
+/* The value of r in slot (KFT_ARGVAL_*, config.h's KFT_ARGSLOT_*): into
  * *val, with its text (a string's, str_len bytes) if text is not NULL;
  * false if r has none there. */
 bool kft_argrec_get(const struct kft_argrec *r, int slot, struct kft_argval *val,
 		    const char **text);
+/* The slots r holds values of, in its order (the spec's): how many (at
+ * most max). */
+int kft_argrec_slots(const struct kft_argrec *r, uint8_t *slots, int max);
 /* The stack pointer at the call's entry. */
 uint64_t kft_argrec_sp(const struct kft_argrec *r);
 
@@ -54,6 +57,15 @@ const char *kft_argrec_value(const struct kft_argrec *r, int slot, char *buf, si
 /* The arguments as a C call writes them, "1, 0x10, "a"", into buf
  * (empty when none were saved). */
 const char *kft_args_text(const struct kft_call_args *a, char *buf, size_t size);
+/* Each saved value by its name in a spec ("arg1", "fparg1", "retval"),
+ * arguments in their order, then the return value if with_ret: how many
+ * (at most max). */
+struct kft_named_value {
+	char name[16];
+	char text[KFT_ARGS_TEXT_MAX];
+};
+int kft_call_args_named(const struct kft_call_args *a, bool with_ret, struct kft_named_value *out,
+			int max);
 /* The return value, "2", into buf (empty when not saved). */
 const char *kft_retval_text(const struct kft_call_args *a, char *buf, size_t size);
 

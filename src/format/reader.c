@@ -463,7 +463,8 @@ static int read_args_file(struct kft_trace *tr, const char *name, size_t *cap,
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) ||
 	    pread(fd, &h, sizeof(h), 0) != (ssize_t)sizeof(h) ||
-	    memcmp(h.magic, KFT_ARGS_MAGIC, sizeof(h.magic)) || h.version != 1) {
+	    memcmp(h.magic, KFT_ARGS_MAGIC, sizeof(h.magic)) || h.version < 1 ||
+	    h.version > KFT_ARGS_VERSION) {
 		ret = 1;
 		goto out;
 	}

@@ -129,10 +129,12 @@ struct kft_mark {
  */
 #define KFT_ARGS_MAGIC "KFTARGS"
 #define KFT_ARGS_OFF 64			/* the first record's offset */
+#define KFT_ARGS_VERSION 2
 #define KFT_ARGS_STR_MAX 64		/* a string's bytes kept at most */
 struct kft_args_hdr {
 	char magic[8];
-	uint32_t version;		/* 1 */
+	uint32_t version;		/* KFT_ARGS_VERSION (1: no floating-point
+					 * slots, no 'b' or 'f' formats) */
 	uint32_t spare0;
 	uint64_t end;			/* records end here: those before are whole */
 	uint64_t lost;			/* records not saved: no room could be had */
@@ -160,10 +162,12 @@ struct kft_argrec_head {
 #define KFT_ARGSTR_NULL		3	/* the pointer was NULL */
 #define KFT_ARGSTR_FAULT	4	/* it pointed at no readable memory */
 #define KFT_ARGVAL_RETVAL	6	/* slot of the return value */
+#define KFT_ARGVAL_FP0		8	/* slots 8..15: floating-point arguments 1..8 */
 struct kft_argval {
-	uint64_t value;		/* the register */
-	uint8_t slot;		/* argument 0..5, or KFT_ARGVAL_RETVAL */
-	char fmt;		/* how it shows: 'd', 'u', 'x', 's' (config.h) */
+	uint64_t value;		/* the register (a float's: its low 32 bits) */
+	uint8_t slot;		/* integer argument 0..5, KFT_ARGVAL_RETVAL, or a
+				 * floating-point one, KFT_ARGVAL_FP0 + 0..7 */
+	char fmt;		/* how it shows: 'd', 'u', 'x', 's', 'b', 'f' (config.h) */
 	uint8_t bits;		/* its size: 8, 16, 32, or 0: 64 */
 	uint8_t str_state;	/* KFT_ARGSTR_* */
 	uint16_t str_len;	/* bytes of text after it (then padding to 8) */

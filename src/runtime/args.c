@@ -107,7 +107,7 @@ static KFT_NOTRACE int open_log(struct kft_tls *t, size_t size)
 	if (h == MAP_FAILED)
 		return -1;
 	memcpy(h->magic, KFT_ARGS_MAGIC, sizeof(h->magic));
-	h->version = 1;
+	h->version = KFT_ARGS_VERSION;
 	t->args_hdr = h;
 	t->args_map_size = size;
 	return 0;
@@ -178,12 +178,10 @@ static KFT_NOTRACE unsigned char *next_record(struct kft_tls *t, bool *made)
 	return (unsigned char *)t->args_hdr + KFT_ARGS_OFF + t->args_hdr->end;
 }
 
-/* At rec, a record of the call of frame f: kind, and the values whose
- * format fmt[i] asks (bits[i] their sizes) of regs[0..n), slot
- * first_slot + i. */
+/* At rec, a record of the call of frame f: kind, and n values, value[i]
+ * shown as item[i] says. */
 static KFT_NOTRACE void put(struct kft_tls *t, unsigned char *rec, const struct kft_frame *f,
-			    int kind, const char *fmt, const uint8_t *bits, int n, int first_slot,
-			    const uint64_t *regs)
+			    int kind, const struct kft_argitem *item, const uint64_t *value, int n)
 {
 	struct kft_argrec_head h = { .entry_ns = f->entry_ns, .func = f->func, .sp = f->sp,
 				     .tid = t->hdr->tid, .session = kft_rt.session,
@@ -191,12 +189,10 @@ static KFT_NOTRACE void put(struct kft_tls *t, unsigned char *rec, const struct 
 	unsigned char *p = rec + sizeof(h);
 
 	for (int i = 0; i < n; i++) {
-		struct kft_argval v = { .value = regs[i], .slot = (uint8_t)(first_slot + i),
-					.fmt = fmt[i], .bits = bits[i] };
+		struct kft_argval v = { .value = value[i], .slot = item[i].slot,
+					.fmt = item[i].fmt, .bits = item[i].bits };
 
-		if (!fmt[i])
-			continue;
-		if (fmt[i] == KFT_ARG_STR)
+		if (v.fmt == KFT_ARG_STR)
 			read_string(&v, (char *)p + sizeof(v));
 		memcpy(p, &v, sizeof(v));
 		p += sizeof(v) + ((v.str_len + 7U) & ~7U);
@@ -209,12 +205,14 @@ static KFT_NOTRACE void put(struct kft_tls *t, unsigned char *rec, const struct 
 }
 
 KFT_NOTRACE void kft_args_entered(struct kft_tls *t, uint64_t now, uintptr_t fn,
-				  const uint64_t *regs)
+				  const struct kft_arg_regs *regs)
 {
 	const struct kft_argspec *spec = kft_args_of(fn);
-	uint64_t depth = t->hdr->depth;
+	uint64_t depth = t->hdr->depth, value[KFT_ARGSPEC_ITEMS];
+	struct kft_argitem item[KFT_ARGSPEC_ITEMS];
 	struct kft_frame *f;
 	unsigned char *rec;
+	int n = 0;
 	bool made;
 
 	if (!spec || !depth || depth > t->frames_cap)
@@ -224,30 +222,47 @@ KFT_NOTRACE void kft_args_entered(struct kft_tls *t, uint64_t now, uintptr_t fn,
 	f = &t->frames[depth - 1];
 	if (f->func != fn || f->entry_ns != now || !(f->flags & KFT_FRAME_LOGGED))
 		return;
-	if (spec->ret)
+	if (kft_argspec_find(spec, KFT_ARGSLOT_RETVAL))
 		f->flags |= KFT_FRAME_RETVAL;	/* its end goes the whole way */
-	for (int i = 0; i < KFT_MAX_ARGS; i++)
-		if (spec->arg[i]) {
-			if (!(rec = next_record(t, &made)))
-				return;
-			/* the call begins once the file is made or grown, not
-			 * before: that time is kft's, not the function's (the
-			 * calls open around it still hold it) */
-			if (made)
-				f->entry_ns = kft_now();
-			put(t, rec, f, KFT_ARGREC_ARGS, spec->arg, spec->arg_bits,
-			    KFT_MAX_ARGS, 0, regs);
-			return;
-		}
+	for (unsigned int i = 0; i < spec->n; i++) {
+		unsigned int slot = spec->item[i].slot;
+
+		if (slot < KFT_MAX_ARGS)
+			value[n] = regs->r[slot];
+		else if (slot >= KFT_ARGSLOT_FP0 && regs->have_fp)
+			value[n] = regs->fp[slot - KFT_ARGSLOT_FP0];
+		else
+			continue;	/* the return value, or no vector registers seen */
+		item[n++] = spec->item[i];
+	}
+	if (!n || !(rec = next_record(t, &made)))
+		return;
+	/* the call begins once the file is made or grown, not before: that
+	 * time is kft's, not the function's (the calls open around it still
+	 * hold it) */
+	if (made)
+		f->entry_ns = kft_now();
+	put(t, rec, f, KFT_ARGREC_ARGS, item, value, n);
 }
 
-KFT_NOTRACE void kft_args_leaving(struct kft_tls *t, const struct kft_frame *f, uint64_t retval)
+KFT_NOTRACE void kft_args_leaving(struct kft_tls *t, const struct kft_frame *f, uint64_t retval,
+				  const uint64_t *fpret)
 {
 	const struct kft_argspec *spec = kft_args_of(f->func);
+	const struct kft_argitem *item = spec ? kft_argspec_find(spec, KFT_ARGSLOT_RETVAL) : NULL;
 	unsigned char *rec;
+	uint64_t value;
 	bool made;
 
-	if (spec && spec->ret && (f->flags & KFT_FRAME_RETVAL) && (rec = next_record(t, &made)))
-		put(t, rec, f, KFT_ARGREC_RETVAL, &spec->ret, &spec->ret_bits, 1,
-		    KFT_ARGVAL_RETVAL, &retval);
+	if (!item || !(f->flags & KFT_FRAME_RETVAL))
+		return;
+	if (item->fmt == KFT_ARG_FLOAT) {
+		if (!fpret)
+			return;	/* xmm0 not seen */
+		value = *fpret;
+	} else {
+		value = retval;
+	}
+	if ((rec = next_record(t, &made)))
+		put(t, rec, f, KFT_ARGREC_RETVAL, item, &value, 1);
 }

@@ -184,16 +184,18 @@ static inline KFT_NOTRACE void take_return(struct kft_tls *t, uintptr_t start,
 }
 
 /* The arguments of the call of start just taken at time now, if the
- * config asks for them; area and frame: where the stub saved them. */
+ * config asks for them; area, frame and below: where the stub saved them
+ * (kft_stub_args). */
 static inline KFT_NOTRACE void save_args(struct kft_tls *t, uint64_t now, uintptr_t start,
-					 const uint64_t *area, const uint64_t *frame)
+					 const uint64_t *area, const uint64_t *frame,
+					 size_t below)
 {
-	uint64_t regs[6];
+	struct kft_arg_regs regs;
 
 	if (likely(!__atomic_load_n(&kft_rt.nargs, __ATOMIC_RELAXED)))
 		return;
-	kft_stub_args(area, frame, regs);
-	kft_args_entered(t, now, start, regs);
+	kft_stub_args(area, frame, below, &regs);
+	kft_args_entered(t, now, start, &regs);
 }
 
 /* ticks: the clock at the hook's first instruction; area and frame: the
@@ -213,7 +215,7 @@ KFT_HIDDEN KFT_NOTRACE uint64_t *kft_pg_entry(uintptr_t ip, uintptr_t *ret_loc, 
 		start = kft_config_func_at(start);
 	now = hook_began(t, ticks);
 	take_return(t, start, ret_loc, now);
-	save_args(t, now, start, area, frame);
+	save_args(t, now, start, area, frame, KFT_PG_XMM_BELOW);
 	return hook_done(t);
 }
 
@@ -238,7 +240,7 @@ KFT_HIDDEN KFT_NOTRACE struct kft_plt_go kft_plt_entry(uint64_t n, uintptr_t *re
 		return go;
 	now = hook_began(t, ticks);
 	take_return(t, kft_plt_func(n), ret_loc, now);
-	save_args(t, now, kft_plt_func(n), area, frame);
+	save_args(t, now, kft_plt_func(n), area, frame, KFT_STUB_XMM_BELOW);
 	go.end = hook_done(t);
 	return go;
 }
@@ -252,11 +254,11 @@ struct kft_pg_back {
 
 /* A function whose return address we took returns: end its call and say
  * where it was going. sp is the stack as it left it, ticks the clock at
- * the trampoline's first instruction, retval what it returns (rax). The
- * guard is not tested: the return address was ours, the call must end
- * whatever runs. */
+ * the trampoline's first instruction, retval what it returns (rax, and
+ * at fpret xmm0's low word). The guard is not tested: the return address
+ * was ours, the call must end whatever runs. */
 KFT_HIDDEN KFT_NOTRACE struct kft_pg_back kft_pg_exit(uintptr_t sp, uint64_t ticks,
-						      uint64_t retval)
+						      uint64_t retval, const uint64_t *fpret)
 {
 	struct kft_tls *t = &kft_tls;
 	uintptr_t ret_loc = sp - sizeof(uintptr_t);
@@ -274,7 +276,7 @@ KFT_HIDDEN KFT_NOTRACE struct kft_pg_back kft_pg_exit(uintptr_t sp, uint64_t tic
 	f = &t->frames[t->hdr->depth - 1];
 	back.to = f->call_site;
 	if (unlikely(__atomic_load_n(&kft_rt.nargs, __ATOMIC_RELAXED)))
-		kft_args_leaving(t, f, retval);
+		kft_args_leaving(t, f, retval, fpret);
 	kft_event_exit(t, f->func, PG_SP(ret_loc), now);
 	if (busy)
 		return back;

@@ -119,6 +119,7 @@ kft_return_trampoline:
 	movq	40(%rsp), %rsi		/* ticks */
 	leaq	8(%rbp), %rdi
 	movq	56(%rsp), %rdx		/* the return value */
+	movq	%rsp, %rcx		/* and xmm0's, as saved */
 	call	kft_pg_exit		/* rax: where to go back to; rdx: see above */
 	movq	%rax, %r11
 	movq	%rdx, %rcx

@@ -246,17 +246,7 @@ static KFT_NOTRACE void publish_args(const struct kft_config *cfg, const struct 
 	n = 0;
 	for (size_t i = 0; i < total; i++) {
 		if (n && v[n - 1].addr == v[i].addr) {
-			struct kft_argspec *to = &v[n - 1].spec;
-
-			for (int a = 0; a < KFT_MAX_ARGS; a++)
-				if (!to->arg[a]) {
-					to->arg[a] = v[i].spec.arg[a];
-					to->arg_bits[a] = v[i].spec.arg_bits[a];
-				}
-			if (!to->ret) {
-				to->ret = v[i].spec.ret;
-				to->ret_bits = v[i].spec.ret_bits;
-			}
+			kft_argspec_merge(&v[n - 1].spec, &v[i].spec);
 			continue;
 		}
 		v[n++] = v[i];

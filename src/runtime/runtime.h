@@ -257,24 +257,45 @@ int kft_take_room(int fd, uint64_t off, uint64_t len) KFT_HIDDEN;
 void kft_args_unmap(struct kft_tls *t) KFT_HIDDEN;
 /* args.c: what the config's args statement asks of fn, or NULL */
 const struct kft_argspec *kft_args_of(uint64_t fn) KFT_HIDDEN;
-/* A hook took fn's entry at time now; regs: the six integer argument
- * registers. Its arguments saved, if asked for and logged. */
+/* The argument registers a hook stub saw: the six integer ones, and the
+ * eight floating-point ones' low words where the stub saved them. */
+struct kft_arg_regs {
+	uint64_t r[KFT_MAX_ARGS];
+	uint64_t fp[KFT_MAX_FPARGS];
+	bool have_fp;
+};
+/* A hook took fn's entry at time now. Its arguments saved, if asked for
+ * and logged. */
 void kft_args_entered(struct kft_tls *t, uint64_t now, uintptr_t fn,
-		      const uint64_t *regs) KFT_HIDDEN;
-/* The call of frame f returns retval: saved, if asked for and logged. */
-void kft_args_leaving(struct kft_tls *t, const struct kft_frame *f, uint64_t retval) KFT_HIDDEN;
-/* The six integer argument registers as a hook stub saved them
- * (hook-stub-x86_64.h): SAVE_INT_ARGS's area, r10 lowest, and the stub's
- * frame, rdx at 8. */
+		      const struct kft_arg_regs *regs) KFT_HIDDEN;
+/* The call of frame f returns retval (rax; fpret: xmm0's low word as
+ * saved, or NULL): saved, if asked for and logged. */
+void kft_args_leaving(struct kft_tls *t, const struct kft_frame *f, uint64_t retval,
+		      const uint64_t *fpret) KFT_HIDDEN;
+
+/* Where the stubs keep xmm0-7 (SAVE_VECTOR_ARGS), in bytes below the
+ * integer registers' area (SAVE_INT_ARGS): mcount-x86_64.S's entry stub
+ * pushes the clock and a pad between them, STUB_BEGIN nothing. */
+#define KFT_PG_XMM_BELOW 144
+#define KFT_STUB_XMM_BELOW 128
+
+/* The argument registers as a hook stub saved them (hook-stub-x86_64.h):
+ * SAVE_INT_ARGS's area, r10 lowest, the stub's frame, rdx at 8, and
+ * SAVE_VECTOR_ARGS's xmm0-7 `below` bytes under the area. */
 static inline KFT_NOTRACE void kft_stub_args(const uint64_t *area, const uint64_t *frame,
-					     uint64_t regs[6])
+					     size_t below, struct kft_arg_regs *regs)
 {
-	regs[0] = area[5];	/* rdi */
-	regs[1] = area[4];	/* rsi */
-	regs[2] = frame[1];	/* rdx */
-	regs[3] = area[3];	/* rcx */
-	regs[4] = area[2];	/* r8 */
-	regs[5] = area[1];	/* r9 */
+	const unsigned char *xmm = (const unsigned char *)area - below;
+
+	regs->r[0] = area[5];	/* rdi */
+	regs->r[1] = area[4];	/* rsi */
+	regs->r[2] = frame[1];	/* rdx */
+	regs->r[3] = area[3];	/* rcx */
+	regs->r[4] = area[2];	/* r8 */
+	regs->r[5] = area[1];	/* r9 */
+	for (int i = 0; i < KFT_MAX_FPARGS; i++)
+		memcpy(&regs->fp[i], xmm + 16 * i, sizeof(regs->fp[i]));
+	regs->have_fp = true;
 }
 
 /* jumps.c: a jump to stack pointer sp is under way */

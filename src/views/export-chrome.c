@@ -101,19 +101,12 @@ static void put_args(FILE *out, const struct kft_trace *tr, const struct kft_cal
 		sep = ",";
 	}
 	if (tr->nargs && kft_call_args(tr, c, &a)) {
-		char v[KFT_ARGS_TEXT_MAX];
+		struct kft_named_value v[KFT_ARGSPEC_ITEMS];
+		int n = kft_call_args_named(&a, c->dur_ns >= 0, v, KFT_ARGSPEC_ITEMS);
 
-		for (int i = 0; a.args && i < KFT_MAX_ARGS; i++) {
-			if (!*kft_argrec_value(a.args, i, v, sizeof(v)))
-				continue;
-			fprintf(out, "%s\"arg%d\":\"", sep, i + 1);
-			put_json(out, v);
-			fputc('"', out);
-			sep = ",";
-		}
-		if (c->dur_ns >= 0 && *kft_retval_text(&a, v, sizeof(v))) {
-			fprintf(out, "%s\"retval\":\"", sep);
-			put_json(out, v);
+		for (int i = 0; i < n; i++) {
+			fprintf(out, "%s\"%s\":\"", sep, v[i].name);
+			put_json(out, v[i].text);
 			fputc('"', out);
 			sep = ",";
 		}

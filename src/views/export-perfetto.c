@@ -523,25 +523,18 @@ static int name_is_new(struct track *k, uint32_t f, bool *fresh)
  * annotations, the text the other views show. */
 static void put_args(struct perfetto *p, const struct kft_call *c)
 {
+	struct kft_named_value v[KFT_ARGSPEC_ITEMS];
 	struct kft_call_args a;
-	char v[KFT_ARGS_TEXT_MAX], name[16];
+	int n;
 
 	if (!kft_call_args(p->x.tr, c, &a))
 		return;
-	for (int i = 0; i <= KFT_MAX_ARGS; i++) {
-		const struct kft_argrec *r = i < KFT_MAX_ARGS ? a.args : a.ret;
-		size_t note;
+	n = kft_call_args_named(&a, c->dur_ns >= 0, v, KFT_ARGSPEC_ITEMS);
+	for (int i = 0; i < n; i++) {
+		size_t note = kft_pb_open(&p->packet, EVENT_ANNOTATIONS);
 
-		if (!r || (i == KFT_MAX_ARGS && c->dur_ns < 0) ||
-		    !*kft_argrec_value(r, i < KFT_MAX_ARGS ? i : KFT_ARGVAL_RETVAL, v, sizeof(v)))
-			continue;
-		if (i < KFT_MAX_ARGS)
-			snprintf(name, sizeof(name), "arg%d", i + 1);
-		else
-			snprintf(name, sizeof(name), "retval");
-		note = kft_pb_open(&p->packet, EVENT_ANNOTATIONS);
-		kft_pb_string(&p->packet, ANNOTATION_NAME, name);
-		kft_pb_string(&p->packet, ANNOTATION_STRING, v);
+		kft_pb_string(&p->packet, ANNOTATION_NAME, v[i].name);
+		kft_pb_string(&p->packet, ANNOTATION_STRING, v[i].text);
 		kft_pb_close(&p->packet, note);
 	}
 }

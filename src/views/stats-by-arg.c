@@ -15,20 +15,13 @@ int kft_arg_key_parse(const char *text, char *func, size_t size, int *slot)
 {
 	const char *at = strchr(text, '@');
 	struct kft_argspec spec;
-	int found = -1;
 
-	if (!at || at == text || (size_t)(at - text) >= size || kft_argspec_parse(at + 1, &spec))
-		return -1;
-	for (int i = 0; i < KFT_MAX_ARGS; i++)
-		if (spec.arg[i])
-			found = found == -1 ? i : -2;
-	if (spec.ret)
-		found = found == -1 ? KFT_ARGVAL_RETVAL : -2;
-	if (found < 0)
+	if (!at || at == text || (size_t)(at - text) >= size || kft_argspec_parse(at + 1, &spec) ||
+	    spec.n != 1)
 		return -1;
 	memcpy(func, text, (size_t)(at - text));
 	func[at - text] = '\0';
-	*slot = found;
+	*slot = spec.item[0].slot;
 	return 0;
 }
 
@@ -202,8 +195,9 @@ int kft_view_by_arg(FILE *out, const struct kft_trace *tr, struct kft_symbolizer
 
 	if (kft_arg_key_parse(key, func, sizeof(func), &slot))
 		return kft_error_set(err,
-				     "--by %s: not FUNC@argN (N 1 to %d) or FUNC@retval",
-				     key, KFT_MAX_ARGS);
+				     "--by %s: not FUNC@argN (N 1 to %d), FUNC@fpargN (1 to %d) "
+				     "or FUNC@retval",
+				     key, KFT_MAX_ARGS, KFT_MAX_FPARGS);
 	if (!tr->nargs)
 		return kft_error_set(err,
 				     "--by %s: %s holds no saved arguments or return values "

@@ -188,3 +188,27 @@ once_args_grouping_errors() {
 	refused kft stats --by read@retval read 2>err
 	check "--by and FUNC" grep -q "no FUNC, --set or --hist with it" err
 }
+
+# Floating-point arguments and results (the vector registers, which the
+# hooks save on their whole path), bool, integers of each size, in the
+# order the spec gives: a function's parameters' (progs/types.c).
+each_args_floats_and_bools() {
+	[ "$TINSTR" = -finstrument-functions ] && return 0	# refused: test_args_and_return_values
+	build types
+	kft record -A 'mixed@arg1/d32,fparg1,arg2/d32,fparg2/f32,retval/f' \
+		-A 'half@fparg1/f32,retval/f32' -A 'flag@arg1/b,arg2/d32,retval/b' \
+		-A 'small@arg1/d8,arg2/d16,arg3/u8,arg4/u16,retval/d32' -- ./types >out
+	check "the program's own account" grep -q "^mixed = 1.75$" out
+	kft ftrace | sed -n 's/^[^|]*|  *//p' | grep -E "^(small|mixed|half|flag)\(" >calls
+	expect calls <<'E'
+small(-100, -30000, 250, 65000); /* = 35150 */
+mixed(3, 2.5, -4, 0.25); /* = 1.75 */
+half(3); /* = 1.5 */
+flag(true, 3); /* = false */
+E
+	kft export --chrome trace.json 2>/dev/null
+	jq -c '.traceEvents[] | select(.ph == "X" and .name == "mixed") | .args' trace.json >chrome
+	expect chrome <<'E'
+{"arg1":"3","fparg1":"2.5","arg2":"-4","fparg2":"0.25","retval":"1.75"}
+E
+}

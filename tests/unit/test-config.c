@@ -407,44 +407,67 @@ static void test_sets(void **state)
 /* args: FUNC@SPEC words, commas inside a spec, the default spec, errors */
 static void test_args(void **state)
 {
-	char buf[64];
+	static const char bad[] = "expected FUNC@SPEC, SPEC as arg1,arg2/x,retval/d32: arg1 to "
+				  "arg6, fparg1 to fparg8 and retval, each once, /d, /u, /x (with "
+				  "a size: 8, 16, 32, 64), /s, /b, or /f (fparg, retval; 32 or 64)";
+	const struct kft_argitem *it;
+	char buf[128], want[256];
 
 	parses("begin\nargs open@arg1/s,arg2/x read@retval/d32 f* 0x40 fend\nend");
 	assert_true(cfg.args.set);
 	assert_int_equal(cfg.args.n, 4);
 	assert_string_equal(cfg.args.refs[0].name, "open");
-	assert_int_equal(cfg.argspecs[0].arg[0], KFT_ARG_STR);
-	assert_int_equal(cfg.argspecs[0].arg[1], KFT_ARG_HEX);
-	assert_int_equal(cfg.argspecs[0].arg[2], 0);
-	assert_int_equal(cfg.argspecs[0].ret, 0);
+	assert_int_equal(cfg.argspecs[0].n, 2);
+	assert_int_equal(kft_argspec_find(&cfg.argspecs[0], 0)->fmt, KFT_ARG_STR);
+	assert_int_equal(kft_argspec_find(&cfg.argspecs[0], 1)->fmt, KFT_ARG_HEX);
+	assert_null(kft_argspec_find(&cfg.argspecs[0], 2));
+	assert_null(kft_argspec_find(&cfg.argspecs[0], KFT_ARGSLOT_RETVAL));
 	assert_string_equal(cfg.args.refs[1].name, "read");
-	assert_int_equal(cfg.argspecs[1].ret, KFT_ARG_INT);
-	assert_int_equal(cfg.argspecs[1].ret_bits, 32);
+	it = kft_argspec_find(&cfg.argspecs[1], KFT_ARGSLOT_RETVAL);
+	assert_non_null(it);
+	assert_int_equal(it->fmt, KFT_ARG_INT);
+	assert_int_equal(it->bits, 32);
+	assert_false(kft_argspec_has_args(&cfg.argspecs[1]));
 	/* no spec: the first three, as KFT saved them */
 	assert_string_equal(cfg.args.refs[2].name, "f*");
 	assert_string_equal(kft_argspec_str(&cfg.argspecs[2], buf, sizeof(buf)), "arg1,arg2,arg3");
 	assert_int_equal(cfg.args.refs[3].addr, 0x40);
 	assert_string_equal(kft_argspec_str(&cfg.argspecs[0], buf, sizeof(buf)), "arg1/s,arg2/x");
 	assert_string_equal(kft_argspec_str(&cfg.argspecs[1], buf, sizeof(buf)), "retval/d32");
+	/* floating point, bool, the order kept as written (a function's
+	 * parameters': int, double, int, float) */
+	parses("begin\nargs g@arg1/d32,fparg1,arg2/b,fparg2/f32,retval/f fend\nend");
+	assert_string_equal(kft_argspec_str(&cfg.argspecs[0], buf, sizeof(buf)),
+			    "arg1/d32,fparg1,arg2/b,fparg2/f32,retval/f");
+	assert_int_equal(cfg.argspecs[0].item[1].slot, KFT_ARGSLOT_FP0);
+	assert_int_equal(cfg.argspecs[0].item[3].bits, 32);
+	assert_int_equal(kft_argspec_find(&cfg.argspecs[0], KFT_ARGSLOT_RETVAL)->fmt,
+			 KFT_ARG_FLOAT);
 	/* the static dialect: commas between functions still separate them */
 	parses("begin\nargs a@arg1, b@retval,\n c\nend");
 	assert_int_equal(cfg.args.n, 3);
 	assert_string_equal(cfg.args.refs[1].name, "b");
-	assert_int_equal(cfg.argspecs[1].ret, KFT_ARG_INT);
+	assert_int_equal(kft_argspec_find(&cfg.argspecs[1], KFT_ARGSLOT_RETVAL)->fmt, KFT_ARG_INT);
 	/* a symbol version is a name, not a spec */
 	parses("begin\nargs memcpy@GLIBC_2.14@arg2/u8 fend\nend");
 	assert_string_equal(cfg.args.refs[0].name, "memcpy@GLIBC_2.14");
-	assert_int_equal(cfg.argspecs[0].arg[1], KFT_ARG_UINT);
-	assert_int_equal(cfg.argspecs[0].arg_bits[1], 8);
-	rejects("begin\nargs f@arg7 fend\nend",
-		"t.conf:2: 'f@arg7': expected FUNC@SPEC, SPEC as arg1,arg2/x,retval/d32: arg1 to "
-		"arg6 and retval, each once, /d, /u, /x (with a size: 8, 16, 32, 64) or /s");
-	rejects("begin\nargs f@arg1,arg1 fend\nend",
-		"t.conf:2: 'f@arg1,arg1': expected FUNC@SPEC, SPEC as arg1,arg2/x,retval/d32: "
-		"arg1 to arg6 and retval, each once, /d, /u, /x (with a size: 8, 16, 32, 64) or /s");
-	rejects("begin\nargs f@retval/s32 fend\nend",
-		"t.conf:2: 'f@retval/s32': expected FUNC@SPEC, SPEC as arg1,arg2/x,retval/d32: "
-		"arg1 to arg6 and retval, each once, /d, /u, /x (with a size: 8, 16, 32, 64) or /s");
+	assert_int_equal(kft_argspec_find(&cfg.argspecs[0], 1)->fmt, KFT_ARG_UINT);
+	assert_int_equal(kft_argspec_find(&cfg.argspecs[0], 1)->bits, 8);
+	snprintf(want, sizeof(want), "t.conf:2: 'f@arg7': %s", bad);
+	rejects("begin\nargs f@arg7 fend\nend", want);
+	snprintf(want, sizeof(want), "t.conf:2: 'f@arg1,arg1': %s", bad);
+	rejects("begin\nargs f@arg1,arg1 fend\nend", want);
+	snprintf(want, sizeof(want), "t.conf:2: 'f@retval/s32': %s", bad);
+	rejects("begin\nargs f@retval/s32 fend\nend", want);
+	/* a float in an integer register, an integer in a vector one */
+	snprintf(want, sizeof(want), "t.conf:2: 'f@arg1/f': %s", bad);
+	rejects("begin\nargs f@arg1/f fend\nend", want);
+	snprintf(want, sizeof(want), "t.conf:2: 'f@fparg1/d': %s", bad);
+	rejects("begin\nargs f@fparg1/d fend\nend", want);
+	snprintf(want, sizeof(want), "t.conf:2: 'f@fparg9': %s", bad);
+	rejects("begin\nargs f@fparg9 fend\nend", want);
+	snprintf(want, sizeof(want), "t.conf:2: 'f@fparg1/f16': %s", bad);
+	rejects("begin\nargs f@fparg1/f16 fend\nend", want);
 	rejects("begin\nargs fend\nend", "t.conf:2: 'args': empty function list");
 }
 
