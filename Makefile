@@ -24,7 +24,7 @@ TOOL_SRCS    := $(SHARED_SRCS) $(wildcard src/cli/*.c) $(wildcard src/record/*.c
                 $(wildcard src/analysis/*.c) src/common/strmap.c \
                 src/format/reader.c src/format/call-args.c src/format/trace-query.c src/format/inherited.c src/format/zreader.c src/format/compress-dir.c src/format/calls.c src/format/call-source.c src/format/thread-calls.c src/format/thread-walk.c src/format/text-log.c src/format/switches.c src/format/forks.c src/format/kernel-parents.c src/format/read-progress.c src/symbols/symbolizer.c src/symbols/symbol-text.c \
                 src/common/addrmap.c src/common/mono-clock.c src/common/spill.c src/common/heap.c src/common/protobuf.c src/common/tempfile.c src/common/sort.c src/common/bigarray.c \
-                src/symbols/symmap.c src/symbols/saved-symbols.c src/symbols/symbols-save.c src/symbols/rewrite.c src/format/thread-writer.c \
+                src/symbols/symmap.c src/symbols/saved-symbols.c src/symbols/symbols-save.c src/symbols/rewrite.c src/symbols/dwarf-params.c src/symbols/libc-params.c src/format/thread-writer.c \
                 $(wildcard src/kernel/*.c)
 UNIT_SRCS    := $(wildcard tests/unit/test-*.c)
 FUZZ_SRCS    := $(wildcard tests/fuzz/fuzz-*.c)
@@ -67,7 +67,7 @@ $(O)/lib/libkft.so: $(RUNTIME_OBJS) src/runtime/libkft.map
 
 $(O)/bin/kft: $(TOOL_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(SANITIZE) -o $@ $(TOOL_OBJS) $(TRACEFS_LIBS) -lelf -lzstd -lz -ldl -lpthread -lm
+	$(CC) $(SANITIZE) -o $@ $(TOOL_OBJS) $(TRACEFS_LIBS) -ldw -lelf -lzstd -lz -ldl -lpthread -lm
 
 $(O)/include/kft.h: include/kft.h
 	@mkdir -p $(dir $@)
@@ -75,14 +75,14 @@ $(O)/include/kft.h: include/kft.h
 
 $(O)/tests/%: tests/unit/%.c $(LIB_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE) $(CFLAGS) $(SANITIZE) -Isrc -o $@ $< $(LIB_OBJS) -lcmocka $(TRACEFS_LIBS) -lelf -lzstd -lz -ldl -lm
+	$(CC) $(BASE) $(CFLAGS) $(SANITIZE) -Isrc -o $@ $< $(LIB_OBJS) -lcmocka $(TRACEFS_LIBS) -ldw -lelf -lzstd -lz -ldl -lm
 
 unit: $(UNIT_BINS)
 
 $(O)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz-util.c tests/fuzz/fuzz.h $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE) $(CFLAGS) $(SANITIZE) -fsanitize=fuzzer -Isrc -o $@ $< tests/fuzz/fuzz-util.c \
-		$(LIB_OBJS) $(TRACEFS_LIBS) -lelf -lzstd -lz -ldl -lm
+		$(LIB_OBJS) $(TRACEFS_LIBS) -ldw -lelf -lzstd -lz -ldl -lm
 
 fuzz-targets: $(FUZZ_BINS)
 

@@ -23,6 +23,8 @@ have_cmd pkg-config || need="$need pkg-config"
 [ -e /usr/include/traceevent/event-parse.h ] || need="$need libtraceevent-dev"
 # ELF symbol tables, build-ids and sections (elfutils' libelf)
 [ -e /usr/include/gelf.h ] || need="$need libelf-dev"
+# functions' parameters from DWARF, separate debug files (elfutils' libdw)
+[ -e /usr/include/elfutils/libdw.h ] || need="$need libdw-dev"
 # compressed logs; Perfetto's deflated packets
 [ -e /usr/include/zstd.h ] || need="$need libzstd-dev"
 [ -e /usr/include/zlib.h ] || need="$need zlib1g-dev"

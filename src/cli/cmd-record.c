@@ -29,6 +29,7 @@
 #include "../views/views.h"
 #include "cli.h"
 #include "../record/attach.h"
+#include "../record/auto-args.h"
 #include "../record/kernel-run.h"
 #include "../record/latency-keeper.h"
 #include "../record/launch.h"
@@ -87,6 +88,10 @@ static const char usage[] =
 	"  -R, --retval FUNC[@retval/FMT]  save FUNC's return value. -A and -R need\n"
 	"                     -pg, -pg -mfentry or -fpatchable-function-entry=5, or a\n"
 	"                     library call under --libcalls\n"
+	"  -a, --auto-args    save the arguments and return value of every function\n"
+	"                     whose types the program's debug information (-g) gives,\n"
+	"                     and under --libcalls of the C library's common functions\n"
+	"                     (-A and -R still choose for the functions they name)\n"
 	"  -p, --pid PID      trace the running process PID, built with\n"
 	"                     -fpatchable-function-entry=5 and started without kft,\n"
 	"                     until Ctrl-C or the config's stop trigger; it runs on\n"
@@ -140,6 +145,7 @@ struct record_opts {
 	const char *args[64];
 	bool args_ret[64];	/* from -R: the return value */
 	size_t nargs;
+	bool auto_args;		/* -a: every function's, from the debug information */
 	const char *depth;
 	const char *cpus;
 };
@@ -331,7 +337,7 @@ static int record_kernel(struct kft_config *cfg, const struct record_opts *o, in
 
 /* kft record -p: the process's program checked as a program to start is,
  * traced until Ctrl-C (or SIGTERM) or the run's end, then let go. */
-static int attach(const struct record_opts *o, const struct kft_config *cfg)
+static int attach(const struct record_opts *o, struct kft_config *cfg)
 {
 	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
 	enum kft_attach_end how;
@@ -354,6 +360,8 @@ static int attach(const struct record_opts *o, const struct kft_config *cfg)
 				    pid, strerror(errno));
 	exe[n] = '\0';
 	if (!o->no_check && check_program(exe, cfg, o->config ? o->config : "config", o->libcalls))
+		return 1;
+	if (o->auto_args && kft_cli_said(kft_auto_args(cfg, exe, o->libcalls, stderr, &err), &err))
 		return 1;
 	if (kft_cli_said(kft_attach_begin((pid_t)pid, exe, o->dir, cfg, cfg->prime || !o->no_prime,
 					  (o->no_compress ? KFT_MODE_NO_COMPRESS : 0) |
@@ -426,6 +434,7 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		{ "graph", required_argument, NULL, 'G' },
 		{ "depth", required_argument, NULL, 'D' },
 		{ "argument", required_argument, NULL, 'A' },
+		{ "auto-args", no_argument, NULL, 'a' },
 		{ "retval", required_argument, NULL, 'R' },
 		{ "cpus", required_argument, NULL, 1000 },
 		{ "pid", required_argument, NULL, 'p' },
@@ -435,7 +444,7 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 	int c;
 
 	o->dir = KFT_DEFAULT_DIR;
-	while ((c = getopt_long(argc, argv, "+c:o:F:N:G:D:p:A:R:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+c:o:F:N:G:D:p:A:R:a", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'F':
 		case 'N':
@@ -458,6 +467,9 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 			}
 			o->args_ret[o->nargs] = c == 'R';
 			o->args[o->nargs++] = optarg;
+			break;
+		case 'a':
+			o->auto_args = true;
 			break;
 		case 'D':
 			o->depth = optarg;
@@ -527,8 +539,9 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		fprintf(stderr, "kft: record: --latency goes with a program kft starts\n");
 		return -1;
 	}
-	if (o->libcalls && o->kernel) {
-		fprintf(stderr, "kft: record: --libcalls goes with a program, not --kernel\n");
+	if ((o->libcalls || o->auto_args) && o->kernel) {
+		fprintf(stderr, "kft: record: %s goes with a program, not --kernel\n",
+			o->libcalls ? "--libcalls" : "-a");
 		return -1;
 	}
 	if (o->pid && (o->kernel || o->compensate || optind < argc)) {
@@ -789,6 +802,8 @@ int kft_cmd_record(int argc, char **argv)
 		goto out;
 	if (!o.no_check && (check_program(prog, &cfg, o.config ? o.config : "config", o.libcalls) ||
 			    (o.latency && check_latency_func(prog, o.latency))))
+		goto out;
+	if (o.auto_args && kft_cli_said(kft_auto_args(&cfg, prog, o.libcalls, stderr, &err), &err))
 		goto out;
 	if (kft_cli_said(kft_launch_find_runtime(runtime, sizeof(runtime), &err), &err) ||
 	    kft_cli_said(kft_trace_dir_prepare(o.dir, &err), &err) ||

@@ -307,7 +307,7 @@ static int argspec_item(const char *s, size_t n, struct kft_argspec *spec)
 		if (!rest || !strchr("duxsbf", slash[1]))
 			return -1;
 		fmt = slash[1];
-		sized = fmt != KFT_ARG_STR && fmt != KFT_ARG_BOOL;
+		sized = fmt != KFT_ARG_STR;
 		if (rest == 1)
 			;
 		else if (sized && fmt != KFT_ARG_FLOAT && rest == 2 && slash[2] == '8')
@@ -382,7 +382,7 @@ static int split_argspec(struct parser *p, struct token *t, struct kft_argspec *
 	if (kft_argspec_parse(at + 1, spec))
 		return bad_word(p, t, "expected FUNC@SPEC, SPEC as arg1,arg2/x,retval/d32: "
 				      "arg1 to arg6, fparg1 to fparg8 and retval, each once, "
-				      "/d, /u, /x (with a size: 8, 16, 32, 64), /s, /b, or "
+				      "/d, /u, /x, /b (with a size: 8, 16, 32, 64), /s, or "
 				      "/f (fparg, retval; 32 or 64)");
 	*at = '\0';
 	return 0;
@@ -853,6 +853,36 @@ void kft_config_init(struct kft_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->logentries = KFT_DEFAULT_LOGENTRIES;
+}
+
+int kft_config_add_args(struct kft_config *cfg, const char *name, const struct kft_argspec *spec)
+{
+	struct kft_func_ref *refs = realloc(cfg->args.refs, (cfg->args.n + 1) * sizeof(*refs));
+	struct kft_argspec *specs;
+	char *copy;
+
+	if (!refs)
+		return -1;
+	cfg->args.refs = refs;
+	specs = realloc(cfg->argspecs, (cfg->args.n + 1) * sizeof(*specs));
+	if (!specs)
+		return -1;
+	cfg->argspecs = specs;
+	if (!(copy = strdup(name)))
+		return -1;
+	refs[cfg->args.n] = (struct kft_func_ref){ .name = copy };
+	specs[cfg->args.n] = *spec;
+	cfg->args.n++;
+	cfg->args.set = true;
+	return 0;
+}
+
+bool kft_config_has_args(const struct kft_config *cfg, const char *name)
+{
+	for (size_t i = 0; i < cfg->args.n; i++)
+		if (cfg->args.refs[i].name && !strcmp(cfg->args.refs[i].name, name))
+			return true;
+	return false;
 }
 
 void kft_config_release(struct kft_config *cfg)

@@ -193,6 +193,12 @@ void kft_config_release(struct kft_config *cfg);
  */
 char *kft_config_format(const struct kft_config *cfg);
 
+/* One more function for the args statement (made if there is none):
+ * name (copied) with spec. 0, or -1 when out of memory. */
+int kft_config_add_args(struct kft_config *cfg, const char *name, const struct kft_argspec *spec);
+/* Whether the args statement names name already. */
+bool kft_config_has_args(const struct kft_config *cfg, const char *name);
+
 /* The set called name, or NULL. */
 const struct kft_set *kft_config_set(const struct kft_config *cfg, const char *name);
 

@@ -212,3 +212,51 @@ E
 {"arg1":"3","fparg1":"2.5","arg2":"-4","fparg2":"0.25","retval":"1.75"}
 E
 }
+
+# kft record -a: every function's arguments and result from the debug
+# information (progs/types.c, built -g), checked against what the
+# program prints; what cannot be followed (a struct by value, a variadic
+# tail, long double) stops the spec there, never a wrong value. The C
+# library's common functions from kft's table, under --libcalls.
+test_args_from_debug_info() {
+	build types
+	kft record -a --libcalls -- ./types >out 2>err
+	check "the program's own account" grep -q "^wide = 18000000005000000000$" out
+	kft ftrace | sed -n 's/^[^|]*|  *//p' | grep -E "^(small|wide|mixed|half|flag|color_name|next_color|by_struct|vsum|scaled|puts|printf)\(" >calls
+	if [ "$TINSTR" = -finstrument-functions ]; then
+		check "a note says why the program's own are not saved" \
+			grep -q "whose hooks do not see the registers" err
+		check "none of its own functions' arguments" \
+			test "$(grep -c '^[a-z_]*();$' calls)" = 10
+		check "the library calls' from the table" \
+			grep -q '^printf("small = %d\\n"); /\* = 14 \*/$' calls
+		return 0
+	fi
+	grep -v '^printf' calls >own
+	expect own <<'E'
+small(-100, -30000, 250, 65000); /* = 35150 */
+wide(-5000000000, 18000000000000000000); /* = 18000000005000000000 */
+mixed(3, 2.5, -4, 0.25); /* = 1.75 */
+half(3); /* = 1.5 */
+flag(true, 3); /* = false */
+color_name(5); /* = "green" */
+next_color(5); /* = 6 */
+by_struct(); /* = 6 */
+vsum(3); /* = 6 */
+scaled();
+E
+	check "a note counts those shown in part" \
+		grep -q "^kft: -a: 2 of 10 functions show only some of their arguments" err
+	check "printf's format string, from the table" \
+		grep -q '^printf("mixed = %g\\n"); /\* = 13 \*/$' calls
+}
+
+# -a on a program without debug information: a note, and the library
+# calls' still.
+once_args_without_debug_info() {
+	"$TCC" -O2 -pg -mfentry -o nodebug "$PROGS/types.c"
+	kft record -a --libcalls -- ./nodebug >/dev/null 2>err
+	check "the note" grep -q "has no debug information (DWARF): build it with -g" err
+	kft ftrace >graph
+	check "printf's all the same" grep -qF 'printf("small = %d\n"); /* = 14 */' graph
+}

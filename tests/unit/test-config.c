@@ -408,8 +408,8 @@ static void test_sets(void **state)
 static void test_args(void **state)
 {
 	static const char bad[] = "expected FUNC@SPEC, SPEC as arg1,arg2/x,retval/d32: arg1 to "
-				  "arg6, fparg1 to fparg8 and retval, each once, /d, /u, /x (with "
-				  "a size: 8, 16, 32, 64), /s, /b, or /f (fparg, retval; 32 or 64)";
+				  "arg6, fparg1 to fparg8 and retval, each once, /d, /u, /x, /b "
+				  "(with a size: 8, 16, 32, 64), /s, or /f (fparg, retval; 32 or 64)";
 	const struct kft_argitem *it;
 	char buf[128], want[256];
 

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* kft record -a: args statement entries from DWARF and from the C
+ * library's prototypes kft knows. */
+#include "../symbols/dwarf-params.h"
+#include "../symbols/elf-symtab.h"
+#include "../symbols/libc-params.h"
+#include "auto-args.h"
+
+/* The program's own functions, from its debug information. */
+static int own_functions(struct kft_config *cfg, const struct kft_elf *elf, const char *path,
+			 FILE *notes, struct kft_error *err)
+{
+	struct kft_dwarf_funcs funcs;
+	struct kft_error why;
+	size_t added = 0, partial = 0;
+
+	if (!elf->calls_pg_hooks && !elf->patch_size) {
+		fprintf(notes, "kft: -a: %s was built with -finstrument-functions, whose hooks "
+			"do not see the registers: its own functions' arguments are not saved "
+			"(-pg, -pg -mfentry or -fpatchable-function-entry=5 would)\n", path);
+		return 0;
+	}
+	if (kft_dwarf_funcs_read(path, &funcs, &why)) {
+		fprintf(notes, "kft: -a: %s: its own functions' arguments are not saved\n",
+			why.msg);
+		return 0;
+	}
+	for (size_t i = 0; i < funcs.n; i++) {
+		if (kft_config_has_args(cfg, funcs.v[i].name))
+			continue;
+		if (kft_config_add_args(cfg, funcs.v[i].name, &funcs.v[i].spec)) {
+			kft_dwarf_funcs_free(&funcs);
+			return kft_error_set(err, "out of memory");
+		}
+		added++;
+		partial += funcs.v[i].partial;
+	}
+	kft_dwarf_funcs_free(&funcs);
+	if (partial)
+		fprintf(notes, "kft: -a: %zu of %zu functions show only some of their arguments: "
+			"one passed in a way kft cannot follow (a struct by value, long double, a "
+			"variadic tail) and those after it\n", partial, added);
+	return 0;
+}
+
+/* The C library functions the program calls that the table knows. */
+static int library_calls(struct kft_config *cfg, const struct kft_elf *elf,
+			 struct kft_error *err)
+{
+	for (size_t i = 0; i < kft_libc_params_count(); i++) {
+		const char *name = kft_libc_params_name(i);
+		struct kft_argspec spec;
+
+		if (kft_config_has_args(cfg, name) || !kft_elf_find_imports(elf, name) ||
+		    kft_argspec_parse(kft_libc_params(name), &spec))
+			continue;
+		if (kft_config_add_args(cfg, name, &spec))
+			return kft_error_set(err, "out of memory");
+	}
+	return 0;
+}
+
+int kft_auto_args(struct kft_config *cfg, const char *path, bool libcalls, FILE *notes,
+		  struct kft_error *err)
+{
+	struct kft_elf elf;
+	int ret;
+
+	if (kft_elf_open(&elf, path, err))
+		return -1;
+	ret = own_functions(cfg, &elf, path, notes, err);
+	if (!ret && libcalls)
+		ret = library_calls(cfg, &elf, err);
+	kft_elf_close(&elf);
+	return ret;
+}

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* kft record -a: the arguments and result of every function whose types
+ * are known, as args statement entries. */
+#ifndef KFT_AUTO_ARGS_H
+#define KFT_AUTO_ARGS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "../common/error.h"
+#include "../config/config.h"
+
+/*
+ * Add to cfg's args statement every function of the program at path
+ * whose parameters its debug information gives (where its hooks see the
+ * registers: -pg, -pg -mfentry, patched entries) and, with libcalls,
+ * every C library function it calls that kft knows the prototype of. A
+ * function the statement names already (-A, -R, the config) keeps what
+ * that asks. What cannot be saved, and why, goes to notes. 0, or -1 with
+ * err (out of memory, a file that cannot be read).
+ */
+int kft_auto_args(struct kft_config *cfg, const char *path, bool libcalls, FILE *notes,
+		  struct kft_error *err);
+
+#endif

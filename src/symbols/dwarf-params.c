@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * What each function of a program takes and returns, from its DWARF (or
+ * its separate debug file's, found by elfutils' libdwfl as gdb finds
+ * it), as an args spec: which registers hold its parameters under the
+ * x86-64 System V calling convention, and how each shows. Where that
+ * cannot be known for certain (a struct passed by value, a variadic
+ * tail, long double, a function the optimizer gave another convention),
+ * the spec stops before it: kft shows fewer values, never a wrong one.
+ */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../common/grow.h"
+#include "dwarf-params.h"
+#include "elf-symtab.h"
+
+/* type with its typedefs and qualifiers taken off, into *out: false for
+ * void (no type). */
+static bool peel(Dwarf_Die *type, Dwarf_Die *out)
+{
+	Dwarf_Attribute attr;
+
+	*out = *type;
+	for (int hops = 0; hops < 64; hops++) {
+		int tag = dwarf_tag(out);
+
+		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type &&
+		    tag != DW_TAG_volatile_type && tag != DW_TAG_restrict_type &&
+		    tag != DW_TAG_atomic_type)
+			return true;
+		if (!dwarf_attr_integrate(out, DW_AT_type, &attr) ||
+		    !dwarf_formref_die(&attr, out))
+			return false;
+	}
+	return false;
+}
+
+/* The type die's DW_AT_type, peeled: false for none (void). */
+static bool type_of(Dwarf_Die *die, Dwarf_Die *out)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die t;
+
+	if (!dwarf_attr_integrate(die, DW_AT_type, &attr) || !dwarf_formref_die(&attr, &t))
+		return false;
+	return peel(&t, out);
+}
+
+enum kind { UNKNOWN, INTEGER, FLOATING, AGGREGATE };
+
+/* How a value of type t travels and shows: its class, format and size
+ * (bits, 0 for 64). */
+static enum kind classify(Dwarf_Die *t, char *fmt, uint8_t *bits)
+{
+	Dwarf_Word enc = 0;
+	Dwarf_Attribute attr;
+	Dwarf_Die to;
+	int size = dwarf_bytesize(t);
+
+	*bits = 0;
+	switch (dwarf_tag(t)) {
+	case DW_TAG_base_type:
+		if (!dwarf_attr(t, DW_AT_encoding, &attr) || dwarf_formudata(&attr, &enc) ||
+		    size <= 0 || size > 8)
+			return UNKNOWN;	/* __int128, long double, _Complex */
+		*bits = size == 8 ? 0 : (uint8_t)(size * 8);
+		switch (enc) {
+		case DW_ATE_boolean:
+			*fmt = 'b';
+			return INTEGER;
+		case DW_ATE_signed:
+		case DW_ATE_signed_char:
+			*fmt = 'd';
+			return INTEGER;
+		case DW_ATE_unsigned:
+		case DW_ATE_unsigned_char:
+		case DW_ATE_UTF:
+			*fmt = 'u';
+			return INTEGER;
+		case DW_ATE_float:
+			*fmt = 'f';
+			return size == 4 || size == 8 ? FLOATING : UNKNOWN;
+		default:
+			return UNKNOWN;
+		}
+	case DW_TAG_enumeration_type:
+		if (size <= 0 || size > 8)
+			return UNKNOWN;
+		*bits = size == 8 ? 0 : (uint8_t)(size * 8);
+		*fmt = 'd';
+		if (type_of(t, &to) && dwarf_attr(&to, DW_AT_encoding, &attr) &&
+		    !dwarf_formudata(&attr, &enc) && enc == DW_ATE_unsigned)
+			*fmt = 'u';
+		return INTEGER;
+	case DW_TAG_pointer_type:
+	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type:
+		*fmt = 'x';
+		/* a char *: the string it points to */
+		if (dwarf_tag(t) == DW_TAG_pointer_type && type_of(t, &to) &&
+		    dwarf_tag(&to) == DW_TAG_base_type && dwarf_bytesize(&to) == 1 &&
+		    dwarf_attr(&to, DW_AT_encoding, &attr) && !dwarf_formudata(&attr, &enc) &&
+		    (enc == DW_ATE_signed_char || enc == DW_ATE_unsigned_char))
+			*fmt = 's';
+		return INTEGER;
+	case DW_TAG_structure_type:
+	case DW_TAG_union_type:
+	case DW_TAG_class_type:
+	case DW_TAG_array_type:
+		return AGGREGATE;
+	default:
+		return UNKNOWN;
+	}
+}
+
+static bool is_cplusplus(Dwarf_Die *cu)
+{
+	int lang = dwarf_srclang(cu);
+
+	return lang == DW_LANG_C_plus_plus || lang == DW_LANG_C_plus_plus_03 ||
+	       lang == DW_LANG_C_plus_plus_11 || lang == DW_LANG_C_plus_plus_14;
+}
+
+/* fn's spec, its parameters in order: false if none can be saved. */
+static bool spec_of(Dwarf_Die *fn, bool cplusplus, struct kft_argspec *spec, bool *partial)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word cc;
+	Dwarf_Die t, child;
+	unsigned int ints = 0, fps = 0;
+	uint8_t bits;
+	char fmt;
+
+	memset(spec, 0, sizeof(*spec));
+	*partial = false;
+	/* the optimizer gave it a convention of its own */
+	if (dwarf_attr_integrate(fn, DW_AT_calling_convention, &attr) &&
+	    !dwarf_formudata(&attr, &cc) && cc != DW_CC_normal)
+		return false;
+	if (type_of(fn, &t)) {
+		switch (classify(&t, &fmt, &bits)) {
+		case INTEGER:
+		case FLOATING:
+			spec->item[spec->n++] = (struct kft_argitem){ KFT_ARGSLOT_RETVAL, fmt,
+								      bits };
+			break;
+		case AGGREGATE:
+			/* a C++ class may come back through a hidden first
+			 * argument whatever its size: nothing is certain */
+			if (cplusplus)
+				return false;
+			if (dwarf_bytesize(&t) > 16)
+				ints = 1;	/* rdi: where the result goes */
+			*partial = true;
+			break;
+		default:
+			*partial = true;
+			break;
+		}
+	}
+	if (dwarf_child(fn, &child))
+		return spec->n > 0;
+	do {
+		int tag = dwarf_tag(&child);
+
+		if (tag == DW_TAG_unspecified_parameters) {
+			*partial = true;	/* a variadic tail */
+			break;
+		}
+		if (tag != DW_TAG_formal_parameter)
+			continue;
+		if (!type_of(&child, &t)) {
+			*partial = true;
+			break;
+		}
+		switch (classify(&t, &fmt, &bits)) {
+		case INTEGER:
+			if (ints == KFT_MAX_ARGS)
+				goto stop;	/* on the stack */
+			spec->item[spec->n++] = (struct kft_argitem){ (uint8_t)ints++, fmt, bits };
+			break;
+		case FLOATING:
+			if (fps == KFT_MAX_FPARGS)
+				goto stop;
+			spec->item[spec->n++] =
+				(struct kft_argitem){ (uint8_t)(KFT_ARGSLOT_FP0 + fps++), fmt, bits };
+			break;
+		default:
+			goto stop;	/* the registers after it are not certain */
+		}
+	} while (!dwarf_siblingof(&child, &child));
+	return spec->n > 0;
+stop:
+	*partial = true;
+	return spec->n > 0;
+}
+
+static int add(struct kft_dwarf_funcs *out, size_t *cap, const char *name, uint64_t addr,
+	       const struct kft_argspec *spec, bool partial)
+{
+	struct kft_dwarf_func *f;
+
+	if (kft_grow((void **)&out->v, out->n, cap, sizeof(*out->v), 64))
+		return -1;
+	f = &out->v[out->n];
+	if (!(f->name = strdup(name)))
+		return -1;
+	f->addr = addr;
+	f->spec = *spec;
+	f->partial = partial;
+	out->n++;
+	return 0;
+}
+
+/* The functions with code among die's children, and theirs (C++'s
+ * namespaces and classes hold them). DWARF's addresses are the file's
+ * own, as the symbol table's. */
+static int walk(Dwarf_Die *die, const struct kft_elf *elf, bool cplusplus,
+		struct kft_dwarf_funcs *out, size_t *cap, int level)
+{
+	Dwarf_Die child;
+
+	if (level > 16 || dwarf_child(die, &child))
+		return 0;
+	do {
+		int tag = dwarf_tag(&child);
+		const struct kft_elf_sym *sym;
+		struct kft_argspec spec;
+		Dwarf_Addr low;
+		const char *name;
+		bool partial;
+
+		if (tag == DW_TAG_namespace || tag == DW_TAG_structure_type ||
+		    tag == DW_TAG_class_type) {
+			if (walk(&child, elf, cplusplus, out, cap, level + 1))
+				return -1;
+			continue;
+		}
+		if (tag != DW_TAG_subprogram || dwarf_lowpc(&child, &low))
+			continue;
+		/* its symbol, by address: a clone the optimizer made
+		 * (fib.isra.0, f.constprop.0) takes other arguments than
+		 * its source says */
+		sym = kft_elf_lookup(elf, low);
+		if (!sym || sym->addr != low || strchr(sym->name, '.'))
+			continue;
+		/* (a C++ definition names its declaration, which has the name;
+		 * the symbol is the mangled one) */
+		name = dwarf_diename(&child);
+		if (!cplusplus && (!name || strcmp(sym->name, name)))
+			continue;
+		if (spec_of(&child, cplusplus, &spec, &partial) &&
+		    add(out, cap, sym->name, sym->addr, &spec, partial))
+			return -1;
+	} while (!dwarf_siblingof(&child, &child));
+	return 0;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	const struct kft_dwarf_func *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (x->addr > y->addr) - (x->addr < y->addr);
+}
+
+/* Two static functions of one name with other parameters: which one a
+ * name means at run time is not known here, so neither is kept. */
+static void drop_ambiguous(struct kft_dwarf_funcs *out)
+{
+	size_t kept = 0;
+
+	qsort(out->v, out->n, sizeof(*out->v), by_name);
+	for (size_t i = 0; i < out->n;) {
+		size_t j = i + 1;
+		bool same = true;
+
+		while (j < out->n && !strcmp(out->v[j].name, out->v[i].name)) {
+			same = same && !memcmp(&out->v[j].spec, &out->v[i].spec,
+					       sizeof(out->v[i].spec));
+			j++;
+		}
+		if (same) {
+			out->v[kept++] = out->v[i];
+			i++;
+		}
+		for (; i < j; i++)
+			free(out->v[i].name);
+		i = j;
+	}
+	out->n = kept;
+}
+
+static const Dwfl_Callbacks callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+};
+
+int kft_dwarf_funcs_read(const char *path, struct kft_dwarf_funcs *out, struct kft_error *err)
+{
+	struct kft_elf elf;
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	Dwarf_Die *cu = NULL;
+	Dwarf_Addr bias;
+	size_t cap = 0;
+	int ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (kft_elf_open(&elf, path, err))
+		return -1;
+	dwfl = dwfl_begin(&callbacks);
+	if (!dwfl) {
+		kft_elf_close(&elf);
+		return kft_error_set(err, "%s: %s", path, dwfl_errmsg(-1));
+	}
+	mod = dwfl_report_offline(dwfl, "", path, -1);
+	dwfl_report_end(dwfl, NULL, NULL);
+	if (!mod || !dwfl_module_getdwarf(mod, &bias)) {
+		ret = kft_error_set(err, "%s has no debug information (DWARF): build it with -g",
+				    path);
+		goto out;
+	}
+	while ((cu = dwfl_module_nextcu(mod, cu, &bias))) {
+		if (walk(cu, &elf, is_cplusplus(cu), out, &cap, 0)) {
+			ret = kft_error_set(err, "out of memory");
+			goto out;
+		}
+	}
+	drop_ambiguous(out);
+out:
+	dwfl_end(dwfl);
+	kft_elf_close(&elf);
+	if (ret)
+		kft_dwarf_funcs_free(out);
+	return ret;
+}
+
+void kft_dwarf_funcs_free(struct kft_dwarf_funcs *f)
+{
+	for (size_t i = 0; i < f->n; i++)
+		free(f->v[i].name);
+	free(f->v);
+	memset(f, 0, sizeof(*f));
+}

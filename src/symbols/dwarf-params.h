@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Each function's parameters and result from a program's debug
+ * information (elfutils' libdw), as the args specs kft record -a saves.
+ */
+#ifndef KFT_DWARF_PARAMS_H
+#define KFT_DWARF_PARAMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../common/error.h"
+#include "../config/config.h"
+
+struct kft_dwarf_func {
+	char *name;		/* its symbol's */
+	uint64_t addr;		/* link-time */
+	struct kft_argspec spec;	/* its parameters in their order, and retval */
+	bool partial;		/* some could not be saved (a struct by value, ...) */
+};
+
+struct kft_dwarf_funcs {
+	struct kft_dwarf_func *v;	/* by name */
+	size_t n;
+};
+
+/* The functions of path (an ELF file) that have code and whose
+ * parameters or result can be saved: 0, or -1 with err (no debug
+ * information, ...). Free with kft_dwarf_funcs_free(). */
+int kft_dwarf_funcs_read(const char *path, struct kft_dwarf_funcs *out, struct kft_error *err);
+void kft_dwarf_funcs_free(struct kft_dwarf_funcs *f);
+
+#endif
