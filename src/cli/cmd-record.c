@@ -369,7 +369,8 @@ static int attach(const struct record_opts *o, struct kft_config *cfg)
 						  (o->libcalls_all ? KFT_MODE_LIBCALLS_ALL : 0),
 					  o->max_size,
 					  &err),
-			 &err))
+			 &err) ||
+	    kft_cli_said(kft_auto_args_enums(cfg, exe, o->dir, stderr, &err), &err))
 		return 1;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
@@ -817,6 +818,7 @@ int kft_cmd_record(int argc, char **argv)
 	    kft_cli_said(kft_trace_dir_write_info(o.dir, argc - optind, argv + optind,
 						  "status = running\n", &err),
 			 &err) ||
+	    kft_cli_said(kft_auto_args_enums(&cfg, prog, o.dir, stderr, &err), &err) ||
 	    stat(o.dir, &dir_st))
 		goto out;
 

@@ -300,6 +300,19 @@ static int argspec_item(const char *s, size_t n, struct kft_argspec *spec)
 
 	if (slot < 0 || kft_argspec_find(spec, slot) || spec->n == KFT_ARGSPEC_ITEMS)
 		return -1;	/* no such place, or named twice */
+	if (slash && n - name > 3 && slash[1] == KFT_ARG_ENUM && slash[2] == ':') {
+		/* e:TYPE, a 32-bit value (C's enums are int-sized) */
+		size_t len = n - name - 3;
+
+		if (slot >= KFT_ARGSLOT_FP0 || len >= KFT_ENUM_TYPE_MAX)
+			return -1;
+		for (size_t i = 0; i < len; i++)
+			if (!isalnum((unsigned char)slash[3 + i]) && !strchr("_:", slash[3 + i]))
+				return -1;
+		spec->item[spec->n] = (struct kft_argitem){ (uint8_t)slot, KFT_ARG_ENUM, 32, "" };
+		memcpy(spec->item[spec->n++].enum_type, slash + 3, len);
+		return 0;
+	}
 	if (slash) {
 		size_t rest = n - name - 1;
 		bool sized;
@@ -326,7 +339,7 @@ static int argspec_item(const char *s, size_t n, struct kft_argspec *spec)
 	if ((slot >= KFT_ARGSLOT_FP0) != (fmt == KFT_ARG_FLOAT) &&
 	    !(slot == KFT_ARGSLOT_RETVAL && fmt == KFT_ARG_FLOAT))
 		return -1;
-	spec->item[spec->n++] = (struct kft_argitem){ (uint8_t)slot, fmt, bits };
+	spec->item[spec->n++] = (struct kft_argitem){ (uint8_t)slot, fmt, bits, "" };
 	return 0;
 }
 
@@ -361,6 +374,12 @@ const char *kft_argspec_str(const struct kft_argspec *spec, char *buf, size_t si
 			     kft_argslot_name(it->slot, name, sizeof(name)));
 		if (w > 0 && (size_t)w < size - n)
 			n += (size_t)w;
+		if (it->fmt == KFT_ARG_ENUM) {
+			w = snprintf(buf + n, size - n, "/e:%s", it->enum_type);
+			if (w > 0 && (size_t)w < size - n)
+				n += (size_t)w;
+			continue;
+		}
 		if (!plain && n + 5 < size)
 			n += (size_t)snprintf(buf + n, size - n, "/%c", it->fmt);
 		if (it->bits && n + 3 < size)
@@ -382,8 +401,8 @@ static int split_argspec(struct parser *p, struct token *t, struct kft_argspec *
 	if (kft_argspec_parse(at + 1, spec))
 		return bad_word(p, t, "expected FUNC@SPEC, SPEC as arg1,arg2/x,retval/d32: "
 				      "arg1 to arg6, fparg1 to fparg8 and retval, each once, "
-				      "/d, /u, /x, /b (with a size: 8, 16, 32, 64), /s, or "
-				      "/f (fparg, retval; 32 or 64)");
+				      "/d, /u, /x, /b (with a size: 8, 16, 32, 64), /s, "
+				      "/e:ENUM, or /f (fparg, retval; 32 or 64)");
 	*at = '\0';
 	return 0;
 }

@@ -93,10 +93,14 @@ struct kft_func_list {
 #define KFT_ARG_STR 's'		/* a C string the value points to */
 #define KFT_ARG_BOOL 'b'	/* false (0) or true */
 #define KFT_ARG_FLOAT 'f'	/* a float (32 bits) or double (64) */
+#define KFT_ARG_ENUM 'e'	/* an enumerator's name (e:TYPE) */
+#define KFT_ENUM_TYPE_MAX 40	/* an enum type's name: letters, digits, _ and : */
 struct kft_argitem {
 	uint8_t slot;
 	char fmt;
 	uint8_t bits;		/* its size: 8, 16, 32, or 0: 64 (FMT's suffix) */
+	char enum_type[KFT_ENUM_TYPE_MAX];	/* KFT_ARG_ENUM's type, as the trace's
+						 * enums file names it */
 };
 struct kft_argspec {
 	struct kft_argitem item[KFT_ARGSPEC_ITEMS];
@@ -104,8 +108,8 @@ struct kft_argspec {
 };
 
 /* "ITEM,ITEM..." into *spec, ITEM argN, fpargN or retval, each with
- * /FMT, FMT a letter and for d, u, x and f a size (d32, f32): 0, or -1
- * (a bad spec). */
+ * /FMT, FMT a letter and for d, u, x, b and f a size (d32, f32), or
+ * e:TYPE: 0, or -1 (a bad spec). */
 int kft_argspec_parse(const char *text, struct kft_argspec *spec);
 /* spec as kft_argspec_parse reads it, into buf. */
 const char *kft_argspec_str(const struct kft_argspec *spec, char *buf, size_t size);

@@ -54,7 +54,7 @@ int kft_args_index(const unsigned char *data, size_t end, struct kft_argrec **v,
 			*cap = more;
 		}
 		(*v)[(*n)++] = (struct kft_argrec){ h.entry_ns, h.func, h.tid, h.session, h.kind,
-						    data + off };
+						    data + off, NULL };
 		off += h.size;
 	}
 	return 0;
@@ -194,6 +194,16 @@ const char *kft_argrec_value(const struct kft_argrec *r, int slot, char *buf, si
 	case KFT_ARG_BOOL:
 		snprintf(buf, size, "%s", x ? "true" : "false");
 		break;
+	case KFT_ARG_ENUM: {
+		/* the text after it is its type's name */
+		const char *name = kft_enum_defs_name(r->enums, text, v.str_len, x, bits);
+
+		if (name)
+			snprintf(buf, size, "%s", name);
+		else
+			snprintf(buf, size, "%" PRId64, (int64_t)x);
+		break;
+	}
 	case KFT_ARG_FLOAT:
 		if (bits == 32) {
 			uint32_t u = (uint32_t)v.value;

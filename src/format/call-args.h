@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 
+#include "enum-defs.h"
 #include "reader.h"
 
 /* One saved record, as the reader finds it: its call, and the record as
@@ -18,6 +19,7 @@ struct kft_argrec {
 	uint32_t tid, session;
 	uint8_t kind;		/* KFT_ARGREC_* */
 	const unsigned char *raw;	/* struct kft_argrec_head, then its values */
+	const struct kft_enum_defs *enums;	/* the trace's enums file, or NULL */
 };
 
 /* The records of a thread's .args file (data, end bytes from

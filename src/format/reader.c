@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "call-args.h"
+#include "enum-defs.h"
 #include "inherited.h"
 #include "reader.h"
 
@@ -497,6 +498,31 @@ out:
 	return ret;
 }
 
+/* The enums file, if any, for the values shown by their names (each
+ * record points at it: kft_argrec_value has no trace). A damaged line is
+ * passed over: its values show as numbers. */
+static int read_enums(struct kft_trace *tr, struct kft_error *err)
+{
+	char *path = path_join(tr->dir, "enums"), *text;
+	struct kft_error ignored;
+
+	if (!path)
+		return kft_error_set(err, "out of memory");
+	text = slurp(path, 64 << 20, NULL, &ignored);
+	free(path);
+	if (!text)
+		return 0;
+	if (!(tr->enums = calloc(1, sizeof(*tr->enums))) ||
+	    kft_enum_defs_parse(tr->enums, text)) {
+		if (!tr->enums)
+			free(text);
+		return kft_error_set(err, "out of memory");
+	}
+	for (size_t i = 0; i < tr->nargs; i++)
+		tr->args[i].enums = tr->enums;
+	return 0;
+}
+
 /* Saved arguments and return values, every thread's, in the order
  * kft_call_args finds them by (call-args.h). */
 static int read_args(struct kft_trace *tr, struct kft_error *err)
@@ -518,6 +544,8 @@ static int read_args(struct kft_trace *tr, struct kft_error *err)
 	closedir(d);
 	if (!ret)
 		kft_args_sort(tr->args, tr->nargs);
+	if (!ret && tr->nargs)
+		ret = read_enums(tr, err);
 	return ret;
 }
 
@@ -603,6 +631,9 @@ void kft_trace_close(struct kft_trace *tr)
 	for (size_t i = 0; i < tr->nargs_data; i++)
 		free(tr->args_data[i]);
 	free(tr->args_data);
+	if (tr->enums)
+		kft_enum_defs_free(tr->enums);
+	free(tr->enums);
 	for (size_t i = 0; i < tr->nskipped; i++)
 		free(tr->skipped[i]);
 	free(tr->skipped);

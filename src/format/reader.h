@@ -18,6 +18,8 @@
 #include "trace-format.h"
 #include "zreader.h"
 
+struct kft_enum_defs;
+
 /* One call, as every view sees it, whatever the source. */
 struct kft_call {
 	uint64_t entry_ns;	/* since the trace's clock base */
@@ -91,6 +93,7 @@ struct kft_trace {
 	size_t nargs_data;
 	char *args_error;		/* why a thread's were left out, or NULL */
 	uint64_t args_lost;		/* calls whose could not be saved (no room) */
+	struct kft_enum_defs *enums;	/* the enums file, or NULL */
 	char *switches_error;		/* why they could not be read (then none) */
 	char *ended_how;		/* how the program ended, as `kft record` saw it
 					 * ("killed by signal 9", "exited 0"), or NULL */

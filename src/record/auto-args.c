@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* kft record -a: args statement entries from DWARF and from the C
  * library's prototypes kft knows. */
+#include <stdlib.h>
+#include <string.h>
+
 #include "../symbols/dwarf-params.h"
 #include "../symbols/elf-symtab.h"
 #include "../symbols/libc-params.h"
@@ -72,5 +75,57 @@ int kft_auto_args(struct kft_config *cfg, const char *path, bool libcalls, FILE 
 	if (!ret && libcalls)
 		ret = library_calls(cfg, &elf, err);
 	kft_elf_close(&elf);
+	return ret;
+}
+
+int kft_auto_args_enums(const struct kft_config *cfg, const char *path, const char *dir,
+			FILE *notes, struct kft_error *err)
+{
+	const char **types = NULL;
+	bool *found = NULL;
+	size_t n = 0, room = 0;
+	char file[4096];
+	struct kft_error why;
+	FILE *out;
+	int ret = 0;
+
+	for (size_t i = 0; i < cfg->args.n; i++)
+		room += cfg->argspecs[i].n;
+	for (size_t i = 0; i < cfg->args.n; i++)
+		for (unsigned int k = 0; k < cfg->argspecs[i].n; k++) {
+			const char *type = cfg->argspecs[i].item[k].enum_type;
+			size_t j;
+
+			if (cfg->argspecs[i].item[k].fmt != KFT_ARG_ENUM)
+				continue;
+			if (!types && (!(types = calloc(room, sizeof(*types))) ||
+				       !(found = calloc(room, sizeof(*found))))) {
+				ret = kft_error_set(err, "out of memory");
+				goto out;
+			}
+			for (j = 0; j < n && strcmp(types[j], type); j++)
+				;
+			if (j == n)
+				types[n++] = type;
+		}
+	if (!n)
+		goto out;
+	snprintf(file, sizeof(file), "%s/enums", dir);
+	if (!(out = fopen(file, "we"))) {
+		ret = kft_error_set(err, "%s: %m", file);
+		goto out;
+	}
+	if (kft_dwarf_enums_write(path, types, n, found, out, &why))
+		fprintf(notes, "kft: %s: enums show as numbers\n", why.msg);
+	else
+		for (size_t i = 0; i < n; i++)
+			if (!found[i])
+				fprintf(notes, "kft: enum %s: not in %s's debug information: its "
+					"values show as numbers\n", types[i], path);
+	if (fclose(out))
+		ret = kft_error_set(err, "%s: %m", file);
+out:
+	free(types);
+	free(found);
 	return ret;
 }

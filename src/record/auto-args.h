@@ -22,4 +22,13 @@
 int kft_auto_args(struct kft_config *cfg, const char *path, bool libcalls, FILE *notes,
 		  struct kft_error *err);
 
+/*
+ * The enumerators of every enum type cfg's args specs show by name
+ * (/e:TYPE), from the debug information of the program at path, into
+ * dir's enums file (format/enum-defs.h); a type not found there shows as
+ * numbers, which notes says. 0, or -1 with err.
+ */
+int kft_auto_args_enums(const struct kft_config *cfg, const char *path, const char *dir,
+			FILE *notes, struct kft_error *err);
+
 #endif

@@ -192,8 +192,13 @@ static KFT_NOTRACE void put(struct kft_tls *t, unsigned char *rec, const struct 
 		struct kft_argval v = { .value = value[i], .slot = item[i].slot,
 					.fmt = item[i].fmt, .bits = item[i].bits };
 
-		if (v.fmt == KFT_ARG_STR)
+		if (v.fmt == KFT_ARG_STR) {
 			read_string(&v, (char *)p + sizeof(v));
+		} else if (v.fmt == KFT_ARG_ENUM) {
+			/* the type's name: the views find its enumerators */
+			v.str_len = (uint16_t)strnlen(item[i].enum_type, KFT_ENUM_TYPE_MAX - 1);
+			memcpy(p + sizeof(v), item[i].enum_type, v.str_len);
+		}
 		memcpy(p, &v, sizeof(v));
 		p += sizeof(v) + ((v.str_len + 7U) & ~7U);
 		h.nvals++;

@@ -21,12 +21,13 @@
 #include "elf-symtab.h"
 
 /* type with its typedefs and qualifiers taken off, into *out: false for
- * void (no type). */
-static bool peel(Dwarf_Die *type, Dwarf_Die *out)
+ * void (no type). *named: the last typedef's name on the way, or NULL. */
+static bool peel(Dwarf_Die *type, Dwarf_Die *out, const char **named)
 {
 	Dwarf_Attribute attr;
 
 	*out = *type;
+	*named = NULL;
 	for (int hops = 0; hops < 64; hops++) {
 		int tag = dwarf_tag(out);
 
@@ -34,6 +35,8 @@ static bool peel(Dwarf_Die *type, Dwarf_Die *out)
 		    tag != DW_TAG_volatile_type && tag != DW_TAG_restrict_type &&
 		    tag != DW_TAG_atomic_type)
 			return true;
+		if (tag == DW_TAG_typedef)
+			*named = dwarf_diename(out);
 		if (!dwarf_attr_integrate(out, DW_AT_type, &attr) ||
 		    !dwarf_formref_die(&attr, out))
 			return false;
@@ -41,50 +44,75 @@ static bool peel(Dwarf_Die *type, Dwarf_Die *out)
 	return false;
 }
 
-/* The type die's DW_AT_type, peeled: false for none (void). */
-static bool type_of(Dwarf_Die *die, Dwarf_Die *out)
+/* The die's DW_AT_type, peeled: false for none (void). */
+static bool type_named(Dwarf_Die *die, Dwarf_Die *out, const char **named)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Die t;
 
 	if (!dwarf_attr_integrate(die, DW_AT_type, &attr) || !dwarf_formref_die(&attr, &t))
 		return false;
-	return peel(&t, out);
+	return peel(&t, out, named);
 }
 
-enum kind { UNKNOWN, INTEGER, FLOATING, AGGREGATE };
+static bool type_of(Dwarf_Die *die, Dwarf_Die *out)
+{
+	const char *named;
 
-/* How a value of type t travels and shows: its class, format and size
- * (bits, 0 for 64). */
-static enum kind classify(Dwarf_Die *t, char *fmt, uint8_t *bits)
+	return type_named(die, out, &named);
+}
+
+/* Whether an enum type's name can go in a spec (kft-config(5)). */
+static bool enum_name_ok(const char *name)
+{
+	size_t len = name ? strlen(name) : 0;
+
+	if (!len || len >= KFT_ENUM_TYPE_MAX)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (!(name[i] >= 'a' && name[i] <= 'z') && !(name[i] >= 'A' && name[i] <= 'Z') &&
+		    !(name[i] >= '0' && name[i] <= '9') && name[i] != '_' && name[i] != ':')
+			return false;
+	return true;
+}
+
+enum kind { UNKNOWN, INTEGER, FLOATING, AGGREGATE, VOID };
+
+/* How a value of die's type travels and shows, into it (format, size in
+ * bits, 0 for 64, an enum's type name): its class. *t: the type. */
+static enum kind classify(Dwarf_Die *die, Dwarf_Die *t, struct kft_argitem *it)
 {
 	Dwarf_Word enc = 0;
 	Dwarf_Attribute attr;
 	Dwarf_Die to;
-	int size = dwarf_bytesize(t);
+	const char *named;
+	int size;
 
-	*bits = 0;
+	memset(it, 0, sizeof(*it));
+	if (!type_named(die, t, &named))
+		return VOID;
+	size = dwarf_bytesize(t);
 	switch (dwarf_tag(t)) {
 	case DW_TAG_base_type:
 		if (!dwarf_attr(t, DW_AT_encoding, &attr) || dwarf_formudata(&attr, &enc) ||
 		    size <= 0 || size > 8)
 			return UNKNOWN;	/* __int128, long double, _Complex */
-		*bits = size == 8 ? 0 : (uint8_t)(size * 8);
+		it->bits = size == 8 ? 0 : (uint8_t)(size * 8);
 		switch (enc) {
 		case DW_ATE_boolean:
-			*fmt = 'b';
+			it->fmt = KFT_ARG_BOOL;
 			return INTEGER;
 		case DW_ATE_signed:
 		case DW_ATE_signed_char:
-			*fmt = 'd';
+			it->fmt = KFT_ARG_INT;
 			return INTEGER;
 		case DW_ATE_unsigned:
 		case DW_ATE_unsigned_char:
 		case DW_ATE_UTF:
-			*fmt = 'u';
+			it->fmt = KFT_ARG_UINT;
 			return INTEGER;
 		case DW_ATE_float:
-			*fmt = 'f';
+			it->fmt = KFT_ARG_FLOAT;
 			return size == 4 || size == 8 ? FLOATING : UNKNOWN;
 		default:
 			return UNKNOWN;
@@ -92,22 +120,31 @@ static enum kind classify(Dwarf_Die *t, char *fmt, uint8_t *bits)
 	case DW_TAG_enumeration_type:
 		if (size <= 0 || size > 8)
 			return UNKNOWN;
-		*bits = size == 8 ? 0 : (uint8_t)(size * 8);
-		*fmt = 'd';
+		it->bits = size == 8 ? 0 : (uint8_t)(size * 8);
+		/* by its enumerators' names, where its type has a name a spec
+		 * can hold (its own, or a typedef's) and it is int-sized */
+		if (!named || dwarf_diename(t))
+			named = dwarf_diename(t);
+		if (size == 4 && enum_name_ok(named)) {
+			it->fmt = KFT_ARG_ENUM;
+			strcpy(it->enum_type, named);
+			return INTEGER;
+		}
+		it->fmt = KFT_ARG_INT;
 		if (type_of(t, &to) && dwarf_attr(&to, DW_AT_encoding, &attr) &&
 		    !dwarf_formudata(&attr, &enc) && enc == DW_ATE_unsigned)
-			*fmt = 'u';
+			it->fmt = KFT_ARG_UINT;
 		return INTEGER;
 	case DW_TAG_pointer_type:
 	case DW_TAG_reference_type:
 	case DW_TAG_rvalue_reference_type:
-		*fmt = 'x';
+		it->fmt = KFT_ARG_HEX;
 		/* a char *: the string it points to */
 		if (dwarf_tag(t) == DW_TAG_pointer_type && type_of(t, &to) &&
 		    dwarf_tag(&to) == DW_TAG_base_type && dwarf_bytesize(&to) == 1 &&
 		    dwarf_attr(&to, DW_AT_encoding, &attr) && !dwarf_formudata(&attr, &enc) &&
 		    (enc == DW_ATE_signed_char || enc == DW_ATE_unsigned_char))
-			*fmt = 's';
+			it->fmt = KFT_ARG_STR;
 		return INTEGER;
 	case DW_TAG_structure_type:
 	case DW_TAG_union_type:
@@ -134,8 +171,7 @@ static bool spec_of(Dwarf_Die *fn, bool cplusplus, struct kft_argspec *spec, boo
 	Dwarf_Word cc;
 	Dwarf_Die t, child;
 	unsigned int ints = 0, fps = 0;
-	uint8_t bits;
-	char fmt;
+	struct kft_argitem it;
 
 	memset(spec, 0, sizeof(*spec));
 	*partial = false;
@@ -143,26 +179,26 @@ static bool spec_of(Dwarf_Die *fn, bool cplusplus, struct kft_argspec *spec, boo
 	if (dwarf_attr_integrate(fn, DW_AT_calling_convention, &attr) &&
 	    !dwarf_formudata(&attr, &cc) && cc != DW_CC_normal)
 		return false;
-	if (type_of(fn, &t)) {
-		switch (classify(&t, &fmt, &bits)) {
-		case INTEGER:
-		case FLOATING:
-			spec->item[spec->n++] = (struct kft_argitem){ KFT_ARGSLOT_RETVAL, fmt,
-								      bits };
-			break;
-		case AGGREGATE:
-			/* a C++ class may come back through a hidden first
-			 * argument whatever its size: nothing is certain */
-			if (cplusplus)
-				return false;
-			if (dwarf_bytesize(&t) > 16)
-				ints = 1;	/* rdi: where the result goes */
-			*partial = true;
-			break;
-		default:
-			*partial = true;
-			break;
-		}
+	switch (classify(fn, &t, &it)) {
+	case INTEGER:
+	case FLOATING:
+		it.slot = KFT_ARGSLOT_RETVAL;
+		spec->item[spec->n++] = it;
+		break;
+	case AGGREGATE:
+		/* a C++ class may come back through a hidden first argument
+		 * whatever its size: nothing is certain */
+		if (cplusplus)
+			return false;
+		if (dwarf_bytesize(&t) > 16)
+			ints = 1;	/* rdi: where the result goes */
+		*partial = true;
+		break;
+	case VOID:
+		break;
+	default:
+		*partial = true;
+		break;
 	}
 	if (dwarf_child(fn, &child))
 		return spec->n > 0;
@@ -175,25 +211,21 @@ static bool spec_of(Dwarf_Die *fn, bool cplusplus, struct kft_argspec *spec, boo
 		}
 		if (tag != DW_TAG_formal_parameter)
 			continue;
-		if (!type_of(&child, &t)) {
-			*partial = true;
-			break;
-		}
-		switch (classify(&t, &fmt, &bits)) {
+		switch (classify(&child, &t, &it)) {
 		case INTEGER:
 			if (ints == KFT_MAX_ARGS)
 				goto stop;	/* on the stack */
-			spec->item[spec->n++] = (struct kft_argitem){ (uint8_t)ints++, fmt, bits };
+			it.slot = (uint8_t)ints++;
 			break;
 		case FLOATING:
 			if (fps == KFT_MAX_FPARGS)
 				goto stop;
-			spec->item[spec->n++] =
-				(struct kft_argitem){ (uint8_t)(KFT_ARGSLOT_FP0 + fps++), fmt, bits };
+			it.slot = (uint8_t)(KFT_ARGSLOT_FP0 + fps++);
 			break;
 		default:
 			goto stop;	/* the registers after it are not certain */
 		}
+		spec->item[spec->n++] = it;
 	} while (!dwarf_siblingof(&child, &child));
 	return spec->n > 0;
 stop:
@@ -348,4 +380,77 @@ void kft_dwarf_funcs_free(struct kft_dwarf_funcs *f)
 		free(f->v[i].name);
 	free(f->v);
 	memset(f, 0, sizeof(*f));
+}
+
+/* Whether die is an enum type, or a typedef of one, called one of types
+ * not yet written (done[i]): its enumerators to out. */
+static void enum_out(Dwarf_Die *die, const char *const *types, bool *done, size_t n, FILE *out)
+{
+	const char *name = dwarf_diename(die), *named;
+	Dwarf_Die t, e;
+	size_t i;
+
+	if (!name)
+		return;
+	for (i = 0; i < n && (done[i] || strcmp(types[i], name)); i++)
+		;
+	if (i == n)
+		return;
+	t = *die;
+	if (dwarf_tag(die) == DW_TAG_typedef && !peel(die, &t, &named))
+		return;
+	if (dwarf_tag(&t) != DW_TAG_enumeration_type || dwarf_child(&t, &e))
+		return;
+	done[i] = true;
+	fprintf(out, "enum %s\n", name);
+	do {
+		Dwarf_Attribute attr;
+		Dwarf_Sword v;
+
+		if (dwarf_tag(&e) == DW_TAG_enumerator && dwarf_diename(&e) &&
+		    dwarf_attr(&e, DW_AT_const_value, &attr) && !dwarf_formsdata(&attr, &v))
+			fprintf(out, "%lld %s\n", (long long)v, dwarf_diename(&e));
+	} while (!dwarf_siblingof(&e, &e));
+	fputc('\n', out);
+}
+
+static void enums_in(Dwarf_Die *die, const char *const *types, bool *done, size_t n, FILE *out,
+		     int level)
+{
+	Dwarf_Die child;
+
+	if (level > 16 || dwarf_child(die, &child))
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+
+		if (tag == DW_TAG_enumeration_type || tag == DW_TAG_typedef)
+			enum_out(&child, types, done, n, out);
+		else if (tag == DW_TAG_namespace || tag == DW_TAG_structure_type ||
+			 tag == DW_TAG_class_type)
+			enums_in(&child, types, done, n, out, level + 1);
+	} while (!dwarf_siblingof(&child, &child));
+}
+
+int kft_dwarf_enums_write(const char *path, const char *const *types, size_t n, bool *found,
+			  FILE *out, struct kft_error *err)
+{
+	Dwfl *dwfl = dwfl_begin(&callbacks);
+	Dwfl_Module *mod;
+	Dwarf_Die *cu = NULL;
+	Dwarf_Addr bias;
+
+	memset(found, 0, n * sizeof(*found));
+	if (!dwfl)
+		return kft_error_set(err, "%s: %s", path, dwfl_errmsg(-1));
+	mod = dwfl_report_offline(dwfl, "", path, -1);
+	dwfl_report_end(dwfl, NULL, NULL);
+	if (!mod || !dwfl_module_getdwarf(mod, &bias)) {
+		dwfl_end(dwfl);
+		return kft_error_set(err, "%s has no debug information (DWARF)", path);
+	}
+	while ((cu = dwfl_module_nextcu(mod, cu, &bias)))
+		enums_in(cu, types, found, n, out, 0);
+	dwfl_end(dwfl);
+	return 0;
 }

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "../common/error.h"
 #include "../config/config.h"
@@ -30,5 +31,11 @@ struct kft_dwarf_funcs {
  * information, ...). Free with kft_dwarf_funcs_free(). */
 int kft_dwarf_funcs_read(const char *path, struct kft_dwarf_funcs *out, struct kft_error *err);
 void kft_dwarf_funcs_free(struct kft_dwarf_funcs *f);
+
+/* The enumerators of each enum type of path called types[i] (or a
+ * typedef of one so called), as format/enum-defs.h's text to out;
+ * found[i] says which were. 0, or -1 with err (no debug information). */
+int kft_dwarf_enums_write(const char *path, const char *const *types, size_t n, bool *found,
+			  FILE *out, struct kft_error *err);
 
 #endif

@@ -239,8 +239,8 @@ wide(-5000000000, 18000000000000000000); /* = 18000000005000000000 */
 mixed(3, 2.5, -4, 0.25); /* = 1.75 */
 half(3); /* = 1.5 */
 flag(true, 3); /* = false */
-color_name(5); /* = "green" */
-next_color(5); /* = 6 */
+color_name(GREEN); /* = "green" */
+next_color(GREEN); /* = BLUE */
 by_struct(); /* = 6 */
 vsum(3); /* = 6 */
 scaled();
@@ -249,6 +249,29 @@ E
 		grep -q "^kft: -a: 2 of 10 functions show only some of their arguments" err
 	check "printf's format string, from the table" \
 		grep -q '^printf("mixed = %g\\n"); /\* = 13 \*/$' calls
+}
+
+# An enum by its enumerators' names: /e:TYPE, found in the debug
+# information at record time (the trace's enums file); a type it does
+# not have shows as numbers, and a note says so.
+each_args_enums_by_name() {
+	[ "$TINSTR" = -finstrument-functions ] && return 0	# refused: test_args_and_return_values
+	build types
+	kft record -A 'next_color@arg1/e:color,retval/e:color' -A 'color_name@arg1/e:nosuch' \
+		-- ./types >/dev/null 2>err
+	check "the note on the type it could not find" \
+		grep -q "^kft: enum nosuch: not in ./types's debug information" err
+	check "the enums file" grep -qx "5 GREEN" kft.data/enums
+	kft ftrace | sed -n 's/^[^|]*|  *//p' | grep -E "^(next_color|color_name)\(" >calls
+	expect calls <<'E'
+color_name(5);
+next_color(GREEN); /* = BLUE */
+E
+	kft export --chrome trace.json 2>/dev/null
+	jq -c '.traceEvents[] | select(.ph == "X" and .name == "next_color") | .args' trace.json >chrome
+	expect chrome <<'E'
+{"arg1":"GREEN","retval":"BLUE"}
+E
 }
 
 # -a on a program without debug information: a note, and the library

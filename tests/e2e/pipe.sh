@@ -45,6 +45,31 @@ once_pipe_is_live() {
 	check "main, last to end, last" test "$(tail -1 piped | awk '{ print $4 }')" = main
 }
 
+# The arguments and return values come live too: each poll reads the
+# .args files as they are then (a call's are written before its record).
+once_pipe_shows_arguments_live() {
+	build waiter
+	kft record --libcalls -A 'access@arg1/s,retval/d32' -- ./waiter >/dev/null 2>&1 &
+	rec=$!
+	wait_for pid
+	pid=$(cat pid)
+	"$KFT" pipe -t function_graph "$pid" >piped &
+	pipe=$!
+	for _ in $(seq 200); do
+		grep -q 'access("end"); /\* = -1 \*/' piped && break
+		sleep 0.1
+	done
+	check "access's argument and result printed while it runs" \
+		grep -q 'access("end"); /\* = -1 \*/' piped
+	check "... and it does run" kill -0 "$pid"
+	touch end
+	wait "$rec"
+	check "the pipe ended with the program" gone "$pipe" 10
+	wait "$pipe"
+	check "the last access found the file" grep -q 'access("end"); /\* = 0 \*/' piped
+	check "no access without its argument" test "$(grep -c 'access();' piped)" = 0
+}
+
 once_pipe_stops_on_ctrl_c() {
 	build waiter
 	kft record -- ./waiter >/dev/null 2>&1 &

@@ -409,7 +409,8 @@ static void test_args(void **state)
 {
 	static const char bad[] = "expected FUNC@SPEC, SPEC as arg1,arg2/x,retval/d32: arg1 to "
 				  "arg6, fparg1 to fparg8 and retval, each once, /d, /u, /x, /b "
-				  "(with a size: 8, 16, 32, 64), /s, or /f (fparg, retval; 32 or 64)";
+				  "(with a size: 8, 16, 32, 64), /s, /e:ENUM, or /f (fparg, retval; "
+				  "32 or 64)";
 	const struct kft_argitem *it;
 	char buf[128], want[256];
 
@@ -443,6 +444,16 @@ static void test_args(void **state)
 	assert_int_equal(cfg.argspecs[0].item[3].bits, 32);
 	assert_int_equal(kft_argspec_find(&cfg.argspecs[0], KFT_ARGSLOT_RETVAL)->fmt,
 			 KFT_ARG_FLOAT);
+	/* an enum's names, by its type's */
+	parses("begin\nargs paint@arg1/e:color,retval/e:ns::mode fend\nend");
+	assert_string_equal(kft_argspec_str(&cfg.argspecs[0], buf, sizeof(buf)),
+			    "arg1/e:color,retval/e:ns::mode");
+	assert_int_equal(cfg.argspecs[0].item[0].fmt, KFT_ARG_ENUM);
+	assert_string_equal(cfg.argspecs[0].item[1].enum_type, "ns::mode");
+	snprintf(want, sizeof(want), "t.conf:2: 'f@arg1/e:': %s", bad);
+	rejects("begin\nargs f@arg1/e: fend\nend", want);
+	snprintf(want, sizeof(want), "t.conf:2: 'f@fparg1/e:color': %s", bad);
+	rejects("begin\nargs f@fparg1/e:color fend\nend", want);
 	/* the static dialect: commas between functions still separate them */
 	parses("begin\nargs a@arg1, b@retval,\n c\nend");
 	assert_int_equal(cfg.args.n, 3);

@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include "format/control.h"
+#include "format/enum-defs.h"
 #include "format/site-table.h"
 #include "format/trace-format.h"
 #include "format/thread-writer.h"
@@ -535,6 +536,29 @@ static void test_control_layout(void **state)
 	assert_true(KFT_RECORDS_OFF >= KFT_SITES_OFF + KFT_SITES_CAP * sizeof(struct kft_site));
 }
 
+/* The enums file: types and values found exactly, sizes sign-extended,
+ * lines it cannot read passed over, names that share a prefix apart. */
+static void test_enum_defs(void **state)
+{
+	static const char text[] = "enum color\n0 RED\n5 GREEN\n-1 NONE\n\nenum colors\n"
+				   "5 FIVE\nbad line\n7\nenum ns::mode\n2 FAST\n";
+	struct kft_enum_defs d;
+	char *copy = strdup(text);
+
+	(void)state;
+	assert_int_equal(kft_enum_defs_parse(&d, copy), 0);
+	assert_int_equal(d.n, 5);
+	assert_string_equal(kft_enum_defs_name(&d, "color", 5, 5, 32), "GREEN");
+	assert_string_equal(kft_enum_defs_name(&d, "colors", 6, 5, 32), "FIVE");
+	assert_string_equal(kft_enum_defs_name(&d, "colorsXYZ", 6, 5, 32), "FIVE");
+	assert_string_equal(kft_enum_defs_name(&d, "color", 5, 0xffffffffULL, 32), "NONE");
+	assert_null(kft_enum_defs_name(&d, "color", 5, 6, 32));
+	assert_null(kft_enum_defs_name(&d, "colo", 4, 5, 32));
+	assert_string_equal(kft_enum_defs_name(&d, "ns::mode", 8, 2, 32), "FAST");
+	assert_null(kft_enum_defs_name(NULL, "color", 5, 5, 32));
+	kft_enum_defs_free(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -544,6 +568,7 @@ int main(void)
 		cmocka_unit_test(test_dur_never_collides_with_markers),
 		cmocka_unit_test(test_rec_pack_round_trip),
 		cmocka_unit_test(test_zcodec_round_trip),
+		cmocka_unit_test(test_enum_defs),
 		cmocka_unit_test(test_zwriter_keeps_codec),
 		cmocka_unit_test(test_zcodec_made_up_frames),
 		cmocka_unit_test(test_site_table),
