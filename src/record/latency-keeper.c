@@ -108,7 +108,8 @@ static bool copied(const char *n)
 	size_t len = strlen(n);
 
 	return !strcmp(n, "control") || !strcmp(n, "config") || !strcmp(n, "info") ||
-	       !strcmp(n, "switches") || !strcmp(n, "marks") || !strncmp(n, "maps-", 5) ||
+	       !strcmp(n, "switches") || !strcmp(n, "marks") || !strcmp(n, "enums") ||
+	       !strncmp(n, "maps-", 5) ||
 	       (!strncmp(n, "thread-", 7) && len > 5 &&
 		(!strcmp(n + len - 4, ".kft") || !strcmp(n + len - 5, ".args")));
 }

@@ -272,6 +272,9 @@ E
 	expect chrome <<'E'
 {"arg1":"GREEN","retval":"BLUE"}
 E
+	# the enums file is kft's: a new trace goes over it, and takes it away
+	kft record -- ./types >/dev/null
+	check "no enums file left from the trace before" test ! -e kft.data/enums
 }
 
 # -a on a program without debug information: a note, and the library
