@@ -286,3 +286,99 @@ once_args_without_debug_info() {
 	kft ftrace >graph
 	check "printf's all the same" grep -qF 'printf("small = %d\n"); /* = 14 */' graph
 }
+
+# Hard cases with arguments: calls that never return (exit at depth,
+# pthread_exit), C++'s operator new and delete and a library call inside
+# operator new (--libcalls=all), an exception thrown through the C++
+# runtime, and a plugin opened by dlopen calling into the C library
+# (its result: the program's parent's pid).
+each_args_of_calls_that_never_return() {
+	local own=(-A 'finish@arg1/d32')
+	[ "$TINSTR" = -finstrument-functions ] && own=()
+	build noreturn
+	refused kft record --libcalls "${own[@]}" -A 'exit@arg1/d32' -A 'pthread_exit@arg1/x' \
+		-- ./noreturn 1 2>/dev/null
+	check "the program's exit status kept" test "$(sed -n 's/^status = exited //p' kft.data/info)" = 3
+	kft ftrace | sed -n 's/^[^|]*|  *//p' | grep -E "^(exit|pthread_exit|finish)\(" >calls
+	cat >want <<'E'
+finish(1) {
+exit(3); /* unfinished */
+pthread_exit(0x0); /* unfinished */
+E
+	# (-finstrument-functions: finish's own argument is not seen)
+	[ ${#own[@]} = 0 ] && sed -i 's/^finish(1)/finish()/' want
+	check "exit and pthread_exit with their arguments, open" cmp want calls
+}
+
+each_args_of_cxx_library_calls() {
+	build_cxx newdelete
+	# (operator delete: sized, _ZdlPvm, from g++, plain from clang++;
+	# the sized one calls the plain one)
+	kft record --libcalls=all -A '_Znwm@arg1/u' -R '_Znwm@retval/x' -A '_ZdlPv*@arg1/x' \
+		-- ./newdelete
+	kft ftrace | sed -n 's/^[^|]*|  *//p' | grep -E "operator (new|delete)\(|= 0x" | head -3 >calls
+	new=$(sed -n 's/^} \/\* operator new = \(0x[0-9a-f]*\) \*\/$/\1/p' calls)
+	check "operator new's result" test -n "$new"
+	sed "s/$new/PTR/" calls >got
+	expect got <<'E'
+operator new(4) {
+} /* operator new = PTR */
+operator delete(PTR);
+E
+	# the C library's malloc, called by libstdc++'s operator new
+	kft record --libcalls=all --no-check -R '_Znwm@retval/x' -A 'malloc@arg1/u' \
+		-R 'malloc@retval/x' -- ./newdelete
+	kft ftrace | sed -n 's/^[^|]*|  *//p' >graph
+	new=$(sed -n 's/^} \/\* operator new = \(0x[0-9a-f]*\) \*\/$/\1/p' graph)
+	check "malloc(4) inside operator new, returning its pointer" \
+		grep -qx "malloc(4); /\* = $new \*/" graph
+}
+
+each_args_of_an_exception_through_the_cxx_runtime() {
+	local own=(-A '_Z6middlei@arg1/d32' -R '_Z6middlei@retval/d32')
+	[ "$TINSTR" = -finstrument-functions ] && own=()
+	build_cxx cxx
+	kft record --libcalls "${own[@]}" -A '__cxa_allocate_exception@arg1/u' \
+		-R '__cxa_allocate_exception@retval/x' -A '__cxa_throw@arg1/x' -- ./cxx >/dev/null
+	kft ftrace | sed -n 's/^[^|]*|  *//p' |
+		grep -E "^(__cxa_allocate_exception|__cxa_throw|middle)\(|^} /\* middle" | sed -n 1,6p >calls
+	obj=$(sed -n 's/^__cxa_allocate_exception(4); \/\* = \(0x[0-9a-f]*\) \*\/$/\1/p' calls | head -1)
+	check "the exception's memory" test -n "$obj"
+	sed "s/$obj/OBJ/" calls >got
+	cat >want <<'E'
+middle(6) {
+__cxa_allocate_exception(4); /* = OBJ */
+__cxa_throw(OBJ);
+} /* middle */
+middle(1) {
+} /* middle = 2 */
+E
+	# (-finstrument-functions: middle's own are not seen)
+	[ ${#own[@]} = 0 ] && sed -i 's/^middle([0-9])/middle()/; s/ = 2 \*\// *\//' want
+	check "thrown through, the middle call left without a result" cmp want got
+}
+
+each_args_of_a_dlopened_plugin() {
+	"$TCC" -g "$TOPT" -fPIC -shared $INSTR -o liblc.so "$PROGS/libcalls-so.c"
+	"$TCC" -g "$TOPT" -fPIC -shared $INSTR -DPLUGIN -o plugin.so "$PROGS/libcalls-so.c"
+	"$TCC" -g "$TOPT" $INSTR -o lcmain "$PROGS/libcalls-main.c" -L. -llc \
+		-Wl,-rpath,"$PWD" -ldl
+	# (--no-check: getppid is the plugin's call, not the program's; the
+	# program's dlopen goes to kft's own, which follows the new library,
+	# and is not recorded)
+	kft record --libcalls --no-check -A 'dlsym@arg2/s' -R getppid -R getpid \
+		-- ./lcmain "$PWD/plugin.so"
+	kft ftrace | sed -n 's/^[^|]*|  *//p' | grep -E "^(dlsym|getppid|getpid)\(" |
+		sed "s/= [0-9][0-9]* /= N /" >calls
+	expect calls <<'E'
+getpid(); /* = N */
+dlsym("plugin_entry");
+getppid(); /* = N */
+dlsym("plugin_entry");
+getppid(); /* = N */
+E
+	# (its one thread's file is named by its pid)
+	pid=$(ls kft.data | sed -n 's/^thread-1-\([0-9]*\)-0\.kf[tz]$/\1/p' | head -1)
+	kft ftrace | sed -n 's/^[^|]*|  *//p' >graph
+	check "getpid's result is the program's pid" grep -qx "getpid(); /\* = $pid \*/" graph
+}
