@@ -31,9 +31,10 @@ static void add_open(const struct kft_mod_frame *f, void *arg)
 		s->open_left_out++;
 		return;
 	}
-	s->recs[s->nrecs++] = (struct kft_mod_call){ .entry_ns = f->entry_ns, .dur_ns = -1,
-						     .func = f->func, .site = f->ret, .pid = f->pid,
-						     .cpu = 0xffff, .ready = 1 };
+	s->recs[s->nrecs] = (struct kft_mod_call){ .entry_ns = f->entry_ns, .dur_ns = -1,
+						   .func = f->func, .site = f->ret, .pid = f->pid,
+						   .cpu = 0xffff, .ready = 1, .saved = f->saved };
+	memcpy(s->recs[s->nrecs++].saved_args, f->saved_args, sizeof(f->saved_args));
 }
 
 /* entry order; a call before the calls it made, when the clock ties */
@@ -96,12 +97,15 @@ static char *header(const struct kft_run *run, const struct snapshot *snap)
 			     (u64)atomic64_read(&run->not_found), lost);
 	if (!counters)
 		return NULL;
+	/* CONFIG_KFT_SAVE_ARGS's columns, when the args statement asks */
 	head = kasprintf(GFP_KERNEL,
 			 "\nKernel Instrumentation Run ID %u\n\n%s%s\n%s\n"
 			 "Number of entries after filters = %llu\n\n\n"
-			 " Entry    Delta     PID        Function                        Caller\n"
+			 " Entry    Delta     PID        Function                        Caller%s\n"
 			 "-------- -------- -------- ----------------                 ------------\n",
-			 run->id, started, stopped, counters, (u64)snap->nrecs);
+			 run->id, started, stopped, counters, (u64)snap->nrecs,
+			 run->nargs_fns ? "               Frame ptr        Arg 1            Arg 2"
+					  "            Arg 3" : "");
 	kfree(counters);
 	return head;
 }
@@ -172,9 +176,13 @@ static int data_show(struct seq_file *m, void *v)
 	entry = r->entry_ns >= s->base_ns ? (s64)((r->entry_ns - s->base_ns) / 1000) :
 					    -(s64)((s->base_ns - r->entry_ns) / 1000);
 	/* the cpu where it returned; an open call has none yet (.0, as KFT) */
-	seq_printf(m, "%8lld %8lld %7d.%u 0x%016lx               0x%016lx\n", entry,
+	seq_printf(m, "%8lld %8lld %7d.%u 0x%016lx               0x%016lx", entry,
 		   r->dur_ns < 0 ? -1LL : r->dur_ns / 1000, r->pid,
 		   r->cpu == 0xffff ? 0 : r->cpu, r->func, r->site);
+	if (r->saved)
+		seq_printf(m, "   %016lx %016lx %016lx %016lx", r->saved_args[0],
+			   r->saved_args[1], r->saved_args[2], r->saved_args[3]);
+	seq_putc(m, '\n');
 	return 0;
 }
 

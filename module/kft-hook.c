@@ -12,8 +12,7 @@
 
 #include "kft-module.h"
 
-void kft_log_call(struct kft_run *run, u64 entry_ns, s64 dur_ns, unsigned long func,
-		  unsigned long site, s32 pid)
+void kft_log_call(struct kft_run *run, const struct kft_mod_frame *f, s64 dur_ns)
 {
 	u64 i = atomic64_inc_return(&run->next) - 1;
 	struct kft_mod_call *r;
@@ -25,12 +24,15 @@ void kft_log_call(struct kft_run *run, u64 entry_ns, s64 dur_ns, unsigned long f
 		return;
 	}
 	r = &run->log[i];
-	r->entry_ns = entry_ns;
+	r->entry_ns = f->entry_ns;
 	r->dur_ns = dur_ns;
-	r->func = func;
-	r->site = site;
-	r->pid = pid;
+	r->func = f->func;
+	r->site = f->ret;
+	r->pid = f->pid;
 	r->cpu = (u16)raw_smp_processor_id();
+	r->saved = f->saved;
+	if (f->saved)
+		memcpy(r->saved_args, f->saved_args, sizeof(r->saved_args));
 	smp_store_release(&r->ready, 1);
 }
 
@@ -48,6 +50,24 @@ static bool fires_at(const struct kft_mtrigger *t, enum kft_trigger_type type, u
 static bool in_funclist(const struct kft_run *run, unsigned long ip)
 {
 	return ip != run->trigger_only[0] && ip != run->trigger_only[1];
+}
+
+/* Whether the args statement names the function at ip. */
+static bool args_wanted(const struct kft_run *run, unsigned long ip)
+{
+	size_t lo = 0, hi = run->nargs_fns;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (run->args_fns[mid] == ip)
+			return true;
+		if (run->args_fns[mid] < ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
 }
 
 static void notrace kft_entry(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
@@ -117,6 +137,15 @@ static void notrace kft_entry(unsigned long ip, unsigned long parent_ip, struct 
 	f->cycle = READ_ONCE(run->cycle);
 	f->logged = logged;
 	f->pid = irq ? -1 : current->pid;
+	/* KFT's SAVE_ARGS: the stack pointer and the argument registers as
+	 * ftrace saved them for us (WITH_ARGS) */
+	f->saved = logged && run->nargs_fns && args_wanted(run, ip);
+	if (f->saved) {
+		f->saved_args[0] = (unsigned long)retp;
+		f->saved_args[1] = fregs->regs.di;
+		f->saved_args[2] = fregs->regs.si;
+		f->saved_args[3] = fregs->regs.dx;
+	}
 	barrier();
 	*retp = (unsigned long)kft_return;
 stop_test:
@@ -145,11 +174,11 @@ static void call_returned(struct kft_run *run, const struct kft_mod_frame *f, u6
 		this_cpu_inc(*run->timed);
 		if (!running || f->cycle != READ_ONCE(run->cycle))
 			/* open when its run stopped: KFT's -1 */
-			kft_log_call(run, f->entry_ns, -1, f->func, f->ret, f->pid);
+			kft_log_call(run, f, -1);
 		else if ((run->min_ns && dur < run->min_ns) || (run->max_ns && dur > run->max_ns))
 			atomic64_inc(&run->time_filtered);
 		else
-			kft_log_call(run, f->entry_ns, dur, f->func, f->ret, f->pid);
+			kft_log_call(run, f, dur);
 	} else if (running) {
 		atomic64_inc(&run->not_found);
 	}

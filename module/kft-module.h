@@ -44,7 +44,10 @@ struct kft_mod_call {
 	unsigned long site;	/* the return address in the caller */
 	s32 pid;		/* -1: interrupt context */
 	u16 cpu;		/* where it returned */
-	u16 ready;		/* written last: the reader skips a record being filled */
+	u8 ready;		/* written last: the reader skips a record being filled */
+	u8 saved;		/* the args statement named it: saved[] holds */
+	unsigned long saved_args[4];	/* KFT's SAVE_ARGS words: the stack pointer at
+					 * entry, the first three argument registers */
 };
 
 struct kft_mtrigger {
@@ -63,6 +66,10 @@ struct kft_run {
 	bool noints, onlyints, autorepeat;
 	/* funclist addresses that are not in it but are traced for a trigger */
 	unsigned long trigger_only[2];
+	/* the args statement's functions, sorted: their calls keep KFT's
+	 * SAVE_ARGS words */
+	unsigned long *args_fns;
+	size_t nargs_fns;
 	unsigned long state;		/* KFT_PRIMED | KFT_TRIGGERED | KFT_COMPLETE */
 	u16 cycle;			/* autorepeat: how many times it stopped */
 	u64 first_start_ns;
@@ -93,8 +100,8 @@ void kft_run_shutdown(void);
 
 /* kft-hook.c: the entry callback and the exit handler */
 extern struct ftrace_ops kft_ops;
-void kft_log_call(struct kft_run *run, u64 entry_ns, s64 dur_ns, unsigned long func,
-		  unsigned long site, s32 pid);
+struct kft_mod_frame;
+void kft_log_call(struct kft_run *run, const struct kft_mod_frame *f, s64 dur_ns);
 
 /* kft-tasks.c: shadow stacks, one per task */
 struct kft_mod_frame {
@@ -105,7 +112,9 @@ struct kft_mod_frame {
 	u32 run_id;
 	u16 cycle;
 	u8 logged;		/* 0: traced for a trigger only */
+	u8 saved;		/* saved_args holds */
 	s32 pid;
+	unsigned long saved_args[4];	/* as struct kft_mod_call's */
 };
 
 struct kft_stack {

@@ -11,6 +11,7 @@
 #include <linux/mm.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/string.h>
 
 #include "kft-module.h"
@@ -201,10 +202,43 @@ static int supported(const struct kft_config *cfg)
 	return -EINVAL;
 }
 
+static int by_addr(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The args statement's functions, by address (names: one function each;
+ * the spec is the user-space runtime's, here KFT's three words). */
+static int set_args(struct kft_run *run)
+{
+	const struct kft_func_list *l = &run->cfg.args;
+
+	if (!l->n)
+		return 0;
+	run->args_fns = kcalloc(l->n, sizeof(*run->args_fns), GFP_KERNEL);
+	if (!run->args_fns)
+		return -ENOMEM;
+	for (size_t i = 0; i < l->n; i++) {
+		if (l->refs[i].name && kft_is_glob(l->refs[i].name)) {
+			pr_err("kft: /proc/kft:%u: args: '%s': the kernel module takes function "
+			       "names, not globs\n", l->refs[i].line, l->refs[i].name);
+			return -EINVAL;
+		}
+		if (resolve(&l->refs[i], &run->args_fns[i]))
+			return -EINVAL;
+	}
+	run->nargs_fns = l->n;
+	sort(run->args_fns, run->nargs_fns, sizeof(*run->args_fns), by_addr, NULL);
+	return 0;
+}
+
 static void free_run(struct kft_run *run)
 {
 	if (!run)
 		return;
+	kfree(run->args_fns);
 	kvfree(run->log);
 	free_percpu(run->timed);
 	kft_config_release(&run->cfg);
@@ -248,6 +282,8 @@ int kft_run_install(const char *text, size_t len)
 		ret = set_trigger(&run->start, &run->cfg.start);
 	if (!ret)
 		ret = set_trigger(&run->stop, &run->cfg.stop);
+	if (!ret)
+		ret = set_args(run);
 	if (!ret)
 		ret = alloc_log(run);
 	if (!ret) {

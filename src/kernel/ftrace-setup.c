@@ -241,6 +241,12 @@ int kft_kernel_check(struct kft_kernel *k, struct kft_config *cfg, const char *o
 	if (!ret && cfg->watch != KFT_WATCH_NONE && !k->stack_tracer)
 		ret = kft_error_set(err, "%s: watch: this kernel has no stack tracer "
 				    "(CONFIG_STACK_TRACER), so kft cannot watch its stack", origin);
+	/* said, not ignored: kft.ko saves them, ftrace's function tracers
+	 * have no argument words */
+	if (!ret && cfg->args.n)
+		ret = kft_error_set(err, "%s: args: kernel functions' arguments are saved by "
+				    "kft.ko (insmod kft.ko: kft kernel then uses it), not through "
+				    "ftrace", origin);
 	if (!ret && (cfg->mintime || cfg->noints || cfg->graph.set || cfg->max_depth) && !k->graph)
 		ret = kft_error_set(err, "%s: filter %s needs the function_graph tracer, which "
 				    "this kernel lacks (only entries can be traced)", origin,

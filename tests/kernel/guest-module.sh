@@ -63,6 +63,33 @@ cat /tmp/sys.tree | sed 's/^/#   /'
 kft kd /tmp/sys.lst > /tmp/sys.kd 2>&1
 check "kft kd counts each call once" sh -c "awk '\$1 == \"vfs_read\" { print \$2 }' /tmp/sys.kd | grep -qx 1"
 
+# KFT's SAVE_ARGS, asked by the args statement: ksys_read's rows end in
+# the stack pointer and its three argument registers (sysprog reads 256
+# bytes: its third, the count, is 0x100); the columns in the header
+cat > /tmp/args.conf <<'CONF'
+new
+begin
+	trigger start entry __do_sys_getppid
+	trigger stop entry __do_sys_sched_yield
+	filter funclist __do_sys_getppid ksys_read vfs_read __do_sys_sched_yield fend
+	args ksys_read fend
+end
+CONF
+check "a config with an args statement" sh -c 'cat /tmp/args.conf > /proc/kft && echo prime > /proc/kft'
+/progs/sysprog
+cat /proc/kft_data > /tmp/args.log
+check "SAVE_ARGS's columns in the header" grep -q "Caller *Frame ptr *Arg 1 *Arg 2 *Arg 3$" /tmp/args.log
+kft addr2sym /tmp/args.log -m /proc/kallsyms > /tmp/args.lst
+rows /tmp/args.lst
+check "ksys_read's row: the frame pointer and three registers, the count 0x100" \
+	awk '$4 == "ksys_read" { ok = NF == 9 && $9 == "0000000000000100" } END { exit !ok }' /tmp/args.lst.rows
+check "vfs_read's row: nothing saved" awk '$4 == "vfs_read" { ok = NF == 5 } END { exit !ok }' /tmp/args.lst.rows
+kft kd -c -d 0 -m 4 /tmp/args.lst > /tmp/args.tree 2>&1
+check "kft kd -c shows them after the name" grep -q "ksys_read .*0000000000000100" /tmp/args.tree
+grep -E "ksys_read|vfs_read" /tmp/args.lst.rows | sed 's/^/#   /'
+check "a glob is refused by the module" sh -c '! printf "begin\n\targs ksys_* fend\nend\n" > /proc/kft'
+check "the kernel log says why" sh -c 'dmesg | grep -q "the kernel module takes function names, not globs"'
+
 # seed 000's do_fork config (do_fork is kernel_clone today), through
 # sym2addr: addresses, a time stop trigger, mintime, noints
 printf 'new\nbegin\n\ttrigger start entry kernel_clone\n\ttrigger stop time 1000000\n\tfilter mintime 500\n\tfilter maxtime 0\n\tfilter noints\nend\n' > /tmp/fork.sym

@@ -48,6 +48,13 @@ CONF
 check "record --kernel with an instrumented program" \
 	kft record --kernel -c /tmp/io.conf -o /tmp/t1 -- /progs/sysprog
 check "settings restored after record" same_as_before
+# an args statement through ftrace: refused, naming kft.ko, nothing changed
+printf 'begin\n\targs ksys_read fend\nend\n' > /tmp/args.conf
+check "ftrace: args refused, kft.ko named" sh -c \
+	'! kft kernel config /tmp/args.conf 2>/tmp/args.err && grep -q "saved by kft.ko" /tmp/args.err'
+check "record --kernel -A refused alike" sh -c \
+	'! kft record --kernel -A ksys_read -o /tmp/targs -- /progs/sysprog 2>/tmp/args.err && grep -q "saved by kft.ko" /tmp/args.err'
+check "settings as they were after the refusals" same_as_before
 check "kernel calls of the program: do_sys_openat2" test "$(calls /tmp/t1 do_sys_openat2)" -ge 1
 check "kernel calls of the program: newuname twice" test "$(calls /tmp/t1 __x64_sys_newuname)" -eq 2
 kft ftrace /tmp/t1 > /tmp/graph
