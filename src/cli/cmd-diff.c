@@ -4,10 +4,11 @@
 #include <stdlib.h>
 
 #include "../views/diff.h"
+#include "../views/stats.h"
 #include "cli.h"
 
 static const char usage[] =
-	"usage: kft diff [-n N] [--functions] OLD NEW\n"
+	"usage: kft diff [-n N] [--functions | --by FUNC@argN] OLD NEW\n"
 	"\n"
 	"What changed between two traces of a program (trace directories OLD and\n"
 	"NEW; kernel traces too): per function, its calls, its time (each\n"
@@ -20,11 +21,15 @@ static const char usage[] =
 	"\n"
 	"  -n N           show only the first N rows of each table\n"
 	"  --functions    the functions' table only\n"
+	"  --by FUNC@argN FUNC's calls grouped by the value of its argument N (or\n"
+	"                 FUNC@retval), saved by `kft record -A/-R`: each value's\n"
+	"                 calls and time in OLD and NEW, the largest change first\n"
 	"  --no-demangle  C++ names as the symbol table has them\n";
 
 int kft_cmd_diff(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "by", required_argument, NULL, 'b' },
 		{ "functions", no_argument, NULL, 'f' },
 		{ "no-demangle", no_argument, NULL, 'D' },
 		{ NULL, 0, NULL, 0 },
@@ -33,6 +38,7 @@ int kft_cmd_diff(int argc, char **argv)
 	struct kft_symbolizer *sz[2];
 	struct kft_trace tr[2];
 	struct kft_error err;
+	const char *by = NULL;
 	char *end;
 	int c, ret;
 
@@ -46,6 +52,7 @@ int kft_cmd_diff(int argc, char **argv)
 				return kft_cli_fail("diff: -n: '%s' is not a number", optarg);
 			break;
 		case 'f': o.paths = false; break;
+		case 'b': by = optarg; break;
 		case 'D':
 			kft_cli_no_demangle = true;
 			break;
@@ -56,13 +63,15 @@ int kft_cmd_diff(int argc, char **argv)
 	}
 	if (argc - optind != 2)
 		return kft_cli_fail("diff: two trace directories, OLD and NEW (see kft diff -h)");
-	if (kft_cli_open_trace_as(argv[optind], false, KFT_OPEN_NO_ARGS, &tr[0], &sz[0]))
+	if (kft_cli_open_trace_as(argv[optind], false, by ? 0 : KFT_OPEN_NO_ARGS, &tr[0], &sz[0]))
 		return 1;
-	if (kft_cli_open_trace_as(argv[optind + 1], false, KFT_OPEN_NO_ARGS, &tr[1], &sz[1])) {
+	if (kft_cli_open_trace_as(argv[optind + 1], false, by ? 0 : KFT_OPEN_NO_ARGS, &tr[1],
+				  &sz[1])) {
 		kft_cli_close_trace(&tr[0], sz[0]);
 		return 1;
 	}
-	ret = kft_view_diff(stdout, &tr[0], sz[0], &tr[1], sz[1], &o, &err);
+	ret = by ? kft_view_diff_by_arg(stdout, &tr[0], sz[0], &tr[1], sz[1], by, o.limit, &err)
+		 : kft_view_diff(stdout, &tr[0], sz[0], &tr[1], sz[1], &o, &err);
 	kft_cli_close_trace(&tr[0], sz[0]);
 	kft_cli_close_trace(&tr[1], sz[1]);
 	return ret ? kft_cli_fail("%s", err.msg) : 0;

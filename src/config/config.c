@@ -74,7 +74,7 @@ static bool word_goes_on(const char *w, size_t n, const char *text, size_t i, si
 static bool argspec_item_at(const char *s, size_t n)
 {
 	return (n >= 3 && !memcmp(s, "arg", 3)) || (n >= 5 && !memcmp(s, "fparg", 5)) ||
-	       (n >= 6 && !memcmp(s, "retval", 6));
+	       (n >= 5 && !memcmp(s, "stack", 5)) || (n >= 6 && !memcmp(s, "retval", 6));
 }
 
 /* The '@' that begins the spec of the args word w[0, n) ("FUNC@SPEC";
@@ -270,6 +270,8 @@ const char *kft_argslot_name(int slot, char *buf, size_t size)
 {
 	if (slot == KFT_ARGSLOT_RETVAL)
 		snprintf(buf, size, "retval");
+	else if (slot >= KFT_ARGSLOT_STACK0)
+		snprintf(buf, size, "stack%d", slot - KFT_ARGSLOT_STACK0 + 1);
 	else if (slot >= KFT_ARGSLOT_FP0)
 		snprintf(buf, size, "fparg%d", slot - KFT_ARGSLOT_FP0 + 1);
 	else
@@ -286,6 +288,8 @@ static int argslot_of(const char *s, size_t n)
 		return s[3] - '1';
 	if (n == 6 && !memcmp(s, "fparg", 5) && s[5] >= '1' && s[5] <= '0' + KFT_MAX_FPARGS)
 		return KFT_ARGSLOT_FP0 + s[5] - '1';
+	if (n == 6 && !memcmp(s, "stack", 5) && s[5] >= '1' && s[5] <= '0' + KFT_MAX_STACKARGS)
+		return KFT_ARGSLOT_STACK0 + s[5] - '1';
 	return -1;
 }
 
@@ -313,6 +317,16 @@ static int argspec_item(const char *s, size_t n, struct kft_argspec *spec)
 		memcpy(spec->item[spec->n++].enum_type, slash + 3, len);
 		return 0;
 	}
+	/* /S: a struct's place, in a register or on the stack, nothing saved */
+	if (slash && n - name == 2 && slash[1] == KFT_ARG_AGGREGATE) {
+		if (slot == KFT_ARGSLOT_RETVAL)
+			return -1;
+		spec->item[spec->n++] = (struct kft_argitem){ (uint8_t)slot, KFT_ARG_AGGREGATE, 0,
+							      "" };
+		return 0;
+	}
+	if (slot >= KFT_ARGSLOT_STACK0)
+		return -1;	/* stackN is a struct's only */
 	if (slash) {
 		size_t rest = n - name - 1;
 		bool sized;
@@ -365,8 +379,9 @@ const char *kft_argspec_str(const struct kft_argspec *spec, char *buf, size_t si
 	buf[0] = '\0';
 	for (unsigned int i = 0; i < spec->n; i++) {
 		const struct kft_argitem *it = &spec->item[i];
-		bool plain = it->slot >= KFT_ARGSLOT_FP0 ? it->fmt == KFT_ARG_FLOAT && !it->bits
-							  : it->fmt == KFT_ARG_INT && !it->bits;
+		bool plain = it->slot >= KFT_ARGSLOT_STACK0 ? false
+			     : it->slot >= KFT_ARGSLOT_FP0 ? it->fmt == KFT_ARG_FLOAT && !it->bits
+							    : it->fmt == KFT_ARG_INT && !it->bits;
 		char name[16];
 		int w;
 

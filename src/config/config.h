@@ -81,12 +81,15 @@ struct kft_func_list {
  * in their order). The places: the six integer argument registers (slots
  * 0-5: arg1 to arg6), the return value (6), the eight floating-point
  * argument registers (8-15: fparg1 to fparg8; as trace-format.h's
- * struct kft_argval numbers them). */
+ * struct kft_argval numbers them), and for a struct passed in memory a
+ * place of its own (16-23: stack1 to stack8, /S). */
 #define KFT_MAX_ARGS 6
 #define KFT_MAX_FPARGS 8
+#define KFT_MAX_STACKARGS 8
 #define KFT_ARGSLOT_RETVAL 6
 #define KFT_ARGSLOT_FP0 8
-#define KFT_ARGSPEC_ITEMS (KFT_MAX_ARGS + KFT_MAX_FPARGS + 1)
+#define KFT_ARGSLOT_STACK0 16	/* stack1..8: an aggregate in memory (/S only) */
+#define KFT_ARGSPEC_ITEMS (KFT_MAX_ARGS + KFT_MAX_FPARGS + KFT_MAX_STACKARGS + 1)
 #define KFT_ARG_INT 'd'		/* signed decimal */
 #define KFT_ARG_UINT 'u'	/* unsigned decimal */
 #define KFT_ARG_HEX 'x'		/* hexadecimal */
@@ -94,6 +97,7 @@ struct kft_func_list {
 #define KFT_ARG_BOOL 'b'	/* false (0) or true */
 #define KFT_ARG_FLOAT 'f'	/* a float (32 bits) or double (64) */
 #define KFT_ARG_ENUM 'e'	/* an enumerator's name (e:TYPE) */
+#define KFT_ARG_AGGREGATE 'S'	/* a struct passed by value: its place held, shown {...} */
 #define KFT_ENUM_TYPE_MAX 40	/* an enum type's name: letters, digits, _ and : */
 struct kft_argitem {
 	uint8_t slot;

@@ -26,7 +26,9 @@ static bool record_ok(const unsigned char *data, const struct kft_argrec_head *h
 		p += sizeof(v) + ((v.str_len + 7U) & ~7U);
 		if (v.str_len > KFT_ARGS_STR_MAX || p > h->size ||
 		    (h->kind == KFT_ARGREC_ARGS
-			     ? v.slot >= KFT_ARGVAL_FP0 + KFT_MAX_FPARGS || v.slot == KFT_ARGVAL_RETVAL
+			     ? v.slot >= KFT_ARGVAL_STACK0 + KFT_MAX_STACKARGS ||
+				       v.slot == KFT_ARGVAL_RETVAL ||
+				       (v.slot >= KFT_ARGVAL_STACK0 && v.fmt != KFT_ARG_AGGREGATE)
 			     : v.slot != KFT_ARGVAL_RETVAL))
 			return false;
 	}
@@ -193,6 +195,9 @@ const char *kft_argrec_value(const struct kft_argrec *r, int slot, char *buf, si
 	switch (v.fmt) {
 	case KFT_ARG_BOOL:
 		snprintf(buf, size, "%s", x ? "true" : "false");
+		break;
+	case KFT_ARG_AGGREGATE:
+		snprintf(buf, size, "{...}");
 		break;
 	case KFT_ARG_ENUM: {
 		/* the text after it is its type's name */

@@ -163,11 +163,12 @@ struct kft_argrec_head {
 #define KFT_ARGSTR_FAULT	4	/* it pointed at no readable memory */
 #define KFT_ARGVAL_RETVAL	6	/* slot of the return value */
 #define KFT_ARGVAL_FP0		8	/* slots 8..15: floating-point arguments 1..8 */
+#define KFT_ARGVAL_STACK0	16	/* slots 16..23: structs in memory ('S' only) */
 struct kft_argval {
 	uint64_t value;		/* the register (a float's: its low 32 bits) */
 	uint8_t slot;		/* integer argument 0..5, KFT_ARGVAL_RETVAL, or a
 				 * floating-point one, KFT_ARGVAL_FP0 + 0..7 */
-	char fmt;		/* how it shows: 'd', 'u', 'x', 's', 'b', 'f' (config.h) */
+	char fmt;		/* how it shows: 'd', 'u', 'x', 's', 'b', 'f', 'e', 'S' (config.h) */
 	uint8_t bits;		/* its size: 8, 16, 32, or 0: 64 */
 	uint8_t str_state;	/* KFT_ARGSTR_* */
 	uint16_t str_len;	/* bytes of text after it (then padding to 8) */

@@ -234,8 +234,10 @@ KFT_NOTRACE void kft_args_entered(struct kft_tls *t, uint64_t now, uintptr_t fn,
 
 		if (slot < KFT_MAX_ARGS)
 			value[n] = regs->r[slot];
-		else if (slot >= KFT_ARGSLOT_FP0 && regs->have_fp)
+		else if (slot >= KFT_ARGSLOT_FP0 && slot < KFT_ARGSLOT_STACK0 && regs->have_fp)
 			value[n] = regs->fp[slot - KFT_ARGSLOT_FP0];
+		else if (spec->item[i].fmt == KFT_ARG_AGGREGATE && slot != KFT_ARGSLOT_RETVAL)
+			value[n] = 0;	/* a struct's place: nothing read */
 		else
 			continue;	/* the return value, or no vector registers seen */
 		item[n++] = spec->item[i];

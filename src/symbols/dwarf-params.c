@@ -156,6 +156,133 @@ static enum kind classify(Dwarf_Die *die, Dwarf_Die *t, struct kft_argitem *it)
 	}
 }
 
+/* ---- an aggregate passed by value: where the calling convention puts it */
+
+enum eightbyte { EB_NONE, EB_INT, EB_SSE };
+
+/* Merge the scalar parts of type t, at byte off of the aggregate, into
+ * its two eightbytes' classes: false where it must go to memory (long
+ * double, unaligned, an unknown kind). */
+static bool classify_into(Dwarf_Die *t, uint64_t off, enum eightbyte eb[2], int level)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word enc, moff, count;
+	Dwarf_Die pt, child, sub;
+	const char *named;
+	enum eightbyte want;
+	int size;
+
+	if (level > 8 || !peel(t, &pt, &named))
+		return false;
+	size = dwarf_bytesize(&pt);
+	switch (dwarf_tag(&pt)) {
+	case DW_TAG_structure_type:
+	case DW_TAG_class_type:
+	case DW_TAG_union_type:
+		if (dwarf_child(&pt, &child))
+			return true;	/* empty */
+		do {
+			if (dwarf_tag(&child) != DW_TAG_member ||
+			    dwarf_hasattr(&child, DW_AT_external) ||
+			    dwarf_hasattr(&child, DW_AT_declaration))
+				continue;	/* a static member, a method */
+			moff = 0;
+			if (dwarf_attr(&child, DW_AT_data_member_location, &attr) &&
+			    dwarf_formudata(&attr, &moff))
+				return false;	/* a location expression: not simple */
+			if (dwarf_hasattr(&child, DW_AT_bit_size)) {
+				/* a bit-field: an integer where it lies */
+				if (off + moff >= 16)
+					return false;
+				eb[(off + moff) / 8] = EB_INT;
+				continue;
+			}
+			if (!dwarf_attr_integrate(&child, DW_AT_type, &attr) ||
+			    !dwarf_formref_die(&attr, &sub) ||
+			    !classify_into(&sub, off + moff, eb, level + 1))
+				return false;
+		} while (!dwarf_siblingof(&child, &child));
+		return true;
+	case DW_TAG_array_type:
+		if (!dwarf_attr_integrate(&pt, DW_AT_type, &attr) || !dwarf_formref_die(&attr, &sub) ||
+		    dwarf_child(&pt, &child) || dwarf_tag(&child) != DW_TAG_subrange_type)
+			return false;
+		if (dwarf_attr(&child, DW_AT_count, &attr) && !dwarf_formudata(&attr, &count))
+			;
+		else if (dwarf_attr(&child, DW_AT_upper_bound, &attr) &&
+			 !dwarf_formudata(&attr, &count))
+			count++;
+		else
+			return false;
+		{
+			Dwarf_Die et;
+			int esize;
+
+			if (!peel(&sub, &et, &named) || (esize = dwarf_bytesize(&et)) <= 0 ||
+			    count > 16)
+				return false;
+			for (Dwarf_Word i = 0; i < count; i++)
+				if (!classify_into(&sub, off + i * (Dwarf_Word)esize, eb, level + 1))
+					return false;
+		}
+		return true;
+	case DW_TAG_base_type:
+		if (!dwarf_attr(&pt, DW_AT_encoding, &attr) || dwarf_formudata(&attr, &enc) ||
+		    size <= 0 || size > 8)
+			return false;	/* long double, __int128: memory */
+		want = enc == DW_ATE_float ? EB_SSE : EB_INT;
+		break;
+	case DW_TAG_pointer_type:
+	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type:
+	case DW_TAG_enumeration_type:
+		want = EB_INT;
+		break;
+	default:
+		return false;
+	}
+	if (size <= 0 || off % (uint64_t)size || off + (uint64_t)size > 16)
+		return false;	/* unaligned: memory */
+	if (want == EB_INT || eb[off / 8] == EB_NONE)
+		eb[off / 8] = want;
+	return true;
+}
+
+/* Where a value of aggregate type t goes: in *ints integer registers and
+ * *sses vector ones (the first eightbyte's class in *first), or false:
+ * in memory, on the stack. */
+static bool aggregate_in_registers(Dwarf_Die *t, unsigned int *ints, unsigned int *sses,
+				   enum eightbyte *first)
+{
+	enum eightbyte eb[2] = { EB_NONE, EB_NONE };
+	int size = dwarf_bytesize(t), n;
+
+	*ints = *sses = 0;
+	if (size <= 0 || size > 16 || !classify_into(t, 0, eb, 0))
+		return false;
+	n = (size + 7) / 8;
+	for (int i = 0; i < n; i++) {
+		if (eb[i] == EB_NONE)
+			eb[i] = EB_SSE;	/* padding only: no integer */
+		*ints += eb[i] == EB_INT;
+		*sses += eb[i] == EB_SSE;
+	}
+	*first = eb[0];
+	return true;
+}
+
+/* A C++ class's own word on how it travels: DW_CC_pass_by_reference (a
+ * hidden pointer), _by_value, or 0 (not said). */
+static Dwarf_Word pass_convention(Dwarf_Die *t)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word cc;
+
+	if (dwarf_attr(t, DW_AT_calling_convention, &attr) && !dwarf_formudata(&attr, &cc))
+		return cc;
+	return 0;
+}
+
 static bool is_cplusplus(Dwarf_Die *cu)
 {
 	int lang = dwarf_srclang(cu);
@@ -170,7 +297,7 @@ static bool spec_of(Dwarf_Die *fn, bool cplusplus, struct kft_argspec *spec, boo
 	Dwarf_Attribute attr;
 	Dwarf_Word cc;
 	Dwarf_Die t, child;
-	unsigned int ints = 0, fps = 0;
+	unsigned int ints = 0, fps = 0, stacked = 0;
 	struct kft_argitem it;
 
 	memset(spec, 0, sizeof(*spec));
@@ -185,15 +312,19 @@ static bool spec_of(Dwarf_Die *fn, bool cplusplus, struct kft_argspec *spec, boo
 		it.slot = KFT_ARGSLOT_RETVAL;
 		spec->item[spec->n++] = it;
 		break;
-	case AGGREGATE:
+	case AGGREGATE: {
+		unsigned int ni, ns;
+		enum eightbyte first;
+
 		/* a C++ class may come back through a hidden first argument
-		 * whatever its size: nothing is certain */
-		if (cplusplus)
+		 * whatever its size, unless it says how it travels */
+		if (cplusplus && pass_convention(&t) != DW_CC_pass_by_value)
 			return false;
-		if (dwarf_bytesize(&t) > 16)
+		if (!aggregate_in_registers(&t, &ni, &ns, &first))
 			ints = 1;	/* rdi: where the result goes */
-		*partial = true;
+		*partial = true;	/* (a struct's result is not saved) */
 		break;
+	}
 	case VOID:
 		break;
 	default:
@@ -222,6 +353,34 @@ static bool spec_of(Dwarf_Die *fn, bool cplusplus, struct kft_argspec *spec, boo
 				goto stop;
 			it.slot = (uint8_t)(KFT_ARGSLOT_FP0 + fps++);
 			break;
+		case AGGREGATE: {
+			/* shown as {...}, but where it goes decides where the
+			 * parameters after it are */
+			unsigned int ni, ns;
+			enum eightbyte first;
+			Dwarf_Word how = pass_convention(&t);
+
+			it.fmt = KFT_ARG_AGGREGATE;
+			it.bits = 0;
+			if (cplusplus && how == DW_CC_pass_by_reference) {
+				if (ints == KFT_MAX_ARGS)
+					goto stop;
+				it.slot = (uint8_t)ints++;	/* a hidden pointer */
+			} else if (cplusplus && how != DW_CC_pass_by_value) {
+				goto stop;	/* not said: not certain */
+			} else if (aggregate_in_registers(&t, &ni, &ns, &first) &&
+				   ints + ni <= KFT_MAX_ARGS && fps + ns <= KFT_MAX_FPARGS) {
+				it.slot = (uint8_t)(first == EB_INT ? ints : KFT_ARGSLOT_FP0 + fps);
+				ints += ni;
+				fps += ns;
+			} else {
+				/* in memory: no register taken */
+				if (stacked == KFT_MAX_STACKARGS)
+					goto stop;
+				it.slot = (uint8_t)(KFT_ARGSLOT_STACK0 + stacked++);
+			}
+			break;
+		}
 		default:
 			goto stop;	/* the registers after it are not certain */
 		}

@@ -134,6 +134,10 @@ int kft_arg_groups_compute(struct kft_arg_groups *g, const struct kft_trace *tr,
 		return kft_error_set(err, "%s: a damaged call stream", tr->dir);
 	if (g->n > 1)
 		qsort(g->v, g->n, sizeof(*g->v), worst_first ? by_worst : by_total);
+	/* the index, to the groups' places once sorted */
+	for (size_t i = 0; i < g->n; i++)
+		if (kft_strmap_put(&g->index, g->v[i].value, (uint32_t)i))
+			return kft_error_set(err, "out of memory");
 	return 0;
 }
 
@@ -209,5 +213,110 @@ int kft_view_by_arg(FILE *out, const struct kft_trace *tr, struct kft_symbolizer
 	if (!ret)
 		kft_arg_groups_print(out, &g, key, worst_first);
 	kft_arg_groups_free(&g);
+	return ret;
+}
+
+/* ---- kft diff --by: the two traces' groups side by side ---------------- */
+
+struct diff_row {
+	const char *value;
+	const struct kft_arg_group *old, *new_;	/* NULL: none there */
+	int64_t change_ns;
+};
+
+static int by_change(const void *a, const void *b)
+{
+	const struct diff_row *x = a, *y = b;
+	int64_t ax = x->change_ns < 0 ? -x->change_ns : x->change_ns,
+		ay = y->change_ns < 0 ? -y->change_ns : y->change_ns;
+
+	if (ax != ay)
+		return ax < ay ? 1 : -1;
+	return strcmp(x->value, y->value);
+}
+
+static void put_side(FILE *out, const struct kft_arg_group *g)
+{
+	if (g)
+		fprintf(out, " %10" PRIu64 " %12.1f", g->calls, (double)g->total_ns / 1000);
+	else
+		fprintf(out, " %10s %12s", "-", "-");
+}
+
+int kft_view_diff_by_arg(FILE *out, const struct kft_trace *old_tr, struct kft_symbolizer *old_sz,
+			 const struct kft_trace *new_tr, struct kft_symbolizer *new_sz,
+			 const char *key, long limit, struct kft_error *err)
+{
+	struct kft_arg_groups g[2];
+	struct diff_row *rows = NULL;
+	const struct kft_trace *tr[2] = { old_tr, new_tr };
+	struct kft_symbolizer *sz[2] = { old_sz, new_sz };
+	size_t n = 0;
+	char func[512];
+	int slot, ret = 0, w;
+
+	memset(g, 0, sizeof(g));
+	if (kft_arg_key_parse(key, func, sizeof(func), &slot))
+		return kft_error_set(err,
+				     "--by %s: not FUNC@argN (N 1 to %d), FUNC@fpargN (1 to %d) "
+				     "or FUNC@retval",
+				     key, KFT_MAX_ARGS, KFT_MAX_FPARGS);
+	for (int i = 0; i < 2 && !ret; i++) {
+		if (!tr[i]->nargs)
+			ret = kft_error_set(err, "--by %s: %s holds no saved arguments or return "
+					    "values (kft record -A, -R)", key, tr[i]->dir);
+		else
+			ret = kft_arg_groups_compute(&g[i], tr[i], sz[i], func, slot, false, err);
+	}
+	if (!ret && !(rows = calloc(g[0].n + g[1].n + 1, sizeof(*rows))))
+		ret = kft_error_set(err, "out of memory");
+	if (ret)
+		goto out;
+	/* every value of either, once, with its group on each side */
+	for (int i = 0; i < 2; i++)
+		for (size_t k = 0; k < g[i].n; k++) {
+			const struct kft_arg_group *v = &g[i].v[k];
+			uint32_t at;
+
+			/* (the old groups are rows 0 .. g[0].n - 1, in order) */
+			if (i == 1 && kft_strmap_get(&g[0].index, v->value, &at)) {
+				rows[at].new_ = v;
+				continue;
+			}
+			rows[n].value = v->value;
+			if (i == 0)
+				rows[n].old = v;
+			else
+				rows[n].new_ = v;
+			n++;
+		}
+	for (size_t r = 0; r < n; r++)
+		rows[r].change_ns = (int64_t)(rows[r].new_ ? rows[r].new_->total_ns : 0) -
+				    (int64_t)(rows[r].old ? rows[r].old->total_ns : 0);
+	if (n > 1)
+		qsort(rows, n, sizeof(*rows), by_change);
+	if (limit >= 0 && (size_t)limit < n)
+		n = (size_t)limit;
+	w = (int)strlen(key);
+	for (size_t r = 0; r < n; r++)
+		if ((int)strlen(rows[r].value) > w)
+			w = (int)strlen(rows[r].value);
+	fprintf(out, "%-*s %10s %12s %10s %12s %12s\n", w, key, "Calls old", "Time old", "Calls new",
+		"Time new", "Change");
+	for (size_t r = 0; r < n; r++) {
+		fprintf(out, "%-*s", w, rows[r].value);
+		put_side(out, rows[r].old);
+		put_side(out, rows[r].new_);
+		if (!rows[r].old)
+			fprintf(out, " %12s\n", "new");
+		else if (!rows[r].new_)
+			fprintf(out, " %12s\n", "gone");
+		else
+			fprintf(out, " %+12.1f\n", (double)rows[r].change_ns / 1000);
+	}
+out:
+	free(rows);
+	kft_arg_groups_free(&g[0]);
+	kft_arg_groups_free(&g[1]);
 	return ret;
 }

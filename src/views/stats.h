@@ -109,6 +109,12 @@ void kft_arg_groups_free(struct kft_arg_groups *g);
  * or (worst_first) each value's longest call, when and where. */
 void kft_arg_groups_print(FILE *out, const struct kft_arg_groups *g, const char *key,
 			  bool worst_first);
+/* kft diff --by key: each value's calls and time (us) in the old trace
+ * and the new, and the change, the largest first ('new', 'gone' where
+ * one has none); at most limit rows (-1: all). */
+int kft_view_diff_by_arg(FILE *out, const struct kft_trace *old_tr, struct kft_symbolizer *old_sz,
+			 const struct kft_trace *new_tr, struct kft_symbolizer *new_sz,
+			 const char *key, long limit, struct kft_error *err);
 /* All of it for `--by key`: the table, or an error naming key. */
 int kft_view_by_arg(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
 		    const char *key, bool worst_first, struct kft_error *err);

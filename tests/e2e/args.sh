@@ -173,6 +173,37 @@ E
 	fi
 }
 
+# kft diff --by: each value's calls and time in two traces, the largest
+# change first (progs/files.c loads medium.txt five times with an argument)
+each_args_diff_by_value() {
+	local fn=load
+	[ "$TINSTR" = -finstrument-functions ] && fn=open	# (its own: not seen)
+	build files
+	kft record --libcalls -A "$fn@arg1/s" -o old -- ./files >/dev/null
+	kft record --libcalls -A "$fn@arg1/s" -o new -- ./files more >/dev/null
+	kft diff --by "$fn@arg1" old new >diff
+	check "the header" grep -q "^$fn@arg1  *Calls old  *Time old  *Calls new  *Time new  *Change$" diff
+	awk 'NR > 1 { print $1, $2, $4 }' diff | sort >got
+	if [ "$fn" = load ]; then
+		expect got <<'E'
+"large.txt" 1 1
+"medium.txt" 3 5
+"small.txt" 3 3
+E
+	else
+		expect got <<'E'
+"large.txt" 2 2
+"medium.txt" 4 6
+"small.txt" 4 4
+E
+	fi
+	kft diff --by "$fn@arg1" -n 1 old new >one
+	check "-n 1: one row" test "$(wc -l <one)" = 2
+	kft record -o bare -- ./files >/dev/null
+	refused kft diff --by "$fn@arg1" old bare 2>err
+	check "a trace with no values saved is named" grep -q "bare holds no saved arguments" err
+}
+
 once_args_grouping_errors() {
 	build files
 	kft record -- ./files >/dev/null
@@ -215,19 +246,20 @@ E
 
 # kft record -a: every function's arguments and result from the debug
 # information (progs/types.c, built -g), checked against what the
-# program prints; what cannot be followed (a struct by value, a variadic
-# tail, long double) stops the spec there, never a wrong value. The C
+# program prints; a struct by value holds its place ({...}) and the
+# registers it takes; what cannot be followed (a variadic tail, long
+# double) stops the spec there, never a wrong value. The C
 # library's common functions from kft's table, under --libcalls.
 test_args_from_debug_info() {
 	build types
 	kft record -a --libcalls -- ./types >out 2>err
 	check "the program's own account" grep -q "^wide = 18000000005000000000$" out
-	kft ftrace | sed -n 's/^[^|]*|  *//p' | grep -E "^(small|wide|mixed|half|flag|color_name|next_color|by_struct|vsum|scaled|puts|printf)\(" >calls
+	kft ftrace | sed -n 's/^[^|]*|  *//p' | grep -E "^(small|wide|mixed|half|flag|color_name|next_color|by_struct|structs|vsum|scaled|puts|printf)\(" >calls
 	if [ "$TINSTR" = -finstrument-functions ]; then
 		check "a note says why the program's own are not saved" \
 			grep -q "whose hooks do not see the registers" err
 		check "none of its own functions' arguments" \
-			test "$(grep -c '^[a-z_]*();$' calls)" = 10
+			test "$(grep -c '^[a-z_]*();$' calls)" = 11
 		check "the library calls' from the table" \
 			grep -q '^printf("small = %d\\n"); /\* = 14 \*/$' calls
 		return 0
@@ -241,12 +273,13 @@ half(3); /* = 1.5 */
 flag(true, 3); /* = false */
 color_name(GREEN); /* = "green" */
 next_color(GREEN); /* = BLUE */
-by_struct(); /* = 6 */
+by_struct({...}, 3); /* = 6 */
+structs(7, {...}, {...}, 9, 1.5); /* = 26 */
 vsum(3); /* = 6 */
 scaled();
 E
 	check "a note counts those shown in part" \
-		grep -q "^kft: -a: 2 of 10 functions show only some of their arguments" err
+		grep -q "^kft: -a: 1 of 11 functions show only some of their arguments" err
 	check "printf's format string, from the table" \
 		grep -q '^printf("mixed = %g\\n"); /\* = 13 \*/$' calls
 }

@@ -444,6 +444,15 @@ static void test_args(void **state)
 	assert_int_equal(cfg.argspecs[0].item[3].bits, 32);
 	assert_int_equal(kft_argspec_find(&cfg.argspecs[0], KFT_ARGSLOT_RETVAL)->fmt,
 			 KFT_ARG_FLOAT);
+	/* a struct's place: in registers or on the stack, nothing saved */
+	parses("begin\nargs g@arg1/S,arg3/d32,stack1/S,fparg1/S fend\nend");
+	assert_string_equal(kft_argspec_str(&cfg.argspecs[0], buf, sizeof(buf)),
+			    "arg1/S,arg3/d32,stack1/S,fparg1/S");
+	assert_int_equal(cfg.argspecs[0].item[2].slot, KFT_ARGSLOT_STACK0);
+	snprintf(want, sizeof(want), "t.conf:2: 'f@stack1/d': %s", bad);
+	rejects("begin\nargs f@stack1/d fend\nend", want);
+	snprintf(want, sizeof(want), "t.conf:2: 'f@retval/S': %s", bad);
+	rejects("begin\nargs f@retval/S fend\nend", want);
 	/* an enum's names, by its type's */
 	parses("begin\nargs paint@arg1/e:color,retval/e:ns::mode fend\nend");
 	assert_string_equal(kft_argspec_str(&cfg.argspecs[0], buf, sizeof(buf)),

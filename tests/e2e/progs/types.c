@@ -15,6 +15,13 @@ enum color { RED, GREEN = 5, BLUE };
 struct pair {
 	long a, b;
 };
+struct mix {		/* a vector register and an integer one */
+	double x;
+	long y;
+};
+struct big {		/* over 16 bytes: in memory, no register */
+	char c[20];
+};
 
 volatile signed char v_sc = -100;
 volatile short v_s = -30000;
@@ -70,6 +77,11 @@ __attribute__((noinline)) long by_struct(struct pair p, int after)
 	return p.a + p.b + after;
 }
 
+__attribute__((noinline)) long structs(int a, struct mix m, struct big b, int c, double d)
+{
+	return a + (long)m.x + m.y + b.c[0] + c + (long)d;
+}
+
 __attribute__((noinline)) int vsum(int n, ...)
 {
 	va_list ap;
@@ -90,6 +102,8 @@ __attribute__((noinline)) long double scaled(long double x, int k)
 int main(void)
 {
 	struct pair p = { 1, 2 };
+	struct mix m = { 2.0, 3 };
+	struct big b = { { 4 } };
 
 	printf("small = %d\n", small(v_sc, v_s, v_uc, v_us));
 	printf("wide = %llu\n", wide(v_ll, v_ull));
@@ -99,6 +113,7 @@ int main(void)
 	printf("color_name = %s\n", color_name(v_c));
 	printf("next_color = %d\n", next_color(v_c));
 	printf("by_struct = %ld\n", by_struct(p, v_i));
+	printf("structs = %ld\n", structs(v_i + 4, m, b, v_i + 6, v_d - 1));
 	printf("vsum = %d\n", vsum(3, 1, 2, v_i));
 	printf("scaled = %Lg\n", scaled(v_ld, v_i));
 	return 0;
