@@ -19,7 +19,8 @@
 # (2 million strlen calls through the PLT: kft --libcalls against
 # uftrace, which records library calls by default); args (every call of
 # fib saving its argument and return value: kft -A/-R against uftrace's
-# -A/-R, -pg -mfentry). Each is
+# -A/-R, and every function's typed from the debug information, kft -a
+# against uftrace -a; -pg -mfentry). Each is
 # built uninstrumented, with -finstrument-functions, with -pg -mfentry and
 # with -fpatchable-function-entry=5; the tools trace the same binaries. For each mode: the added
 # wall time per call against the uninstrumented run (median of N runs),
@@ -248,7 +249,7 @@ rm -rf "$tmp/count"
 $kft record -o "$tmp/count" -- "$out/fib-fentry" $ARGS_N >/dev/null
 ARGS_CALLS=$($kft status "$tmp/count" | awk '/^  entries/ { print $2 }')
 declare -A AG
-for tool in base kft kft-args uftrace uftrace-args; do
+for tool in base kft kft-args kft-auto uftrace uftrace-args uftrace-auto; do
 	ts=()
 	for i in $(seq "$runs"); do
 		rm -rf "$tmp/args"
@@ -260,6 +261,10 @@ for tool in base kft kft-args uftrace uftrace-args; do
 		uftrace) run uftrace record --no-libcall -d "$tmp/args" "$out/fib-fentry" $ARGS_N ;;
 		uftrace-args) run uftrace record --no-libcall -A fib@arg1 -R fib@retval \
 			-d "$tmp/args" "$out/fib-fentry" $ARGS_N ;;
+		# every function's, typed from the debug information
+		kft-auto) run "$kft" record -a -o "$tmp/args" -- "$out/fib-fentry" $ARGS_N ;;
+		uftrace-auto) run uftrace record --no-libcall -a -d "$tmp/args" \
+			"$out/fib-fentry" $ARGS_N ;;
 		esac
 		ts+=("$elapsed_ns")
 	done
@@ -268,7 +273,8 @@ done
 rm -rf "$tmp/args"
 args_added() { echo $(( (AG[$1] - AG[base]) / ARGS_CALLS )); }
 echo "  arguments: kft $(args_added kft-args) ns (without $(args_added kft))," \
-     "uftrace $(args_added uftrace-args) ns (without $(args_added uftrace)) a call" >&2
+     "uftrace $(args_added uftrace-args) ns (without $(args_added uftrace)) a call;" \
+     "-a: kft $(args_added kft-auto), uftrace $(args_added uftrace-auto)" >&2
 
 # --- set-up cost: 200 processes, 200 threads, 1000 calls each --------------
 gcc -O2 -g -o "$out/storm-base" bench/storm.c -lpthread
@@ -404,7 +410,10 @@ rat() { awk -v a="$1" -v b="$2" 'BEGIN { printf (b > 0 ? "%.2f" : "-"), a / b }'
 	echo "- arguments (fib $ARGS_N, $ARGS_CALLS calls, -pg -mfentry, each saving its argument and" \
 	     "return value), added ns per call: kft -A/-R $(args_added kft-args) (without: $(args_added kft))," \
 	     "uftrace -A/-R $(args_added uftrace-args) (without: $(args_added uftrace));" \
-	     "kft / uftrace $(rat "$(args_added kft-args)" "$(args_added uftrace-args)")"
+	     "kft / uftrace $(rat "$(args_added kft-args)" "$(args_added uftrace-args)");" \
+	     "every function's typed from DWARF (-a): kft $(args_added kft-auto)," \
+	     "uftrace $(args_added uftrace-auto)," \
+	     "kft / uftrace $(rat "$(args_added kft-auto)" "$(args_added uftrace-auto)")"
 	echo "- page faults, whole run (fib), getrusage: kft ${F[fib,kft-all]}, --no-compress ${F[fib,kft-raw]}," \
 	     "uftrace ${F[fib,uftrace-all]}; perf stat: kft ${PF[kft-all]:-?}, --no-compress" \
 	     "${PF[kft-raw]:-?}, uftrace ${PF[uftrace-all]:-?} (target 500)"
@@ -508,6 +517,8 @@ ref_of() {
 		"$(rat "$(lib_added kft)" "$(lib_added uftrace)")"
 	printf 'args\tkft-args\t%s\t%s\t-\t-\n' "$(args_added kft-args)" \
 		"$(rat "$(args_added kft-args)" "$(args_added uftrace-args)")"
+	printf 'args\tkft-auto\t%s\t%s\t-\t-\n' "$(args_added kft-auto)" \
+		"$(rat "$(args_added kft-auto)" "$(args_added uftrace-auto)")"
 	# the whole run's page faults as perf stat counts them (median)
 	for m in kft-all kft-raw uftrace-all; do
 		[ -n "${PF[$m]:-}" ] && printf 'faults-fib\t%s\t-\t-\t%s\t-\n' "$m" "${PF[$m]}"
