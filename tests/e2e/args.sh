@@ -167,9 +167,11 @@ E
 		kft latency --by load@arg1 -n 3 >lat
 		check "latency's table: a row a value" \
 			test "$(awk 'NR > 1 && NR <= 4 && NF == 5' lat | wc -l)" = 3
+		# (4273.96 us: 4274.0 in the table, rounded, and 4273 in the
+		# report, cut)
 		check "its first row is the latency reported under it (us, rounded there)" \
 			awk 'NR == 2 { worst = $3 } /^latency: / { got = $2 }
-			     END { d = worst - got; exit !(d >= 0 && d < 1) }' lat
+			     END { d = worst - got; exit !(d >= 0 && d < 1.1) }' lat
 	fi
 }
 
