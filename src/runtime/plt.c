@@ -17,8 +17,9 @@
  * A call is named by the function it reaches: the defining library's
  * symbol of the imported name (an IFUNC's own symbol, not the variant it
  * chose), so that `memcpy` reads memcpy. Left alone: functions of libkft
- * itself (the hooks, and the calls it stands between: longjmp, exec,
- * dlopen...), functions that return twice or into another stack (setjmp,
+ * itself (the hooks, and the calls it stands between: longjmp, exec...;
+ * but dlopen and dlclose, which return as the C library's do, are the
+ * program's calls and are recorded), functions that return twice or into another stack (setjmp,
  * vfork, getcontext), _Unwind_Resume, from which an exception's unwinding
  * goes on through the caller (its return address must be the caller's),
  * and __libc_start_main, whose call holds the whole program.
@@ -112,6 +113,10 @@ static KFT_NOTRACE uintptr_t self_base(void)
 	return base;
 }
 
+/* libkft's own functions that stand for the C library's and return as
+ * it does: their calls are the program's library calls all the same */
+static const char *const stand_ins[] = { "dlopen", "dlclose" };
+
 static KFT_NOTRACE bool left_alone(const char *name, uintptr_t target)
 {
 	Dl_info in;
@@ -119,9 +124,15 @@ static KFT_NOTRACE bool left_alone(const char *name, uintptr_t target)
 	for (size_t i = 0; i < sizeof(never) / sizeof(never[0]); i++)
 		if (!strcmp(name, never[i]))
 			return true;
-	return !self_base() || !dladdr((void *)target, &in) ||
-	       (uintptr_t)in.dli_fbase == self_base() ||
-	       instrumented((uintptr_t)in.dli_fbase, in.dli_fname);
+	if (!self_base() || !dladdr((void *)target, &in))
+		return true;
+	if ((uintptr_t)in.dli_fbase == self_base()) {
+		for (size_t i = 0; i < sizeof(stand_ins) / sizeof(stand_ins[0]); i++)
+			if (!strcmp(name, stand_ins[i]))
+				return false;
+		return true;
+	}
+	return instrumented((uintptr_t)in.dli_fbase, in.dli_fname);
 }
 
 /* The library last read for func_of */

@@ -325,8 +325,8 @@ once_args_without_debug_info() {
 # Hard cases with arguments: calls that never return (exit at depth,
 # pthread_exit), C++'s operator new and delete and a library call inside
 # operator new (--libcalls=all), an exception thrown through the C++
-# runtime, and a plugin opened by dlopen calling into the C library
-# (its result: the program's parent's pid).
+# runtime, and a plugin opened by dlopen (the call and its arguments)
+# calling into the C library (its result: the program's parent's pid).
 each_args_of_calls_that_never_return() {
 	local own=(-A 'finish@arg1/d32')
 	[ "$TINSTR" = -finstrument-functions ] && own=()
@@ -398,17 +398,17 @@ each_args_of_a_dlopened_plugin() {
 	"$TCC" -g "$TOPT" -fPIC -shared $INSTR -DPLUGIN -o plugin.so "$PROGS/libcalls-so.c"
 	"$TCC" -g "$TOPT" $INSTR -o lcmain "$PROGS/libcalls-main.c" -L. -llc \
 		-Wl,-rpath,"$PWD" -ldl
-	# (--no-check: getppid is the plugin's call, not the program's; the
-	# program's dlopen goes to kft's own, which follows the new library,
-	# and is not recorded)
-	kft record --libcalls --no-check -A 'dlsym@arg2/s' -R getppid -R getpid \
-		-- ./lcmain "$PWD/plugin.so"
-	kft ftrace | sed -n 's/^[^|]*|  *//p' | grep -E "^(dlsym|getppid|getpid)\(" |
-		sed "s/= [0-9][0-9]* /= N /" >calls
+	# (--no-check: getppid is the plugin's call, not the program's)
+	kft record --libcalls --no-check -A 'dlopen@arg1/s,arg2/x' -A 'dlsym@arg2/s' -R getppid \
+		-R getpid -- ./lcmain "$PWD/plugin.so"
+	kft ftrace | sed -n 's/^[^|]*|  *//p' | grep -E "^(dlopen|dlsym|getppid|getpid)\(" |
+		sed "s|$PWD|DIR|; s/= [0-9][0-9]* /= N /" >calls
 	expect calls <<'E'
 getpid(); /* = N */
+dlopen("DIR/plugin.so", 0x2);
 dlsym("plugin_entry");
 getppid(); /* = N */
+dlopen("DIR/plugin.so", 0x2);
 dlsym("plugin_entry");
 getppid(); /* = N */
 E

@@ -29,7 +29,7 @@ E
 # --libcalls: the calls an instrumented library and a plugin opened with
 # dlopen (twice: closed between) make into the C library, under their
 # callers; the program's calls into them are recorded once, by their own
-# hooks
+# hooks; its dlopen and dlclose too (kft's own, which stand for libc's)
 test_library_calls_of_libraries() {
 	"$TCC" -g "$TOPT" -fPIC -shared $INSTR -o liblc.so "$PROGS/libcalls-so.c"
 	"$TCC" -g "$TOPT" -fPIC -shared $INSTR -DPLUGIN -o plugin.so "$PROGS/libcalls-so.c"
@@ -44,12 +44,16 @@ test_library_calls_of_libraries() {
 main
 |  from_lib
 |  |  getpid
+|  dlopen
 |  dlsym
 |  plugin_entry
 |  |  getppid
+|  dlclose
+|  dlopen
 |  dlsym
 |  plugin_entry
 |  |  getppid
+|  dlclose
 E
 }
 
