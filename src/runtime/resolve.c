@@ -123,6 +123,9 @@ static KFT_NOTRACE int resolve_object(struct dl_phdr_info *info, size_t size, vo
 	(void)size;
 	if (!path || kft_elf_open(&elf, path, NULL))
 		return 0;
+	/* (many names, as kft record -a gives: each by a binary search) */
+	if (names->n > 16)
+		kft_elf_index_names(&elf);
 	for (size_t i = 0; i < names->n; i++)
 		resolve_name(names, &names->ctx[i], &elf, info->dlpi_addr);
 	for (size_t i = 0; i < names->nhex; i++)

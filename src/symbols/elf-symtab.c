@@ -490,6 +490,7 @@ void kft_elf_close(struct kft_elf *elf)
 		free(elf->debug);
 	}
 	free(elf->syms);
+	free(elf->by_name);
 	for (size_t i = 0; i < elf->nowned; i++)
 		free(elf->owned[i]);
 	free(elf->owned);
@@ -541,11 +542,59 @@ static bool cxx_match(const char *sym, const char *name)
 	return yes;
 }
 
+static int by_name_then_index(const void *a, const void *b, void *syms)
+{
+	const struct kft_elf_sym *v = syms;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	int c = strcmp(v[x].name, v[y].name);
+
+	return c ? c : (x > y) - (x < y);
+}
+
+void kft_elf_index_names(struct kft_elf *elf)
+{
+	if (elf->by_name || !elf->nsyms || elf->nsyms > UINT32_MAX ||
+	    !(elf->by_name = malloc(elf->nsyms * sizeof(*elf->by_name))))
+		return;
+	for (size_t i = 0; i < elf->nsyms; i++)
+		elf->by_name[i] = (uint32_t)i;
+	qsort_r(elf->by_name, elf->nsyms, sizeof(*elf->by_name), by_name_then_index, elf->syms);
+}
+
+/* kft_elf_find through the name index: the functions called name, in
+ * address order (the index keeps it among equal names). */
+static size_t find_indexed(const struct kft_elf *elf, const char *name, uint64_t *addrs,
+			   size_t max)
+{
+	size_t lo = 0, hi = elf->nsyms, found = 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(elf->syms[elf->by_name[mid]].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < elf->nsyms && !strcmp(elf->syms[elf->by_name[lo]].name, name); lo++) {
+		uint64_t addr = elf->syms[elf->by_name[lo]].addr;
+
+		if (found && addrs[found < max ? found - 1 : max - 1] == addr)
+			continue;
+		if (found < max)
+			addrs[found] = addr;
+		found++;
+	}
+	return found;
+}
+
 size_t kft_elf_find(const struct kft_elf *elf, const char *name, uint64_t *addrs, size_t max)
 {
 	bool cxx = kft_is_cxx_name(name);
 	size_t found = 0;
 
+	if (elf->by_name && !cxx)
+		return find_indexed(elf, name, addrs, max);
 	for (size_t i = 0; i < elf->nsyms; i++) {
 		if (strcmp(elf->syms[i].name, name) && !(cxx && cxx_match(elf->syms[i].name, name)))
 			continue;

@@ -62,6 +62,7 @@ struct kft_elf {
 	struct Elf_Scn *dynsym;	/* .dynsym, or NULL */
 	char **owned;		/* names made here (a versioned one's, cut) */
 	size_t nowned;
+	uint32_t *by_name;	/* syms[] by name, once kft_elf_index_names made it */
 };
 
 /* Where separate debug files live (Debian's -dbgsym packages). */
@@ -88,6 +89,11 @@ const struct kft_elf_sym *kft_elf_lookup(const struct kft_elf *elf, uint64_t vad
  * stores up to max.
  */
 size_t kft_elf_find(const struct kft_elf *elf, const char *name, uint64_t *addrs, size_t max);
+/* Sort the functions by name too (a few bytes each), so that many
+ * kft_elf_find calls take a binary search each instead of a pass over
+ * them all (kft record -a's thousands of names). Harmless if it cannot. */
+void kft_elf_index_names(struct kft_elf *elf);
+
 /* The addresses of the functions whose names match glob (fnmatch), each
  * once: how many match (the first max go to addrs). */
 size_t kft_elf_find_glob(const struct kft_elf *elf, const char *glob, uint64_t *addrs,

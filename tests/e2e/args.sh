@@ -417,3 +417,22 @@ E
 	kft ftrace | sed -n 's/^[^|]*|  *//p' >graph
 	check "getpid's result is the program's pid" grep -qx "getpid(); /\* = $pid \*/" graph
 }
+
+# -a on many functions: the runtime finds each name by a binary search
+# (kft_elf_index_names) and every one of them shows its arguments.
+once_args_of_many_functions() {
+	{
+		echo 'volatile long sink;'
+		for i in $(seq 0 59); do
+			echo "__attribute__((noinline)) long f$i(int a, const char *s) { sink += a; return a + (s != 0); }"
+		done
+		echo 'int main(void) { long t = 0;'
+		for i in $(seq 0 59); do echo " t += f$i($i, \"s$i\");"; done
+		echo ' return t == 1830 ? 0 : 1; }'
+	} >many.c
+	"$TCC" -O2 -g -pg -mfentry -o many many.c
+	kft record -a -- ./many
+	kft ftrace | sed -n 's/^[^|]*|  *//p' | grep -c '^f[0-9]*([0-9]*, "s[0-9]*"); /\* = [0-9]* \*/$' >n
+	expect n <<<60
+	kft ftrace | sed -n 's/^[^|]*|  *//p' | grep -q '^f41(41, "s41"); /\* = 42 \*/$'
+}

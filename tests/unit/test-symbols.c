@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "symbols/demangle.h"
+#include "symbols/elf-symtab.h"
 #include "symbols/saved-symbols.h"
 #include "symbols/symbolizer.h"
 
@@ -170,6 +171,34 @@ static void test_map_epochs(void **state)
 	rmdir(dir);
 }
 
+/* The name index finds what the pass over every function finds: each
+ * function of this test program, by name, the same addresses in the same
+ * order; a name it lacks, none. */
+static void test_name_index(void **state)
+{
+	struct kft_elf plain, indexed;
+	struct kft_error err;
+	uint64_t a[8], b[8];
+
+	(void)state;
+	assert_int_equal(kft_elf_open(&plain, "/proc/self/exe", &err), 0);
+	assert_int_equal(kft_elf_open(&indexed, "/proc/self/exe", &err), 0);
+	kft_elf_index_names(&indexed);
+	assert_non_null(indexed.by_name);
+	assert_true(plain.nsyms > 10);
+	for (size_t i = 0; i < plain.nsyms; i++) {
+		const char *name = plain.syms[i].name;
+		size_t n = kft_elf_find(&plain, name, a, 8);
+
+		assert_int_equal(kft_elf_find(&indexed, name, b, 8), n);
+		assert_memory_equal(a, b, (n < 8 ? n : 8) * sizeof(a[0]));
+	}
+	assert_int_equal(kft_elf_find(&indexed, "no_such_function_here", b, 8), 0);
+	assert_int_equal(kft_elf_find(&indexed, "test_name_index", b, 1), 1);
+	kft_elf_close(&plain);
+	kft_elf_close(&indexed);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -178,6 +207,7 @@ int main(void)
 		cmocka_unit_test(test_demangled_matches),
 		cmocka_unit_test(test_symbols_file),
 		cmocka_unit_test(test_map_epochs),
+		cmocka_unit_test(test_name_index),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
