@@ -361,7 +361,8 @@ static int attach(const struct record_opts *o, struct kft_config *cfg)
 	exe[n] = '\0';
 	if (!o->no_check && check_program(exe, cfg, o->config ? o->config : "config", o->libcalls))
 		return 1;
-	if (o->auto_args && kft_cli_said(kft_auto_args(cfg, exe, o->libcalls, stderr, &err), &err))
+	if (o->auto_args && kft_cli_said(kft_auto_args(cfg, exe, o->libcalls, o->libcalls_all, stderr,
+							     &err), &err))
 		return 1;
 	if (kft_cli_said(kft_attach_begin((pid_t)pid, exe, o->dir, cfg, cfg->prime || !o->no_prime,
 					  (o->no_compress ? KFT_MODE_NO_COMPRESS : 0) |
@@ -804,7 +805,8 @@ int kft_cmd_record(int argc, char **argv)
 	if (!o.no_check && (check_program(prog, &cfg, o.config ? o.config : "config", o.libcalls) ||
 			    (o.latency && check_latency_func(prog, o.latency))))
 		goto out;
-	if (o.auto_args && kft_cli_said(kft_auto_args(&cfg, prog, o.libcalls, stderr, &err), &err))
+	if (o.auto_args && kft_cli_said(kft_auto_args(&cfg, prog, o.libcalls, o.libcalls_all, stderr,
+							       &err), &err))
 		goto out;
 	if (kft_cli_said(kft_launch_find_runtime(runtime, sizeof(runtime), &err), &err) ||
 	    kft_cli_said(kft_trace_dir_prepare(o.dir, &err), &err) ||

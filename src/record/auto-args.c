@@ -46,15 +46,16 @@ static int own_functions(struct kft_config *cfg, const struct kft_elf *elf, cons
 	return 0;
 }
 
-/* The C library functions the program calls that the table knows. */
-static int library_calls(struct kft_config *cfg, const struct kft_elf *elf,
+/* The C library functions the program calls that the table knows (all:
+ * those its libraries call too, which the program's imports do not say). */
+static int library_calls(struct kft_config *cfg, const struct kft_elf *elf, bool all,
 			 struct kft_error *err)
 {
 	for (size_t i = 0; i < kft_libc_params_count(); i++) {
 		const char *name = kft_libc_params_name(i);
 		struct kft_argspec spec;
 
-		if (kft_config_has_args(cfg, name) || !kft_elf_find_imports(elf, name) ||
+		if (kft_config_has_args(cfg, name) || (!all && !kft_elf_find_imports(elf, name)) ||
 		    kft_argspec_parse(kft_libc_params(name), &spec))
 			continue;
 		if (kft_config_add_args(cfg, name, &spec))
@@ -63,8 +64,8 @@ static int library_calls(struct kft_config *cfg, const struct kft_elf *elf,
 	return 0;
 }
 
-int kft_auto_args(struct kft_config *cfg, const char *path, bool libcalls, FILE *notes,
-		  struct kft_error *err)
+int kft_auto_args(struct kft_config *cfg, const char *path, bool libcalls, bool libcalls_all,
+		  FILE *notes, struct kft_error *err)
 {
 	struct kft_elf elf;
 	int ret;
@@ -73,7 +74,7 @@ int kft_auto_args(struct kft_config *cfg, const char *path, bool libcalls, FILE 
 		return -1;
 	ret = own_functions(cfg, &elf, path, notes, err);
 	if (!ret && libcalls)
-		ret = library_calls(cfg, &elf, err);
+		ret = library_calls(cfg, &elf, libcalls_all, err);
 	kft_elf_close(&elf);
 	return ret;
 }

@@ -14,13 +14,14 @@
  * Add to cfg's args statement every function of the program at path
  * whose parameters its debug information gives (where its hooks see the
  * registers: -pg, -pg -mfentry, patched entries) and, with libcalls,
- * every C library function it calls that kft knows the prototype of. A
+ * every C library function it calls that kft knows the prototype of
+ * (with libcalls_all, that any library calls: every one the table has). A
  * function the statement names already (-A, -R, the config) keeps what
  * that asks. What cannot be saved, and why, goes to notes. 0, or -1 with
  * err (out of memory, a file that cannot be read).
  */
-int kft_auto_args(struct kft_config *cfg, const char *path, bool libcalls, FILE *notes,
-		  struct kft_error *err);
+int kft_auto_args(struct kft_config *cfg, const char *path, bool libcalls, bool libcalls_all,
+		  FILE *notes, struct kft_error *err);
 
 /*
  * The enumerators of every enum type cfg's args specs show by name

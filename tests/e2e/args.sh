@@ -367,6 +367,12 @@ E
 	new=$(sed -n 's/^} \/\* operator new = \(0x[0-9a-f]*\) \*\/$/\1/p' graph)
 	check "malloc(4) inside operator new, returning its pointer" \
 		grep -qx "malloc(4); /\* = $new \*/" graph
+	# -a's table serves calls between libraries under --libcalls=all
+	kft record -a --libcalls=all -- ./newdelete 2>/dev/null
+	kft ftrace | sed -n 's/^[^|]*|  *//p' >graph
+	ptr=$(sed -n 's/^malloc(4); \/\* = \(0x[0-9a-f]*\) \*\/$/\1/p' graph)
+	check "-a: libstdc++'s malloc with its argument and result" test -n "$ptr"
+	check "-a: and the free of that pointer" grep -qx "free($ptr);" graph
 }
 
 each_args_of_an_exception_through_the_cxx_runtime() {
