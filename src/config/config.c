@@ -238,6 +238,16 @@ static bool is_ident_char(char c)
 	return isalnum((unsigned char)c) || (c && strchr("_.$@:()<>,*&~[] ", c));
 }
 
+bool kft_enum_type_ok(const char *name, size_t len)
+{
+	if (!len || len >= KFT_ENUM_TYPE_MAX)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (!isalnum((unsigned char)name[i]) && name[i] != '_' && name[i] != ':')
+			return false;
+	return true;
+}
+
 const struct kft_argitem *kft_argspec_find(const struct kft_argspec *spec, int slot)
 {
 	for (unsigned int i = 0; i < spec->n; i++)
@@ -308,11 +318,8 @@ static int argspec_item(const char *s, size_t n, struct kft_argspec *spec)
 		/* e:TYPE, a 32-bit value (C's enums are int-sized) */
 		size_t len = n - name - 3;
 
-		if (slot >= KFT_ARGSLOT_FP0 || len >= KFT_ENUM_TYPE_MAX)
+		if (slot >= KFT_ARGSLOT_FP0 || !kft_enum_type_ok(slash + 3, len))
 			return -1;
-		for (size_t i = 0; i < len; i++)
-			if (!isalnum((unsigned char)slash[3 + i]) && !strchr("_:", slash[3 + i]))
-				return -1;
 		spec->item[spec->n] = (struct kft_argitem){ (uint8_t)slot, KFT_ARG_ENUM, 32, "" };
 		memcpy(spec->item[spec->n++].enum_type, slash + 3, len);
 		return 0;

@@ -117,6 +117,9 @@ struct kft_argspec {
 int kft_argspec_parse(const char *text, struct kft_argspec *spec);
 /* spec as kft_argspec_parse reads it, into buf. */
 const char *kft_argspec_str(const struct kft_argspec *spec, char *buf, size_t size);
+/* Whether name[0, len) can be an /e:TYPE's type: 1 to
+ * KFT_ENUM_TYPE_MAX - 1 letters, digits, '_' and ':'. */
+bool kft_enum_type_ok(const char *name, size_t len);
 /* spec's item for slot, or NULL. */
 const struct kft_argitem *kft_argspec_find(const struct kft_argspec *spec, int slot);
 /* Whether spec saves any argument (not only the return value). */

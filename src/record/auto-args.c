@@ -23,7 +23,7 @@ static int own_functions(struct kft_config *cfg, const struct kft_elf *elf, cons
 			"(-pg, -pg -mfentry or -fpatchable-function-entry=5 would)\n", path);
 		return 0;
 	}
-	if (kft_dwarf_funcs_read(path, &funcs, &why)) {
+	if (kft_dwarf_funcs_read(elf, path, &funcs, &why)) {
 		fprintf(notes, "kft: -a: %s: its own functions' arguments are not saved\n",
 			why.msg);
 		return 0;
@@ -41,8 +41,9 @@ static int own_functions(struct kft_config *cfg, const struct kft_elf *elf, cons
 	kft_dwarf_funcs_free(&funcs);
 	if (partial)
 		fprintf(notes, "kft: -a: %zu of %zu functions show only some of their arguments: "
-			"one passed in a way kft cannot follow (a struct by value, long double, a "
-			"variadic tail) and those after it\n", partial, added);
+			"one passed in a way kft cannot follow (long double, a variadic tail, a C++ "
+			"class that does not say how it travels) and those after it\n", partial,
+			added);
 	return 0;
 }
 

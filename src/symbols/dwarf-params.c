@@ -3,10 +3,11 @@
  * What each function of a program takes and returns, from its DWARF (or
  * its separate debug file's, found by elfutils' libdwfl as gdb finds
  * it), as an args spec: which registers hold its parameters under the
- * x86-64 System V calling convention, and how each shows. Where that
- * cannot be known for certain (a struct passed by value, a variadic
- * tail, long double, a function the optimizer gave another convention),
- * the spec stops before it: kft shows fewer values, never a wrong one.
+ * x86-64 System V calling convention, and how each shows (a struct
+ * passed by value holds its place, {...}). Where that cannot be known for
+ * certain (a variadic tail, long double, a C++ class that does not say
+ * how it travels, a function the optimizer gave another convention), the
+ * spec stops before it: kft shows fewer values, never a wrong one.
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -62,18 +63,18 @@ static bool type_of(Dwarf_Die *die, Dwarf_Die *out)
 	return type_named(die, out, &named);
 }
 
-/* Whether an enum type's name can go in a spec (kft-config(5)). */
-static bool enum_name_ok(const char *name)
+/* die's attribute name (its own, or its origin's) as a constant, into *v. */
+static bool udata(Dwarf_Die *die, unsigned int name, Dwarf_Word *v)
 {
-	size_t len = name ? strlen(name) : 0;
+	Dwarf_Attribute attr;
 
-	if (!len || len >= KFT_ENUM_TYPE_MAX)
-		return false;
-	for (size_t i = 0; i < len; i++)
-		if (!(name[i] >= 'a' && name[i] <= 'z') && !(name[i] >= 'A' && name[i] <= 'Z') &&
-		    !(name[i] >= '0' && name[i] <= '9') && name[i] != '_' && name[i] != ':')
-			return false;
-	return true;
+	return dwarf_attr_integrate(die, name, &attr) && !dwarf_formudata(&attr, v);
+}
+
+/* A scalar's size as a spec says it: bits, 0 for 64. */
+static uint8_t spec_bits(int size)
+{
+	return size == 8 ? 0 : (uint8_t)(size * 8);
 }
 
 enum kind { UNKNOWN, INTEGER, FLOATING, AGGREGATE, VOID };
@@ -83,7 +84,6 @@ enum kind { UNKNOWN, INTEGER, FLOATING, AGGREGATE, VOID };
 static enum kind classify(Dwarf_Die *die, Dwarf_Die *t, struct kft_argitem *it)
 {
 	Dwarf_Word enc = 0;
-	Dwarf_Attribute attr;
 	Dwarf_Die to;
 	const char *named;
 	int size;
@@ -94,10 +94,9 @@ static enum kind classify(Dwarf_Die *die, Dwarf_Die *t, struct kft_argitem *it)
 	size = dwarf_bytesize(t);
 	switch (dwarf_tag(t)) {
 	case DW_TAG_base_type:
-		if (!dwarf_attr(t, DW_AT_encoding, &attr) || dwarf_formudata(&attr, &enc) ||
-		    size <= 0 || size > 8)
+		if (!udata(t, DW_AT_encoding, &enc) || size <= 0 || size > 8)
 			return UNKNOWN;	/* __int128, long double, _Complex */
-		it->bits = size == 8 ? 0 : (uint8_t)(size * 8);
+		it->bits = spec_bits(size);
 		switch (enc) {
 		case DW_ATE_boolean:
 			it->fmt = KFT_ARG_BOOL;
@@ -120,19 +119,18 @@ static enum kind classify(Dwarf_Die *die, Dwarf_Die *t, struct kft_argitem *it)
 	case DW_TAG_enumeration_type:
 		if (size <= 0 || size > 8)
 			return UNKNOWN;
-		it->bits = size == 8 ? 0 : (uint8_t)(size * 8);
+		it->bits = spec_bits(size);
 		/* by its enumerators' names, where its type has a name a spec
 		 * can hold (its own, or a typedef's) and it is int-sized */
 		if (!named || dwarf_diename(t))
 			named = dwarf_diename(t);
-		if (size == 4 && enum_name_ok(named)) {
+		if (size == 4 && named && kft_enum_type_ok(named, strlen(named))) {
 			it->fmt = KFT_ARG_ENUM;
 			strcpy(it->enum_type, named);
 			return INTEGER;
 		}
 		it->fmt = KFT_ARG_INT;
-		if (type_of(t, &to) && dwarf_attr(&to, DW_AT_encoding, &attr) &&
-		    !dwarf_formudata(&attr, &enc) && enc == DW_ATE_unsigned)
+		if (type_of(t, &to) && udata(&to, DW_AT_encoding, &enc) && enc == DW_ATE_unsigned)
 			it->fmt = KFT_ARG_UINT;
 		return INTEGER;
 	case DW_TAG_pointer_type:
@@ -142,7 +140,7 @@ static enum kind classify(Dwarf_Die *die, Dwarf_Die *t, struct kft_argitem *it)
 		/* a char *: the string it points to */
 		if (dwarf_tag(t) == DW_TAG_pointer_type && type_of(t, &to) &&
 		    dwarf_tag(&to) == DW_TAG_base_type && dwarf_bytesize(&to) == 1 &&
-		    dwarf_attr(&to, DW_AT_encoding, &attr) && !dwarf_formudata(&attr, &enc) &&
+		    udata(&to, DW_AT_encoding, &enc) &&
 		    (enc == DW_ATE_signed_char || enc == DW_ATE_unsigned_char))
 			it->fmt = KFT_ARG_STR;
 		return INTEGER;
@@ -187,8 +185,8 @@ static bool classify_into(Dwarf_Die *t, uint64_t off, enum eightbyte eb[2], int 
 			    dwarf_hasattr(&child, DW_AT_declaration))
 				continue;	/* a static member, a method */
 			moff = 0;
-			if (dwarf_attr(&child, DW_AT_data_member_location, &attr) &&
-			    dwarf_formudata(&attr, &moff))
+			if (dwarf_hasattr(&child, DW_AT_data_member_location) &&
+			    !udata(&child, DW_AT_data_member_location, &moff))
 				return false;	/* a location expression: not simple */
 			if (dwarf_hasattr(&child, DW_AT_bit_size)) {
 				/* a bit-field: an integer where it lies */
@@ -207,10 +205,9 @@ static bool classify_into(Dwarf_Die *t, uint64_t off, enum eightbyte eb[2], int 
 		if (!dwarf_attr_integrate(&pt, DW_AT_type, &attr) || !dwarf_formref_die(&attr, &sub) ||
 		    dwarf_child(&pt, &child) || dwarf_tag(&child) != DW_TAG_subrange_type)
 			return false;
-		if (dwarf_attr(&child, DW_AT_count, &attr) && !dwarf_formudata(&attr, &count))
+		if (udata(&child, DW_AT_count, &count))
 			;
-		else if (dwarf_attr(&child, DW_AT_upper_bound, &attr) &&
-			 !dwarf_formudata(&attr, &count))
+		else if (udata(&child, DW_AT_upper_bound, &count))
 			count++;
 		else
 			return false;
@@ -227,8 +224,7 @@ static bool classify_into(Dwarf_Die *t, uint64_t off, enum eightbyte eb[2], int 
 		}
 		return true;
 	case DW_TAG_base_type:
-		if (!dwarf_attr(&pt, DW_AT_encoding, &attr) || dwarf_formudata(&attr, &enc) ||
-		    size <= 0 || size > 8)
+		if (!udata(&pt, DW_AT_encoding, &enc) || size <= 0 || size > 8)
 			return false;	/* long double, __int128: memory */
 		want = enc == DW_ATE_float ? EB_SSE : EB_INT;
 		break;
@@ -275,12 +271,9 @@ static bool aggregate_in_registers(Dwarf_Die *t, unsigned int *ints, unsigned in
  * hidden pointer), _by_value, or 0 (not said). */
 static Dwarf_Word pass_convention(Dwarf_Die *t)
 {
-	Dwarf_Attribute attr;
 	Dwarf_Word cc;
 
-	if (dwarf_attr(t, DW_AT_calling_convention, &attr) && !dwarf_formudata(&attr, &cc))
-		return cc;
-	return 0;
+	return udata(t, DW_AT_calling_convention, &cc) ? cc : 0;
 }
 
 static bool is_cplusplus(Dwarf_Die *cu)
@@ -294,7 +287,6 @@ static bool is_cplusplus(Dwarf_Die *cu)
 /* fn's spec, its parameters in order: false if none can be saved. */
 static bool spec_of(Dwarf_Die *fn, bool cplusplus, struct kft_argspec *spec, bool *partial)
 {
-	Dwarf_Attribute attr;
 	Dwarf_Word cc;
 	Dwarf_Die t, child;
 	unsigned int ints = 0, fps = 0, stacked = 0;
@@ -303,8 +295,7 @@ static bool spec_of(Dwarf_Die *fn, bool cplusplus, struct kft_argspec *spec, boo
 	memset(spec, 0, sizeof(*spec));
 	*partial = false;
 	/* the optimizer gave it a convention of its own */
-	if (dwarf_attr_integrate(fn, DW_AT_calling_convention, &attr) &&
-	    !dwarf_formudata(&attr, &cc) && cc != DW_CC_normal)
+	if (udata(fn, DW_AT_calling_convention, &cc) && cc != DW_CC_normal)
 		return false;
 	switch (classify(fn, &t, &it)) {
 	case INTEGER:
@@ -493,43 +484,48 @@ static const Dwfl_Callbacks callbacks = {
 	.find_debuginfo = dwfl_standard_find_debuginfo,
 };
 
-int kft_dwarf_funcs_read(const char *path, struct kft_dwarf_funcs *out, struct kft_error *err)
+/* path's DWARF, its own or its separate debug file's: the session (end
+ * it with dwfl_end) and the module whose CUs to walk, or NULL with err. */
+static Dwfl *open_dwarf(const char *path, Dwfl_Module **mod, struct kft_error *err)
 {
-	struct kft_elf elf;
-	Dwfl *dwfl;
+	Dwfl *dwfl = dwfl_begin(&callbacks);
+	Dwarf_Addr bias;
+
+	if (!dwfl) {
+		kft_error_set(err, "%s: %s", path, dwfl_errmsg(-1));
+		return NULL;
+	}
+	*mod = dwfl_report_offline(dwfl, "", path, -1);
+	dwfl_report_end(dwfl, NULL, NULL);
+	if (!*mod || !dwfl_module_getdwarf(*mod, &bias)) {
+		dwfl_end(dwfl);
+		kft_error_set(err, "%s has no debug information (DWARF): build it with -g", path);
+		return NULL;
+	}
+	return dwfl;
+}
+
+int kft_dwarf_funcs_read(const struct kft_elf *elf, const char *path,
+			 struct kft_dwarf_funcs *out, struct kft_error *err)
+{
 	Dwfl_Module *mod;
+	Dwfl *dwfl = open_dwarf(path, &mod, err);
 	Dwarf_Die *cu = NULL;
 	Dwarf_Addr bias;
 	size_t cap = 0;
 	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
-	if (kft_elf_open(&elf, path, err))
+	if (!dwfl)
 		return -1;
-	dwfl = dwfl_begin(&callbacks);
-	if (!dwfl) {
-		kft_elf_close(&elf);
-		return kft_error_set(err, "%s: %s", path, dwfl_errmsg(-1));
-	}
-	mod = dwfl_report_offline(dwfl, "", path, -1);
-	dwfl_report_end(dwfl, NULL, NULL);
-	if (!mod || !dwfl_module_getdwarf(mod, &bias)) {
-		ret = kft_error_set(err, "%s has no debug information (DWARF): build it with -g",
-				    path);
-		goto out;
-	}
-	while ((cu = dwfl_module_nextcu(mod, cu, &bias))) {
-		if (walk(cu, &elf, is_cplusplus(cu), out, &cap, 0)) {
+	while (!ret && (cu = dwfl_module_nextcu(mod, cu, &bias)))
+		if (walk(cu, elf, is_cplusplus(cu), out, &cap, 0))
 			ret = kft_error_set(err, "out of memory");
-			goto out;
-		}
-	}
-	drop_ambiguous(out);
-out:
 	dwfl_end(dwfl);
-	kft_elf_close(&elf);
 	if (ret)
 		kft_dwarf_funcs_free(out);
+	else
+		drop_ambiguous(out);
 	return ret;
 }
 
@@ -594,20 +590,14 @@ static void enums_in(Dwarf_Die *die, const char *const *types, bool *done, size_
 int kft_dwarf_enums_write(const char *path, const char *const *types, size_t n, bool *found,
 			  FILE *out, struct kft_error *err)
 {
-	Dwfl *dwfl = dwfl_begin(&callbacks);
 	Dwfl_Module *mod;
+	Dwfl *dwfl;
 	Dwarf_Die *cu = NULL;
 	Dwarf_Addr bias;
 
 	memset(found, 0, n * sizeof(*found));
-	if (!dwfl)
-		return kft_error_set(err, "%s: %s", path, dwfl_errmsg(-1));
-	mod = dwfl_report_offline(dwfl, "", path, -1);
-	dwfl_report_end(dwfl, NULL, NULL);
-	if (!mod || !dwfl_module_getdwarf(mod, &bias)) {
-		dwfl_end(dwfl);
-		return kft_error_set(err, "%s has no debug information (DWARF)", path);
-	}
+	if (!(dwfl = open_dwarf(path, &mod, err)))
+		return -1;
 	while ((cu = dwfl_module_nextcu(mod, cu, &bias)))
 		enums_in(cu, types, found, n, out, 0);
 	dwfl_end(dwfl);

@@ -26,10 +26,14 @@ struct kft_dwarf_funcs {
 	size_t n;
 };
 
-/* The functions of path (an ELF file) that have code and whose
- * parameters or result can be saved: 0, or -1 with err (no debug
- * information, ...). Free with kft_dwarf_funcs_free(). */
-int kft_dwarf_funcs_read(const char *path, struct kft_dwarf_funcs *out, struct kft_error *err);
+struct kft_elf;
+
+/* The functions of path (an ELF file, open as elf: its symbols name
+ * them) that have code and whose parameters or result can be saved: 0,
+ * or -1 with err (no debug information, ...). Free with
+ * kft_dwarf_funcs_free(). */
+int kft_dwarf_funcs_read(const struct kft_elf *elf, const char *path,
+			 struct kft_dwarf_funcs *out, struct kft_error *err);
 void kft_dwarf_funcs_free(struct kft_dwarf_funcs *f);
 
 /* The enumerators of each enum type of path called types[i] (or a
