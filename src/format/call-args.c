@@ -263,28 +263,6 @@ int kft_argrec_slots(const struct kft_argrec *r, uint8_t *slots, int max)
 	return n;
 }
 
-const char *kft_args_text(const struct kft_call_args *a, char *buf, size_t size)
-{
-	uint8_t slots[KFT_ARGSPEC_ITEMS];
-	int nslots = a->args ? kft_argrec_slots(a->args, slots, KFT_ARGSPEC_ITEMS) : 0;
-	size_t n = 0;
-
-	buf[0] = '\0';
-	/* in the record's order: the spec's, a function's parameters' */
-	for (int i = 0; i < nslots; i++) {
-		char one[KFT_ARGS_STR_MAX * 4 + 32];
-		int w;
-
-		if (!*kft_argrec_value(a->args, slots[i], one, sizeof(one)))
-			continue;
-		w = snprintf(buf + n, size - n, "%s%s", n ? ", " : "", one);
-		if (w < 0 || (size_t)w >= size - n)
-			break;
-		n += (size_t)w;
-	}
-	return buf;
-}
-
 int kft_call_args_named(const struct kft_call_args *a, bool with_ret, struct kft_named_value *out,
 			int max)
 {
@@ -302,6 +280,24 @@ int kft_call_args_named(const struct kft_call_args *a, bool with_ret, struct kft
 		n++;
 	}
 	return n;
+}
+
+const char *kft_args_text(const struct kft_call_args *a, char *buf, size_t size)
+{
+	struct kft_named_value v[KFT_ARGSPEC_ITEMS];
+	int nv = kft_call_args_named(a, false, v, KFT_ARGSPEC_ITEMS);
+	size_t n = 0;
+
+	buf[0] = '\0';
+	/* in the record's order: the spec's, a function's parameters' */
+	for (int i = 0; i < nv; i++) {
+		int w = snprintf(buf + n, size - n, "%s%s", n ? ", " : "", v[i].text);
+
+		if (w < 0 || (size_t)w >= size - n)
+			break;
+		n += (size_t)w;
+	}
+	return buf;
 }
 
 const char *kft_retval_text(const struct kft_call_args *a, char *buf, size_t size)

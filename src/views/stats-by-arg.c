@@ -25,6 +25,25 @@ int kft_arg_key_parse(const char *text, char *func, size_t size, int *slot)
 	return 0;
 }
 
+/* `--by key` into func and slot, for trace(s) tr[0..ntr) that must hold
+ * saved values: 0, or -1 with err naming key. */
+static int by_key(const char *key, const struct kft_trace *const *tr, int ntr, char *func,
+		  size_t size, int *slot, struct kft_error *err)
+{
+	if (kft_arg_key_parse(key, func, size, slot))
+		return kft_error_set(err,
+				     "--by %s: not FUNC@argN (N 1 to %d), FUNC@fpargN (1 to %d) "
+				     "or FUNC@retval",
+				     key, KFT_MAX_ARGS, KFT_MAX_FPARGS);
+	for (int i = 0; i < ntr; i++)
+		if (!tr[i]->nargs)
+			return kft_error_set(err,
+					     "--by %s: %s holds no saved arguments or return "
+					     "values (kft record -A, -R)",
+					     key, tr[i]->dir);
+	return 0;
+}
+
 /* The group of value text (a new one, all zero, when first met). */
 static struct kft_arg_group *group_of(struct kft_arg_groups *g, const char *text, size_t *cap)
 {
@@ -197,16 +216,8 @@ int kft_view_by_arg(FILE *out, const struct kft_trace *tr, struct kft_symbolizer
 	char func[512];
 	int slot, ret;
 
-	if (kft_arg_key_parse(key, func, sizeof(func), &slot))
-		return kft_error_set(err,
-				     "--by %s: not FUNC@argN (N 1 to %d), FUNC@fpargN (1 to %d) "
-				     "or FUNC@retval",
-				     key, KFT_MAX_ARGS, KFT_MAX_FPARGS);
-	if (!tr->nargs)
-		return kft_error_set(err,
-				     "--by %s: %s holds no saved arguments or return values "
-				     "(kft record -A, -R)",
-				     key, tr->dir);
+	if (by_key(key, &tr, 1, func, sizeof(func), &slot, err))
+		return -1;
 	ret = kft_arg_groups_compute(&g, tr, sz, func, slot, worst_first, err);
 	if (!ret && !g.n)
 		ret = kft_error_set(err, "--by %s: %s never ran in %s", key, func, tr->dir);
@@ -256,18 +267,9 @@ int kft_view_diff_by_arg(FILE *out, const struct kft_trace *old_tr, struct kft_s
 	int slot, ret = 0, w;
 
 	memset(g, 0, sizeof(g));
-	if (kft_arg_key_parse(key, func, sizeof(func), &slot))
-		return kft_error_set(err,
-				     "--by %s: not FUNC@argN (N 1 to %d), FUNC@fpargN (1 to %d) "
-				     "or FUNC@retval",
-				     key, KFT_MAX_ARGS, KFT_MAX_FPARGS);
-	for (int i = 0; i < 2 && !ret; i++) {
-		if (!tr[i]->nargs)
-			ret = kft_error_set(err, "--by %s: %s holds no saved arguments or return "
-					    "values (kft record -A, -R)", key, tr[i]->dir);
-		else
-			ret = kft_arg_groups_compute(&g[i], tr[i], sz[i], func, slot, false, err);
-	}
+	ret = by_key(key, tr, 2, func, sizeof(func), &slot, err);
+	for (int i = 0; i < 2 && !ret; i++)
+		ret = kft_arg_groups_compute(&g[i], tr[i], sz[i], func, slot, false, err);
 	if (!ret && !(rows = calloc(g[0].n + g[1].n + 1, sizeof(*rows))))
 		ret = kft_error_set(err, "out of memory");
 	if (ret)
