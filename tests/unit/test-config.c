@@ -404,6 +404,16 @@ static void test_sets(void **state)
 	rejects("begin\n set 9io a\nend\n", "t.conf:2: '9io': a set's name starts with a letter or '_'");
 }
 
+/* An args statement naming word alone is refused with the spec error. */
+static void rejects_spec(const char *word, const char *bad)
+{
+	char text[128], want[512];
+
+	snprintf(text, sizeof(text), "begin\nargs %s fend\nend", word);
+	snprintf(want, sizeof(want), "t.conf:2: '%s': %s", word, bad);
+	rejects(text, want);
+}
+
 /* args: FUNC@SPEC words, commas inside a spec, the default spec, errors */
 static void test_args(void **state)
 {
@@ -412,7 +422,7 @@ static void test_args(void **state)
 				  "(with a size: 8, 16, 32, 64), /s, /e:ENUM, or /f (fparg, retval; "
 				  "32 or 64)";
 	const struct kft_argitem *it;
-	char buf[128], want[256];
+	char buf[128];
 
 	parses("begin\nargs open@arg1/s,arg2/x read@retval/d32 f* 0x40 fend\nend");
 	assert_true(cfg.args.set);
@@ -449,20 +459,16 @@ static void test_args(void **state)
 	assert_string_equal(kft_argspec_str(&cfg.argspecs[0], buf, sizeof(buf)),
 			    "arg1/S,arg3/d32,stack1/S,fparg1/S");
 	assert_int_equal(cfg.argspecs[0].item[2].slot, KFT_ARGSLOT_STACK0);
-	snprintf(want, sizeof(want), "t.conf:2: 'f@stack1/d': %s", bad);
-	rejects("begin\nargs f@stack1/d fend\nend", want);
-	snprintf(want, sizeof(want), "t.conf:2: 'f@retval/S': %s", bad);
-	rejects("begin\nargs f@retval/S fend\nend", want);
+	rejects_spec("f@stack1/d", bad);
+	rejects_spec("f@retval/S", bad);
 	/* an enum's names, by its type's */
 	parses("begin\nargs paint@arg1/e:color,retval/e:ns::mode fend\nend");
 	assert_string_equal(kft_argspec_str(&cfg.argspecs[0], buf, sizeof(buf)),
 			    "arg1/e:color,retval/e:ns::mode");
 	assert_int_equal(cfg.argspecs[0].item[0].fmt, KFT_ARG_ENUM);
 	assert_string_equal(cfg.argspecs[0].item[1].enum_type, "ns::mode");
-	snprintf(want, sizeof(want), "t.conf:2: 'f@arg1/e:': %s", bad);
-	rejects("begin\nargs f@arg1/e: fend\nend", want);
-	snprintf(want, sizeof(want), "t.conf:2: 'f@fparg1/e:color': %s", bad);
-	rejects("begin\nargs f@fparg1/e:color fend\nend", want);
+	rejects_spec("f@arg1/e:", bad);
+	rejects_spec("f@fparg1/e:color", bad);
 	/* the static dialect: commas between functions still separate them */
 	parses("begin\nargs a@arg1, b@retval,\n c\nend");
 	assert_int_equal(cfg.args.n, 3);
@@ -473,21 +479,14 @@ static void test_args(void **state)
 	assert_string_equal(cfg.args.refs[0].name, "memcpy@GLIBC_2.14");
 	assert_int_equal(kft_argspec_find(&cfg.argspecs[0], 1)->fmt, KFT_ARG_UINT);
 	assert_int_equal(kft_argspec_find(&cfg.argspecs[0], 1)->bits, 8);
-	snprintf(want, sizeof(want), "t.conf:2: 'f@arg7': %s", bad);
-	rejects("begin\nargs f@arg7 fend\nend", want);
-	snprintf(want, sizeof(want), "t.conf:2: 'f@arg1,arg1': %s", bad);
-	rejects("begin\nargs f@arg1,arg1 fend\nend", want);
-	snprintf(want, sizeof(want), "t.conf:2: 'f@retval/s32': %s", bad);
-	rejects("begin\nargs f@retval/s32 fend\nend", want);
+	rejects_spec("f@arg7", bad);
+	rejects_spec("f@arg1,arg1", bad);
+	rejects_spec("f@retval/s32", bad);
 	/* a float in an integer register, an integer in a vector one */
-	snprintf(want, sizeof(want), "t.conf:2: 'f@arg1/f': %s", bad);
-	rejects("begin\nargs f@arg1/f fend\nend", want);
-	snprintf(want, sizeof(want), "t.conf:2: 'f@fparg1/d': %s", bad);
-	rejects("begin\nargs f@fparg1/d fend\nend", want);
-	snprintf(want, sizeof(want), "t.conf:2: 'f@fparg9': %s", bad);
-	rejects("begin\nargs f@fparg9 fend\nend", want);
-	snprintf(want, sizeof(want), "t.conf:2: 'f@fparg1/f16': %s", bad);
-	rejects("begin\nargs f@fparg1/f16 fend\nend", want);
+	rejects_spec("f@arg1/f", bad);
+	rejects_spec("f@fparg1/d", bad);
+	rejects_spec("f@fparg9", bad);
+	rejects_spec("f@fparg1/f16", bad);
 	rejects("begin\nargs fend\nend", "t.conf:2: 'args': empty function list");
 }
 
