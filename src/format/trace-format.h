@@ -386,7 +386,9 @@ kft_rec_pack(struct kft_rec *r, uint64_t entry_ns, uint64_t depth, uint32_t dur,
 #define KFT_ZCODEC_ZSTD_DELTA 1		/* zstd of the records, each entry word
 					 * less the one before it (older kft) */
 #define KFT_ZCODEC_ZSTD_COLUMNS 2	/* zstd of the records' fields, a column
-					 * each, as differences (zcodec.h) */
+					 * each, as differences (older kft) */
+#define KFT_ZCODEC_RICE 3		/* what the call tree predicts, in Rice
+					 * codes (zcodec-rice.h) */
 
 struct kft_zhdr {
 	char magic[8];

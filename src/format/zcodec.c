@@ -6,6 +6,8 @@
 
 #include "../common/compiler.h"
 #include "zcodec.h"
+#include "zcodec-fields.h"
+#include "zcodec-rice.h"
 
 /* zstd's fastest positive level: on these numbers, some 14 ns a record
  * here for about a byte a call on recursive code */
@@ -28,7 +30,9 @@ KFT_NOTRACE ZSTD_CCtx *kft_zcodec_init(void *work, size_t size)
 
 KFT_NOTRACE size_t kft_zcodec_bound(uint32_t n)
 {
-	return ZSTD_compressBound(KFT_ZCODEC_SCRATCH(n));
+	size_t zstd = ZSTD_compressBound(KFT_ZCODEC_SCRATCH(n));
+
+	return zstd > KFT_RICE_BOUND(n) ? zstd : KFT_RICE_BOUND(n);
 }
 
 static inline KFT_NOTRACE uint8_t *put(uint8_t *p, uint64_t v)
@@ -59,48 +63,6 @@ static inline bool get(const uint8_t **p, const uint8_t *end, unsigned int bits,
 	return false;
 }
 
-static inline KFT_NOTRACE uint64_t zigzag(int64_t d)
-{
-	return (uint64_t)d << 1 ^ (uint64_t)(d >> 63);
-}
-
-static inline int64_t unzigzag(uint64_t v)
-{
-	return (int64_t)(v >> 1 ^ -(v & 1));
-}
-
-/* A record's fields as the columns code them: the entry word and the site
- * word share the entry time (55 bits) and the depth (18 bits) between
- * them (kft_rec_pack); any bits a record holds split and join exactly. */
-struct fields {
-	uint64_t entry, depth;
-	uint32_t dur, site;
-};
-
-#define SITE_WORD_BITS 23	/* site and flags: what the site word keeps of its own */
-
-static inline KFT_NOTRACE void split(const struct kft_rec *r, struct fields *f)
-{
-	f->entry = r->entry_depth >> 16 | (uint64_t)(r->site_flags >> 25) << 48;
-	f->depth = (r->entry_depth & 0xffff) | (uint64_t)(r->site_flags >> 23 & 3) << 16;
-	f->dur = r->dur;
-	f->site = r->site_flags & ((1U << SITE_WORD_BITS) - 1);
-}
-
-static inline void join(const struct fields *f, struct kft_rec *r)
-{
-	r->entry_depth = f->entry << 16 | (f->depth & 0xffff);
-	r->dur = f->dur;
-	r->site_flags = f->site | (uint32_t)(f->depth >> 16) << 23 | (uint32_t)(f->entry >> 48) << 25;
-}
-
-/* What an end is counted with of a duration word: a plain duration's
- * nanoseconds, 0 for the rare others (long, unfinished, stack watch). */
-static inline KFT_NOTRACE uint64_t dur_part(uint32_t dur)
-{
-	return dur & 0x80000000U ? 0 : dur;
-}
-
 static inline KFT_NOTRACE void put_le32(uint8_t *p, uint32_t v)
 {
 	for (int i = 0; i < 4; i++)
@@ -128,10 +90,10 @@ static KFT_NOTRACE size_t numbers_columns(const struct kft_rec *recs, uint32_t n
 	for (int k = 0; k < 4; k++)
 		col[k] = start[k];
 	for (uint32_t i = 0; i < n; i++) {
-		struct fields f;
+		struct rec_fields f;
 		uint64_t end;
 
-		split(&recs[i], &f);
+		rec_split(&recs[i], &f);
 		end = f.entry + dur_part(f.dur);
 		col[0] = put(col[0], zigzag((int64_t)(f.depth - prev_depth)));
 		col[1] = put(col[1], f.dur);
@@ -173,7 +135,7 @@ static int records_columns(struct kft_rec *out, uint32_t n, const uint8_t *p, si
 	end[3] = p + got;
 	for (uint32_t i = 0; i < n; i++) {
 		uint64_t dd, dur, gap, site;
-		struct fields f;
+		struct rec_fields f;
 
 		if (!get(&col[0], end[0], 64, &dd) || !get(&col[1], end[1], 32, &dur) ||
 		    !get(&col[2], end[2], 64, &gap) || !get(&col[3], end[3], SITE_WORD_BITS, &site))
@@ -185,7 +147,7 @@ static int records_columns(struct kft_rec *out, uint32_t n, const uint8_t *p, si
 		f.site = (uint32_t)site;
 		if (f.depth >> 18 || f.entry >> 55)
 			return -1;
-		join(&f, &out[i]);
+		rec_join(&f, &out[i]);
 		prev_depth = f.depth;
 	}
 	for (int k = 0; k < 4; k++)
@@ -229,7 +191,8 @@ static int records_delta(struct kft_rec *out, uint32_t n, const uint8_t *p, size
 
 KFT_NOTRACE bool kft_zcodec_known(uint32_t codec)
 {
-	return codec == KFT_ZCODEC_ZSTD_DELTA || codec == KFT_ZCODEC_ZSTD_COLUMNS;
+	return codec == KFT_ZCODEC_ZSTD_DELTA || codec == KFT_ZCODEC_ZSTD_COLUMNS ||
+	       codec == KFT_ZCODEC_RICE;
 }
 
 KFT_NOTRACE size_t kft_zcodec_pack(ZSTD_CCtx *cctx, uint32_t codec, void *dst, size_t cap,
@@ -237,6 +200,8 @@ KFT_NOTRACE size_t kft_zcodec_pack(ZSTD_CCtx *cctx, uint32_t codec, void *dst, s
 {
 	size_t len, z;
 
+	if (codec == KFT_ZCODEC_RICE)
+		return kft_rice_pack(dst, cap, recs, n, scratch);
 	if (codec == KFT_ZCODEC_ZSTD_COLUMNS)
 		len = numbers_columns(recs, n, scratch);
 	else if (codec == KFT_ZCODEC_ZSTD_DELTA)
@@ -250,8 +215,11 @@ KFT_NOTRACE size_t kft_zcodec_pack(ZSTD_CCtx *cctx, uint32_t codec, void *dst, s
 int kft_zcodec_unpack(ZSTD_DCtx *dctx, uint32_t codec, struct kft_rec *out, uint32_t n,
 		      const void *src, size_t zsize, uint8_t *scratch)
 {
-	size_t got = ZSTD_decompressDCtx(dctx, scratch, KFT_ZCODEC_SCRATCH(n), src, zsize);
+	size_t got;
 
+	if (codec == KFT_ZCODEC_RICE)
+		return kft_rice_unpack(out, n, src, zsize, scratch);
+	got = ZSTD_decompressDCtx(dctx, scratch, KFT_ZCODEC_SCRATCH(n), src, zsize);
 	if (ZSTD_isError(got))
 		return -1;
 	if (codec == KFT_ZCODEC_ZSTD_COLUMNS)

@@ -1,18 +1,20 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * One frame of a .kfz file: KFT_ZCHUNK_RECS records or fewer, as small
- * numbers (LEB128), then zstd. Records are in the order calls ended.
+ * One frame of a .kfz file: KFT_ZCHUNK_RECS records or fewer, in one of
+ * the codecs below. Records are in the order calls ended.
  *
- * KFT_ZCODEC_ZSTD_COLUMNS (what kft writes): four columns, each record's
- * depth less the one before it (zigzag), its duration word, its end (entry
- * plus duration) less the one before it (zigzag), and its site and flags;
- * the lengths of the first three as 32-bit numbers lead. Consecutive ends
- * are nanoseconds apart and most depths one apart, so a call takes about
- * 4.4 bytes before zstd, and each column's likeness to itself is what
- * zstd finds: some 2 bytes a call after, at less than half the time of
- * KFT_ZCODEC_ZSTD_DELTA, which it replaces (each record as its entry word
- * less the one before, duration, site word: about 6 bytes before zstd).
- * Both read back; the writer continues a file in the codec it began in.
+ * KFT_ZCODEC_RICE (what kft writes, zcodec-rice.h): each record as what
+ * the call tree so far makes likely of it, in Rice codes: some 1.5 bytes
+ * a call at a few nanoseconds.
+ *
+ * Older kft wrote zstd, which still reads: KFT_ZCODEC_ZSTD_COLUMNS, four
+ * columns of small numbers (LEB128), each record's depth less the one
+ * before it (zigzag), its duration word, its end (entry plus duration)
+ * less the one before it (zigzag), and its site and flags, the lengths of
+ * the first three as 32-bit numbers first (some 1.3 bytes a call after
+ * zstd, at some 20 ns a call); before it, KFT_ZCODEC_ZSTD_DELTA, each
+ * record as its entry word less the one before, duration, site word.
+ * The writer continues a file in the codec it began in.
  */
 #ifndef KFT_ZCODEC_H
 #define KFT_ZCODEC_H
@@ -22,12 +24,14 @@
 #include <stdint.h>
 
 #include "trace-format.h"
+#include "zcodec-rice.h"
 
 typedef struct ZSTD_CCtx_s ZSTD_CCtx;
 typedef struct ZSTD_DCtx_s ZSTD_DCtx;
 
-/* The most bytes n records take as numbers, before zstd. */
-#define KFT_ZCODEC_SCRATCH(n) ((size_t)(n) * 24 + 16)
+/* Scratch a frame of n records takes, in any codec (zstd's numbers take
+ * at most 24 bytes a record). */
+#define KFT_ZCODEC_SCRATCH(n) KFT_RICE_SCRATCH(n)
 
 /* The compression context, in work memory the caller provides (the
  * runtime's helper does not call malloc): kft_zcodec_work_size() bytes. */

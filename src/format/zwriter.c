@@ -44,7 +44,7 @@ static KFT_NOTRACE int resume(struct kft_zwriter *w)
 		zh.version = KFT_FORMAT_VERSION;
 		zh.hdr_size = sizeof(zh);
 		zh.chunk_recs = KFT_ZCHUNK_RECS;
-		zh.codec = w->codec = KFT_ZCODEC_ZSTD_COLUMNS;
+		zh.codec = w->codec = KFT_ZCODEC_RICE;
 		if (pwrite(w->z_fd, &zh, sizeof(zh), 0) != (ssize_t)sizeof(zh))
 			return -1;
 		w->zlen = sizeof(zh);

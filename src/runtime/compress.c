@@ -9,7 +9,7 @@
  * mapping, which moves as the log grows and goes when the thread ends.
  * When the helper falls behind, records simply stay raw a while longer.
  *
- * Compressing takes some 14 ns a record, on another CPU. While a thread
+ * Compressing takes some 10 ns a record, on another CPU. While a thread
  * runs, the newest records of its log stay raw (KFT_COMPRESS_BEHIND,
  * 4 MiB: 262,144 calls): a run shorter than that is never disturbed, and
  * `kft record` compresses its logs once the program has ended. A longer
