@@ -293,7 +293,10 @@ static void record_finish(const char *dir)
 	struct kft_error err;
 
 	/* (held: this kft compresses it, but only after this reading) */
-	if (kft_trace_open_as(&tr, dir, KFT_OPEN_HELD | KFT_OPEN_NO_ARGS, &err))
+	if (kft_trace_open_as(&tr, dir,
+			      KFT_OPEN_HELD | KFT_OPEN_NO_ARGS | KFT_OPEN_NO_SWITCHES |
+				      KFT_OPEN_NO_RECORDS,
+			      &err))
 		return;		/* the views will say why */
 	/* names from the files on disk, not from a symbols file saved before */
 	sz = kft_symbolizer_new_from_disk(dir, &err);

@@ -291,7 +291,7 @@ static int open_thread(struct kft_trace *tr, const char *name, struct kft_error 
 		uint64_t off = from & ~(uint64_t)4095;
 		uint64_t len = from - off + (th->nrecs - th->zcount) * sizeof(struct kft_rec);
 
-		if (th->nrecs > th->zcount && off < th->map_size) {
+		if (!tr->records_unread && th->nrecs > th->zcount && off < th->map_size) {
 			if (len > th->map_size - off)
 				len = th->map_size - off;
 			madvise((char *)th->map + off, len, MADV_POPULATE_READ);
@@ -583,6 +583,7 @@ int kft_trace_open_as(struct kft_trace *tr, const char *dir, unsigned int flags,
 {
 	memset(tr, 0, sizeof(*tr));
 	tr->held = flags & KFT_OPEN_HELD;
+	tr->records_unread = flags & KFT_OPEN_NO_RECORDS;
 	kft_config_init(&tr->cfg);
 	tr->dir = strdup(dir);
 	if (!tr->dir)

@@ -84,6 +84,7 @@ struct kft_trace {
 	struct kft_zcache *zcache;	/* decompressed frames, for every thread */
 	bool held;			/* nothing writes it while it is read
 					 * (kft_trace_open_held) */
+	bool records_unread;		/* KFT_OPEN_NO_RECORDS */
 	struct kft_switches switches;	/* the threads' context switches, if recorded */
 	struct kft_mark *marks;		/* the markers, in time order */
 	size_t nmarks;
@@ -176,6 +177,10 @@ enum kft_open_flags {
 	/* the view shows no saved arguments: tr->args stays empty (loading
 	 * them sorts every one) */
 	KFT_OPEN_NO_ARGS = 4,
+	/* the caller reads no records, only the threads' headers, sites and
+	 * counters (kft record's own reading): the records are not faulted
+	 * in ahead */
+	KFT_OPEN_NO_RECORDS = 8,
 };
 int kft_trace_open_as(struct kft_trace *tr, const char *dir, unsigned int flags,
 		      struct kft_error *err);
