@@ -1,37 +1,32 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * kft record: check the program and the config, lay out the trace
- * directory, run the program with libkft preloaded, and hand back its
- * exit status.
+ * kft record: the options into a config, then the program checked
+ * (record/program-check.c) and run (record/run.c), a running process
+ * attached to (record/attach.c) or the kernel traced
+ * (record/kernel-run.c); then the trace's own reading (its symbols saved,
+ * what it lost said) and the rest of its records compressed. kft's exit
+ * status is the program's.
  */
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "../config/config.h"
 #include "../format/control.h"
 #include "../format/compress-dir.h"
-#include "../record/spares.h"
-#include "../record/switch-recorder.h"
 #include "../format/reader.h"
-#include "../symbols/elf-symtab.h"
-#include "../symbols/saved-symbols.h"
 #include "../symbols/symbols-save.h"
 #include "../views/views.h"
 #include "cli.h"
 #include "../record/attach.h"
 #include "../record/auto-args.h"
 #include "../record/kernel-run.h"
-#include "../record/latency-keeper.h"
+#include "../record/program-check.h"
+#include "../record/run.h"
 #include "../record/launch.h"
 
 static const char usage[] =
@@ -150,136 +145,6 @@ struct record_opts {
 	const char *cpus;
 };
 
-/* Whether the args statement's function r, which path's own code has,
- * can have its arguments and return value saved: the -pg hooks and
- * patched entries see the registers that hold them,
- * -finstrument-functions' hooks do not. 0, or -1 said. */
-static int args_seen(const struct kft_elf *elf, const struct kft_func_ref *r, const char *where,
-		     const char *path)
-{
-	if (elf->calls_pg_hooks || elf->patch_size)
-		return 0;
-	return kft_cli_fail("%s'%s': its arguments and return value cannot be saved: %s was "
-			    "built with\n-finstrument-functions, whose hooks are called where "
-			    "they may have left their\nregisters; rebuild it with -pg, -pg "
-			    "-mfentry or -fpatchable-function-entry=5\n(library calls under "
-			    "--libcalls show them whatever the program was built with)",
-			    where, r->name, path);
-}
-
-static int check_program(const char *path, const struct kft_config *cfg, const char *cfgname,
-			 bool libcalls)
-{
-	struct kft_elf elf;
-	struct kft_error err;
-	const struct kft_func_ref *refs[2 + 4 * KFT_MAX_FUNCLIST];
-	size_t nrefs = 0, args_from;
-	char magic[4] = { 0 };
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	int ret = 0;
-
-	if (fd >= 0) {
-		if (read(fd, magic, sizeof(magic)) < 0)
-			magic[0] = 0;
-		close(fd);
-	}
-	if (memcmp(magic, "\177ELF", 4))
-		return 0;	/* a script: what it runs is checked by nobody */
-	if (kft_elf_open(&elf, path, &err))
-		return kft_cli_fail("%s", err.msg);
-	if (!elf.has_interp) {
-		ret = kft_cli_fail("%s is statically linked: kft needs a dynamically linked "
-				   "program "
-				   "(drop -static)",
-				   path);
-		goto out;
-	}
-	if (!elf.instrumented) {
-		ret = kft_cli_fail("%s is not instrumented: rebuild it with -finstrument-functions "
-				   "(or\n"
-				   "-pg, -pg -mfentry, -fpatchable-function-entry=5), e.g.\n"
-				   "  gcc -g -finstrument-functions -o prog prog.c\n"
-				   "(if it starts an instrumented program, as `sh -c ./prog` does, "
-				   "add "
-				   "--no-check)",
-				   path);
-		goto out;
-	}
-	/* patched entries come from libkft's constructor, which runs after
-	 * the program's .preinit_array functions */
-	if (elf.patch_size && elf.preinit)
-		fprintf(stderr, "kft: note: %s runs code from its .preinit_array before kft can "
-			"patch its function entries: calls made there are not traced (build "
-			"with -finstrument-functions or -pg to trace them)\n", path);
-	if (cfg->start.func.name)
-		refs[nrefs++] = &cfg->start.func;
-	if (cfg->stop.func.name)
-		refs[nrefs++] = &cfg->stop.func;
-	for (size_t i = 0; i < cfg->nfuncs; i++)
-		if (cfg->funcs[i].name)
-			refs[nrefs++] = &cfg->funcs[i];
-	for (size_t i = 0; i < cfg->skip_list.n; i++)
-		if (cfg->skip_list.refs[i].name)
-			refs[nrefs++] = &cfg->skip_list.refs[i];
-	for (size_t i = 0; i < cfg->graph.n; i++)
-		if (cfg->graph.refs[i].name)
-			refs[nrefs++] = &cfg->graph.refs[i];
-	args_from = nrefs;
-	for (size_t i = 0; i < cfg->args.n; i++)
-		if (cfg->args.refs[i].name)
-			refs[nrefs++] = &cfg->args.refs[i];
-	for (size_t i = 0; i < nrefs && !ret; i++) {
-		const struct kft_func_ref *r = refs[i];
-		char where[PATH_MAX + 16];
-		uint64_t addr;
-
-		/* a reference from an option has no line */
-		if (r->line)
-			snprintf(where, sizeof(where), "%s:%u: ", cfgname, r->line);
-		else
-			snprintf(where, sizeof(where), "kft record: ");
-		if (kft_is_glob(r->name) && (r == &cfg->start.func || r == &cfg->stop.func))
-			ret = kft_cli_fail("%s'%s': a trigger names one function, not a glob",
-					   where, r->name);
-		else if (kft_is_glob(r->name) ? kft_elf_find_glob(&elf, r->name, NULL, 0)
-					     : kft_elf_find(&elf, r->name, &addr, 1))
-			ret = i >= args_from ? args_seen(&elf, r, where, path) : 0;
-		else if (kft_elf_find_imports(&elf, r->name))
-			ret = libcalls ? 0
-				       : kft_cli_fail("%s'%s': %s calls it in a shared library: add "
-						      "--libcalls to trace those calls",
-						      where, r->name, path);
-		else
-			ret = kft_cli_fail("%s'%s': no function %s in %s (if it lives in a shared "
-					   "library, use --no-check)",
-					   where, r->name,
-					   kft_is_glob(r->name) ? "matches it" : "of that name",
-					   path);
-	}
-out:
-	kft_elf_close(&elf);
-	return ret;
-}
-
-/* --latency FUNC: a function the program has (a glob names no one). */
-static int check_latency_func(const char *prog, const char *func)
-{
-	struct kft_elf elf;
-	uint64_t addr;
-	bool found;
-
-	if (kft_is_glob(func))
-		return kft_cli_fail("record: --latency %s: one function, not a glob", func);
-	if (kft_elf_open(&elf, prog, NULL))
-		return 0;	/* check_program has said what it could */
-	found = kft_elf_find(&elf, func, &addr, 1);
-	kft_elf_close(&elf);
-	return found ? 0
-		     : kft_cli_fail("record: --latency %s: no function of that name in %s (if it "
-				    "lives in a shared library, use --no-check)",
-				    func, prog);
-}
-
 /*
  * The program has ended; from one reading of the trace: save the names of
  * the functions it holds (so that it reads the same when the program is
@@ -362,7 +227,10 @@ static int attach(const struct record_opts *o, struct kft_config *cfg)
 				    "root, may trace it",
 				    pid, strerror(errno));
 	exe[n] = '\0';
-	if (!o->no_check && check_program(exe, cfg, o->config ? o->config : "config", o->libcalls))
+	if (!o->no_check &&
+	    kft_cli_said(kft_record_check_program(exe, cfg, o->config ? o->config : "config",
+						  o->libcalls, stderr, &err),
+			 &err))
 		return 1;
 	if (o->auto_args && kft_cli_said(kft_auto_args(cfg, exe, o->libcalls, o->libcalls_all, stderr,
 							     &err), &err))
@@ -696,85 +564,21 @@ static void compress_rest(const char *dir, bool raw_only)
 			raw_only ? "where they are" : "uncompressed");
 }
 
-/* Whether dir is no longer the directory the run began in (st). */
-static bool dir_gone(const char *dir, const struct stat *st)
-{
-	struct stat now;
-
-	return stat(dir, &now) || now.st_dev != st->st_dev || now.st_ino != st->st_ino;
-}
-
-/* A variable the runtime or the kernel backend reads: what it may hold. */
-struct env_rule {
-	const char *name;
-	const char *values;	/* "a|b": one of them; NULL: a size (digits, K, M, G) */
-};
-
-static const struct env_rule env_rules[] = {
-	{ "KFT_CLOCK", "monotonic|tsc" },
-	{ "KFT_PREFAULT", "0|1" },
-	{ "KFT_COMPRESS_BEHIND", NULL },
-	{ "KFT_KERNEL_TRACER", "function|function_graph" },
-};
-
-static bool one_of(const char *v, const char *values)
-{
-	size_t n = strlen(v);
-
-	for (const char *p = values; p; p = strchr(p, '|') ? strchr(p, '|') + 1 : NULL)
-		if (!strncmp(p, v, n) && (p[n] == '|' || !p[n]))
-			return true;
-	return false;
-}
-
-static bool is_size(const char *v)
-{
-	size_t digits = strspn(v, "0123456789");
-
-	return digits && (!v[digits] || (strchr("KkMmGg", v[digits]) && !v[digits + 1]));
-}
-
-/* The runtime cannot say that it ignored a value: kft record does. */
-static int check_environment(void)
-{
-	for (size_t i = 0; i < sizeof(env_rules) / sizeof(env_rules[0]); i++) {
-		const struct env_rule *r = &env_rules[i];
-		const char *v = getenv(r->name);
-
-		if (!v || (r->values ? one_of(v, r->values) : is_size(v)))
-			continue;
-		if (r->values)
-			return kft_cli_fail("%s='%s': expected one of %s", r->name, v, r->values);
-		return kft_cli_fail("%s='%s': expected a size in bytes (suffix K, M or G)", r->name,
-				    v);
-	}
-	return 0;
-}
-
 int kft_cmd_record(int argc, char **argv)
 {
 	struct record_opts o = { 0 };
+	struct kft_record_run run = { 0 };
+	struct kft_record_end end = { 0 };
 	struct kft_config cfg;
 	struct kft_error err;
-	char prog[PATH_MAX], runtime[PATH_MAX], status[128];
-	struct sigaction ign = { .sa_handler = SIG_IGN }, old_pipe;
-	struct kft_spares *spares;
-	struct kft_latency_keeper *keeper;
-	char *latency_copy = NULL;
-	struct kft_switch_rec *switches = NULL;
-	unsigned long long lost_switches = 0;
-	uint64_t clock_base;
-	char why[512] = "";
-	struct stat dir_st;
-	bool gone;
-	int ret = 1, wstatus, gate[2];
-	pid_t pid;
+	char prog[PATH_MAX];
+	int ret = 1;
 
 	if (kft_cli_wants_help(argc, argv, usage))
 		return 0;
 	if (parse_opts(argc, argv, &o))
 		return 2;
-	if (check_environment())
+	if (kft_cli_said(kft_launch_check_environment(&err), &err))
 		return 1;
 	kft_config_init(&cfg);
 	if (o.config && kft_config_load(&cfg, o.config, &err))
@@ -805,104 +609,40 @@ int kft_cmd_record(int argc, char **argv)
 		return record_kernel(&cfg, &o, argc - optind, argv + optind);
 	if (kft_cli_said(kft_launch_find_program(argv[optind], prog, sizeof(prog), &err), &err))
 		goto out;
-	if (!o.no_check && (check_program(prog, &cfg, o.config ? o.config : "config", o.libcalls) ||
-			    (o.latency && check_latency_func(prog, o.latency))))
+	if (!o.no_check &&
+	    (kft_cli_said(kft_record_check_program(prog, &cfg, o.config ? o.config : "config",
+						   o.libcalls, stderr, &err),
+			  &err) ||
+	     (o.latency && kft_cli_said(kft_record_check_latency_func(prog, o.latency, &err), &err))))
 		goto out;
 	if (o.auto_args && kft_cli_said(kft_auto_args(&cfg, prog, o.libcalls, o.libcalls_all, stderr,
 							       &err), &err))
 		goto out;
-	if (kft_cli_said(kft_launch_find_runtime(runtime, sizeof(runtime), &err), &err) ||
-	    kft_cli_said(kft_trace_dir_prepare(o.dir, &err), &err) ||
-	    kft_cli_said(kft_trace_dir_write_run(o.dir, &cfg, cfg.prime || !o.no_prime,
-						 (o.compensate ? KFT_MODE_COMPENSATE : 0) |
-						     (o.no_compress ? KFT_MODE_NO_COMPRESS : 0) |
-						     (o.libcalls ? KFT_MODE_LIBCALLS : 0) |
-						     (o.libcalls_all ? KFT_MODE_LIBCALLS_ALL : 0),
-						 o.max_size, &err),
-			 &err) ||
-	    kft_cli_said(kft_trace_dir_write_info(o.dir, argc - optind, argv + optind,
-						  "status = running\n", &err),
-			 &err) ||
-	    kft_cli_said(kft_auto_args_enums(&cfg, prog, o.dir, stderr, &err), &err) ||
-	    stat(o.dir, &dir_st))
+	run.cfg = &cfg;
+	run.prog = prog;
+	run.argc = argc - optind;
+	run.argv = argv + optind;
+	run.dir = o.dir;
+	run.primed = cfg.prime || !o.no_prime;
+	run.mode = (o.compensate ? KFT_MODE_COMPENSATE : 0) |
+		   (o.no_compress ? KFT_MODE_NO_COMPRESS : 0) |
+		   (o.libcalls ? KFT_MODE_LIBCALLS : 0) |
+		   (o.libcalls_all ? KFT_MODE_LIBCALLS_ALL : 0);
+	run.max_size = o.max_size;
+	run.switches = !o.no_switches;
+	run.latency = o.latency;
+	if (kft_cli_said(kft_record_program(&run, &end, stderr, &err), &err))
 		goto out;
-
-	if (pipe2(gate, O_CLOEXEC)) {
-		kft_cli_fail("pipe: %s", strerror(errno));
+	ret = end.status;
+	if (!end.trace_kept)
 		goto out;
-	}
-	/* like system(): Ctrl-C is for the program, we wait for it to end */
-	kft_launch_hold_signals();
-	pid = kft_launch(prog, argv + optind, runtime, o.dir, gate, &err);
-	if (pid < 0)
-		kft_cli_said(-1, &err);
-	close(gate[0]);
-	if (pid > 0 && !o.no_switches) {
-		/* the switches count from the program's exec: open before it */
-		switches = kft_switches_start(pid, o.dir, why, sizeof(why));
-		if (!switches)
-			fprintf(stderr, "kft: context switches not recorded: %s; tracing without "
-				"them (--no-switches says nothing)\n", why);
-	}
-	/* the run's time counts from here, as the program is let go
-	 * (whatever the setup took: time triggers count from it) */
-	if (pid > 0 && kft_trace_dir_reset_clock(o.dir, &clock_base))
-		fprintf(stderr, "kft: warning: could not set the trace's clock\n");
-	if (switches && kft_switches_begin(switches, clock_base, why, sizeof(why))) {
-		fprintf(stderr, "kft: context switches not recorded: %s\n", why);
-		kft_switches_stop(switches, &lost_switches);
-		switches = NULL;
-	}
-	/* a program killed at the gate must not take kft with it (SIGPIPE) */
-	sigaction(SIGPIPE, &ign, &old_pipe);
-	if (write(gate[1], "g", 1) != 1 && pid > 0)
-		fprintf(stderr, "kft: could not start %s\n", argv[optind]);
-	sigaction(SIGPIPE, &old_pipe, NULL);
-	close(gate[1]);
-	spares = pid > 0 ? kft_spares_start(o.dir) : NULL;
-	keeper = NULL;
-	if (pid > 0 && o.latency)
-		kft_cli_said((keeper = kft_latency_keeper_start(o.dir, o.latency, &err)) ? 0 : -1,
-			     &err);
-	while (pid > 0 && waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
-		;
-	kft_spares_stop(spares);
-	kft_cli_said(kft_latency_keeper_stop(keeper, &latency_copy, &err), &err);
-	kft_switches_stop(switches, &lost_switches);
-	if (lost_switches)
-		fprintf(stderr, "kft: %llu context switches not recorded: the kernel's buffer was "
-			"full\n", lost_switches);
-	kft_launch_release_signals();
-	if (pid < 0)
-		goto out;
-	gone = dir_gone(o.dir, &dir_st);
-	if (WIFSIGNALED(wstatus)) {
-		fprintf(stderr, "kft: %s killed by signal %d (%s)%s%s\n", argv[optind],
-			WTERMSIG(wstatus), strsignal(WTERMSIG(wstatus)),
-			gone ? "" : "; the trace is kept in ", gone ? "" : o.dir);
-		snprintf(status, sizeof(status), "status = killed by signal %d\n",
-			 WTERMSIG(wstatus));
-		ret = 128 + WTERMSIG(wstatus);
-	} else {
-		snprintf(status, sizeof(status), "status = exited %d\n", WEXITSTATUS(wstatus));
-		ret = WEXITSTATUS(wstatus);
-	}
-	if (gone) {
-		/* nothing to finish, and nothing to write into another's */
-		fprintf(stderr, "kft: %s: the trace directory was removed or replaced while %s "
-			"ran; its trace is lost\n", o.dir, argv[optind]);
-		goto out;
-	}
-	kft_cli_said(kft_trace_dir_write_info(o.dir, argc - optind, argv + optind, status, &err),
-		     &err);
-	kft_cli_said(kft_trace_dir_mark_ended(o.dir, &err), &err);
 	record_finish(o.dir);
-	if (latency_copy)
-		record_finish(latency_copy);
+	if (end.latency_copy)
+		record_finish(end.latency_copy);
 	/* with --no-compress, the files are still cut down to what they hold */
 	compress_rest(o.dir, o.no_compress);
 out:
-	free(latency_copy);
+	free(end.latency_copy);
 	kft_config_release(&cfg);
 	return ret;
 }

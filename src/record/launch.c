@@ -127,3 +127,50 @@ pid_t kft_launch(const char *prog, char **argv, const char *runtime, const char 
 	}
 	return pid;
 }
+
+/* A variable the runtime or the kernel backend reads: what it may hold. */
+struct env_rule {
+	const char *name;
+	const char *values;	/* "a|b": one of them; NULL: a size (digits, K, M, G) */
+};
+
+static const struct env_rule env_rules[] = {
+	{ "KFT_CLOCK", "monotonic|tsc" },
+	{ "KFT_PREFAULT", "0|1" },
+	{ "KFT_COMPRESS_BEHIND", NULL },
+	{ "KFT_KERNEL_TRACER", "function|function_graph" },
+};
+
+static bool one_of(const char *v, const char *values)
+{
+	size_t n = strlen(v);
+
+	for (const char *p = values; p; p = strchr(p, '|') ? strchr(p, '|') + 1 : NULL)
+		if (!strncmp(p, v, n) && (p[n] == '|' || !p[n]))
+			return true;
+	return false;
+}
+
+static bool is_size(const char *v)
+{
+	size_t digits = strspn(v, "0123456789");
+
+	return digits && (!v[digits] || (strchr("KkMmGg", v[digits]) && !v[digits + 1]));
+}
+
+int kft_launch_check_environment(struct kft_error *err)
+{
+	for (size_t i = 0; i < sizeof(env_rules) / sizeof(env_rules[0]); i++) {
+		const struct env_rule *r = &env_rules[i];
+		const char *v = getenv(r->name);
+
+		if (!v || (r->values ? one_of(v, r->values) : is_size(v)))
+			continue;
+		if (r->values)
+			return kft_error_set(err, "%s='%s': expected one of %s", r->name, v,
+					     r->values);
+		return kft_error_set(err, "%s='%s': expected a size in bytes (suffix K, M or G)",
+				     r->name, v);
+	}
+	return 0;
+}

@@ -12,6 +12,9 @@
 
 #include "../common/error.h"
 
+/* The variables the runtime and the kernel backend read hold what they
+ * may (the runtime cannot say that it ignored a value). 0, or -1 with err. */
+int kft_launch_check_environment(struct kft_error *err);
 /* prog as execvp would find it, into out. */
 int kft_launch_find_program(const char *prog, char *out, size_t size, struct kft_error *err);
 /* libkft.so: $KFT_LIBRARY, else ../lib beside this kft (the build tree

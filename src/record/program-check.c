@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <fcntl.h>
+#include <limits.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../symbols/elf-symtab.h"
+#include "program-check.h"
+
+/* Whether the args statement's function r, which path's own code has,
+ * can have its arguments and return value saved: the -pg hooks and
+ * patched entries see the registers that hold them,
+ * -finstrument-functions' hooks do not. 0, or -1 said. */
+static int args_seen(const struct kft_elf *elf, const struct kft_func_ref *r, const char *where,
+		     const char *path, struct kft_error *err)
+{
+	if (elf->calls_pg_hooks || elf->patch_size)
+		return 0;
+	return kft_error_set(err, "%s'%s': its arguments and return value cannot be saved: %s was "
+			    "built with\n-finstrument-functions, whose hooks are called where "
+			    "they may have left their\nregisters; rebuild it with -pg, -pg "
+			    "-mfentry or -fpatchable-function-entry=5\n(library calls under "
+			    "--libcalls show them whatever the program was built with)",
+			    where, r->name, path);
+}
+
+int kft_record_check_program(const char *path, const struct kft_config *cfg,
+			     const char *cfgname, bool libcalls, FILE *notes,
+			     struct kft_error *err)
+{
+	struct kft_elf elf;
+	const struct kft_func_ref *refs[2 + 4 * KFT_MAX_FUNCLIST];
+	size_t nrefs = 0, args_from;
+	char magic[4] = { 0 };
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int ret = 0;
+
+	if (fd >= 0) {
+		if (read(fd, magic, sizeof(magic)) < 0)
+			magic[0] = 0;
+		close(fd);
+	}
+	if (memcmp(magic, "\177ELF", 4))
+		return 0;	/* a script: what it runs is checked by nobody */
+	if (kft_elf_open(&elf, path, err))
+		return -1;
+	if (!elf.has_interp) {
+		ret = kft_error_set(err, "%s is statically linked: kft needs a dynamically linked "
+				   "program "
+				   "(drop -static)",
+				   path);
+		goto out;
+	}
+	if (!elf.instrumented) {
+		ret = kft_error_set(err, "%s is not instrumented: rebuild it with -finstrument-functions "
+				   "(or\n"
+				   "-pg, -pg -mfentry, -fpatchable-function-entry=5), e.g.\n"
+				   "  gcc -g -finstrument-functions -o prog prog.c\n"
+				   "(if it starts an instrumented program, as `sh -c ./prog` does, "
+				   "add "
+				   "--no-check)",
+				   path);
+		goto out;
+	}
+	/* patched entries come from libkft's constructor, which runs after
+	 * the program's .preinit_array functions */
+	if (elf.patch_size && elf.preinit)
+		fprintf(notes, "kft: note: %s runs code from its .preinit_array before kft can "
+			"patch its function entries: calls made there are not traced (build "
+			"with -finstrument-functions or -pg to trace them)\n", path);
+	if (cfg->start.func.name)
+		refs[nrefs++] = &cfg->start.func;
+	if (cfg->stop.func.name)
+		refs[nrefs++] = &cfg->stop.func;
+	for (size_t i = 0; i < cfg->nfuncs; i++)
+		if (cfg->funcs[i].name)
+			refs[nrefs++] = &cfg->funcs[i];
+	for (size_t i = 0; i < cfg->skip_list.n; i++)
+		if (cfg->skip_list.refs[i].name)
+			refs[nrefs++] = &cfg->skip_list.refs[i];
+	for (size_t i = 0; i < cfg->graph.n; i++)
+		if (cfg->graph.refs[i].name)
+			refs[nrefs++] = &cfg->graph.refs[i];
+	args_from = nrefs;
+	for (size_t i = 0; i < cfg->args.n; i++)
+		if (cfg->args.refs[i].name)
+			refs[nrefs++] = &cfg->args.refs[i];
+	for (size_t i = 0; i < nrefs && !ret; i++) {
+		const struct kft_func_ref *r = refs[i];
+		char where[PATH_MAX + 16];
+		uint64_t addr;
+
+		/* a reference from an option has no line */
+		if (r->line)
+			snprintf(where, sizeof(where), "%s:%u: ", cfgname, r->line);
+		else
+			snprintf(where, sizeof(where), "kft record: ");
+		if (kft_is_glob(r->name) && (r == &cfg->start.func || r == &cfg->stop.func))
+			ret = kft_error_set(err, "%s'%s': a trigger names one function, not a glob",
+					   where, r->name);
+		else if (kft_is_glob(r->name) ? kft_elf_find_glob(&elf, r->name, NULL, 0)
+					     : kft_elf_find(&elf, r->name, &addr, 1))
+			ret = i >= args_from ? args_seen(&elf, r, where, path, err) : 0;
+		else if (kft_elf_find_imports(&elf, r->name))
+			ret = libcalls ? 0
+				       : kft_error_set(err, "%s'%s': %s calls it in a shared library: add "
+						      "--libcalls to trace those calls",
+						      where, r->name, path);
+		else
+			ret = kft_error_set(err, "%s'%s': no function %s in %s (if it lives in a shared "
+					   "library, use --no-check)",
+					   where, r->name,
+					   kft_is_glob(r->name) ? "matches it" : "of that name",
+					   path);
+	}
+out:
+	kft_elf_close(&elf);
+	return ret;
+}
+
+int kft_record_check_latency_func(const char *prog, const char *func, struct kft_error *err)
+{
+	struct kft_elf elf;
+	uint64_t addr;
+	bool found;
+
+	if (kft_is_glob(func))
+		return kft_error_set(err, "record: --latency %s: one function, not a glob", func);
+	if (kft_elf_open(&elf, prog, NULL))
+		return 0;	/* kft_record_check_program has said what it could */
+	found = kft_elf_find(&elf, func, &addr, 1);
+	kft_elf_close(&elf);
+	return found ? 0
+		     : kft_error_set(err, "record: --latency %s: no function of that name in %s (if it "
+				    "lives in a shared library, use --no-check)",
+				    func, prog);
+}
+

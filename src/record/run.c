@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "auto-args.h"
+#include "latency-keeper.h"
+#include "launch.h"
+#include "run.h"
+#include "spares.h"
+#include "switch-recorder.h"
+#include "trace-dir.h"
+
+/* A step that failed without ending the run: said as the command line
+ * says an error. */
+static void warn(FILE *notes, int ret, const struct kft_error *err)
+{
+	if (ret)
+		fprintf(notes, "kft: %s\n", err->msg);
+}
+
+/* Whether dir is no longer the directory the run began in (st). */
+static bool dir_gone(const char *dir, const struct stat *st)
+{
+	struct stat now;
+
+	return stat(dir, &now) || now.st_dev != st->st_dev || now.st_ino != st->st_ino;
+}
+
+/* The directory laid out for the run; the runtime found. */
+static int lay_out(const struct kft_record_run *r, char *runtime, size_t size, struct stat *st,
+		   FILE *notes, struct kft_error *err)
+{
+	if (kft_launch_find_runtime(runtime, size, err) || kft_trace_dir_prepare(r->dir, err) ||
+	    kft_trace_dir_write_run(r->dir, r->cfg, r->primed, r->mode, r->max_size, err) ||
+	    kft_trace_dir_write_info(r->dir, r->argc, r->argv, "status = running\n", err) ||
+	    kft_auto_args_enums(r->cfg, r->prog, r->dir, notes, err))
+		return -1;
+	if (stat(r->dir, st))
+		return kft_error_set(err, "%s: %s", r->dir, strerror(errno));
+	return 0;
+}
+
+/* The program's end, as kft's status and the trace's info. */
+static void ended(const struct kft_record_run *r, int wstatus, struct kft_record_end *end,
+		  FILE *notes)
+{
+	char status[128];
+	struct kft_error err;
+
+	if (WIFSIGNALED(wstatus)) {
+		fprintf(notes, "kft: %s killed by signal %d (%s)%s%s\n", r->argv[0],
+			WTERMSIG(wstatus), strsignal(WTERMSIG(wstatus)),
+			end->trace_kept ? "; the trace is kept in " : "",
+			end->trace_kept ? r->dir : "");
+		snprintf(status, sizeof(status), "status = killed by signal %d\n",
+			 WTERMSIG(wstatus));
+		end->status = 128 + WTERMSIG(wstatus);
+	} else {
+		snprintf(status, sizeof(status), "status = exited %d\n", WEXITSTATUS(wstatus));
+		end->status = WEXITSTATUS(wstatus);
+	}
+	if (!end->trace_kept) {
+		/* nothing to finish, and nothing to write into another's */
+		fprintf(notes, "kft: %s: the trace directory was removed or replaced while %s "
+			"ran; its trace is lost\n", r->dir, r->argv[0]);
+		return;
+	}
+	warn(notes, kft_trace_dir_write_info(r->dir, r->argc, r->argv, status, &err), &err);
+	warn(notes, kft_trace_dir_mark_ended(r->dir, &err), &err);
+}
+
+int kft_record_program(const struct kft_record_run *r, struct kft_record_end *end, FILE *notes,
+		       struct kft_error *err)
+{
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old_pipe;
+	struct kft_switch_rec *switches = NULL;
+	struct kft_latency_keeper *keeper = NULL;
+	struct kft_spares *spares;
+	unsigned long long lost_switches = 0;
+	char runtime[PATH_MAX], why[512] = "";
+	struct kft_error later;
+	uint64_t clock_base;
+	struct stat dir_st;
+	int wstatus, gate[2];
+	pid_t pid;
+
+	memset(end, 0, sizeof(*end));
+	end->status = 1;
+	if (lay_out(r, runtime, sizeof(runtime), &dir_st, notes, err))
+		return -1;
+	if (pipe2(gate, O_CLOEXEC))
+		return kft_error_set(err, "pipe: %s", strerror(errno));
+	/* like system(): Ctrl-C is for the program, we wait for it to end */
+	kft_launch_hold_signals();
+	pid = kft_launch(r->prog, r->argv, runtime, r->dir, gate, err);
+	close(gate[0]);
+	if (pid < 0) {
+		close(gate[1]);
+		kft_launch_release_signals();
+		return -1;
+	}
+	if (r->switches) {
+		/* the switches count from the program's exec: open before it */
+		switches = kft_switches_start(pid, r->dir, why, sizeof(why));
+		if (!switches)
+			fprintf(notes, "kft: context switches not recorded: %s; tracing without "
+				"them (--no-switches says nothing)\n", why);
+	}
+	/* the run's time counts from here, as the program is let go
+	 * (whatever the setup took: time triggers count from it) */
+	if (kft_trace_dir_reset_clock(r->dir, &clock_base))
+		fprintf(notes, "kft: warning: could not set the trace's clock\n");
+	if (switches && kft_switches_begin(switches, clock_base, why, sizeof(why))) {
+		fprintf(notes, "kft: context switches not recorded: %s\n", why);
+		kft_switches_stop(switches, &lost_switches);
+		switches = NULL;
+	}
+	/* a program killed at the gate must not take kft with it (SIGPIPE) */
+	sigaction(SIGPIPE, &ign, &old_pipe);
+	if (write(gate[1], "g", 1) != 1)
+		fprintf(notes, "kft: could not start %s\n", r->argv[0]);
+	sigaction(SIGPIPE, &old_pipe, NULL);
+	close(gate[1]);
+	spares = kft_spares_start(r->dir);
+	if (r->latency) {
+		keeper = kft_latency_keeper_start(r->dir, r->latency, &later);
+		warn(notes, keeper ? 0 : -1, &later);
+	}
+	while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
+		;
+	kft_spares_stop(spares);
+	warn(notes, kft_latency_keeper_stop(keeper, &end->latency_copy, &later), &later);
+	kft_switches_stop(switches, &lost_switches);
+	if (lost_switches)
+		fprintf(notes, "kft: %llu context switches not recorded: the kernel's buffer was "
+			"full\n", lost_switches);
+	kft_launch_release_signals();
+	end->trace_kept = !dir_gone(r->dir, &dir_st);
+	ended(r, wstatus, end, notes);
+	return 0;
+}
