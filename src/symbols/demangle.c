@@ -143,5 +143,9 @@ bool kft_demangled_matches(const char *demangled, const char *word)
 
 bool kft_is_cxx_name(const char *word)
 {
-	return strstr(word, "::") || strchr(word, '(') || strchr(word, '<');
+	/* (operators: "operator new", "operator<<", "operator()") */
+	bool op = !strncmp(word, "operator", 8) && !isalnum((unsigned char)word[8]) &&
+		  word[8] != '_';
+
+	return op || strstr(word, "::") || strchr(word, '(') || strchr(word, '<');
 }

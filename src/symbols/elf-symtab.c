@@ -627,6 +627,7 @@ size_t kft_elf_find_glob(const struct kft_elf *elf, const char *glob, uint64_t *
 
 size_t kft_elf_find_imports(const struct kft_elf *elf, const char *glob)
 {
+	bool cxx = kft_is_cxx_name(glob);
 	GElf_Shdr sh;
 	Elf_Data *d;
 	size_t n = 0, nsyms = symbol_table(elf->dynsym, &sh, &d);
@@ -638,7 +639,7 @@ size_t kft_elf_find_imports(const struct kft_elf *elf, const char *glob)
 		if (gelf_getsym(d, (int)i, &sym) && sym.st_shndx == SHN_UNDEF &&
 		    GELF_ST_TYPE(sym.st_info) == STT_FUNC &&
 		    (name = elf_strptr(elf->handle, sh.sh_link, sym.st_name)) && *name &&
-		    !fnmatch(glob, name, 0))
+		    (!fnmatch(glob, name, 0) || (cxx && cxx_match(name, glob))))
 			n++;
 	}
 	return n;

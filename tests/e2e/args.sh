@@ -348,9 +348,9 @@ E
 each_args_of_cxx_library_calls() {
 	build_cxx newdelete
 	# (operator delete: sized, _ZdlPvm, from g++, plain from clang++;
-	# the sized one calls the plain one)
-	kft record --libcalls=all -A '_Znwm@arg1/u' -R '_Znwm@retval/x' -A '_ZdlPv*@arg1/x' \
-		-- ./newdelete
+	# the sized one calls the plain one; named as the source names them)
+	kft record --libcalls=all -A 'operator new@arg1/u' -R 'operator new@retval/x' \
+		-A 'operator delete@arg1/x' -- ./newdelete
 	kft ftrace | sed -n 's/^[^|]*|  *//p' | grep -E "operator (new|delete)\(|= 0x" | head -3 >calls
 	new=$(sed -n 's/^} \/\* operator new = \(0x[0-9a-f]*\) \*\/$/\1/p' calls)
 	check "operator new's result" test -n "$new"

@@ -71,6 +71,14 @@ static void test_demangled_matches(void **state)
 	assert_true(kft_is_cxx_name("ns::f"));
 	assert_true(kft_is_cxx_name("f(int)"));
 	assert_false(kft_is_cxx_name("main"));
+	/* a global operator names itself, with nothing around it */
+	assert_true(kft_is_cxx_name("operator new"));
+	assert_true(kft_is_cxx_name("operator<<"));
+	assert_true(kft_demangled_matches("operator new(unsigned long)", "operator new"));
+	assert_true(kft_demangled_matches("operator delete(void*, unsigned long)",
+					  "operator delete"));
+	assert_false(kft_is_cxx_name("operators"));
+	assert_false(kft_is_cxx_name("operator_table"));
 }
 
 /* A symbols file read back; damage is an error naming the line. */
