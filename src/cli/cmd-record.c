@@ -229,7 +229,7 @@ static int attach(const struct record_opts *o, struct kft_config *cfg)
 	exe[n] = '\0';
 	if (!o->no_check &&
 	    kft_cli_said(kft_record_check_program(exe, cfg, o->config ? o->config : "config",
-						  o->libcalls, stderr, &err),
+						  o->libcalls, o->libcalls_all, stderr, &err),
 			 &err))
 		return 1;
 	if (o->auto_args && kft_cli_said(kft_auto_args(cfg, exe, o->libcalls, o->libcalls_all, stderr,
@@ -611,7 +611,7 @@ int kft_cmd_record(int argc, char **argv)
 		goto out;
 	if (!o.no_check &&
 	    (kft_cli_said(kft_record_check_program(prog, &cfg, o.config ? o.config : "config",
-						   o.libcalls, stderr, &err),
+						   o.libcalls, o.libcalls_all, stderr, &err),
 			  &err) ||
 	     (o.latency && kft_cli_said(kft_record_check_latency_func(prog, o.latency, &err), &err))))
 		goto out;

@@ -25,7 +25,7 @@ static int args_seen(const struct kft_elf *elf, const struct kft_func_ref *r, co
 }
 
 int kft_record_check_program(const char *path, const struct kft_config *cfg,
-			     const char *cfgname, bool libcalls, FILE *notes,
+			     const char *cfgname, bool libcalls, bool libcalls_all, FILE *notes,
 			     struct kft_error *err)
 {
 	struct kft_elf elf;
@@ -106,6 +106,12 @@ int kft_record_check_program(const char *path, const struct kft_config *cfg,
 				       : kft_error_set(err, "%s'%s': %s calls it in a shared library: add "
 						      "--libcalls to trace those calls",
 						      where, r->name, path);
+		else if (libcalls_all)
+			/* the libraries' calls into each other are found as they load */
+			fprintf(notes, "kft: note: %s'%s': not in %s nor among the functions it "
+				"imports: looked for in the calls between its libraries "
+				"(--libcalls=all)\n",
+				where, r->name, path);
 		else
 			ret = kft_error_set(err, "%s'%s': no function %s in %s (if it lives in a shared "
 					   "library, use --no-check)",

@@ -15,10 +15,12 @@
 #include "../config/config.h"
 
 /* path against cfg (read from cfgname); libcalls: functions that path
- * calls in shared libraries are traced too. Code the runtime cannot
- * patch in time is a note. 0, or -1 with err. */
+ * calls in shared libraries are traced too; libcalls_all: and those its
+ * libraries call in each other, which only the run finds (a name found
+ * nowhere here is then a note). Code the runtime cannot patch in time is
+ * a note too. 0, or -1 with err. */
 int kft_record_check_program(const char *path, const struct kft_config *cfg,
-			     const char *cfgname, bool libcalls, FILE *notes,
+			     const char *cfgname, bool libcalls, bool libcalls_all, FILE *notes,
 			     struct kft_error *err);
 /* --latency FUNC: one function that prog holds. 0, or -1 with err. */
 int kft_record_check_latency_func(const char *prog, const char *func, struct kft_error *err);

@@ -360,9 +360,12 @@ operator new(4) {
 } /* operator new = PTR */
 operator delete(PTR);
 E
-	# the C library's malloc, called by libstdc++'s operator new
-	kft record --libcalls=all --no-check -R '_Znwm@retval/x' -A 'malloc@arg1/u' \
-		-R 'malloc@retval/x' -- ./newdelete
+	# the C library's malloc, called by libstdc++'s operator new (the
+	# program does not import it: said, not refused)
+	kft record --libcalls=all -R '_Znwm@retval/x' -A 'malloc@arg1/u' \
+		-R 'malloc@retval/x' -- ./newdelete 2>err
+	check "malloc looked for among the libraries' calls" \
+		grep -q "^kft: note: kft record: 'malloc': not in ./newdelete nor among the functions it imports: looked for in the calls between its libraries (--libcalls=all)$" err
 	kft ftrace | sed -n 's/^[^|]*|  *//p' >graph
 	new=$(sed -n 's/^} \/\* operator new = \(0x[0-9a-f]*\) \*\/$/\1/p' graph)
 	check "malloc(4) inside operator new, returning its pointer" \
