@@ -107,7 +107,8 @@ fail:
 
 KFT_NOTRACE int kft_zpacker_init(struct kft_zpacker *p, uint32_t codec)
 {
-	size_t work = kft_zcodec_work_size();
+	/* (zstd's context for the codecs that need it; KFT_ZCODEC_RICE none) */
+	size_t work = codec == KFT_ZCODEC_RICE ? 0 : kft_zcodec_work_size();
 
 	memset(p, 0, sizeof(*p));
 	p->codec = codec;
@@ -126,7 +127,7 @@ KFT_NOTRACE int kft_zpacker_init(struct kft_zpacker *p, uint32_t codec)
 	p->scratch = (uint8_t *)(p->buf + KFT_ZCHUNK_RECS);
 	p->out = p->scratch + KFT_ZCODEC_SCRATCH(KFT_ZCHUNK_RECS);
 	p->out_cap = p->mem_size - (size_t)(p->out - (unsigned char *)p->mem);
-	if (!(p->cctx = kft_zcodec_init(p->mem, work))) {
+	if (work && !(p->cctx = kft_zcodec_init(p->mem, work))) {
 		kft_zpacker_free(p);
 		errno = ENOMEM;
 		return -1;
