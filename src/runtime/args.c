@@ -181,7 +181,8 @@ static KFT_NOTRACE unsigned char *next_record(struct kft_tls *t, bool *made)
 /* At rec, a record of the call of frame f: kind, and n values, value[i]
  * shown as item[i] says. */
 static KFT_NOTRACE void put(struct kft_tls *t, unsigned char *rec, const struct kft_frame *f,
-			    int kind, const struct kft_argitem *item, const uint64_t *value, int n)
+			    int kind, const struct kft_argitem *const *item, const uint64_t *value,
+			    int n)
 {
 	struct kft_argrec_head h = { .entry_ns = f->entry_ns, .func = f->func, .sp = f->sp,
 				     .tid = t->hdr->tid, .session = kft_rt.session,
@@ -189,15 +190,15 @@ static KFT_NOTRACE void put(struct kft_tls *t, unsigned char *rec, const struct 
 	unsigned char *p = rec + sizeof(h);
 
 	for (int i = 0; i < n; i++) {
-		struct kft_argval v = { .value = value[i], .slot = item[i].slot,
-					.fmt = item[i].fmt, .bits = item[i].bits };
+		struct kft_argval v = { .value = value[i], .slot = item[i]->slot,
+					.fmt = item[i]->fmt, .bits = item[i]->bits };
 
 		if (v.fmt == KFT_ARG_STR) {
 			read_string(&v, (char *)p + sizeof(v));
 		} else if (v.fmt == KFT_ARG_ENUM) {
 			/* the type's name: the views find its enumerators */
-			v.str_len = (uint16_t)strnlen(item[i].enum_type, KFT_ENUM_TYPE_MAX - 1);
-			memcpy(p + sizeof(v), item[i].enum_type, v.str_len);
+			v.str_len = (uint16_t)strnlen(item[i]->enum_type, KFT_ENUM_TYPE_MAX - 1);
+			memcpy(p + sizeof(v), item[i]->enum_type, v.str_len);
 		}
 		memcpy(p, &v, sizeof(v));
 		p += sizeof(v) + ((v.str_len + 7U) & ~7U);
@@ -214,7 +215,8 @@ KFT_NOTRACE void kft_args_entered(struct kft_tls *t, uint64_t now, uintptr_t fn,
 {
 	const struct kft_argspec *spec = kft_args_of(fn);
 	uint64_t depth = t->hdr->depth, value[KFT_ARGSPEC_ITEMS];
-	struct kft_argitem item[KFT_ARGSPEC_ITEMS];
+	/* (the spec's items, not copies: one is ~44 bytes, its enum's name) */
+	const struct kft_argitem *item[KFT_ARGSPEC_ITEMS];
 	struct kft_frame *f;
 	unsigned char *rec;
 	int n = 0;
@@ -240,7 +242,7 @@ KFT_NOTRACE void kft_args_entered(struct kft_tls *t, uint64_t now, uintptr_t fn,
 			value[n] = 0;	/* a struct's place: nothing read */
 		else
 			continue;	/* the return value, or no vector registers seen */
-		item[n++] = spec->item[i];
+		item[n++] = &spec->item[i];
 	}
 	if (!n || !(rec = next_record(t, &made)))
 		return;
@@ -271,5 +273,5 @@ KFT_NOTRACE void kft_args_leaving(struct kft_tls *t, const struct kft_frame *f, 
 		value = retval;
 	}
 	if ((rec = next_record(t, &made)))
-		put(t, rec, f, KFT_ARGREC_RETVAL, item, &value, 1);
+		put(t, rec, f, KFT_ARGREC_RETVAL, &item, &value, 1);
 }
