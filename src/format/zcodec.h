@@ -4,8 +4,8 @@
  * the codecs below. Records are in the order calls ended.
  *
  * KFT_ZCODEC_RICE (what kft writes, zcodec-rice.h): each record as what
- * the call tree so far makes likely of it, in Rice codes: some 1.5 bytes
- * a call at a few nanoseconds.
+ * the call tree so far makes likely of it, in Rice codes: under 2 bytes
+ * a call at some 10 ns.
  *
  * Older kft wrote zstd, which still reads: KFT_ZCODEC_ZSTD_COLUMNS, four
  * columns of small numbers (LEB128), each record's depth less the one
