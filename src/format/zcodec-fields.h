@@ -2,7 +2,8 @@
 /*
  * A record's fields as the codecs see them (zcodec.c, zcodec-rice.c):
  * split from the packed record and joined back exactly, with the small
- * helpers both use for signed differences and durations.
+ * helpers both use for signed differences, durations and little-endian
+ * numbers in a frame.
  */
 #ifndef KFT_ZCODEC_FIELDS_H
 #define KFT_ZCODEC_FIELDS_H
@@ -52,6 +53,22 @@ static inline KFT_NOTRACE void rec_join(const struct rec_fields *f, struct kft_r
 static inline KFT_NOTRACE uint64_t dur_part(uint32_t dur)
 {
 	return dur & 0x80000000U ? 0 : dur;
+}
+
+/* A frame's little-endian numbers, bytes long. */
+static inline KFT_NOTRACE void put_le(uint8_t *p, uint64_t v, int bytes)
+{
+	for (int i = 0; i < bytes; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static inline KFT_NOTRACE uint64_t get_le(const uint8_t *p, int bytes)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < bytes; i++)
+		v |= (uint64_t)p[i] << (8 * i);
+	return v;
 }
 
 #endif

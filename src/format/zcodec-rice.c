@@ -101,21 +101,6 @@ static inline KFT_NOTRACE void model_update(struct model *m, const struct rec_fi
 		*first = f->entry;
 }
 
-static inline KFT_NOTRACE void put_le(uint8_t *p, uint64_t v, int bytes)
-{
-	for (int i = 0; i < bytes; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static inline KFT_NOTRACE uint64_t get_le(const uint8_t *p, int bytes)
-{
-	uint64_t v = 0;
-
-	for (int i = 0; i < bytes; i++)
-		v |= (uint64_t)p[i] << (8 * i);
-	return v;
-}
-
 KFT_NOTRACE uint32_t kft_rice_checksum(const void *p_, size_t len)
 {
 	const uint8_t *p = p_;
@@ -150,20 +135,6 @@ static inline KFT_NOTRACE void put_bits(struct bits_out *w, uint64_t v, unsigned
 	w->n &= 7;
 }
 
-/* v's Rice code: v >> k as that many zeros and a one, then v's low k bits. */
-static inline KFT_NOTRACE void put_rice(struct bits_out *w, uint64_t v, unsigned int k)
-{
-	uint64_t q = v >> k;
-
-	if (likely(q < QMAX)) {
-		put_bits(w, ((v & ((1ULL << k) - 1)) << 1 | 1) << q, (unsigned int)q + 1 + k);
-	} else {
-		put_bits(w, 0, QMAX);
-		put_bits(w, v & 0xffffffffU, 32);
-		put_bits(w, v >> 32, 32);
-	}
-}
-
 /* v's Rice code as a number and its length, if it takes fewer than QMAX
  * zeros; false if not. */
 static inline KFT_NOTRACE bool rice_code(uint64_t v, unsigned int k, uint64_t *code,
@@ -174,6 +145,22 @@ static inline KFT_NOTRACE bool rice_code(uint64_t v, unsigned int k, uint64_t *c
 	*code = ((v & ((1ULL << k) - 1)) << 1 | 1) << (q & 63);
 	*len = (unsigned int)q + 1 + k;
 	return q < QMAX;
+}
+
+/* v's Rice code: v >> k as that many zeros and a one, then v's low k
+ * bits; a quotient of QMAX or more as QMAX zeros and the whole value. */
+static inline KFT_NOTRACE void put_rice(struct bits_out *w, uint64_t v, unsigned int k)
+{
+	uint64_t code;
+	unsigned int len;
+
+	if (likely(rice_code(v, k, &code, &len))) {
+		put_bits(w, code, len);
+	} else {
+		put_bits(w, 0, QMAX);
+		put_bits(w, v & 0xffffffffU, 32);
+		put_bits(w, v >> 32, 32);
+	}
 }
 
 /* A record's three usual codes, in one put when they fit in one. */

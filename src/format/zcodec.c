@@ -13,9 +13,9 @@
  * here for about a byte a call on recursive code */
 #define LEVEL 1
 
-KFT_NOTRACE size_t kft_zcodec_work_size(void)
+KFT_NOTRACE size_t kft_zcodec_work_size(uint32_t codec)
 {
-	return ZSTD_estimateCCtxSize(LEVEL);
+	return codec == KFT_ZCODEC_RICE ? 0 : ZSTD_estimateCCtxSize(LEVEL);
 }
 
 KFT_NOTRACE ZSTD_CCtx *kft_zcodec_init(void *work, size_t size)
@@ -63,17 +63,6 @@ static inline bool get(const uint8_t **p, const uint8_t *end, unsigned int bits,
 	return false;
 }
 
-static inline KFT_NOTRACE void put_le32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static inline uint32_t get_le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 /* The most bytes a record's number takes in each column (see below). */
 static const size_t col_max[4] = { 3, 5, 10, 4 };
 
@@ -110,7 +99,7 @@ static KFT_NOTRACE size_t numbers_columns(const struct kft_rec *recs, uint32_t n
 		p += len;
 	}
 	for (int k = 0; k < 3; k++)
-		put_le32(scratch + 4 * k, (uint32_t)(col[k] - start[k]));
+		put_le(scratch + 4 * k, (uint32_t)(col[k] - start[k]), 4);
 	return (size_t)(p - scratch);
 }
 
@@ -124,7 +113,7 @@ static int records_columns(struct kft_rec *out, uint32_t n, const uint8_t *p, si
 	col[0] = p + 12;
 	left = got - 12;
 	for (int k = 0; k < 3; k++) {
-		uint32_t len = get_le32(p + 4 * k);
+		uint32_t len = (uint32_t)get_le(p + 4 * k, 4);
 
 		if (len > left)
 			return -1;

@@ -34,8 +34,9 @@ typedef struct ZSTD_DCtx_s ZSTD_DCtx;
 #define KFT_ZCODEC_SCRATCH(n) KFT_RICE_SCRATCH(n)
 
 /* The compression context, in work memory the caller provides (the
- * runtime's helper does not call malloc): kft_zcodec_work_size() bytes. */
-size_t kft_zcodec_work_size(void);
+ * runtime's helper does not call malloc): kft_zcodec_work_size(codec)
+ * bytes, 0 for a codec that needs none (KFT_ZCODEC_RICE: no context). */
+size_t kft_zcodec_work_size(uint32_t codec);
 ZSTD_CCtx *kft_zcodec_init(void *work, size_t size);
 
 /* Room a frame of n records may need. */

@@ -107,8 +107,7 @@ fail:
 
 KFT_NOTRACE int kft_zpacker_init(struct kft_zpacker *p, uint32_t codec)
 {
-	/* (zstd's context for the codecs that need it; KFT_ZCODEC_RICE none) */
-	size_t work = codec == KFT_ZCODEC_RICE ? 0 : kft_zcodec_work_size();
+	size_t work = kft_zcodec_work_size(codec);
 
 	memset(p, 0, sizeof(*p));
 	p->codec = codec;

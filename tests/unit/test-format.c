@@ -337,7 +337,8 @@ static void test_zcodec_round_trip(void **state)
 	static uint8_t scratch[KFT_ZCODEC_SCRATCH(KFT_ZCHUNK_RECS)];
 	static const uint32_t codecs[] = { KFT_ZCODEC_ZSTD_DELTA, KFT_ZCODEC_ZSTD_COLUMNS,
 					    KFT_ZCODEC_RICE };
-	size_t work = kft_zcodec_work_size(), cap = kft_zcodec_bound(KFT_ZCHUNK_RECS), z;
+	size_t work = kft_zcodec_work_size(KFT_ZCODEC_ZSTD_COLUMNS),
+	       cap = kft_zcodec_bound(KFT_ZCHUNK_RECS), z;
 	void *mem = malloc(work), *dst = malloc(cap);
 	ZSTD_CCtx *cctx = kft_zcodec_init(mem, work);
 	ZSTD_DCtx *dctx = ZSTD_createDCtx();
@@ -389,7 +390,7 @@ static void test_zcodec_made_up_frames(void **state)
 					    KFT_ZCODEC_RICE };
 	static uint8_t scratch[KFT_ZCODEC_SCRATCH(N)], raw[512];
 	static struct kft_rec out[N], again[N];
-	size_t work = kft_zcodec_work_size(), cap = kft_zcodec_bound(N) + 1024;
+	size_t work = kft_zcodec_work_size(KFT_ZCODEC_ZSTD_COLUMNS), cap = kft_zcodec_bound(N) + 1024;
 	void *mem = malloc(work), *dst = malloc(cap);
 	ZSTD_CCtx *cctx = kft_zcodec_init(mem, work);
 	ZSTD_DCtx *dctx = ZSTD_createDCtx();
