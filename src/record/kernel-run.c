@@ -111,13 +111,10 @@ static void wait_run(struct kft_kernel *k, const struct kft_config *cfg, pid_t c
 /* What ended CMD, for the info file, and kft record's exit status. */
 static int ending(const struct kft_kernel_run *r, int wstatus, char *status, size_t size)
 {
-	if (r->argc && WIFSIGNALED(wstatus)) {
-		snprintf(status, size, "status = killed by signal %d\n", WTERMSIG(wstatus));
-		return 128 + WTERMSIG(wstatus);
-	}
-	snprintf(status, size, "status = %s %d\n", r->argc ? "exited" : "stopped",
-		 r->argc ? WEXITSTATUS(wstatus) : 0);
-	return r->argc ? WEXITSTATUS(wstatus) : 0;
+	if (r->argc)
+		return kft_trace_dir_exit_status(wstatus, status, size);
+	snprintf(status, size, "status = stopped 0\n");
+	return 0;
 }
 
 int kft_kernel_run(const struct kft_kernel_run *r, int *status, struct kft_error *err)

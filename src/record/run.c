@@ -53,18 +53,12 @@ static void ended(const struct kft_record_run *r, int wstatus, struct kft_record
 	char status[128];
 	struct kft_error err;
 
-	if (WIFSIGNALED(wstatus)) {
+	end->status = kft_trace_dir_exit_status(wstatus, status, sizeof(status));
+	if (WIFSIGNALED(wstatus))
 		fprintf(notes, "kft: %s killed by signal %d (%s)%s%s\n", r->argv[0],
 			WTERMSIG(wstatus), strsignal(WTERMSIG(wstatus)),
 			end->trace_kept ? "; the trace is kept in " : "",
 			end->trace_kept ? r->dir : "");
-		snprintf(status, sizeof(status), "status = killed by signal %d\n",
-			 WTERMSIG(wstatus));
-		end->status = 128 + WTERMSIG(wstatus);
-	} else {
-		snprintf(status, sizeof(status), "status = exited %d\n", WEXITSTATUS(wstatus));
-		end->status = WEXITSTATUS(wstatus);
-	}
 	if (!end->trace_kept) {
 		/* nothing to finish, and nothing to write into another's */
 		fprintf(notes, "kft: %s: the trace directory was removed or replaced while %s "

@@ -11,6 +11,7 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../common/mono-clock.h"
@@ -216,6 +217,16 @@ int kft_trace_dir_reset_clock(const char *dir, uint64_t *base)
 	kft_unmap_control(ctl);
 	*base = now;
 	return 0;
+}
+
+int kft_trace_dir_exit_status(int wstatus, char *status, size_t size)
+{
+	if (WIFSIGNALED(wstatus)) {
+		snprintf(status, size, "status = killed by signal %d\n", WTERMSIG(wstatus));
+		return 128 + WTERMSIG(wstatus);
+	}
+	snprintf(status, size, "status = exited %d\n", WEXITSTATUS(wstatus));
+	return WEXITSTATUS(wstatus);
 }
 
 int kft_trace_dir_mark_ended(const char *dir, struct kft_error *err)

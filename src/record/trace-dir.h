@@ -32,6 +32,10 @@ int kft_trace_dir_write_info(const char *dir, int argc, char **argv, const char 
  * together (--max-size), 0 for none */
 int kft_trace_dir_write_run(const char *dir, const struct kft_config *cfg, bool primed,
 			    uint32_t mode, uint64_t max_log_bytes, struct kft_error *err);
+/* How a program ended (a wait status), as the info file's status line
+ * ("status = exited 0\n", "status = killed by signal 9\n") into status;
+ * kft record's exit status for it: its own, or 128 + the signal. */
+int kft_trace_dir_exit_status(int wstatus, char *status, size_t size);
 /* The traced program has ended: say when, in dir's control file. */
 int kft_trace_dir_mark_ended(const char *dir, struct kft_error *err);
 /* Set the trace's clock base (CLOCK_MONOTONIC) to now, in its control
