@@ -81,7 +81,7 @@ struct worker {
 	bool threaded;		/* this round on a thread of its own */
 	struct kft_zpacker p;
 	int raw_fd;
-	uint64_t records_off;
+	uint64_t records_off, ring;
 	uint64_t first, end;	/* its records this round */
 	unsigned char *frames;	/* room for ROUND_FRAMES frames of p.out_cap
 				 * bytes; they lie one after another */
@@ -100,7 +100,8 @@ static void *pack_round(void *arg)
 	wk->failed = false;
 	for (uint64_t r = wk->first; r < wk->end; r += KFT_ZCHUNK_RECS) {
 		uint32_t n = wk->end - r < KFT_ZCHUNK_RECS ? (uint32_t)(wk->end - r) : KFT_ZCHUNK_RECS;
-		size_t len = kft_zpacker_pack(&wk->p, wk->raw_fd, wk->records_off, r, n);
+		size_t len = kft_zpacker_pack(&wk->p, wk->raw_fd, wk->records_off, wk->ring,
+						      r, n);
 
 		if (!len) {
 			wk->failed = true;
@@ -146,6 +147,7 @@ static int pack_all(struct kft_zwriter *w, uint64_t head)
 		}
 		wk[made].raw_fd = w->raw_fd;
 		wk[made].records_off = w->records_off;
+		wk[made].ring = w->ring;
 	}
 	while (w->done < head) {
 		uint64_t at = w->done, span = (uint64_t)ROUND_FRAMES * KFT_ZCHUNK_RECS;
@@ -198,6 +200,7 @@ static bool compact_layout(const struct kft_thread_hdr *old, bool raw, struct kf
 	h->sites_cap = old->nsites;
 	h->records_off = (h->sites_off + old->nsites * sizeof(struct kft_site) + 7) & ~7ULL;
 	h->capacity = raw ? old->head : 0;
+	h->ring = 0;		/* raw, they are few: in their own slots */
 	h->reserved = old->head;
 	*size = h->records_off + h->capacity * sizeof(struct kft_rec);
 	return old->shadow_off == sizeof(*old) &&

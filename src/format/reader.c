@@ -129,8 +129,12 @@ static int check_thread(struct kft_thread_file *th, const char *path, struct kft
 	    h->shadow_cap > (size - h->shadow_off) / sizeof(struct kft_frame) ||
 	    h->shadow_off % 8)
 		return kft_error_set(err, "%s: corrupt: shadow stack outside the file", path);
+	if (h->ring && (h->overwrite || (h->ring & (h->ring - 1)) || h->ring % KFT_ZCHUNK_RECS))
+		return kft_error_set(err, "%s: corrupt: a ring of %llu records", path,
+				     (unsigned long long)h->ring);
 	if (h->records_off < sizeof(*h) || h->records_off > size ||
-	    h->capacity > (size - h->records_off) / sizeof(struct kft_rec) || h->records_off % 8)
+	    kft_rec_slots(h) > (size - h->records_off) / sizeof(struct kft_rec) ||
+	    h->records_off % 8)
 		return kft_error_set(err, "%s: corrupt: records outside the file "
 				     "(truncated?)", path);
 	if (h->sites_off < sizeof(*h) || h->sites_off > size || h->sites_off % 8 ||
@@ -147,6 +151,12 @@ static int check_thread(struct kft_thread_file *th, const char *path, struct kft
 		return kft_error_set(err, "%s: corrupt: %llu records in a log of %llu%s", path,
 				     (unsigned long long)h->head, (unsigned long long)h->capacity,
 				     h->capacity ? "" : " (its .kfz is missing)");
+	/* a ring is written over only behind its .kfz */
+	if (h->ring && h->head > th->zcount + h->ring)
+		return kft_error_set(err, "%s: %llu records, of which its .kfz holds %llu and "
+				     "its ring the last %llu: the .kfz is cut short or damaged",
+				     path, (unsigned long long)h->head,
+				     (unsigned long long)th->zcount, (unsigned long long)h->ring);
 	if (h->overwrite && !h->capacity && h->head)
 		return kft_error_set(err, "%s: corrupt: records in an empty ring", path);
 	return 0;
@@ -183,9 +193,17 @@ static int take_raw(struct kft_trace *tr, struct kft_thread_file *th, const char
 		return 0;
 	if (!(th->raw_copy = malloc(n * sizeof(*th->raw_copy))))
 		return kft_error_set(err, "out of memory");
-	memcpy(th->raw_copy, th->recs + from, n * sizeof(*th->raw_copy));
+	/* (from a ring, in up to two pieces: what the .kfz has not, the
+	 * ring still has, check_thread saw) */
+	for (uint64_t i = 0, len; i < n; i += len) {
+		uint64_t slot = (from + i) & th->raw_mask;
+
+		len = th->hdr.ring && th->hdr.ring - slot < n - i ? th->hdr.ring - slot : n - i;
+		memcpy(th->raw_copy + i, th->recs + slot, len * sizeof(*th->raw_copy));
+	}
 	th->recs = th->raw_copy;
 	th->recs_first = from;
+	th->raw_mask = ~(uint64_t)0;
 	if (kft_zrecs_open(path, &tr->zcache, &z, &count, err))
 		return -1;	/* (the caller frees the copy) */
 	if (count < from) {
@@ -274,6 +292,7 @@ static int open_thread(struct kft_trace *tr, const char *name, struct kft_error 
 	}
 	th->name = strdup(name);
 	th->recs = (const struct kft_rec *)((const char *)th->map + th->hdr.records_off);
+	th->raw_mask = th->hdr.ring ? th->hdr.ring - 1 : ~(uint64_t)0;
 	th->sites = (const struct kft_site *)((const char *)th->map + th->hdr.sites_off);
 	th->nsites = th->hdr.nsites;
 	th->frames = (const struct kft_frame *)((const char *)th->map + th->hdr.shadow_off);
@@ -287,9 +306,16 @@ static int open_thread(struct kft_trace *tr, const char *name, struct kft_error 
 #ifdef MADV_POPULATE_READ
 	/* fault the used records in at once rather than page by page */
 	{
-		uint64_t from = th->hdr.records_off + th->zcount * sizeof(struct kft_rec);
-		uint64_t off = from & ~(uint64_t)4095;
-		uint64_t len = from - off + (th->nrecs - th->zcount) * sizeof(struct kft_rec);
+		uint64_t slot = kft_rec_slot(&th->hdr, th->zcount), nraw = th->nrecs - th->zcount;
+		uint64_t from, off, len;
+
+		if (th->hdr.ring && slot + nraw > th->hdr.ring) {
+			slot = 0;	/* round a ring: all of it */
+			nraw = th->hdr.ring;
+		}
+		from = th->hdr.records_off + slot * sizeof(struct kft_rec);
+		off = from & ~(uint64_t)4095;
+		len = from - off + nraw * sizeof(struct kft_rec);
 
 		if (!tr->records_unread && th->nrecs > th->zcount && off < th->map_size) {
 			if (len > th->map_size - off)

@@ -42,8 +42,10 @@ struct kft_thread_file {
 	struct kft_thread_hdr hdr;	/* copy, checked */
 	void *map;
 	size_t map_size;
-	const struct kft_rec *recs;	/* raw record recs_first + i: recs[i] */
+	const struct kft_rec *recs;	/* raw record recs_first + i: recs[i], or
+					 * in a ring read in place recs[i & raw_mask] */
 	uint64_t recs_first;
+	uint64_t raw_mask;
 	struct kft_rec *raw_copy;	/* recs, where they were copied (a trace
 					 * being compressed gives raw records
 					 * back as it packs them), or NULL */
@@ -100,11 +102,13 @@ struct kft_trace {
 					 * ("killed by signal 9", "exited 0"), or NULL */
 };
 
-/* The raw record at place j (j >= zcount) of a thread file (a ring wraps
- * once at most). */
+/* The raw record at place j (j >= zcount) of a thread file (an
+ * overwriting ring's places wrap once at most; a compressed log's ring
+ * holds its records past the .kfz's in slots j % ring). */
 static inline const struct kft_rec *kft_thread_raw(const struct kft_thread_file *th, uint64_t j)
 {
-	return &th->recs[(j < th->hdr.capacity ? j : j - th->hdr.capacity) - th->recs_first];
+	return &th->recs[((j < th->hdr.capacity ? j : j - th->hdr.capacity) & th->raw_mask) -
+			 th->recs_first];
 }
 
 /* The record at place j of a thread file. */

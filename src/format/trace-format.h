@@ -43,8 +43,9 @@
 
 #include "../common/compiler.h"
 
-#define KFT_FORMAT_VERSION 5	/* 4: records may sit in a .kfz; 5: a fork
-				 * child's log may begin with inherited rows */
+#define KFT_FORMAT_VERSION 6	/* 4: records may sit in a .kfz; 5: a fork
+				 * child's log may begin with inherited rows;
+				 * 6: a log may be a ring behind its .kfz (ring) */
 #define KFT_FORMAT_OLDEST 3	/* the oldest version this kft reads */
 #define KFT_CONTROL_MAGIC "KFTCTRL"
 #define KFT_THREAD_MAGIC "KFTTHRD"
@@ -264,8 +265,25 @@ struct kft_thread_hdr {
 	uint64_t forked_ns;		/* and when */
 	uint64_t cpus_filtered;		/* calls dropped by filter cpus (not among the
 					 * counters: older files hold 0 here) */
-	uint64_t spare[1];
+	uint64_t ring;			/* 0: record i is in slot i; else the log grows
+					 * to this many slots (a power of two) and
+					 * record i is in slot i % ring, written once
+					 * its .kfz holds record i - ring: capacity,
+					 * once it reaches ring, is raised by whoever
+					 * compresses (kft_rec_slot) */
 };
+
+/* The slot of the file's records that record i of h's log is in. */
+static inline uint64_t kft_rec_slot(const struct kft_thread_hdr *h, uint64_t i)
+{
+	return h->ring ? i & (h->ring - 1) : i;
+}
+
+/* The slots of the file's records that h's log has. */
+static inline uint64_t kft_rec_slots(const struct kft_thread_hdr *h)
+{
+	return h->ring && h->capacity > h->ring ? h->ring : h->capacity;
+}
 
 /* frame->flags */
 #define KFT_FRAME_LOGGED	0x1	/* counted in the log; must end as a record */

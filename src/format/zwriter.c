@@ -93,6 +93,7 @@ KFT_NOTRACE int kft_zwriter_open(struct kft_zwriter *w, int dirfd, const char *n
 		goto fail;
 	}
 	w->records_off = h.records_off;
+	w->ring = h.ring;
 	w->z_fd = openat(dirfd, zname, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (w->z_fd < 0 || resume(w))
 		goto fail;
@@ -135,16 +136,26 @@ KFT_NOTRACE int kft_zpacker_init(struct kft_zpacker *p, uint32_t codec)
 }
 
 KFT_NOTRACE size_t kft_zpacker_pack(struct kft_zpacker *p, int raw_fd, uint64_t records_off,
-				    uint64_t first, uint32_t n)
+				    uint64_t ring, uint64_t first, uint32_t n)
+{
+	uint64_t slot = ring ? first & (ring - 1) : first;
+
+	if (!n || n > KFT_ZCHUNK_RECS || (ring && slot + n > ring) ||
+	    read_all(raw_fd, p->buf, n * sizeof(struct kft_rec),
+		     records_off + slot * sizeof(struct kft_rec)))
+		return 0;
+	return kft_zpacker_pack_recs(p, p->buf, first, n);
+}
+
+KFT_NOTRACE size_t kft_zpacker_pack_recs(struct kft_zpacker *p, const struct kft_rec *recs,
+					 uint64_t first, uint32_t n)
 {
 	struct kft_zframe f = { .magic = KFT_ZFRAME_MAGIC, .first = first, .nrecs = n };
 	size_t z;
 
-	if (!n || n > KFT_ZCHUNK_RECS ||
-	    read_all(raw_fd, p->buf, n * sizeof(struct kft_rec),
-		     records_off + first * sizeof(struct kft_rec)))
+	if (!n || n > KFT_ZCHUNK_RECS)
 		return 0;
-	z = kft_zcodec_pack(p->cctx, p->codec, p->out + sizeof(f), p->out_cap - sizeof(f), p->buf, n,
+	z = kft_zcodec_pack(p->cctx, p->codec, p->out + sizeof(f), p->out_cap - sizeof(f), recs, n,
 			    p->scratch);
 	if (!z)
 		return 0;
@@ -185,7 +196,11 @@ KFT_NOTRACE int kft_zwriter_add(struct kft_zwriter *w, uint32_t n)
 
 	if (w->sealed)
 		return -1;
-	len = kft_zpacker_pack(&w->p, w->raw_fd, w->records_off, w->done, n);
+	if (w->ring_map && w->ring)
+		len = kft_zpacker_pack_recs(&w->p, w->ring_map + (w->done & (w->ring - 1)), w->done,
+					    n);
+	else
+		len = kft_zpacker_pack(&w->p, w->raw_fd, w->records_off, w->ring, w->done, n);
 	return len ? kft_zwriter_append(w, w->p.out, len, n) : -1;
 }
 
@@ -198,7 +213,7 @@ KFT_NOTRACE int kft_zwriter_commit(struct kft_zwriter *w)
 	if (fdatasync(w->z_fd))
 		return -1;
 	/* a file system that cannot punch keeps both copies: still right */
-	if (fallocate(w->raw_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)from,
+	if (!w->ring && fallocate(w->raw_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)from,
 		      (off_t)((w->done - w->durable) * sizeof(struct kft_rec))) &&
 	    errno != EOPNOTSUPP)
 		return -1;

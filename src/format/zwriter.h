@@ -32,16 +32,26 @@ struct kft_zpacker {
 };
 
 int kft_zpacker_init(struct kft_zpacker *p, uint32_t codec);
-/* Records [first, first + n) of a thread file (read from raw_fd), as a
- * frame in p->out: its length, or 0 on error. */
-size_t kft_zpacker_pack(struct kft_zpacker *p, int raw_fd, uint64_t records_off, uint64_t first,
-			uint32_t n);
+/* Records [first, first + n) of a thread file (read from raw_fd, its
+ * records at records_off, ring slots of them as its header says), as a
+ * frame in p->out: its length, or 0 on error. A frame begins at a
+ * multiple of KFT_ZCHUNK_RECS, so never wraps round a ring. */
+size_t kft_zpacker_pack(struct kft_zpacker *p, int raw_fd, uint64_t records_off, uint64_t ring,
+			uint64_t first, uint32_t n);
+/* The same, of records in memory. */
+size_t kft_zpacker_pack_recs(struct kft_zpacker *p, const struct kft_rec *recs, uint64_t first,
+			     uint32_t n);
 void kft_zpacker_free(struct kft_zpacker *p);
 
 struct kft_zwriter {
 	int raw_fd;			/* the thread file, read-write (to punch) */
 	int z_fd;			/* its .kfz */
 	uint64_t records_off;
+	uint64_t ring;			/* the thread file's (trace-format.h): its
+					 * slots are written over, never given back */
+	const struct kft_rec *ring_map;	/* the ring's slots mapped, to pack from
+					 * in place, or NULL: read from raw_fd
+					 * (its owner maps and unmaps it) */
 	uint64_t done;			/* records [0, done) are in frames */
 	uint64_t durable;		/* ... [0, durable) synced and given back */
 	uint64_t zlen;			/* where the next frame goes */
@@ -63,7 +73,8 @@ int kft_zwriter_add(struct kft_zwriter *w, uint32_t n);
 int kft_zwriter_append(struct kft_zwriter *w, const void *frame, size_t len, uint32_t n);
 
 /* Sync the frames appended, then punch their records out of the thread
- * file. 0, or -1 (the records stay in both). */
+ * file (a ring's stay: they are written over). 0, or -1 (the records
+ * stay in both). */
 int kft_zwriter_commit(struct kft_zwriter *w);
 
 void kft_zwriter_close(struct kft_zwriter *w);

@@ -234,6 +234,7 @@ KFT_NOTRACE void kft_calibrate(bool compensate)
 	kft_tls.frames = frames;
 	kft_tls.frames_cap = sizeof(frames) / sizeof(frames[0]);
 	kft_tls.recs = recs;
+	kft_tls.rec_mask = ~(uint64_t)0;
 	kft_tls.sites.sites = sites;
 	kft_tls.sites.index = site_index;
 	kft_tls.sites.nsites = &hdr.nsites;

@@ -19,9 +19,21 @@
  * 325 ms) while the program's own time stays as it was. (Where CPUs share
  * a core the helper's work could stretch the durations kft measures; a
  * larger KFT_COMPRESS_BEHIND keeps it off the run.)
+ *
+ * A log the helper follows from its start is a ring (trace-format.h's
+ * ring, thread.c): once grown to KFT_RING_RECS records it wraps, and the
+ * helper, as it packs, raises the log's capacity to what it has packed
+ * plus the ring: a writer that catches up waits for it, or, with nothing
+ * following its log (the helper gone, or done with a thread that ended),
+ * packs the ring itself (kft_compress_make_room). Its slots are written
+ * over, never given back: no page of the log is found, zeroed, punched
+ * out and found again for each 256 records, which cost as much CPU as
+ * the packing.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 
@@ -40,8 +52,9 @@ enum { FREE, CLAIMED, ADDED, OPEN, DROPPED };
 struct zslot {
 	int state;			/* FREE .. DROPPED; the owner claims, the helper frees */
 	int owner_done;			/* the thread writes no more */
+	const struct kft_tls *owner;	/* whose log, while the helper may follow it */
 	char name[64];
-	const struct kft_thread_hdr *hdr;	/* the helper's own map of the header */
+	struct kft_thread_hdr *hdr;	/* the helper's own map of the header */
 	struct kft_zwriter w;
 };
 
@@ -50,23 +63,31 @@ static int zslots_used;		/* as prefault.c's slots_used */
 
 static KFT_NOTRACE void release(struct zslot *s)
 {
+	if (s->w.ring_map)
+		munmap((void *)s->w.ring_map, s->w.ring * sizeof(struct kft_rec));
+	s->w.ring_map = NULL;
 	kft_zwriter_close(&s->w);
 	if (s->hdr)
-		munmap((void *)s->hdr, 4096);
+		munmap(s->hdr, 4096);
 	s->hdr = NULL;
+	/* its writer packs a full ring itself from now on */
+	__atomic_store_n(&s->owner, NULL, __ATOMIC_RELEASE);
 	__atomic_store_n(&s->state, FREE, __ATOMIC_RELEASE);
 }
 
 /* Map the log's header, to follow its head. */
 static KFT_NOTRACE void start(struct zslot *s)
 {
-	int fd = openat(kft_rt.dirfd, s->name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	void *map = fd < 0 ? MAP_FAILED : mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+	int fd = openat(kft_rt.dirfd, s->name, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+	/* (writable: a ring's capacity is the helper's to raise) */
+	void *map = fd < 0 ? MAP_FAILED
+			   : mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 
 	if (fd >= 0)
 		close(fd);
 	if (map == MAP_FAILED) {
-		__atomic_store_n(&s->state, DROPPED, __ATOMIC_RELAXED);
+		__atomic_store_n(&s->owner, NULL, __ATOMIC_RELEASE);
+		__atomic_store_n(&s->state, DROPPED, __ATOMIC_RELEASE);
 		return;
 	}
 	s->hdr = map;
@@ -75,19 +96,44 @@ static KFT_NOTRACE void start(struct zslot *s)
 	__atomic_store_n(&s->state, OPEN, __ATOMIC_RELAXED);
 }
 
+/* A ring grown whole may be written up to what its .kfz holds plus the
+ * ring (until then its capacity is its writer's). */
+static KFT_NOTRACE void raise_ring(struct kft_thread_hdr *h, uint64_t packed)
+{
+	uint64_t cap = __atomic_load_n(&h->capacity, __ATOMIC_RELAXED), room = packed + h->ring;
+
+	if (room > kft_rt.max_records)
+		room = kft_rt.max_records;
+	if (cap >= h->ring && room > cap)
+		__atomic_store_n(&h->capacity, room, __ATOMIC_RELEASE);
+}
+
 /* Compress what one log has finished; whether there was work. */
 static KFT_NOTRACE bool follow(struct zslot *s)
 {
 	bool done = __atomic_load_n(&s->owner_done, __ATOMIC_ACQUIRE);
 	uint64_t head = __atomic_load_n(&s->hdr->head, __ATOMIC_ACQUIRE);
 	uint64_t keep = done ? 0 : behind;	/* an ended thread's log goes whole */
+	uint64_t ring = s->hdr->ring;
 	int n = 0;
 
+	if (ring && keep > ring / 2)
+		keep = ring / 2;	/* a ring's writer must not wait for it */
+
 	/* the .kfz only once there is a frame for it */
-	if (s->w.raw_fd < 0 && s->w.done + KFT_ZCHUNK_RECS + keep <= head &&
-	    kft_zwriter_open(&s->w, kft_rt.dirfd, s->name)) {
-		release(s);
-		return false;
+	if (s->w.raw_fd < 0 && s->w.done + KFT_ZCHUNK_RECS + keep <= head) {
+		if (kft_zwriter_open(&s->w, kft_rt.dirfd, s->name)) {
+			release(s);
+			return false;
+		}
+		/* a ring is packed where it lies, not copied out first (the
+		 * file holds every record below head: the writer grew it so) */
+		if (s->w.ring) {
+			void *map = mmap(NULL, s->w.ring * sizeof(struct kft_rec), PROT_READ,
+					 MAP_SHARED, s->w.raw_fd, (off_t)s->w.records_off);
+
+			s->w.ring_map = map == MAP_FAILED ? NULL : map;
+		}
 	}
 	while (n < ROUND_CHUNKS && s->w.done + KFT_ZCHUNK_RECS + keep <= head) {
 		/* a round takes milliseconds, in which a writer goes megabytes
@@ -99,8 +145,15 @@ static KFT_NOTRACE bool follow(struct zslot *s)
 			return true;
 		}
 		n++;
+		if (ring)
+			raise_ring(s->hdr, s->w.done);
 	}
-	if (s->w.done - s->w.durable >= BATCH_RECS || (n < ROUND_CHUNKS && s->w.done > s->w.durable))
+	if (ring)
+		raise_ring(s->hdr, s->w.done);	/* (it may have grown whole since) */
+	/* a ring gives nothing back, so waits for no sync (kft record syncs
+	 * its .kfz once the program ends) */
+	else if (s->w.done - s->w.durable >= BATCH_RECS ||
+		 (n < ROUND_CHUNKS && s->w.done > s->w.durable))
 		kft_zwriter_commit(&s->w);
 	if (done && n < ROUND_CHUNKS)
 		release(s);	/* the last part frame is `kft record`'s, at the end */
@@ -146,6 +199,7 @@ KFT_NOTRACE void kft_compress_add(struct kft_tls *t)
 			continue;
 		kft_thread_file_name(t, zslots[i].name, sizeof(zslots[i].name));
 		zslots[i].owner_done = 0;
+		zslots[i].owner = t;
 		kft_raise_to(&zslots_used, i + 1);
 		__atomic_store_n(&zslots[i].state, ADDED, __ATOMIC_RELEASE);
 		t->compress_slot = i + 1;
@@ -159,6 +213,65 @@ KFT_NOTRACE void kft_compress_done(struct kft_tls *t)
 	if (t->compress_slot)
 		__atomic_store_n(&zslots[t->compress_slot - 1].owner_done, 1, __ATOMIC_RELEASE);
 	t->compress_slot = 0;
+}
+
+/* Whether the helper follows t's log, and will raise its capacity. */
+static KFT_NOTRACE bool followed(const struct kft_tls *t)
+{
+	const struct zslot *s;
+	int state;
+
+	if (!t->compress_slot || !kft_helper_running())
+		return false;
+	s = &zslots[t->compress_slot - 1];
+	state = __atomic_load_n(&s->state, __ATOMIC_ACQUIRE);
+	return __atomic_load_n(&s->owner, __ATOMIC_ACQUIRE) == t &&
+	       (state == ADDED || state == OPEN);
+}
+
+/* Pack t's ring's finished records, whole frames, here. 0 or -1. */
+static KFT_NOTRACE int pack_here(struct kft_tls *t)
+{
+	struct kft_thread_hdr *h = t->hdr;
+	struct kft_zwriter w;
+	char name[64];
+	int ret = 0;
+
+	kft_thread_file_name(t, name, sizeof(name));
+	if (kft_zwriter_open(&w, kft_rt.dirfd, name))
+		return -1;
+	while (!ret && w.done + KFT_ZCHUNK_RECS <= h->head)
+		ret = kft_zwriter_add(&w, KFT_ZCHUNK_RECS);
+	/* nothing runs beside us on this log: its capacity is ours */
+	raise_ring(h, w.done);
+	kft_zwriter_close(&w);
+	return ret;
+}
+
+/*
+ * t's log is a ring grown whole (thread.c) with no room for need
+ * records: wait for the helper to pack what it holds, or, if nothing
+ * follows the log, pack it here. 0 once there is room; -1 when there can
+ * be none (the disk is full, say): then the log is full.
+ */
+KFT_NOTRACE int kft_compress_make_room(struct kft_tls *t, uint64_t need)
+{
+	struct kft_thread_hdr *h = t->hdr;
+	struct timespec nap = { 0, 20000 };
+	int saved = errno;
+
+	while (need > __atomic_load_n(&h->capacity, __ATOMIC_ACQUIRE)) {
+		if (followed(t)) {
+			nanosleep(&nap, NULL);
+			continue;
+		}
+		if (pack_here(t) || need > __atomic_load_n(&h->capacity, __ATOMIC_ACQUIRE)) {
+			errno = saved;
+			return -1;
+		}
+	}
+	errno = saved;
+	return 0;
 }
 
 /* KFT_COMPRESS_BEHIND: bytes of records, with K, M or G. */

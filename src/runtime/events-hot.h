@@ -69,7 +69,7 @@ HOT_STEP void put_record(struct kft_tls *t, const struct kft_frame *f, uint64_t 
 			h->counters.overwritten++;
 		r = &t->recs[head % kft_rt.max_records];
 	} else {
-		r = &t->recs[head];
+		r = &t->recs[head & t->rec_mask];
 	}
 	kft_rec_pack(r, f->entry_ns, depth, dur, site,
 		     ((f->flags & KFT_FRAME_SIGNAL) ? KFT_REC_SIGNAL : 0) | flags);

@@ -43,7 +43,7 @@ HOT_STEP void end_short(struct kft_tls *t, const struct kft_frame *f, uint64_t d
 
 	kft_set_depth(t, depth - 1);
 	head = h->head;
-	kft_rec_pack(&t->recs[head], f->entry_ns, depth - 1, kft_dur_encode(dur), site, 0);
+	kft_rec_pack(&t->recs[head & t->rec_mask], f->entry_ns, depth - 1, kft_dur_encode(dur), site, 0);
 	barrier();	/* a reader after a crash sees whole records only */
 	h->head = head + 1;
 }

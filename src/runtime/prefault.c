@@ -51,7 +51,7 @@ static KFT_NOTRACE char *log_span(const struct kft_tls *t, size_t *size)
 {
 	char *base = (char *)((uintptr_t)t->recs & ~page_mask);
 
-	*size = t->hdr->capacity * sizeof(struct kft_rec) + (size_t)((char *)t->recs - base);
+	*size = kft_rec_slots(t->hdr) * sizeof(struct kft_rec) + (size_t)((char *)t->recs - base);
 	return base;
 }
 

@@ -95,6 +95,8 @@ struct kft_tls {
 	struct kft_frame *frames;
 	uint64_t frames_cap;		/* frames[0..frames_cap) have room in the file */
 	struct kft_rec *recs;
+	uint64_t rec_mask;		/* record i is written to recs[i & rec_mask]:
+					 * the log's ring - 1, or all ones */
 	struct kft_site_table sites;
 	size_t map_size;
 	uint32_t file_seq;		/* names the file, with session and tid */
@@ -345,6 +347,10 @@ void kft_compress_reset(void) KFT_HIDDEN;
 bool kft_compress_step(void) KFT_HIDDEN;
 void kft_compress_add(struct kft_tls *t) KFT_HIDDEN;
 void kft_compress_done(struct kft_tls *t) KFT_HIDDEN;
+int kft_compress_make_room(struct kft_tls *t, uint64_t need) KFT_HIDDEN;
+/* A log may be a ring of this many records (trace-format.h's ring): a
+ * multiple of KFT_ZCHUNK_RECS, larger than the deepest shadow stack */
+#define KFT_RING_RECS (1ULL << 20)
 
 /* patch.c: -fpatchable-function-entry NOPs become calls to __fentry__
  * while a run is armed or running */

@@ -5,7 +5,8 @@
  * space, and it is shared with the page cache, so whatever the thread
  * wrote survives the process being killed. The records come last: the
  * file starts small and grows with the log (kft_thread_grow_log), and
- * ends where the log does once the thread is done (kft_thread_trim). The
+ * ends where the log does once the thread is done (kft_thread_trim); or,
+ * compressed as it goes, grows to a ring that wraps (compress.c). The
  * sites' hash index is private memory beside it.
  *
  * A store into a shared file mapping that the file system cannot back (a
@@ -154,6 +155,7 @@ static KFT_NOTRACE void point_into(struct kft_tls *t, void *map, size_t size)
 	t->map_size = size;
 	t->frames = (struct kft_frame *)((char *)map + h->shadow_off);
 	t->recs = (struct kft_rec *)((char *)map + h->records_off);
+	t->rec_mask = h->ring ? h->ring - 1 : ~(uint64_t)0;
 	t->sites.sites = (struct kft_site *)((char *)map + h->sites_off);
 	t->sites.nsites = &h->nsites;
 }
@@ -174,10 +176,14 @@ KFT_NOTRACE int kft_thread_grow_log(struct kft_tls *t, uint64_t n)
 
 	if (kft_rt.overwrite || need > kft_rt.max_records)
 		return -1;
+	if (h->ring && h->capacity >= h->ring)
+		return kft_compress_make_room(t, need);	/* grown whole: it wraps */
 	room = h->capacity < GROW_STEP ? 2 * h->capacity : h->capacity + GROW_STEP;
 	room = round_recs(room < need ? need : room < KFT_FIRST_RECORDS ? KFT_FIRST_RECORDS : room);
 	if (room > kft_rt.max_records)
 		room = kft_rt.max_records;
+	if (h->ring && room > h->ring)
+		room = h->ring;
 	/* within --max-size, the room asked for, or at least what is needed */
 	if (!take_log_bytes((int64_t)((room - h->capacity) * sizeof(struct kft_rec)))) {
 		room = round_recs(need) < kft_rt.max_records ? round_recs(need) : need;
@@ -207,10 +213,12 @@ KFT_NOTRACE int kft_thread_grow_log(struct kft_tls *t, uint64_t n)
 	}
 	point_into(t, map, size);
 	__atomic_thread_fence(__ATOMIC_RELEASE);	/* the file first, then the room */
+	/* (a ring's capacity, once it is the whole ring, is the compressor's
+	 * to raise: compress.c) */
 	t->hdr->capacity = room;
 	kft_prefault_add(t, kft_prefault_grown(t, done));
 	errno = saved;
-	return 0;
+	return need <= room ? 0 : kft_compress_make_room(t, need);
 give_back:
 	take_log_bytes(-(int64_t)((room - h->capacity) * sizeof(struct kft_rec)));
 full:
@@ -232,7 +240,8 @@ KFT_NOTRACE void kft_thread_trim(struct kft_tls *t)
 	int saved = errno;
 
 	kft_prefault_remove(t);
-	if (!h || kft_rt.overwrite || (room = round_recs(h->reserved)) >= h->capacity)
+	if (!h || kft_rt.overwrite || (h->ring && h->capacity >= h->ring) ||
+	    (room = round_recs(h->reserved)) >= h->capacity)
 		return;
 	old = h->capacity;
 	h->capacity = room;		/* the room first, then the file */
@@ -478,6 +487,12 @@ static KFT_NOTRACE int map_new_file(struct kft_tls *t)
 	h->sites_cap = KFT_SITES_CAP;
 	h->records_off = KFT_RECORDS_OFF;
 	h->capacity = room;
+	/* compressed as it is written: the log need not grow past a ring
+	 * the compressor keeps ahead of it, whose pages are written over
+	 * rather than each new page found, zeroed and given back (under
+	 * --max-size every record's bytes count: it grows) */
+	h->ring = kft_rt.compress && kft_helper_running() && !kft_rt.overwrite &&
+			  !kft_rt.ctl->max_log_bytes ? KFT_RING_RECS : 0;
 	h->parent_session = kft_rt.parent_session;
 	h->forked_ns = kft_rt.forked_ns;
 	prctl(PR_GET_NAME, h->comm, 0, 0, 0);
@@ -531,6 +546,10 @@ KFT_NOTRACE int kft_thread_setup(struct kft_tls *t)
 	pthread_setspecific(exit_key, t);
 	kft_prefault_add(t, 0);
 	kft_compress_add(t);
+	if (!t->compress_slot) {
+		t->hdr->ring = 0;	/* nothing compresses it: it grows */
+		t->rec_mask = ~(uint64_t)0;
+	}
 	return 0;
 }
 

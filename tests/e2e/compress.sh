@@ -122,3 +122,31 @@ once_damaged_frame_reported() {
 	kft kd t >out 2>err || rc=$?
 	check "cut: no crash (rc $rc)" test $rc -le 1
 }
+
+# A thread of more than a ring's calls (2^20): its log wraps round a ring
+# the helper keeps ahead of it (the file stops growing there), and every
+# call is read, while the program runs, once it is killed, and after.
+once_ring_wraps() {
+	build bursts
+	kft record -o ringed -- ./bursts 1500000 1500 500000 kill >/dev/null 2>&1 &
+	local f=
+	for _ in $(seq 100); do
+		f=$(ls ringed/thread-*.kft 2>/dev/null || true)
+		[ -n "$f" ] && [ "$(stat -c %s ringed/thread-*.kfz 2>/dev/null || echo 0)" -gt 1000000 ] && break
+		sleep 0.1
+	done
+	sleep 0.5	# in the pause: 1,500,000 calls written, more than a ring's
+	# the records' place (past the sites, 22 MiB in) and 16 MiB of ring,
+	# not 23 MiB of records
+	check "the file stops at the ring ($(stat -c %s "$f") bytes)" \
+		test "$(stat -c %s "$f")" -le $(((38 << 20) + 8192))
+	check "read while it runs: every call so far" test "$(calls_of ringed leaf)" = 1500000
+	wait || true
+	check "killed: every call" test "$(calls_of ringed leaf)" = 2000000
+	check "killed: both bursts" test "$(calls_of ringed burst)" = 2
+	cp -r ringed before
+	kft compress ringed >said
+	check "compressed the rest" grep -q " 1 thread files fully compressed" said
+	same_views before ringed
+	check "all compressed now" test "$(stat -c %s ringed/thread-*.kft)" -lt 65536
+}
