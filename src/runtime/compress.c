@@ -23,9 +23,8 @@
  * A log the helper follows from its start is a ring (trace-format.h's
  * ring, thread.c): once grown to KFT_RING_RECS records it wraps, and the
  * helper, as it packs, raises the log's capacity to what it has packed
- * plus the ring: a writer that catches up waits for it, or, with nothing
- * following its log (the helper gone, or done with a thread that ended),
- * packs the ring itself (kft_compress_make_room). Its slots are written
+ * plus the ring: a writer that catches up waits for it
+ * (kft_compress_make_room). Its slots are written
  * over, never given back: no page of the log is found, zeroed, punched
  * out and found again for each 256 records, which cost as much CPU as
  * the packing.
@@ -38,6 +37,7 @@
 #include <sys/mman.h>
 
 #include "runtime.h"
+#include "../common/populate.h"
 #include "../format/zwriter.h"
 
 #define ZSLOTS 1024
@@ -70,7 +70,7 @@ static KFT_NOTRACE void release(struct zslot *s)
 	if (s->hdr)
 		munmap(s->hdr, 4096);
 	s->hdr = NULL;
-	/* its writer packs a full ring itself from now on */
+	/* a writer waiting for room in its ring waits no more */
 	__atomic_store_n(&s->owner, NULL, __ATOMIC_RELEASE);
 	__atomic_store_n(&s->state, FREE, __ATOMIC_RELEASE);
 }
@@ -108,6 +108,25 @@ static KFT_NOTRACE void raise_ring(struct kft_thread_hdr *h, uint64_t packed)
 		__atomic_store_n(&h->capacity, room, __ATOMIC_RELEASE);
 }
 
+/*
+ * A ring gone round once is packed where it lies, not copied out of the
+ * file first: mapped, and its page table filled in one call rather than
+ * a fault each 16 pages. (Not before: the file is shorter than the ring
+ * until it has grown whole, and then the slots not written yet are
+ * holes, which populating would read in as zeros, milliseconds in which
+ * the helper does not fault the log in ahead of its writer.)
+ */
+static KFT_NOTRACE void map_ring(struct kft_zwriter *w)
+{
+	size_t len = w->ring * sizeof(struct kft_rec);
+	void *map = mmap(NULL, len, PROT_READ, MAP_SHARED, w->raw_fd, (off_t)w->records_off);
+
+	if (map == MAP_FAILED)
+		return;
+	kft_populate(map, len, MADV_POPULATE_READ);
+	w->ring_map = map;
+}
+
 /* Compress what one log has finished; whether there was work. */
 static KFT_NOTRACE bool follow(struct zslot *s)
 {
@@ -121,20 +140,13 @@ static KFT_NOTRACE bool follow(struct zslot *s)
 		keep = ring / 2;	/* a ring's writer must not wait for it */
 
 	/* the .kfz only once there is a frame for it */
-	if (s->w.raw_fd < 0 && s->w.done + KFT_ZCHUNK_RECS + keep <= head) {
-		if (kft_zwriter_open(&s->w, kft_rt.dirfd, s->name)) {
-			release(s);
-			return false;
-		}
-		/* a ring is packed where it lies, not copied out first (the
-		 * file holds every record below head: the writer grew it so) */
-		if (s->w.ring) {
-			void *map = mmap(NULL, s->w.ring * sizeof(struct kft_rec), PROT_READ,
-					 MAP_SHARED, s->w.raw_fd, (off_t)s->w.records_off);
-
-			s->w.ring_map = map == MAP_FAILED ? NULL : map;
-		}
+	if (s->w.raw_fd < 0 && s->w.done + KFT_ZCHUNK_RECS + keep <= head &&
+	    kft_zwriter_open(&s->w, kft_rt.dirfd, s->name)) {
+		release(s);
+		return false;
 	}
+	if (ring && head >= ring && s->w.raw_fd >= 0 && !s->w.ring_map)
+		map_ring(&s->w);
 	while (n < ROUND_CHUNKS && s->w.done + KFT_ZCHUNK_RECS + keep <= head) {
 		/* a round takes milliseconds, in which a writer goes megabytes
 		 * further: the logs stay populated ahead of it between frames */
@@ -229,30 +241,12 @@ static KFT_NOTRACE bool followed(const struct kft_tls *t)
 	       (state == ADDED || state == OPEN);
 }
 
-/* Pack t's ring's finished records, whole frames, here. 0 or -1. */
-static KFT_NOTRACE int pack_here(struct kft_tls *t)
-{
-	struct kft_thread_hdr *h = t->hdr;
-	struct kft_zwriter w;
-	char name[64];
-	int ret = 0;
-
-	kft_thread_file_name(t, name, sizeof(name));
-	if (kft_zwriter_open(&w, kft_rt.dirfd, name))
-		return -1;
-	while (!ret && w.done + KFT_ZCHUNK_RECS <= h->head)
-		ret = kft_zwriter_add(&w, KFT_ZCHUNK_RECS);
-	/* nothing runs beside us on this log: its capacity is ours */
-	raise_ring(h, w.done);
-	kft_zwriter_close(&w);
-	return ret;
-}
-
 /*
  * t's log is a ring grown whole (thread.c) with no room for need
- * records: wait for the helper to pack what it holds, or, if nothing
- * follows the log, pack it here. 0 once there is room; -1 when there can
- * be none (the disk is full, say): then the log is full.
+ * records: wait for the helper to pack what it holds. 0 once there is
+ * room; -1 if the helper let the log go (it could not write its .kfz:
+ * a full disk, say), and then the log is full, as a log that cannot
+ * grow is.
  */
 KFT_NOTRACE int kft_compress_make_room(struct kft_tls *t, uint64_t need)
 {
@@ -261,14 +255,11 @@ KFT_NOTRACE int kft_compress_make_room(struct kft_tls *t, uint64_t need)
 	int saved = errno;
 
 	while (need > __atomic_load_n(&h->capacity, __ATOMIC_ACQUIRE)) {
-		if (followed(t)) {
-			nanosleep(&nap, NULL);
-			continue;
-		}
-		if (pack_here(t) || need > __atomic_load_n(&h->capacity, __ATOMIC_ACQUIRE)) {
+		if (!followed(t)) {
 			errno = saved;
 			return -1;
 		}
+		nanosleep(&nap, NULL);
 	}
 	errno = saved;
 	return 0;
