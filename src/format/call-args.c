@@ -246,7 +246,9 @@ const char *kft_argrec_value(const struct kft_argrec *r, int slot, char *buf, si
 	return buf;
 }
 
-int kft_argrec_slots(const struct kft_argrec *r, uint8_t *slots, int max)
+/* The slots r holds values of, in its order (the spec's): how many (at
+ * most max). */
+static int argrec_slots(const struct kft_argrec *r, uint8_t *slots, int max)
 {
 	struct kft_argrec_head h;
 	size_t p = sizeof(h);
@@ -267,7 +269,7 @@ int kft_call_args_named(const struct kft_call_args *a, bool with_ret, struct kft
 			int max)
 {
 	uint8_t slots[KFT_ARGSPEC_ITEMS];
-	int nslots = a->args ? kft_argrec_slots(a->args, slots, KFT_ARGSPEC_ITEMS) : 0, n = 0;
+	int nslots = a->args ? argrec_slots(a->args, slots, KFT_ARGSPEC_ITEMS) : 0, n = 0;
 
 	for (int i = 0; i < nslots && n < max; i++)
 		if (*kft_argrec_value(a->args, slots[i], out[n].text, sizeof(out[n].text))) {

@@ -45,9 +45,6 @@ bool kft_call_args(const struct kft_trace *tr, const struct kft_call *c,
  * false if r has none there. */
 bool kft_argrec_get(const struct kft_argrec *r, int slot, struct kft_argval *val,
 		    const char **text);
-/* The slots r holds values of, in its order (the spec's): how many (at
- * most max). */
-int kft_argrec_slots(const struct kft_argrec *r, uint8_t *slots, int max);
 /* The stack pointer at the call's entry. */
 uint64_t kft_argrec_sp(const struct kft_argrec *r);
 

@@ -12,7 +12,8 @@
 #define LOCAL_UNFINISHED UINT32_MAX
 #define LOCAL_MAX_US (UINT32_MAX - 1)
 
-uint32_t kft_source_local(int64_t local_ns)
+/* Local in usec as the source keeps it, from ns (-1: unfinished). */
+static uint32_t source_local(int64_t local_ns)
 {
 	if (local_ns < 0)
 		return LOCAL_UNFINISHED;
@@ -36,7 +37,7 @@ int kft_source_want_locals(struct kft_source *s, struct kft_error *err)
 
 int kft_source_set_local(struct kft_source *s, uint64_t pos, int64_t local_ns)
 {
-	return kft_spill32_set(s->local, pos, kft_source_local(local_ns));
+	return kft_spill32_set(s->local, pos, source_local(local_ns));
 }
 
 /* The walk leaves calls in reverse entry order: the Locals go to their

@@ -46,8 +46,6 @@ enum kft_source_keep {
 /* Open th's calls: each call's record, and what keep (KFT_SOURCE_*) asks. */
 int kft_source_open(struct kft_source *s, const struct kft_thread_file *th, unsigned int keep,
 		    struct kft_error *err);
-/* Local in usec as the source keeps it, from ns (-1: unfinished). */
-uint32_t kft_source_local(int64_t local_ns);
 /* Room for the Locals of s's calls, each set by its place (then set
  * local_ready): 0 or -1. */
 int kft_source_want_locals(struct kft_source *s, struct kft_error *err);

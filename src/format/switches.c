@@ -174,27 +174,6 @@ void kft_switches_free(struct kft_switches *sw)
 	memset(sw, 0, sizeof(*sw));
 }
 
-int kft_switches_copy(struct kft_switches *dst, const struct kft_switches *src)
-{
-	*dst = *src;
-	dst->wakeups = NULL;	/* the views that copy have no use for them */
-	dst->nwakeups = 0;
-	dst->spans = malloc((src->nspans ? src->nspans : 1) * sizeof(*dst->spans));
-	dst->before = malloc((src->nspans ? src->nspans : 1) * sizeof(*dst->before));
-	dst->threads = malloc((src->nthreads ? src->nthreads : 1) * sizeof(*dst->threads));
-	if (!dst->spans || !dst->before || !dst->threads) {
-		kft_switches_free(dst);
-		return -1;
-	}
-	if (src->nspans) {
-		memcpy(dst->spans, src->spans, src->nspans * sizeof(*dst->spans));
-		memcpy(dst->before, src->before, src->nspans * sizeof(*dst->before));
-	}
-	if (src->nthreads)
-		memcpy(dst->threads, src->threads, src->nthreads * sizeof(*dst->threads));
-	return 0;
-}
-
 static const struct kft_switch_thread *thread_of(const struct kft_switches *sw, uint32_t tid)
 {
 	size_t lo = 0, hi = sw->nthreads;

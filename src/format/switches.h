@@ -54,8 +54,6 @@ struct kft_switches {
  * damaged file is an error; a short one gives what it holds. */
 int kft_switches_load(struct kft_switches *sw, const char *dir, struct kft_error *err);
 void kft_switches_free(struct kft_switches *sw);
-/* dst as src, its own copy: 0, or -1 when out of memory. */
-int kft_switches_copy(struct kft_switches *dst, const struct kft_switches *src);
 
 /* How long thread tid was off the CPU within [from, to]. */
 uint64_t kft_switches_off_ns(const struct kft_switches *sw, uint32_t tid, uint64_t from,

@@ -159,15 +159,6 @@ int kft_journal_begin(struct kft_journal *j, const char *path, pid_t owner_pid,
 	return 0;
 }
 
-int kft_journal_continue(struct kft_journal *j, const char *path, struct kft_error *err)
-{
-	j->fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
-	if (j->fd < 0)
-		return kft_error_set(err, "%s: %s", path, strerror(errno));
-	j->path = strdup(path);
-	return 0;
-}
-
 void kft_journal_close(struct kft_journal *j)
 {
 	if (j->fd >= 0)

@@ -26,9 +26,6 @@ struct kft_journal {
 int kft_journal_begin(struct kft_journal *j, const char *path, pid_t owner_pid,
 		      struct kft_error *err);
 
-/* Open an existing journal to add to it. */
-int kft_journal_continue(struct kft_journal *j, const char *path, struct kft_error *err);
-
 void kft_journal_close(struct kft_journal *j);
 
 /* Who holds the journal at path: 1 and *owner (0: a `kft kernel` session)
