@@ -52,7 +52,9 @@ enum { FREE, CLAIMED, ADDED, OPEN, DROPPED };
 struct zslot {
 	int state;			/* FREE .. DROPPED; the owner claims, the helper frees */
 	int owner_done;			/* the thread writes no more */
-	const struct kft_tls *owner;	/* whose log, while the helper may follow it */
+	uint32_t owner_log;		/* 1 + the file_seq of the log it is, while
+					 * the helper may follow it (a coroutine's
+					 * log may go from thread to thread) */
 	char name[64];
 	struct kft_thread_hdr *hdr;	/* the helper's own map of the header */
 	struct kft_zwriter w;
@@ -71,7 +73,7 @@ static KFT_NOTRACE void release(struct zslot *s)
 		munmap(s->hdr, 4096);
 	s->hdr = NULL;
 	/* a writer waiting for room in its ring waits no more */
-	__atomic_store_n(&s->owner, NULL, __ATOMIC_RELEASE);
+	__atomic_store_n(&s->owner_log, 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&s->state, FREE, __ATOMIC_RELEASE);
 }
 
@@ -86,7 +88,7 @@ static KFT_NOTRACE void start(struct zslot *s)
 	if (fd >= 0)
 		close(fd);
 	if (map == MAP_FAILED) {
-		__atomic_store_n(&s->owner, NULL, __ATOMIC_RELEASE);
+		__atomic_store_n(&s->owner_log, 0, __ATOMIC_RELEASE);
 		__atomic_store_n(&s->state, DROPPED, __ATOMIC_RELEASE);
 		return;
 	}
@@ -211,7 +213,7 @@ KFT_NOTRACE void kft_compress_add(struct kft_tls *t)
 			continue;
 		kft_thread_file_name(t, zslots[i].name, sizeof(zslots[i].name));
 		zslots[i].owner_done = 0;
-		zslots[i].owner = t;
+		zslots[i].owner_log = t->file_seq + 1;
 		kft_raise_to(&zslots_used, i + 1);
 		__atomic_store_n(&zslots[i].state, ADDED, __ATOMIC_RELEASE);
 		t->compress_slot = i + 1;
@@ -237,7 +239,7 @@ static KFT_NOTRACE bool followed(const struct kft_tls *t)
 		return false;
 	s = &zslots[t->compress_slot - 1];
 	state = __atomic_load_n(&s->state, __ATOMIC_ACQUIRE);
-	return __atomic_load_n(&s->owner, __ATOMIC_ACQUIRE) == t &&
+	return __atomic_load_n(&s->owner_log, __ATOMIC_ACQUIRE) == t->file_seq + 1 &&
 	       (state == ADDED || state == OPEN);
 }
 
