@@ -186,7 +186,8 @@ static int skip_thread(struct kft_trace *tr, size_t nfiles, struct kft_error *er
 static int take_raw(struct kft_trace *tr, struct kft_thread_file *th, const char *path,
 		    struct kft_error *err)
 {
-	uint64_t from = th->zcount, n = th->nrecs - th->zcount, count;
+	/* (a .kfz may hold more than the head read says: nothing raw then) */
+	uint64_t from = th->zcount, n = th->nrecs > from ? th->nrecs - from : 0, count;
 	struct kft_zrecs *z;
 
 	if (tr->held || th->hdr.overwrite || (tr->ctl.mode & KFT_MODE_NO_COMPRESS) || !n)
