@@ -273,10 +273,16 @@ struct kft_thread_hdr {
 					 * compresses (kft_rec_slot) */
 };
 
+/* The slot that record i is in, of a log whose ring is ring (0: none). */
+static inline uint64_t kft_ring_slot(uint64_t ring, uint64_t i)
+{
+	return ring ? i & (ring - 1) : i;
+}
+
 /* The slot of the file's records that record i of h's log is in. */
 static inline uint64_t kft_rec_slot(const struct kft_thread_hdr *h, uint64_t i)
 {
-	return h->ring ? i & (h->ring - 1) : i;
+	return kft_ring_slot(h->ring, i);
 }
 
 /* The slots of the file's records that h's log has. */

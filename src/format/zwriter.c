@@ -138,7 +138,7 @@ KFT_NOTRACE int kft_zpacker_init(struct kft_zpacker *p, uint32_t codec)
 KFT_NOTRACE size_t kft_zpacker_pack(struct kft_zpacker *p, int raw_fd, uint64_t records_off,
 				    uint64_t ring, uint64_t first, uint32_t n)
 {
-	uint64_t slot = ring ? first & (ring - 1) : first;
+	uint64_t slot = kft_ring_slot(ring, first);
 
 	if (!n || n > KFT_ZCHUNK_RECS || (ring && slot + n > ring) ||
 	    read_all(raw_fd, p->buf, n * sizeof(struct kft_rec),
@@ -196,9 +196,9 @@ KFT_NOTRACE int kft_zwriter_add(struct kft_zwriter *w, uint32_t n)
 
 	if (w->sealed)
 		return -1;
-	if (w->ring_map && w->ring)
-		len = kft_zpacker_pack_recs(&w->p, w->ring_map + (w->done & (w->ring - 1)), w->done,
-					    n);
+	if (w->ring_map)
+		len = kft_zpacker_pack_recs(&w->p, w->ring_map + kft_ring_slot(w->ring, w->done),
+					    w->done, n);
 	else
 		len = kft_zpacker_pack(&w->p, w->raw_fd, w->records_off, w->ring, w->done, n);
 	return len ? kft_zwriter_append(w, w->p.out, len, n) : -1;
@@ -213,7 +213,8 @@ KFT_NOTRACE int kft_zwriter_commit(struct kft_zwriter *w)
 	if (fdatasync(w->z_fd))
 		return -1;
 	/* a file system that cannot punch keeps both copies: still right */
-	if (!w->ring && fallocate(w->raw_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)from,
+	if (!w->ring &&
+	    fallocate(w->raw_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)from,
 		      (off_t)((w->done - w->durable) * sizeof(struct kft_rec))) &&
 	    errno != EOPNOTSUPP)
 		return -1;
