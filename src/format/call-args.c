@@ -7,15 +7,60 @@
 #include "../config/config.h"
 #include "call-args.h"
 
-_Static_assert(sizeof(struct kft_argrec_head) == 40, "an args record's head is 40 bytes");
+_Static_assert(sizeof(struct kft_argrec_head) == 32, "an args record's head is 32 bytes");
+_Static_assert(sizeof(struct kft_argrec_head_v2) == 40, "version 2's head is 40 bytes");
 _Static_assert(sizeof(struct kft_argval) == 16, "a saved value is 16 bytes");
 
-/* Whether the record at data, size bytes, holds what its head says. */
-static bool record_ok(const unsigned char *data, const struct kft_argrec_head *h)
-{
-	size_t p = sizeof(*h);
+/* A record's head, either version's, as one. */
+struct head {
+	uint64_t entry_ns, func, sp;
+	uint32_t tid, session;
+	size_t head_size, size;
+	uint8_t kind, nvals;
+};
 
-	if (h->kind != KFT_ARGREC_ARGS && h->kind != KFT_ARGREC_RETVAL)
+static void read_head(const struct kft_args_hdr *hdr, const unsigned char *data, struct head *h)
+{
+	if (hdr->version >= 3) {
+		struct kft_argrec_head r;
+
+		memcpy(&r, data, sizeof(r));
+		*h = (struct head){ r.entry_ns, r.func,	 r.sp,	   hdr->tid,
+				    hdr->session, sizeof(r), r.size, r.kind, r.nvals };
+	} else {
+		struct kft_argrec_head_v2 r;
+
+		memcpy(&r, data, sizeof(r));
+		*h = (struct head){ r.entry_ns, r.func,	 r.sp,	   r.tid,
+				    r.session,	sizeof(r), r.size, r.kind, r.nvals };
+	}
+}
+
+/* Whether value v may sit in a record of kind at place k (a version 3
+ * record's return value comes first). */
+static bool value_ok(const struct kft_argval *v, int kind, unsigned int k)
+{
+	bool retval = v->slot == KFT_ARGVAL_RETVAL;
+
+	if (v->str_len > KFT_ARGS_STR_MAX || v->room % 8 || (v->room && v->str_len > v->room) ||
+	    (v->str_state == KFT_ARGSTR_PENDING && !retval))
+		return false;
+	if (kind == KFT_ARGREC_RETVAL)
+		return retval;
+	if (retval)
+		return kind == KFT_ARGREC_CALL && k == 0;
+	return v->slot < KFT_ARGVAL_STACK0 + KFT_MAX_STACKARGS &&
+	       (v->slot < KFT_ARGVAL_STACK0 || v->fmt == KFT_ARG_AGGREGATE);
+}
+
+/* Whether the record at data holds what its head h says. */
+static bool record_ok(const struct kft_args_hdr *hdr, const unsigned char *data,
+		      const struct head *h)
+{
+	size_t p = h->head_size;
+
+	if (hdr->version >= 3 ? h->kind != KFT_ARGREC_CALL
+			      : h->kind != KFT_ARGREC_ARGS && h->kind != KFT_ARGREC_RETVAL)
 		return false;
 	for (unsigned int k = 0; k < h->nvals; k++) {
 		struct kft_argval v;
@@ -23,40 +68,79 @@ static bool record_ok(const unsigned char *data, const struct kft_argrec_head *h
 		if (p + sizeof(v) > h->size)
 			return false;
 		memcpy(&v, data + p, sizeof(v));
-		p += sizeof(v) + ((v.str_len + 7U) & ~7U);
-		if (v.str_len > KFT_ARGS_STR_MAX || p > h->size ||
-		    (h->kind == KFT_ARGREC_ARGS
-			     ? v.slot >= KFT_ARGVAL_STACK0 + KFT_MAX_STACKARGS ||
-				       v.slot == KFT_ARGVAL_RETVAL ||
-				       (v.slot >= KFT_ARGVAL_STACK0 && v.fmt != KFT_ARG_AGGREGATE)
-			     : v.slot != KFT_ARGVAL_RETVAL))
+		p += kft_argval_next(&v);
+		if (p > h->size || !value_ok(&v, h->kind, k))
 			return false;
 	}
 	return true;
 }
 
-int kft_args_index(const unsigned char *data, size_t end, struct kft_argrec **v, size_t *n,
-		   size_t *cap)
+/* Room in *v for one more: 0 or -1. */
+static int more_room(struct kft_argrec **v, size_t n, size_t *cap)
 {
-	for (size_t off = 0; off + sizeof(struct kft_argrec_head) <= end;) {
-		struct kft_argrec_head h;
+	if (n == *cap) {
+		size_t more = *cap ? 2 * *cap : 256;
+		struct kft_argrec *bigger = realloc(*v, more * sizeof(*bigger));
 
-		memcpy(&h, data + off, sizeof(h));
-		if (h.size > end - off && h.size >= sizeof(h))
-			return 0;	/* cut short at the end: dropped */
-		if (h.size < sizeof(h) || h.size % 8 || !record_ok(data + off, &h))
-			return 1;
-		if (*n == *cap) {
-			size_t more = *cap ? 2 * *cap : 256;
-			struct kft_argrec *bigger = realloc(*v, more * sizeof(*bigger));
+		if (!bigger)
+			return -1;
+		*v = bigger;
+		*cap = more;
+	}
+	return 0;
+}
 
-			if (!bigger)
-				return -1;
-			*v = bigger;
-			*cap = more;
+/* The record h at data as the views find it: the arguments and the
+ * return value each on their own (a return value yet to come, or none
+ * asked for, adds nothing). */
+static int add(const struct head *h, const unsigned char *data, struct kft_argrec **v, size_t *n,
+	       size_t *cap)
+{
+	struct kft_argrec r = { h->entry_ns, h->func, h->sp, h->tid, h->session,
+				h->kind, h->nvals, data + h->head_size, NULL };
+
+	if (h->kind == KFT_ARGREC_CALL && h->nvals) {
+		struct kft_argval ret;
+
+		memcpy(&ret, r.vals, sizeof(ret));
+		if (ret.slot == KFT_ARGVAL_RETVAL) {
+			if (ret.str_state != KFT_ARGSTR_PENDING) {
+				if (more_room(v, *n, cap))
+					return -1;
+				(*v)[(*n)++] = (struct kft_argrec){ h->entry_ns, h->func, h->sp,
+								    h->tid, h->session,
+								    KFT_ARGREC_RETVAL, 1,
+								    r.vals, NULL };
+			}
+			r.vals += kft_argval_next(&ret);
+			r.nvals--;
 		}
-		(*v)[(*n)++] = (struct kft_argrec){ h.entry_ns, h.func, h.tid, h.session, h.kind,
-						    data + off, NULL };
+		r.kind = KFT_ARGREC_ARGS;
+	}
+	if (!r.nvals && h->kind == KFT_ARGREC_CALL)
+		return 0;	/* a return value only */
+	if (more_room(v, *n, cap))
+		return -1;
+	(*v)[(*n)++] = r;
+	return 0;
+}
+
+int kft_args_index(const struct kft_args_hdr *hdr, const unsigned char *data, size_t end,
+		   struct kft_argrec **v, size_t *n, size_t *cap)
+{
+	size_t head = hdr->version >= 3 ? sizeof(struct kft_argrec_head)
+					: sizeof(struct kft_argrec_head_v2);
+
+	for (size_t off = 0; off + head <= end;) {
+		struct head h;
+
+		read_head(hdr, data + off, &h);
+		if (h.size > end - off && h.size >= head)
+			return 0;	/* cut short at the end: dropped */
+		if (h.size < head || h.size % 8 || !record_ok(hdr, data + off, &h))
+			return 1;
+		if (add(&h, data + off, v, n, cap))
+			return -1;
 		off += h.size;
 	}
 	return 0;
@@ -117,29 +201,18 @@ bool kft_call_args(const struct kft_trace *tr, const struct kft_call *c,
 bool kft_argrec_get(const struct kft_argrec *r, int slot, struct kft_argval *val,
 		    const char **text)
 {
-	struct kft_argrec_head h;
-	size_t p = sizeof(h);
+	size_t p = 0;
 
-	memcpy(&h, r->raw, sizeof(h));
-	for (unsigned int k = 0; k < h.nvals; k++) {
-		memcpy(val, r->raw + p, sizeof(*val));
-		p += sizeof(*val);
+	for (unsigned int k = 0; k < r->nvals; k++) {
+		memcpy(val, r->vals + p, sizeof(*val));
 		if (val->slot == slot) {
 			if (text)
-				*text = (const char *)r->raw + p;
+				*text = (const char *)r->vals + p + sizeof(*val);
 			return true;
 		}
-		p += (val->str_len + 7U) & ~7U;
+		p += kft_argval_next(val);
 	}
 	return false;
-}
-
-uint64_t kft_argrec_sp(const struct kft_argrec *r)
-{
-	struct kft_argrec_head h;
-
-	memcpy(&h, r->raw, sizeof(h));
-	return h.sp;
 }
 
 /* A saved string as C writes it, quoted, escaped, "..." where cut. */
@@ -250,16 +323,14 @@ const char *kft_argrec_value(const struct kft_argrec *r, int slot, char *buf, si
  * most max). */
 static int argrec_slots(const struct kft_argrec *r, uint8_t *slots, int max)
 {
-	struct kft_argrec_head h;
-	size_t p = sizeof(h);
+	size_t p = 0;
 	int n = 0;
 
-	memcpy(&h, r->raw, sizeof(h));
-	for (unsigned int k = 0; k < h.nvals && n < max; k++) {
+	for (unsigned int k = 0; k < r->nvals && n < max; k++) {
 		struct kft_argval v;
 
-		memcpy(&v, r->raw + p, sizeof(v));
-		p += sizeof(v) + ((v.str_len + 7U) & ~7U);
+		memcpy(&v, r->vals + p, sizeof(v));
+		p += kft_argval_next(&v);
 		slots[n++] = v.slot;
 	}
 	return n;

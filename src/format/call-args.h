@@ -12,22 +12,25 @@
 #include "enum-defs.h"
 #include "reader.h"
 
-/* One saved record, as the reader finds it: its call, and the record as
- * the file has it (in tr->args_data). */
+/* One call's saved arguments, or its return value, as the reader finds
+ * them: the call, and the values as the file has them (in
+ * tr->args_data; a version 3 record gives one of each). */
 struct kft_argrec {
-	uint64_t entry_ns, func;
+	uint64_t entry_ns, func, sp;
 	uint32_t tid, session;
-	uint8_t kind;		/* KFT_ARGREC_* */
-	const unsigned char *raw;	/* struct kft_argrec_head, then its values */
+	uint8_t kind;		/* KFT_ARGREC_ARGS or KFT_ARGREC_RETVAL */
+	uint8_t nvals;
+	const unsigned char *vals;	/* nvals struct kft_argval, each with its text */
 	const struct kft_enum_defs *enums;	/* the trace's enums file, or NULL */
 };
 
 /* The records of a thread's .args file (data, end bytes from
- * KFT_ARGS_OFF on), checked and added to *v (n of cap): 0 (a last record
- * cut short is dropped), 1 when one is damaged (those before it are
- * kept), -1 out of memory. data must stay as long as they do. */
-int kft_args_index(const unsigned char *data, size_t end, struct kft_argrec **v, size_t *n,
-		   size_t *cap);
+ * KFT_ARGS_OFF on; hdr: its header), checked and added to *v (n of cap):
+ * 0 (a last record cut short is dropped), 1 when one is damaged (those
+ * before it are kept), -1 out of memory. data must stay as long as they
+ * do. */
+int kft_args_index(const struct kft_args_hdr *hdr, const unsigned char *data, size_t end,
+		   struct kft_argrec **v, size_t *n, size_t *cap);
 /* Sort records as kft_call_args looks them up (reader.c does). */
 void kft_args_sort(struct kft_argrec *v, size_t n);
 
@@ -45,8 +48,6 @@ bool kft_call_args(const struct kft_trace *tr, const struct kft_call *c,
  * false if r has none there. */
 bool kft_argrec_get(const struct kft_argrec *r, int slot, struct kft_argval *val,
 		    const char **text);
-/* The stack pointer at the call's entry. */
-uint64_t kft_argrec_sp(const struct kft_argrec *r);
 
 /* The room the texts below need at most. */
 #define KFT_ARGS_TEXT_MAX 1024

@@ -511,7 +511,7 @@ static int read_args_file(struct kft_trace *tr, const char *name, size_t *cap,
 	}
 	tr->args_data = more;
 	tr->args_data[tr->nargs_data++] = data;
-	ret = kft_args_index(data, pread_full(fd, data, end, KFT_ARGS_OFF), &tr->args, &tr->nargs,
+	ret = kft_args_index(&h, data, pread_full(fd, data, end, KFT_ARGS_OFF), &tr->args, &tr->nargs,
 			     cap);
 	if (ret < 0)
 		ret = kft_error_set(err, "out of memory");

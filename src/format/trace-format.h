@@ -121,39 +121,58 @@ struct kft_mark {
 };
 
 /*
- * Saved arguments or a return value (the config's args statement, kft
- * record -A and -R): one record of a thread's .args file, written at the
- * call's entry (its arguments) or exit (its return value), then counted
- * in the file's header. It names its call as the call's own record does
- * (thread, image, entry time, function) and holds the values asked for
- * only, each a struct kft_argval, a string's text after it.
+ * Saved arguments and return values (the config's args statement, kft
+ * record -A and -R): one record a call in its thread's .args file,
+ * written at the call's entry and counted in the file's header then. It
+ * names its call as the call's own record does (entry time, function;
+ * the thread and image are the file's) and holds the values asked for
+ * only, each a struct kft_argval, a string's text after it. A return
+ * value asked for comes first, with room for its text, and is filled in
+ * as the call returns: until then its state is KFT_ARGSTR_PENDING (a call
+ * that never returned keeps it so).
+ *
+ * Version 2 wrote a record at the entry (struct kft_argrec_head_v2, kind
+ * KFT_ARGREC_ARGS) and another at the exit (KFT_ARGREC_RETVAL), each
+ * naming its thread and image: readers still read it.
  */
 #define KFT_ARGS_MAGIC "KFTARGS"
 #define KFT_ARGS_OFF 64			/* the first record's offset */
-#define KFT_ARGS_VERSION 2
+#define KFT_ARGS_VERSION 3
 #define KFT_ARGS_STR_MAX 64		/* a string's bytes kept at most */
 struct kft_args_hdr {
 	char magic[8];
 	uint32_t version;		/* KFT_ARGS_VERSION (1: no floating-point
 					 * slots, no 'b' or 'f' formats) */
-	uint32_t spare0;
+	uint32_t tid;			/* 3: the thread the calls ran on */
 	uint64_t end;			/* records end here: those before are whole */
 	uint64_t lost;			/* records not saved: no room could be had */
-	uint64_t spare[4];
+	uint32_t session;		/* 3: the process image they ran in */
+	uint32_t spare0;
+	uint64_t spare[3];
 };
 
-#define KFT_ARGREC_ARGS		1	/* the arguments asked for */
-#define KFT_ARGREC_RETVAL	2	/* the return value */
+#define KFT_ARGREC_ARGS		1	/* 2: the arguments asked for */
+#define KFT_ARGREC_RETVAL	2	/* 2: the return value */
+#define KFT_ARGREC_CALL		3	/* 3: both, the return value first */
 struct kft_argrec_head {
 	uint64_t entry_ns;	/* the call's entry, as its record has it */
 	uint64_t func;		/* the function's address */
-	uint32_t tid, session;
-	uint16_t size;		/* the whole record's bytes, a multiple of 8 */
-	uint8_t kind;		/* KFT_ARGREC_* */
-	uint8_t nvals;		/* struct kft_argval that follow */
-	uint32_t spare;
 	uint64_t sp;		/* the stack pointer at the call's entry (KFT's
 				 * frame pointer column) */
+	uint16_t size;		/* the whole record's bytes, a multiple of 8 */
+	uint8_t kind;		/* KFT_ARGREC_CALL */
+	uint8_t nvals;		/* struct kft_argval that follow */
+	uint32_t spare;
+};
+
+struct kft_argrec_head_v2 {
+	uint64_t entry_ns, func;
+	uint32_t tid, session;
+	uint16_t size;
+	uint8_t kind;		/* KFT_ARGREC_ARGS or KFT_ARGREC_RETVAL */
+	uint8_t nvals;
+	uint32_t spare;
+	uint64_t sp;
 };
 
 /* what the text after a value holds of the string it points to */
@@ -162,6 +181,8 @@ struct kft_argrec_head {
 #define KFT_ARGSTR_CUT		2	/* longer: its first str_len bytes */
 #define KFT_ARGSTR_NULL		3	/* the pointer was NULL */
 #define KFT_ARGSTR_FAULT	4	/* it pointed at no readable memory */
+#define KFT_ARGSTR_PENDING	5	/* 3: a return value yet to come (value:
+					 * the writer's own bookkeeping) */
 #define KFT_ARGVAL_RETVAL	6	/* slot of the return value */
 #define KFT_ARGVAL_FP0		8	/* slots 8..15: floating-point arguments 1..8 */
 #define KFT_ARGVAL_STACK0	16	/* slots 16..23: structs in memory ('S' only) */
@@ -173,8 +194,16 @@ struct kft_argval {
 	uint8_t bits;		/* its size: 8, 16, 32, or 0: 64 */
 	uint8_t str_state;	/* KFT_ARGSTR_* */
 	uint16_t str_len;	/* bytes of text after it (then padding to 8) */
-	uint16_t spare;
+	uint16_t room;		/* 3: bytes kept after it for a text still to
+				 * come (a return value's string), a multiple
+				 * of 8; 0: str_len's, rounded up */
 };
+
+/* Where the value after v begins, from v. */
+static inline size_t kft_argval_next(const struct kft_argval *v)
+{
+	return sizeof(*v) + (v->room ? v->room : (v->str_len + 7U) & ~7U);
+}
 
 /* Why the run started or stopped (enum kft_trigger_type values). */
 struct kft_fired {

@@ -2,10 +2,12 @@
 /*
  * Arguments and return values (the config's args statement): for each
  * function it names, the hooks that see the argument registers (-pg,
- * -pg -mfentry, patched entries, library calls) save them at entry, and
- * the return trampoline the return value at exit, one record each in the
- * thread's .args file, a memory-mapped log as the thread file is: a
- * killed program leaves every record counted in its header. Only the
+ * -pg -mfentry, patched entries, library calls) save them at entry, in
+ * one record a call in the thread's .args file, a memory-mapped log as
+ * the thread file is: a killed program leaves every record counted in its
+ * header. A return value asked for has its place in that record, which
+ * the return trampoline fills in at exit (the records waiting for theirs
+ * form a stack through those places: no frame need remember one). Only the
  * functions asked for pay: a lookup in a sorted table, a record, and for
  * a string a bounded copy that cannot fault (process_vm_readv reads our
  * own memory and says where it stops). The file's blocks are taken
@@ -27,11 +29,12 @@
 #define MADV_POPULATE_WRITE 23	/* Linux 5.14 */
 #endif
 
-#define ARGS_FIRST_SIZE (64 << 10)	/* the file's first room */
+#define ARGS_FIRST_SIZE (256 << 10)	/* the file's first length */
+#define ARGS_STEP (256 << 10)		/* its room taken at a time */
 #define ARGS_MAX_SIZE (4ULL << 30)	/* and its most */
-/* the largest record: a head, six values, six strings */
+/* the largest record: a head, every value a spec holds with a string */
 #define ARGS_REC_MAX (sizeof(struct kft_argrec_head) + \
-		      KFT_MAX_ARGS * (sizeof(struct kft_argval) + KFT_ARGS_STR_MAX))
+		      KFT_ARGSPEC_ITEMS * (sizeof(struct kft_argval) + KFT_ARGS_STR_MAX))
 
 /* The table of functions and what to save of them, sorted by address. */
 KFT_NOTRACE const struct kft_argspec *kft_args_of(uint64_t fn)
@@ -79,66 +82,125 @@ static KFT_NOTRACE void read_string(struct kft_argval *v, char *text)
 	v->str_len = (uint16_t)(end ? end - text : n);
 }
 
-/* The thread's file, thread-S-T-Q.args beside its thread file (flags:
- * O_CREAT to make it): a descriptor, or -1. */
-static KFT_NOTRACE int open_file(const struct kft_tls *t, int flags)
+/* The thread's file's name, thread-S-T-Q.args beside its thread file. */
+static KFT_NOTRACE void file_name(const struct kft_tls *t, char *name, size_t size)
+{
+	snprintf(name, size, "thread-%u-%u-%u.args", t->hdr->session, t->hdr->tid, t->file_seq);
+}
+
+/* The thread's file opened: a descriptor, or -1. */
+static KFT_NOTRACE int open_file(const struct kft_tls *t)
 {
 	char name[96];
 
-	snprintf(name, sizeof(name), "thread-%u-%u-%u.args", t->hdr->session, t->hdr->tid,
-		 t->file_seq);
-	return openat(kft_rt.dirfd, name, O_RDWR | O_CLOEXEC | O_NOFOLLOW | flags, 0600);
+	file_name(t, name, sizeof(name));
+	return openat(kft_rt.dirfd, name, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
 }
 
-/* The thread's file made, size bytes mapped: 0 or -1. */
+/* The thread's file made with its header, size bytes long and mapped,
+ * none of its records' room taken yet: 0 or -1 (then no file is left,
+ * rather than one a reader would find damaged). */
 static KFT_NOTRACE int open_log(struct kft_tls *t, size_t size)
 {
-	struct kft_args_hdr *h;
-	int fd = open_file(t, O_CREAT);
+	struct kft_args_hdr h = { .version = KFT_ARGS_VERSION, .tid = t->hdr->tid,
+				  .session = kft_rt.session };
+	char head[KFT_ARGS_OFF] = { 0 }, name[96];
+	void *map = MAP_FAILED;
+	int fd;
 
+	_Static_assert(sizeof(h) <= KFT_ARGS_OFF, "the header fits before the records");
+	memcpy(h.magic, KFT_ARGS_MAGIC, sizeof(h.magic));
+	memcpy(head, &h, sizeof(h));
+	file_name(t, name, sizeof(name));
+	fd = openat(kft_rt.dirfd, name, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		return -1;
-	if (kft_take_room(fd, 0, size) || ftruncate(fd, (off_t)size)) {
-		close(fd);
+	if (pwrite(fd, head, sizeof(head), 0) == (ssize_t)sizeof(head) && !ftruncate(fd, (off_t)size))
+		map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED) {
+		unlinkat(kft_rt.dirfd, name, 0);
 		return -1;
 	}
-	h = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	close(fd);
-	if (h == MAP_FAILED)
-		return -1;
-	memcpy(h->magic, KFT_ARGS_MAGIC, sizeof(h->magic));
-	h->version = KFT_ARGS_VERSION;
-	t->args_hdr = h;
+	t->args_hdr = map;
 	t->args_map_size = size;
+	t->args_ready = 0;
 	return 0;
 }
 
-/* Twice the room: 0 or -1 (the records so far stay). */
+/* Twice the file and its map: 0 or -1 (the records so far stay). */
 static KFT_NOTRACE int grow_log(struct kft_tls *t)
 {
 	size_t size = 2 * t->args_map_size;
 	void *map;
-	int fd;
+	int fd, ret;
 
-	if (size > ARGS_MAX_SIZE || (fd = open_file(t, 0)) < 0)
+	if (size > ARGS_MAX_SIZE || (fd = open_file(t)) < 0)
 		return -1;
-	/* (written with zeros 64 KiB at a time: the pages come into the
-	 * cache here, and the records' stores find them there) */
-	for (size_t off = t->args_map_size; off < size; off += 64 << 10)
-		if (kft_take_room(fd, off, size - off < (64 << 10) ? size - off : 64 << 10)) {
+	ret = ftruncate(fd, (off_t)size);
+	close(fd);
+	if (ret)
+		return -1;
+	map = mremap(t->args_hdr, t->args_map_size, size, MREMAP_MAYMOVE);
+	if (map == MAP_FAILED)
+		return -1;
+	t->args_hdr = map;
+	t->args_map_size = size;
+	return 0;
+}
+
+/* The next ARGS_STEP bytes of the map taken: their blocks (written with
+ * zeros, so that a full disk is found here, not by a store) and their
+ * pages (in one call, not a fault each as records come; an older kernel
+ * says EINVAL: they fault as they come). Taken a step at a time just
+ * before the records need them, the pages are still in the cache when
+ * the records' stores come: 0 or -1. */
+static KFT_NOTRACE int take_step(struct kft_tls *t)
+{
+	size_t off = t->args_ready, end = off + ARGS_STEP;
+	int fd = open_file(t);
+
+	if (fd < 0)
+		return -1;
+	if (end > t->args_map_size)
+		end = t->args_map_size;
+	/* (the header has its block: open_log wrote it) */
+	for (size_t at = off ? off : KFT_ARGS_OFF; at < end; at += 64 << 10)
+		if (kft_take_room(fd, at, end - at < (64 << 10) ? end - at : 64 << 10)) {
 			close(fd);
 			return -1;
 		}
 	close(fd);
-	map = mremap(t->args_hdr, t->args_map_size, size, MREMAP_MAYMOVE);
-	if (map == MAP_FAILED)
-		return -1;
-	/* the new part's pages in one call, not a fault each as records
-	 * come (an older kernel says EINVAL: they fault as they come) */
-	madvise((char *)map + t->args_map_size, size - t->args_map_size, MADV_POPULATE_WRITE);
-	t->args_hdr = map;
-	t->args_map_size = size;
+	madvise((char *)t->args_hdr + off, end - off, MADV_POPULATE_WRITE);
+	t->args_ready = end;
 	return 0;
+}
+
+/* The file's first need bytes taken: 0 or -1. */
+static KFT_NOTRACE int take_room(struct kft_tls *t, size_t need)
+{
+	if (!t->args_hdr && open_log(t, ARGS_FIRST_SIZE))
+		return -1;
+	while (t->args_ready < need)
+		if ((t->args_ready == t->args_map_size && grow_log(t)) || take_step(t))
+			return -1;
+	return 0;
+}
+
+KFT_NOTRACE void kft_args_finish(struct kft_tls *t)
+{
+	int saved = errno, fd;
+
+	/* the file ends where its records do (its room was taken ahead; if
+	 * it cannot be cut, readers go by the header's end) */
+	if (t->args_hdr && t->hdr && (fd = open_file(t)) >= 0) {
+		int cut = ftruncate(fd, (off_t)(KFT_ARGS_OFF + t->args_hdr->end));
+
+		(void)cut;
+		close(fd);
+	}
+	errno = saved;
+	kft_args_unmap(t);
 }
 
 KFT_NOTRACE void kft_args_unmap(struct kft_tls *t)
@@ -147,6 +209,8 @@ KFT_NOTRACE void kft_args_unmap(struct kft_tls *t)
 		munmap(t->args_hdr, t->args_map_size);
 	t->args_hdr = NULL;
 	t->args_map_size = 0;
+	t->args_ready = 0;
+	t->args_pending = 0;
 	t->args_full = false;
 }
 
@@ -156,6 +220,7 @@ KFT_NOTRACE void kft_args_unmap(struct kft_tls *t)
 static KFT_NOTRACE unsigned char *next_record(struct kft_tls *t, bool *made)
 {
 	int saved = errno;
+	size_t need;
 	bool ok;
 
 	*made = false;
@@ -164,10 +229,11 @@ static KFT_NOTRACE unsigned char *next_record(struct kft_tls *t, bool *made)
 			t->args_hdr->lost++;
 		return NULL;
 	}
-	if (t->args_hdr && KFT_ARGS_OFF + t->args_hdr->end + ARGS_REC_MAX <= t->args_map_size)
+	need = KFT_ARGS_OFF + (t->args_hdr ? t->args_hdr->end : 0) + ARGS_REC_MAX;
+	if (need <= t->args_ready)
 		return (unsigned char *)t->args_hdr + KFT_ARGS_OFF + t->args_hdr->end;
 	*made = true;
-	ok = t->args_hdr ? !grow_log(t) : !open_log(t, ARGS_FIRST_SIZE);
+	ok = !take_room(t, need);
 	errno = saved;
 	if (!ok) {
 		t->args_full = true;	/* no more tries in this thread */
@@ -178,31 +244,35 @@ static KFT_NOTRACE unsigned char *next_record(struct kft_tls *t, bool *made)
 	return (unsigned char *)t->args_hdr + KFT_ARGS_OFF + t->args_hdr->end;
 }
 
-/* At rec, a record of the call of frame f: kind, and n values, value[i]
- * shown as item[i] says. */
+/* At rec, the record of the call of frame f: n values, value[i] shown as
+ * item[i] says; a return value's (item[0], if any) is to come. */
 static KFT_NOTRACE void put(struct kft_tls *t, unsigned char *rec, const struct kft_frame *f,
-			    int kind, const struct kft_argitem *const *item, const uint64_t *value,
-			    int n)
+			    const struct kft_argitem *const *item, const uint64_t *value, int n)
 {
 	struct kft_argrec_head h = { .entry_ns = f->entry_ns, .func = f->func, .sp = f->sp,
-				     .tid = t->hdr->tid, .session = kft_rt.session,
-				     .kind = (uint8_t)kind };
+				     .kind = KFT_ARGREC_CALL, .nvals = (uint8_t)n };
 	unsigned char *p = rec + sizeof(h);
 
 	for (int i = 0; i < n; i++) {
 		struct kft_argval v = { .value = value[i], .slot = item[i]->slot,
 					.fmt = item[i]->fmt, .bits = item[i]->bits };
 
-		if (v.fmt == KFT_ARG_STR) {
+		if (v.slot == KFT_ARGSLOT_RETVAL) {
+			v.str_state = KFT_ARGSTR_PENDING;
+			v.value = t->args_pending;
+			if (v.fmt == KFT_ARG_STR)
+				v.room = KFT_ARGS_STR_MAX;
+			t->args_pending = (uint64_t)(rec - (unsigned char *)t->args_hdr);
+		} else if (v.fmt == KFT_ARG_STR) {
 			read_string(&v, (char *)p + sizeof(v));
-		} else if (v.fmt == KFT_ARG_ENUM) {
+		}
+		if (v.fmt == KFT_ARG_ENUM) {
 			/* the type's name: the views find its enumerators */
 			v.str_len = (uint16_t)strnlen(item[i]->enum_type, KFT_ENUM_TYPE_MAX - 1);
 			memcpy(p + sizeof(v), item[i]->enum_type, v.str_len);
 		}
 		memcpy(p, &v, sizeof(v));
-		p += sizeof(v) + ((v.str_len + 7U) & ~7U);
-		h.nvals++;
+		p += kft_argval_next(&v);
 	}
 	h.size = (uint16_t)(p - rec);
 	memcpy(rec, &h, sizeof(h));
@@ -216,7 +286,7 @@ KFT_NOTRACE void kft_args_entered(struct kft_tls *t, uint64_t now, uintptr_t fn,
 	const struct kft_argspec *spec = kft_args_of(fn);
 	uint64_t depth = t->hdr->depth, value[KFT_ARGSPEC_ITEMS];
 	/* (the spec's items, not copies: one is ~44 bytes, its enum's name) */
-	const struct kft_argitem *item[KFT_ARGSPEC_ITEMS];
+	const struct kft_argitem *item[KFT_ARGSPEC_ITEMS], *ret;
 	struct kft_frame *f;
 	unsigned char *rec;
 	int n = 0;
@@ -229,8 +299,10 @@ KFT_NOTRACE void kft_args_entered(struct kft_tls *t, uint64_t now, uintptr_t fn,
 	f = &t->frames[depth - 1];
 	if (f->func != fn || f->entry_ns != now || !(f->flags & KFT_FRAME_LOGGED))
 		return;
-	if (kft_argspec_find(spec, KFT_ARGSLOT_RETVAL))
-		f->flags |= KFT_FRAME_RETVAL;	/* its end goes the whole way */
+	if ((ret = kft_argspec_find(spec, KFT_ARGSLOT_RETVAL))) {
+		value[n] = 0;
+		item[n++] = ret;
+	}
 	for (unsigned int i = 0; i < spec->n; i++) {
 		unsigned int slot = spec->item[i].slot;
 
@@ -251,27 +323,48 @@ KFT_NOTRACE void kft_args_entered(struct kft_tls *t, uint64_t now, uintptr_t fn,
 	 * hold it) */
 	if (made)
 		f->entry_ns = kft_now();
-	put(t, rec, f, KFT_ARGREC_ARGS, item, value, n);
+	put(t, rec, f, item, value, n);
+	if (ret)
+		f->flags |= KFT_FRAME_RETVAL;	/* its end goes the whole way */
 }
 
 KFT_NOTRACE void kft_args_leaving(struct kft_tls *t, const struct kft_frame *f, uint64_t retval,
 				  const uint64_t *fpret)
 {
-	const struct kft_argspec *spec = kft_args_of(f->func);
-	const struct kft_argitem *item = spec ? kft_argspec_find(spec, KFT_ARGSLOT_RETVAL) : NULL;
-	unsigned char *rec;
-	uint64_t value;
-	bool made;
+	unsigned char *base = (unsigned char *)t->args_hdr, *at;
+	struct kft_argrec_head h;
+	struct kft_argval v;
+	uint64_t off;
 
-	if (!item || !(f->flags & KFT_FRAME_RETVAL))
+	if (!(f->flags & KFT_FRAME_RETVAL))
 		return;
-	if (item->fmt == KFT_ARG_FLOAT) {
-		if (!fpret)
-			return;	/* xmm0 not seen */
-		value = *fpret;
-	} else {
-		value = retval;
+	/* the newest record waiting is this call's, unless calls inside it
+	 * never returned (a longjmp, an exception): theirs wait no more */
+	for (off = t->args_pending; off; off = v.value) {
+		memcpy(&h, base + off, sizeof(h));
+		memcpy(&v, base + off + sizeof(h), sizeof(v));
+		if (h.entry_ns <= f->entry_ns)
+			break;
 	}
-	if ((rec = next_record(t, &made)))
-		put(t, rec, f, KFT_ARGREC_RETVAL, &item, &value, 1);
+	t->args_pending = off;
+	if (!off || h.entry_ns != f->entry_ns || h.func != f->func)
+		return;	/* its record was not written (no room) */
+	t->args_pending = v.value;
+	if (v.fmt == KFT_ARG_FLOAT) {
+		if (!fpret)
+			return;	/* xmm0 not seen: it stays to come */
+		v.value = *fpret;
+	} else {
+		v.value = retval;
+	}
+	v.str_state = KFT_ARGSTR_NONE;
+	at = base + off + sizeof(h);
+	if (v.fmt == KFT_ARG_STR)
+		read_string(&v, (char *)at + sizeof(v));
+	/* the value, then what says it came: a reader after a crash sees
+	 * the one with the other */
+	memcpy(at, &v.value, sizeof(v.value));
+	barrier();
+	memcpy(at + sizeof(v.value), (const unsigned char *)&v + sizeof(v.value),
+	       sizeof(v) - sizeof(v.value));
 }

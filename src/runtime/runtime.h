@@ -125,6 +125,10 @@ struct kft_tls {
 	 * its blocks taken */
 	struct kft_args_hdr *args_hdr;
 	size_t args_map_size;
+	size_t args_ready;		/* its first bytes whose room is taken */
+	uint64_t args_pending;		/* the newest record whose return value is
+					 * to come (its offset; 0: none): each
+					 * holds the one before in that value */
 	bool args_full;			/* no more room could be had: none saved */
 	bool fork_saved;		/* the three below hold them */
 	struct kft_frame *fork_frames;
@@ -257,6 +261,8 @@ void kft_log_inherited(struct kft_tls *t, uint64_t n) KFT_HIDDEN;
 int kft_take_room(int fd, uint64_t off, uint64_t len) KFT_HIDDEN;
 /* args.c: the thread's saved arguments' file let go (it stays) */
 void kft_args_unmap(struct kft_tls *t) KFT_HIDDEN;
+/* The thread's log is done: its .args file cut to its records, unmapped. */
+void kft_args_finish(struct kft_tls *t) KFT_HIDDEN;
 /* args.c: what the config's args statement asks of fn, or NULL */
 const struct kft_argspec *kft_args_of(uint64_t fn) KFT_HIDDEN;
 /* The argument registers a hook stub saw: the six integer ones, and the

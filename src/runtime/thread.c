@@ -271,12 +271,12 @@ KFT_NOTRACE void kft_thread_unmap(struct kft_tls *t)
 /* A log is done: keep the file (its open frames become -1), drop the map. */
 KFT_NOTRACE void kft_thread_finish(struct kft_tls *t)
 {
+	kft_args_finish(t);	/* (its name is the log's: before the log goes) */
 	kft_thread_trim(t);
 	/* with -pg, open frames hold return addresses: keep them readable */
 	if (t->hdr && !(kft_rt.hijacked && t->hdr->depth))
 		kft_thread_unmap(t);
 	t->hdr = NULL;
-	kft_args_unmap(t);
 	kft_compress_done(t);
 }
 

@@ -133,7 +133,7 @@ static char *put_saved_args(char *p, const struct kft_trace *tr, const struct kf
 
 	if (!kft_call_args(tr, c, &a) || !a.args)
 		return p;
-	p += sprintf(p, "   %016" PRIx64, kft_argrec_sp(a.args));
+	p += sprintf(p, "   %016" PRIx64, a.args->sp);
 	for (int i = 0; i < 3; i++) {
 		struct kft_argval v;
 

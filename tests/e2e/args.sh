@@ -124,6 +124,64 @@ dying("kill"); /* unfinished */
 E
 }
 
+# Traces saved in older versions of the .args format (a record at the
+# entry, another at the exit, each naming its thread: the fuzz seeds
+# tests/fuzz/corpus/trace/args, version 1, and args-typed, version 2,
+# recorded then) read as they did.
+once_args_of_older_traces() {
+	unpack_trace "$ROOT/tests/fuzz/corpus/trace/args" v1
+	check "args is of version 1" test "$(od -An -tu4 -j8 -N4 v1/thread-1-9570-0.args)" -eq 1
+	kft ftrace v1 | sed -n 's/^[^|]*|  *//p' | grep -v '^|' >calls
+	expect calls <<'E'
+b(-5, "data \"x\"\n", NULL, 0x8 (unreadable), 0x10, 44); /* = "abc"... */
+b(-5, "data \"x\"\n", NULL, 0x8 (unreadable), 0x10, 44); /* = 42 */
+c(-5, "data \"x\"\n", NULL, 0x8 (unreadable), 0x10, 44); /* = 42 */
+E
+	kft log v1 | tail -3 | sed 's/  */ /g' >rows
+	expect rows <<'E'
+ 0 1000 9570 b a+0x1f 000000007ffd0000 fffffffffffffffb 000000007ffd1234 0000000000000000
+ 1001 1000 9570 b y+0x1f 000000007ffd0000 fffffffffffffffb 000000007ffd1234 0000000000000000
+ 2001 30003 9570 c main+0x42 000000007ffd0000 fffffffffffffffb 000000007ffd1234 0000000000000000
+E
+	unpack_trace "$ROOT/tests/fuzz/corpus/trace/args-typed" v2
+	check "args-typed is of version 2" \
+		test "$(od -An -tu4 -j8 -N4 v2/thread-1-11453-0.args)" -eq 2
+	kft ftrace v2 2>/dev/null | sed -n 's/^[^|]*|  *//p' | grep -v '^|' >calls
+	expect calls <<'E'
+main() {
+small(-100, -30000, 250, 65000); /* = 35150 */
+wide(-5000000000, 18000000000000000000); /* = 18000000005000000000 */
+mixed(3, 2.5, -4, 0.25); /* = 1.75 */
+half(3); /* = 1.5 */
+flag(true, 3); /* = false */
+color_name(GREEN); /* = "green" */
+next_color(GREEN); /* = BLUE */
+by_struct(); /* = 6 */
+vsum(3); /* = 6 */
+scaled();
+} /* main = 0 */
+E
+}
+
+# A full disk ends the saving, never the program: the .args file's room
+# is taken before records go there (a store into a page the file system
+# could not back would kill it with SIGBUS), and what was saved reads.
+each_args_on_a_full_disk() {
+	[ "$TINSTR" = -finstrument-functions ] && return 0	# refused
+	build fill
+	small_disk small || return 0
+	rc=0
+	kft record -o small/t -A leaf@arg1/d -- ./fill >out 2>err || rc=$?
+	check "the program ran to its end" test "$rc" = 3
+	check "and wrote its output" grep -qx done out
+	kft ftrace small/t 2>ferr | sed -n 's/^[^|]*|  *//p' >calls
+	check "said why arguments are missing" grep -q \
+		"the arguments or return values of [0-9]* calls could not be saved (no room" ferr
+	check "no file left half made" test "$(count damaged ferr)" = 0
+	check "what was saved reads" grep -q "^leaf(999);" calls
+	kft kd -c small/t >/dev/null
+}
+
 # kft stats --by and kft latency --by: calls grouped by a saved value,
 # the counts against the program's own (progs/files.c: small.txt and
 # medium.txt loaded three times, large.txt once, each opened once more

@@ -96,6 +96,30 @@ check() {
 	"$@" || { echo "check failed: $what"; return 1; }
 }
 
+# small_disk DIR: a 2 MiB tmpfs mounted on DIR (made) till the test ends,
+# or 1 with a SKIPPED line where mounting needs a root this run lacks.
+small_disk() {
+	mkdir "$1"
+	if ! mount -t tmpfs -o size=2m tmpfs "$1" 2>/dev/null; then
+		echo "SKIPPED: mounting a 2 MiB tmpfs needs root"
+		return 1
+	fi
+	trap "umount '$1'" EXIT
+}
+
+# unpack_trace FILE DIR: a trace packed by tests/fuzz/pack-trace.sh (a
+# fuzz seed) laid out as the directory DIR, to read as a trace of its day.
+unpack_trace() {
+	mkdir -p "$2"
+	perl -e 'open(F, "<:raw", $ARGV[0]) or die "$ARGV[0]: $!"; local $/; my $d = <F>;
+		for (my $i = 0; $i < length $d;) {
+			my $n = ord(substr($d, $i, 1)); my $name = substr($d, $i + 1, $n);
+			my $size = unpack("V", substr($d, $i + 1 + $n, 4));
+			open(O, ">:raw", "$ARGV[1]/$name") or die "$name: $!";
+			print O substr($d, $i + 5 + $n, $size); close O; $i += 5 + $n + $size;
+		}' "$1" "$2"
+}
+
 # count PATTERN FILE: lines matching.
 count() { grep -c -E -- "$1" "$2" || true; }
 

@@ -45,12 +45,7 @@ once_output_spares_left_by_a_killed_recorder() {
 # log that the file system could not back killed it with SIGBUS).
 once_full_disk_stops_the_log_not_the_program() {
 	build fill
-	mkdir small
-	if ! mount -t tmpfs -o size=2m tmpfs small 2>/dev/null; then
-		echo "SKIPPED: mounting a 2 MiB tmpfs needs root"
-		return 0
-	fi
-	trap 'umount small' EXIT
+	small_disk small || return 0
 	rc=0
 	kft record -o small/t -- ./fill >out 2>err || rc=$?
 	check "the program ran to its end" test "$rc" = 3

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "format/call-args.h"
 #include "format/control.h"
 #include "format/enum-defs.h"
 #include "format/site-table.h"
@@ -614,6 +615,97 @@ static void test_enum_defs(void **state)
 	kft_enum_defs_free(&d);
 }
 
+/* A version 3 record into buf at off: head, then the values. */
+static size_t put_argrec(unsigned char *buf, size_t off, uint64_t entry_ns,
+			 const struct kft_argval *v, const char *const *text, int n)
+{
+	struct kft_argrec_head h = { .entry_ns = entry_ns, .func = 0x1000, .sp = 0x7ff0,
+				     .kind = KFT_ARGREC_CALL, .nvals = (uint8_t)n };
+	size_t p = off + sizeof(h);
+
+	for (int i = 0; i < n; i++) {
+		memcpy(buf + p, &v[i], sizeof(v[i]));
+		if (text[i])
+			memcpy(buf + p + sizeof(v[i]), text[i], strlen(text[i]));
+		p += kft_argval_next(&v[i]);
+	}
+	h.size = (uint16_t)(p - off);
+	memcpy(buf + off, &h, sizeof(h));
+	return p;
+}
+
+/* Version 3's one record a call: the arguments and, once returned, the
+ * return value, each found on its own; one still to come, or none asked
+ * for, adds nothing; damage is reported, a record cut at the end dropped. */
+static void test_args_index_v3(void **state)
+{
+	struct kft_args_hdr hdr = { .version = 3, .tid = 7, .session = 2 };
+	const struct kft_argval arg = { .value = (uint64_t)-5, .slot = 0, .fmt = 'd', .bits = 32 };
+	const struct kft_argval pending = { .value = 64, .slot = KFT_ARGVAL_RETVAL, .fmt = 'd',
+					    .str_state = KFT_ARGSTR_PENDING };
+	const struct kft_argval str = { .value = 0x5000, .slot = KFT_ARGVAL_RETVAL, .fmt = 's',
+					.str_state = KFT_ARGSTR_READ, .str_len = 3, .room = 64 };
+	static unsigned char buf[4096];
+	struct kft_argrec *v = NULL;
+	size_t n = 0, cap = 0, end = 0;
+	struct kft_call_args a;
+	char text[64];
+
+	(void)state;
+	/* called, returned "abc" (its text in the room kept for it), with
+	 * an argument after it */
+	end = put_argrec(buf, end, 100, (struct kft_argval[]){ str, arg },
+			 (const char *[]){ "abc", NULL }, 2);
+	/* called, not returned */
+	end = put_argrec(buf, end, 200, (struct kft_argval[]){ pending, arg },
+			 (const char *[]){ NULL, NULL }, 2);
+	/* a return value only, still to come: nothing to find */
+	end = put_argrec(buf, end, 300, &pending, (const char *[]){ NULL }, 1);
+	assert_int_equal(kft_args_index(&hdr, buf, end, &v, &n, &cap), 0);
+	assert_int_equal(n, 3);
+	kft_args_sort(v, n);
+	assert_int_equal(v[0].entry_ns, 100);
+	assert_int_equal(v[0].kind, KFT_ARGREC_ARGS);
+	assert_int_equal(v[0].tid, 7);
+	assert_int_equal(v[0].session, 2);
+	assert_int_equal(v[0].sp, 0x7ff0);
+	assert_int_equal(v[1].entry_ns, 100);
+	assert_int_equal(v[1].kind, KFT_ARGREC_RETVAL);
+	assert_int_equal(v[2].entry_ns, 200);
+	assert_int_equal(v[2].kind, KFT_ARGREC_ARGS);
+	a = (struct kft_call_args){ &v[0], &v[1] };
+	assert_string_equal(kft_args_text(&a, text, sizeof(text)), "-5");
+	assert_string_equal(kft_retval_text(&a, text, sizeof(text)), "\"abc\"");
+	a = (struct kft_call_args){ &v[2], NULL };
+	assert_string_equal(kft_args_text(&a, text, sizeof(text)), "-5");
+
+	/* cut at the end: dropped, those before kept */
+	n = 0;
+	assert_int_equal(kft_args_index(&hdr, buf, end - 8, &v, &n, &cap), 0);
+	assert_int_equal(n, 3);
+	/* a return value anywhere but first, a pending argument, a room not
+	 * a multiple of 8, a text longer than its room: damaged */
+	{
+		struct kft_argval bad[] = { arg, pending };
+		struct kft_argval odd = str, over = str, pend_arg = arg;
+
+		odd.room = 12;
+		over.str_len = 65;
+		pend_arg.str_state = KFT_ARGSTR_PENDING;
+		n = 0;
+		end = put_argrec(buf, 0, 1, bad, (const char *[]){ NULL, NULL }, 2);
+		assert_int_equal(kft_args_index(&hdr, buf, end, &v, &n, &cap), 1);
+		end = put_argrec(buf, 0, 1, &odd, (const char *[]){ NULL }, 1);
+		assert_int_equal(kft_args_index(&hdr, buf, end, &v, &n, &cap), 1);
+		end = put_argrec(buf, 0, 1, &over, (const char *[]){ NULL }, 1);
+		assert_int_equal(kft_args_index(&hdr, buf, end, &v, &n, &cap), 1);
+		end = put_argrec(buf, 0, 1, &pend_arg, (const char *[]){ NULL }, 1);
+		assert_int_equal(kft_args_index(&hdr, buf, end, &v, &n, &cap), 1);
+		assert_int_equal(n, 0);
+	}
+	free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -624,6 +716,7 @@ int main(void)
 		cmocka_unit_test(test_rec_pack_round_trip),
 		cmocka_unit_test(test_zcodec_round_trip),
 		cmocka_unit_test(test_enum_defs),
+		cmocka_unit_test(test_args_index_v3),
 		cmocka_unit_test(test_zwriter_keeps_codec),
 		cmocka_unit_test(test_zcodec_made_up_frames),
 		cmocka_unit_test(test_rice_damaged_frames),
