@@ -114,15 +114,33 @@ static bool copied(const char *n)
 		(!strcmp(n + len - 4, ".kft") || !strcmp(n + len - 5, ".args")));
 }
 
-/* The trace as it stands into latency.N; the link to it. */
-static void make_copy(struct kft_latency_keeper *k)
+/* Whether record j (counted from the thread's first) was whole when read:
+ * the writer may have gone round the ring onto it since (its header is
+ * mapped as it writes it), or be writing it now. */
+static bool still_there(const struct kft_thread_file *th, uint64_t j)
+{
+	const struct kft_thread_hdr *live = th->map;
+	uint64_t head;
+
+	if (!th->hdr.capacity || !live)
+		return true;
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	head = __atomic_load_n(&live->head, __ATOMIC_ACQUIRE);
+	return head + 16 <= j + th->hdr.capacity;
+}
+
+/* The trace as it stands into latency.N, and the link to it, if record j
+ * of th is still there once the copy is made (a small ring on a busy
+ * machine may have written over it meanwhile: that copy goes, and the
+ * one before stays the one kept): whether it was kept. */
+static bool make_copy(struct kft_latency_keeper *k, const struct kft_thread_file *th, uint64_t j)
 {
 	char path[4200], name[64], link[4200], tmp[4200];
 	unsigned int n = k->copies + 1;
 	int from, to = -1;
 	struct dirent *de;
 	DIR *d;
-	bool ok = true;
+	bool ok = true, kept = false;
 
 	snprintf(path, sizeof(path), "%s/latency.%u", k->dir, n);
 	from = open(k->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -143,8 +161,12 @@ static void make_copy(struct kft_latency_keeper *k)
 		copy_failed(k, what);
 		goto out;
 	}
-	/* the link moves in one step */
 	snprintf(name, sizeof(name), "latency.%u", n);
+	if (!still_there(th, j)) {
+		kft_trace_dir_remove_latency_copy(from, name);
+		goto out;
+	}
+	/* the link moves in one step */
 	snprintf(link, sizeof(link), "%s/%s", k->dir, KFT_LATENCY_LINK);
 	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", k->dir, KFT_LATENCY_LINK);
 	unlink(tmp);
@@ -153,6 +175,7 @@ static void make_copy(struct kft_latency_keeper *k)
 		goto out;
 	}
 	k->copies = n;
+	kept = true;
 	if (n > 2) {
 		snprintf(name, sizeof(name), "latency.%u", n - 2);
 		kft_trace_dir_remove_latency_copy(from, name);
@@ -162,21 +185,7 @@ out:
 		close(to);
 	if (from >= 0)
 		close(from);
-}
-
-/* Whether record j (counted from the thread's first) was whole when read:
- * the writer may have gone round the ring onto it since (its header is
- * mapped as it writes it), or be writing it now. */
-static bool still_there(const struct kft_thread_file *th, uint64_t j)
-{
-	const struct kft_thread_hdr *live = th->map;
-	uint64_t head;
-
-	if (!th->hdr.capacity || !live)
-		return true;
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	head = __atomic_load_n(&live->head, __ATOMIC_ACQUIRE);
-	return head + 16 <= j + th->hdr.capacity;
+	return kept;
 }
 
 /* The calls that ended since the last look; a copy if one of them is the
@@ -187,6 +196,8 @@ static void look(struct kft_latency_keeper *k)
 	struct kft_trace tr;
 	struct kft_error err;
 	int64_t longest = k->longest;
+	const struct kft_thread_file *where = NULL;
+	uint64_t at = 0;
 
 	if (kft_trace_open_as(&tr, k->dir, KFT_OPEN_NO_ARGS, &err))
 		return;		/* no thread file yet */
@@ -206,14 +217,15 @@ static void look(struct kft_latency_keeper *k)
 			kft_thread_rec(th, r->next - th->first, &rec);
 			dur = kft_dur_decode(rec.dur);
 			if (dur > longest && still_there(th, r->next) &&
-			    is_func(k, &sz, &tr, th->hdr.session, rec.entry_ns, rec.func))
+			    is_func(k, &sz, &tr, th->hdr.session, rec.entry_ns, rec.func)) {
 				longest = dur;
+				where = th;
+				at = r->next;
+			}
 		}
 	}
-	if (longest > k->longest) {
+	if (where && make_copy(k, where, at))
 		k->longest = longest;
-		make_copy(k);
-	}
 	kft_symbolizer_free(sz);
 	kft_trace_close(&tr);
 }
