@@ -5,75 +5,8 @@
 #include <string.h>
 
 #include "../config/config.h"
+#include "args-file.h"
 #include "call-args.h"
-
-_Static_assert(sizeof(struct kft_argrec_head) == 32, "an args record's head is 32 bytes");
-_Static_assert(sizeof(struct kft_argrec_head_v2) == 40, "version 2's head is 40 bytes");
-_Static_assert(sizeof(struct kft_argval) == 16, "a saved value is 16 bytes");
-
-/* A record's head, either version's, as one. */
-struct head {
-	uint64_t entry_ns, func, sp;
-	uint32_t tid, session;
-	size_t head_size, size;
-	uint8_t kind, nvals;
-};
-
-static void read_head(const struct kft_args_hdr *hdr, const unsigned char *data, struct head *h)
-{
-	if (hdr->version >= 3) {
-		struct kft_argrec_head r;
-
-		memcpy(&r, data, sizeof(r));
-		*h = (struct head){ r.entry_ns, r.func,	 r.sp,	   hdr->tid,
-				    hdr->session, sizeof(r), r.size, r.kind, r.nvals };
-	} else {
-		struct kft_argrec_head_v2 r;
-
-		memcpy(&r, data, sizeof(r));
-		*h = (struct head){ r.entry_ns, r.func,	 r.sp,	   r.tid,
-				    r.session,	sizeof(r), r.size, r.kind, r.nvals };
-	}
-}
-
-/* Whether value v may sit in a record of kind at place k (a version 3
- * record's return value comes first). */
-static bool value_ok(const struct kft_argval *v, int kind, unsigned int k)
-{
-	bool retval = v->slot == KFT_ARGVAL_RETVAL;
-
-	if (v->str_len > KFT_ARGS_STR_MAX || v->room % 8 || (v->room && v->str_len > v->room) ||
-	    (v->str_state == KFT_ARGSTR_PENDING && !retval))
-		return false;
-	if (kind == KFT_ARGREC_RETVAL)
-		return retval;
-	if (retval)
-		return kind == KFT_ARGREC_CALL && k == 0;
-	return v->slot < KFT_ARGVAL_STACK0 + KFT_MAX_STACKARGS &&
-	       (v->slot < KFT_ARGVAL_STACK0 || v->fmt == KFT_ARG_AGGREGATE);
-}
-
-/* Whether the record at data holds what its head h says. */
-static bool record_ok(const struct kft_args_hdr *hdr, const unsigned char *data,
-		      const struct head *h)
-{
-	size_t p = h->head_size;
-
-	if (hdr->version >= 3 ? h->kind != KFT_ARGREC_CALL
-			      : h->kind != KFT_ARGREC_ARGS && h->kind != KFT_ARGREC_RETVAL)
-		return false;
-	for (unsigned int k = 0; k < h->nvals; k++) {
-		struct kft_argval v;
-
-		if (p + sizeof(v) > h->size)
-			return false;
-		memcpy(&v, data + p, sizeof(v));
-		p += kft_argval_next(&v);
-		if (p > h->size || !value_ok(&v, h->kind, k))
-			return false;
-	}
-	return true;
-}
 
 /* Room in *v for one more: 0 or -1. */
 static int more_room(struct kft_argrec **v, size_t n, size_t *cap)
@@ -93,8 +26,8 @@ static int more_room(struct kft_argrec **v, size_t n, size_t *cap)
 /* The record h at data as the views find it: the arguments and the
  * return value each on their own (a return value yet to come, or none
  * asked for, adds nothing). */
-static int add(const struct head *h, const unsigned char *data, struct kft_argrec **v, size_t *n,
-	       size_t *cap)
+static int add(const struct kft_argrec_parts *h, const unsigned char *data,
+	       struct kft_argrec **v, size_t *n, size_t *cap)
 {
 	struct kft_argrec r = { h->entry_ns, h->func, h->sp, h->tid, h->session,
 				h->kind, h->nvals, data + h->head_size, NULL };
@@ -128,17 +61,12 @@ static int add(const struct head *h, const unsigned char *data, struct kft_argre
 int kft_args_index(const struct kft_args_hdr *hdr, const unsigned char *data, size_t end,
 		   struct kft_argrec **v, size_t *n, size_t *cap)
 {
-	size_t head = hdr->version >= 3 ? sizeof(struct kft_argrec_head)
-					: sizeof(struct kft_argrec_head_v2);
+	for (size_t off = 0; off < end;) {
+		struct kft_argrec_parts h;
+		int r = kft_argrec_parse(hdr, data + off, end - off, &h);
 
-	for (size_t off = 0; off + head <= end;) {
-		struct head h;
-
-		read_head(hdr, data + off, &h);
-		if (h.size > end - off && h.size >= head)
-			return 0;	/* cut short at the end: dropped */
-		if (h.size < head || h.size % 8 || !record_ok(hdr, data + off, &h))
-			return 1;
+		if (r)
+			return r == 1;	/* (2: cut short at the end, dropped) */
 		if (add(&h, data + off, v, n, cap))
 			return -1;
 		off += h.size;
@@ -174,26 +102,74 @@ void kft_args_sort(struct kft_argrec *v, size_t n)
 		qsort(v, n, sizeof(*v), cmp_argrec);
 }
 
-bool kft_call_args(const struct kft_trace *tr, const struct kft_call *c,
-		   struct kft_call_args *out)
+/* c's record in a version 3 file, as two entries in out's own. */
+static bool call_args_v3(const struct kft_trace *tr, const struct kft_call *c,
+			 struct kft_call_args *out)
 {
-	size_t lo = 0, hi = tr->nargs;
+	static const struct kft_args_hdr v3 = { .version = 3 };
+	size_t lo = 0, hi = tr->nargs_files;
 
-	out->args = out->ret = NULL;
-	while (lo < hi) {	/* the first record of the call, if any */
+	while (lo < hi) {	/* the thread's first file (reader.c sorts them) */
 		size_t mid = lo + (hi - lo) / 2;
+		const struct kft_args_file *f = &tr->args_files[mid];
 
-		if (cmp_key(c->session, c->tid, c->entry_ns, c->func, &tr->args[mid]) > 0)
+		if (f->session < c->session || (f->session == c->session && f->tid < c->tid))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (; lo < tr->nargs && !cmp_key(c->session, c->tid, c->entry_ns, c->func,
-					  &tr->args[lo]); lo++) {
-		if (tr->args[lo].kind == KFT_ARGREC_ARGS && !out->args)
-			out->args = &tr->args[lo];
-		else if (tr->args[lo].kind == KFT_ARGREC_RETVAL && !out->ret)
-			out->ret = &tr->args[lo];
+	for (size_t i = lo; i < tr->nargs_files && tr->args_files[i].session == c->session &&
+			    tr->args_files[i].tid == c->tid; i++) {
+		struct kft_args_file *f = &tr->args_files[i];
+		const unsigned char *rec = kft_args_file_find(f, c->entry_ns, c->func);
+		struct kft_argrec_parts h;
+		struct kft_argrec e[2];
+		size_t n = 0, cap = 2;
+		struct kft_argrec *v = e;
+
+		if (!rec)
+			continue;
+		/* (checked as the file was opened) */
+		if (kft_argrec_parse(&v3, rec, f->win_len - (size_t)(rec - f->win), &h) ||
+		    add(&h, rec, &v, &n, &cap))
+			return false;
+		for (size_t k = 0; k < n; k++) {
+			e[k].tid = f->tid;
+			e[k].session = f->session;
+			e[k].enums = tr->enums;
+			out->own[k] = e[k];
+			if (e[k].kind == KFT_ARGREC_ARGS)
+				out->args = &out->own[k];
+			else
+				out->ret = &out->own[k];
+		}
+		return true;
+	}
+	return false;
+}
+
+bool kft_call_args(const struct kft_trace *tr, const struct kft_call *c,
+		   struct kft_call_args *out)
+{
+	size_t lo = 0, hi = tr->nargs_index;
+
+	out->args = out->ret = NULL;
+	if (call_args_v3(tr, c, out))
+		return out->args || out->ret;
+	while (lo < hi) {	/* the first record of the call, if any */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cmp_key(c->session, c->tid, c->entry_ns, c->func, &tr->args_index[mid]) > 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < tr->nargs_index && !cmp_key(c->session, c->tid, c->entry_ns, c->func,
+						&tr->args_index[lo]); lo++) {
+		if (tr->args_index[lo].kind == KFT_ARGREC_ARGS && !out->args)
+			out->args = &tr->args_index[lo];
+		else if (tr->args_index[lo].kind == KFT_ARGREC_RETVAL && !out->ret)
+			out->ret = &tr->args_index[lo];
 	}
 	return out->args || out->ret;
 }

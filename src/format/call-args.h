@@ -37,9 +37,14 @@ void kft_args_sort(struct kft_argrec *v, size_t n);
 struct kft_call_args {
 	const struct kft_argrec *args;	/* NULL: none saved */
 	const struct kft_argrec *ret;	/* NULL: none saved */
+	/* where they are, when read from a version 3 file (their values are
+	 * good till the next kft_call_args on the trace) */
+	struct kft_argrec own[2];
 };
 
-/* c's saved arguments and return value: whether it has either. */
+/* c's saved arguments and return value: whether it has either. Calls
+ * asked for in their entry order (each thread's) are found by reading
+ * on (args-file.h). */
 bool kft_call_args(const struct kft_trace *tr, const struct kft_call *c,
 		   struct kft_call_args *out);
 

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "args-file.h"
 #include "call-args.h"
 #include "enum-defs.h"
 #include "inherited.h"
@@ -484,7 +485,7 @@ static int read_args_file(struct kft_trace *tr, const char *name, size_t *cap,
 	struct kft_args_hdr h;
 	struct stat st;
 	unsigned char *data = NULL, **more;
-	size_t end;
+	size_t end, had;
 	int fd, ret = 0;
 
 	snprintf(path, sizeof(path), "%s/%s", tr->dir, name);
@@ -499,6 +500,32 @@ static int read_args_file(struct kft_trace *tr, const char *name, size_t *cap,
 	/* (what the header counts past the file's end, as a crash while it
 	 * grew may leave, is not read) */
 	tr->args_lost += h.lost;
+	if (h.version >= 3) {
+		struct kft_args_file *files, f;
+		bool damaged;
+
+		ret = kft_args_file_open(&f, path, &h, &damaged);
+		if (ret < 0) {
+			ret = kft_error_set(err, "%s: %s", path,
+					    errno ? strerror(errno) : "out of memory");
+			goto out;
+		}
+		if (!ret) {	/* (1: not in entry order: indexed below) */
+			if (!(files = realloc(tr->args_files,
+					      (tr->nargs_files + 1) * sizeof(*files)))) {
+				kft_args_file_close(&f);
+				ret = kft_error_set(err, "out of memory");
+				goto out;
+			}
+			tr->args_files = files;
+			tr->args_files[tr->nargs_files++] = f;
+			tr->nargs += f.nrecs;
+			ret = damaged;
+			goto out;
+		}
+		kft_args_file_close(&f);
+		ret = 0;
+	}
 	end = (uint64_t)st.st_size > KFT_ARGS_OFF ? (size_t)st.st_size - KFT_ARGS_OFF : 0;
 	if (h.end < end)
 		end = (size_t)h.end;
@@ -511,8 +538,10 @@ static int read_args_file(struct kft_trace *tr, const char *name, size_t *cap,
 	}
 	tr->args_data = more;
 	tr->args_data[tr->nargs_data++] = data;
-	ret = kft_args_index(&h, data, pread_full(fd, data, end, KFT_ARGS_OFF), &tr->args, &tr->nargs,
-			     cap);
+	had = tr->nargs_index;
+	ret = kft_args_index(&h, data, pread_full(fd, data, end, KFT_ARGS_OFF), &tr->args_index,
+			     &tr->nargs_index, cap);
+	tr->nargs += tr->nargs_index - had;
 	if (ret < 0)
 		ret = kft_error_set(err, "out of memory");
 out:
@@ -545,9 +574,18 @@ static int read_enums(struct kft_trace *tr, struct kft_error *err)
 			free(text);
 		return kft_error_set(err, "out of memory");
 	}
-	for (size_t i = 0; i < tr->nargs; i++)
-		tr->args[i].enums = tr->enums;
+	for (size_t i = 0; i < tr->nargs_index; i++)
+		tr->args_index[i].enums = tr->enums;
 	return 0;
+}
+
+static int by_thread(const void *a, const void *b)
+{
+	const struct kft_args_file *x = a, *y = b;
+
+	if (x->session != y->session)
+		return x->session < y->session ? -1 : 1;
+	return (x->tid > y->tid) - (x->tid < y->tid);
 }
 
 /* Saved arguments and return values, every thread's, in the order
@@ -569,8 +607,12 @@ static int read_args(struct kft_trace *tr, struct kft_error *err)
 		ret = read_args_file(tr, de->d_name, &cap, err) < 0 ? -1 : 0;
 	}
 	closedir(d);
-	if (!ret)
-		kft_args_sort(tr->args, tr->nargs);
+	if (!ret) {
+		kft_args_sort(tr->args_index, tr->nargs_index);
+		if (tr->nargs_files)
+			qsort(tr->args_files, tr->nargs_files, sizeof(*tr->args_files),
+			      by_thread);
+	}
 	if (!ret && tr->nargs)
 		ret = read_enums(tr, err);
 	return ret;
@@ -655,7 +697,10 @@ void kft_trace_close(struct kft_trace *tr)
 	free(tr->args_error);
 	free(tr->ended_how);
 	free(tr->marks);
-	free(tr->args);
+	free(tr->args_index);
+	for (size_t i = 0; i < tr->nargs_files; i++)
+		kft_args_file_close(&tr->args_files[i]);
+	free(tr->args_files);
 	for (size_t i = 0; i < tr->nargs_data; i++)
 		free(tr->args_data[i]);
 	free(tr->args_data);

@@ -90,8 +90,12 @@ struct kft_trace {
 	struct kft_switches switches;	/* the threads' context switches, if recorded */
 	struct kft_mark *marks;		/* the markers, in time order */
 	size_t nmarks;
-	struct kft_argrec *args;	/* saved arguments, return values (call-args.h) */
-	size_t nargs;
+	size_t nargs;			/* calls with saved arguments or return values */
+	struct kft_args_file *args_files;	/* the threads' .args files read in
+						 * place (args-file.h) */
+	size_t nargs_files;
+	struct kft_argrec *args_index;	/* older files' records, indexed (call-args.h) */
+	size_t nargs_index;
 	unsigned char **args_data;	/* the files they are in */
 	size_t nargs_data;
 	char *args_error;		/* why a thread's were left out, or NULL */
@@ -178,8 +182,8 @@ enum kft_open_flags {
 	/* the view needs no context switches: tr->switches stays empty
 	 * (loading them sorts every one) */
 	KFT_OPEN_NO_SWITCHES = 2,
-	/* the view shows no saved arguments: tr->args stays empty (loading
-	 * them sorts every one) */
+	/* the view shows no saved arguments: none are read (opening checks
+	 * every record) */
 	KFT_OPEN_NO_ARGS = 4,
 	/* the caller reads no records, only the threads' headers, sites and
 	 * counters (kft record's own reading): the records are not faulted

@@ -112,6 +112,18 @@ once_views_read_in_bounded_memory() {
 # peak RSS of 4 million calls less that of 2 million, so the constant
 # part falls out; with the build that has no sanitizer (ASan keeps freed
 # blocks for a while, which is no part of kft's memory).
+# growth_per_call KFT TRACE CALLS VIEW...: the bytes a call that the
+# view's peak RSS grows by from the trace in t2 to the one in t4, CALLS
+# more calls, TRACE more bytes of trace files that count in RSS mapped.
+growth_per_call() {
+	local kft=$1 trace=$2 calls=$3 a b
+	shift 3
+	a=$(cd t2 && TMPDIR=$PWD peak_kib "$kft" "$@")
+	b=$(cd t4 && TMPDIR=$PWD peak_kib "$kft" "$@")
+	awk -v a="$a" -v b="$b" -v t="$trace" -v n="$calls" \
+		'BEGIN { printf "%.2f", ((b - a) * 1024 - t) / n }'
+}
+
 once_views_grow_by_at_most_8_bytes_a_call() {
 	build many
 	plain=${KFT_PLAIN_BUILD:-$ROOT/build}/bin/kft	# tests/run.sh's gcc build
@@ -124,10 +136,7 @@ once_views_grow_by_at_most_8_bytes_a_call() {
 		    "kd --classic -l" "kd -c --classic -l" "log" "ftrace" "ftrace -t function" \
 		    "stats" "stats leaf" "export --chrome /dev/null" "export --folded /dev/null" \
 		    "export --perfetto /dev/null" "flame -o /dev/null" "flame --chart -o /dev/null"; do
-		a=$(cd t2 && TMPDIR=$PWD peak_kib "$plain" $view)
-		b=$(cd t4 && TMPDIR=$PWD peak_kib "$plain" $view)
-		per=$(awk -v a="$a" -v b="$b" -v t="$trace" \
-			'BEGIN { printf "%.2f", ((b - a) * 1024 - t) / 2000000 }')
+		per=$(growth_per_call "$plain" "$trace" 2000000 $view)
 		check "kft $view: $per bytes a call more" awk -v p="$per" 'BEGIN { exit !(p <= 8.5) }'
 	done
 	a=$(peak_kib "$plain" diff t2/kft.data t2/kft.data)
@@ -135,6 +144,27 @@ once_views_grow_by_at_most_8_bytes_a_call() {
 	per=$(awk -v a="$a" -v b="$b" -v t="$trace" \
 		'BEGIN { printf "%.2f", ((b - a) * 1024 - 2 * t) / 4000000 }')
 	check "kft diff: $per bytes a call more" awk -v p="$per" 'BEGIN { exit !(p <= 8.5) }'
+}
+
+# The same with arguments saved for every call: they are read from their
+# file as the calls come (a mark every 64 records kept), not loaded (200
+# bytes a call before). The trace's thread files count in RSS, mapped;
+# the .args files are read, not mapped: only the former are taken off.
+once_views_with_arguments_grow_by_at_most_8_bytes_a_call() {
+	"$TCC" -O0 -pg -mfentry -o many "$PROGS/many.c" -lpthread
+	plain=${KFT_PLAIN_BUILD:-$ROOT/build}/bin/kft	# tests/run.sh's gcc build
+	test -x "$plain" || { echo "no plain build at $plain"; return 1; }
+	mkdir t2 t4
+	(cd t2 && "$plain" record -A leaf@arg1/d -R worker -- ../many 1000000 >/dev/null)
+	(cd t4 && "$plain" record -A leaf@arg1/d -R worker -- ../many 2000000 >/dev/null)
+	check "arguments saved" grep -q "leaf(1999999);" <(cd t4 && "$plain" ftrace | tail -5)
+	trace=$(( ($(du -sk --exclude='*.args' t4 | cut -f1) -
+		   $(du -sk --exclude='*.args' t2 | cut -f1)) * 1024 ))
+	for view in "kd -c" "log" "ftrace" "export --chrome /dev/null" \
+		    "export --perfetto /dev/null"; do
+		per=$(growth_per_call "$plain" "$trace" 1000000 $view)
+		check "kft $view: $per bytes a call more" awk -v p="$per" 'BEGIN { exit !(p <= 8.5) }'
+	done
 }
 
 # kd 1.1's nesting (--classic) and text logs nest by caller name, so

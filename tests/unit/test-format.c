@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "format/args-file.h"
 #include "format/call-args.h"
 #include "format/control.h"
 #include "format/enum-defs.h"
@@ -673,10 +674,10 @@ static void test_args_index_v3(void **state)
 	assert_int_equal(v[1].kind, KFT_ARGREC_RETVAL);
 	assert_int_equal(v[2].entry_ns, 200);
 	assert_int_equal(v[2].kind, KFT_ARGREC_ARGS);
-	a = (struct kft_call_args){ &v[0], &v[1] };
+	a = (struct kft_call_args){ .args = &v[0], .ret = &v[1] };
 	assert_string_equal(kft_args_text(&a, text, sizeof(text)), "-5");
 	assert_string_equal(kft_retval_text(&a, text, sizeof(text)), "\"abc\"");
-	a = (struct kft_call_args){ &v[2], NULL };
+	a = (struct kft_call_args){ .args = &v[2] };
 	assert_string_equal(kft_args_text(&a, text, sizeof(text)), "-5");
 
 	/* cut at the end: dropped, those before kept */
@@ -706,6 +707,111 @@ static void test_args_index_v3(void **state)
 	free(v);
 }
 
+/* A version 3 file of n records (entry times 10, 20, ...; a decreasing
+ * one at at_wrong if not 0), as kft_args_file_open finds it: its result. */
+static int args_file_of(const char *path, int n, int at_wrong, size_t cut, bool *damaged,
+			struct kft_args_file *f)
+{
+	static unsigned char buf[1 << 20];
+	const struct kft_argval arg = { .value = 0, .slot = 0, .fmt = 'd' };
+	struct kft_args_hdr h = { .version = 3, .tid = 7, .session = 2 };
+	size_t end = 0;
+	FILE *out;
+	int ret;
+
+	memcpy(h.magic, KFT_ARGS_MAGIC, sizeof(h.magic));
+	for (int i = 0; i < n; i++) {
+		struct kft_argval v = arg;
+
+		v.value = (uint64_t)i;
+		end = put_argrec(buf, end, i == at_wrong && i ? 5 : 10 * (uint64_t)(i + 1), &v,
+				 (const char *[]){ NULL }, 1);
+	}
+	h.end = end - cut;
+	out = fopen(path, "w");
+	assert_non_null(out);
+	fwrite(&h, sizeof(h), 1, out);
+	fwrite((char[KFT_ARGS_OFF]){ 0 }, KFT_ARGS_OFF - sizeof(h), 1, out);
+	fwrite(buf, end - cut, 1, out);
+	fclose(out);
+	ret = kft_args_file_open(f, path, &h, damaged);
+	return ret;
+}
+
+/* The record of the call at entry_ns, if found: its value, else -1. */
+static long found(struct kft_args_file *f, uint64_t entry_ns)
+{
+	const unsigned char *rec = kft_args_file_find(f, entry_ns, 0x1000);
+	struct kft_argval v;
+
+	if (!rec)
+		return -1;
+	memcpy(&v, rec + sizeof(struct kft_argrec_head), sizeof(v));
+	return (long)v.value;
+}
+
+/* A version 3 file read in place: calls found in entry order by reading
+ * on, out of order from the mark before, absent ones not; a file out of
+ * entry order is told (read as older files are); damage and a cut. */
+static void test_args_file_cursor(void **state)
+{
+	char path[] = "/tmp/kft-test-args-XXXXXX";
+	struct kft_args_file f;
+	bool damaged;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	/* 5000 records: windows and marks many times over */
+	assert_int_equal(args_file_of(path, 5000, 0, 0, &damaged, &f), 0);
+	assert_false(damaged);
+	assert_int_equal(f.nrecs, 5000);
+	for (int i = 0; i < 5000; i += 7)
+		assert_int_equal(found(&f, 10 * (uint64_t)(i + 1)), i);
+	for (int i = 4999; i >= 0; i -= 13)	/* backwards, as exits ask */
+		assert_int_equal(found(&f, 10 * (uint64_t)(i + 1)), i);
+	assert_int_equal(found(&f, 15), -1);	/* between two */
+	assert_int_equal(found(&f, 5), -1);	/* before all */
+	assert_int_equal(found(&f, 50010), -1);	/* after all */
+	assert_int_equal(found(&f, 49990), 4998);
+	assert_null(kft_args_file_find(&f, 49990, 0x2000));	/* another function */
+	kft_args_file_close(&f);
+
+	assert_int_equal(args_file_of(path, 100, 40, 0, &damaged, &f), 1);
+	kft_args_file_close(&f);
+
+	/* the last record cut short: dropped, not damage */
+	assert_int_equal(args_file_of(path, 100, 0, 8, &damaged, &f), 0);
+	assert_false(damaged);
+	assert_int_equal(f.nrecs, 99);
+	assert_int_equal(found(&f, 990), 98);
+	assert_int_equal(found(&f, 1000), -1);
+	kft_args_file_close(&f);
+
+	/* record 50 of 100 mangled (kind 9): damage, the 50 before kept */
+	{
+		struct kft_args_hdr h;
+		unsigned char nine = 9;
+		int fd2;
+
+		assert_int_equal(args_file_of(path, 100, 0, 0, &damaged, &f), 0);
+		kft_args_file_close(&f);
+		fd2 = open(path, O_RDWR);
+		assert_true(fd2 >= 0);
+		assert_int_equal(pread(fd2, &h, sizeof(h), 0), sizeof(h));
+		assert_int_equal(pwrite(fd2, &nine, 1, KFT_ARGS_OFF + 50 * 48 + 26), 1);
+		close(fd2);
+		assert_int_equal(kft_args_file_open(&f, path, &h, &damaged), 0);
+		assert_true(damaged);
+		assert_int_equal(f.nrecs, 50);
+		assert_int_equal(found(&f, 500), 49);
+		assert_int_equal(found(&f, 510), -1);
+		kft_args_file_close(&f);
+	}
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -717,6 +823,7 @@ int main(void)
 		cmocka_unit_test(test_zcodec_round_trip),
 		cmocka_unit_test(test_enum_defs),
 		cmocka_unit_test(test_args_index_v3),
+		cmocka_unit_test(test_args_file_cursor),
 		cmocka_unit_test(test_zwriter_keeps_codec),
 		cmocka_unit_test(test_zcodec_made_up_frames),
 		cmocka_unit_test(test_rice_damaged_frames),
