@@ -309,7 +309,8 @@ static int argspec_item(const char *s, size_t n, struct kft_argspec *spec)
 	const char *slash = memchr(s, '/', n);
 	size_t name = slash ? (size_t)(slash - s) : n;
 	int slot = argslot_of(s, name);
-	char fmt = slot >= KFT_ARGSLOT_FP0 ? KFT_ARG_FLOAT : KFT_ARG_INT;
+	bool fp_reg = slot >= KFT_ARGSLOT_FP0 && slot < KFT_ARGSLOT_STACK0;
+	char fmt = fp_reg ? KFT_ARG_FLOAT : KFT_ARG_INT;
 	uint8_t bits = 0;
 
 	if (slot < 0 || kft_argspec_find(spec, slot) || spec->n == KFT_ARGSPEC_ITEMS)
@@ -318,7 +319,7 @@ static int argspec_item(const char *s, size_t n, struct kft_argspec *spec)
 		/* e:TYPE, a 32-bit value (C's enums are int-sized) */
 		size_t len = n - name - 3;
 
-		if (slot >= KFT_ARGSLOT_FP0 || !kft_enum_type_ok(slash + 3, len))
+		if (fp_reg || !kft_enum_type_ok(slash + 3, len))
 			return -1;
 		spec->item[spec->n] = (struct kft_argitem){ (uint8_t)slot, KFT_ARG_ENUM, 32, "" };
 		memcpy(spec->item[spec->n++].enum_type, slash + 3, len);
@@ -332,8 +333,6 @@ static int argspec_item(const char *s, size_t n, struct kft_argspec *spec)
 							      "" };
 		return 0;
 	}
-	if (slot >= KFT_ARGSLOT_STACK0)
-		return -1;	/* stackN is a struct's only */
 	if (slash) {
 		size_t rest = n - name - 1;
 		bool sized;
@@ -356,8 +355,9 @@ static int argspec_item(const char *s, size_t n, struct kft_argspec *spec)
 			bits = 0;
 	}
 	/* a floating-point register holds floats only; an integer one none
-	 * (the return value: rax, or xmm0 for /f) */
-	if ((slot >= KFT_ARGSLOT_FP0) != (fmt == KFT_ARG_FLOAT) &&
+	 * (the return value: rax, or xmm0 for /f); a word on the stack
+	 * either */
+	if (slot < KFT_ARGSLOT_STACK0 && fp_reg != (fmt == KFT_ARG_FLOAT) &&
 	    !(slot == KFT_ARGSLOT_RETVAL && fmt == KFT_ARG_FLOAT))
 		return -1;
 	spec->item[spec->n++] = (struct kft_argitem){ (uint8_t)slot, fmt, bits, "" };

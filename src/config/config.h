@@ -81,14 +81,16 @@ struct kft_func_list {
  * in their order). The places: the six integer argument registers (slots
  * 0-5: arg1 to arg6), the return value (6), the eight floating-point
  * argument registers (8-15: fparg1 to fparg8; as trace-format.h's
- * struct kft_argval numbers them), and for a struct passed in memory a
- * place of its own (16-23: stack1 to stack8, /S). */
+ * struct kft_argval numbers them), and the first eight words of the
+ * arguments passed on the stack, above the return address (16-23:
+ * stack1 to stack8; a struct passed in memory holds its first word's,
+ * /S). */
 #define KFT_MAX_ARGS 6
 #define KFT_MAX_FPARGS 8
 #define KFT_MAX_STACKARGS 8
 #define KFT_ARGSLOT_RETVAL 6
 #define KFT_ARGSLOT_FP0 8
-#define KFT_ARGSLOT_STACK0 16	/* stack1..8: an aggregate in memory (/S only) */
+#define KFT_ARGSLOT_STACK0 16	/* stack1..8: words passed on the stack */
 #define KFT_ARGSPEC_ITEMS (KFT_MAX_ARGS + KFT_MAX_FPARGS + KFT_MAX_STACKARGS + 1)
 #define KFT_ARG_INT 'd'		/* signed decimal */
 #define KFT_ARG_UINT 'u'	/* unsigned decimal */

@@ -52,8 +52,7 @@ static bool value_ok(const struct kft_argval *v, int kind, unsigned int k)
 		return retval;
 	if (retval)
 		return kind == KFT_ARGREC_CALL && k == 0;
-	return v->slot < KFT_ARGVAL_STACK0 + KFT_MAX_STACKARGS &&
-	       (v->slot < KFT_ARGVAL_STACK0 || v->fmt == KFT_ARG_AGGREGATE);
+	return v->slot < KFT_ARGVAL_STACK0 + KFT_MAX_STACKARGS;
 }
 
 /* Whether the record at data holds what its head h says. */

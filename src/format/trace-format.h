@@ -185,7 +185,8 @@ struct kft_argrec_head_v2 {
 					 * the writer's own bookkeeping) */
 #define KFT_ARGVAL_RETVAL	6	/* slot of the return value */
 #define KFT_ARGVAL_FP0		8	/* slots 8..15: floating-point arguments 1..8 */
-#define KFT_ARGVAL_STACK0	16	/* slots 16..23: structs in memory ('S' only) */
+#define KFT_ARGVAL_STACK0	16	/* slots 16..23: words passed on the stack (3;
+					 * 2: structs in memory, 'S' only) */
 struct kft_argval {
 	uint64_t value;		/* the register (a float's: its low 32 bits) */
 	uint8_t slot;		/* integer argument 0..5, KFT_ARGVAL_RETVAL, or a

@@ -42,7 +42,11 @@ static int own_functions(struct kft_config *cfg, const struct kft_elf *elf, cons
 	if (partial)
 		fprintf(notes, "kft: -a: %zu of %zu functions show only some of their arguments: "
 			"one passed in a way kft cannot follow (long double, a variadic tail, a C++ "
-			"class that does not say how it travels) and those after it\n", partial,
+			"class that does not say how it travels, a value on the stack after a "
+			"struct passed there, or past its first 8 words; with -pg, a double "
+			"passed there, and the floating-point registers with it) and those after "
+			"it\n",
+			partial,
 			added);
 	return 0;
 }

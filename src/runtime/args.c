@@ -312,6 +312,8 @@ KFT_NOTRACE void kft_args_entered(struct kft_tls *t, uint64_t now, uintptr_t fn,
 			value[n] = regs->fp[slot - KFT_ARGSLOT_FP0];
 		else if (spec->item[i].fmt == KFT_ARG_AGGREGATE && slot != KFT_ARGSLOT_RETVAL)
 			value[n] = 0;	/* a struct's place: nothing read */
+		else if (slot >= KFT_ARGSLOT_STACK0 && regs->stack)
+			value[n] = regs->stack[slot - KFT_ARGSLOT_STACK0];	/* the caller's */
 		else
 			continue;	/* the return value, or no vector registers seen */
 		item[n++] = &spec->item[i];

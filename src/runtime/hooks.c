@@ -185,16 +185,16 @@ static inline KFT_NOTRACE void take_return(struct kft_tls *t, uintptr_t start,
 
 /* The arguments of the call of start just taken at time now, if the
  * config asks for them; area, frame and below: where the stub saved them
- * (kft_stub_args). */
+ * (kft_stub_args); ret_loc: where its return address lies. */
 static inline KFT_NOTRACE void save_args(struct kft_tls *t, uint64_t now, uintptr_t start,
 					 const uint64_t *area, const uint64_t *frame,
-					 size_t below)
+					 size_t below, const uintptr_t *ret_loc)
 {
 	struct kft_arg_regs regs;
 
 	if (likely(!__atomic_load_n(&kft_rt.nargs, __ATOMIC_RELAXED)))
 		return;
-	kft_stub_args(area, frame, below, &regs);
+	kft_stub_args(area, frame, below, ret_loc, &regs);
 	kft_args_entered(t, now, start, &regs);
 }
 
@@ -215,7 +215,7 @@ KFT_HIDDEN KFT_NOTRACE uint64_t *kft_pg_entry(uintptr_t ip, uintptr_t *ret_loc, 
 		start = kft_config_func_at(start);
 	now = hook_began(t, ticks);
 	take_return(t, start, ret_loc, now);
-	save_args(t, now, start, area, frame, KFT_PG_XMM_BELOW);
+	save_args(t, now, start, area, frame, KFT_PG_XMM_BELOW, ret_loc);
 	return hook_done(t);
 }
 
@@ -240,7 +240,7 @@ KFT_HIDDEN KFT_NOTRACE struct kft_plt_go kft_plt_entry(uint64_t n, uintptr_t *re
 		return go;
 	now = hook_began(t, ticks);
 	take_return(t, kft_plt_func(n), ret_loc, now);
-	save_args(t, now, kft_plt_func(n), area, frame, KFT_STUB_XMM_BELOW);
+	save_args(t, now, kft_plt_func(n), area, frame, KFT_STUB_XMM_BELOW, ret_loc);
 	go.end = hook_done(t);
 	return go;
 }

@@ -271,6 +271,8 @@ struct kft_arg_regs {
 	uint64_t r[KFT_MAX_ARGS];
 	uint64_t fp[KFT_MAX_FPARGS];
 	bool have_fp;
+	const uint64_t *stack;	/* the arguments passed on the stack (just above
+				 * the return address), or NULL */
 };
 /* A hook took fn's entry at time now. Its arguments saved, if asked for
  * and logged. */
@@ -291,7 +293,8 @@ void kft_args_leaving(struct kft_tls *t, const struct kft_frame *f, uint64_t ret
  * SAVE_INT_ARGS's area, r10 lowest, the stub's frame, rdx at 8, and
  * SAVE_VECTOR_ARGS's xmm0-7 `below` bytes under the area. */
 static inline KFT_NOTRACE void kft_stub_args(const uint64_t *area, const uint64_t *frame,
-					     size_t below, struct kft_arg_regs *regs)
+					     size_t below, const uintptr_t *ret_loc,
+					     struct kft_arg_regs *regs)
 {
 	const unsigned char *xmm = (const unsigned char *)area - below;
 
@@ -304,6 +307,7 @@ static inline KFT_NOTRACE void kft_stub_args(const uint64_t *area, const uint64_
 	for (int i = 0; i < KFT_MAX_FPARGS; i++)
 		memcpy(&regs->fp[i], xmm + 16 * i, sizeof(regs->fp[i]));
 	regs->have_fp = true;
+	regs->stack = (const uint64_t *)(ret_loc + 1);
 }
 
 /* jumps.c: a jump to stack pointer sp is under way */

@@ -285,11 +285,30 @@ static bool is_cplusplus(Dwarf_Die *cu)
 }
 
 /* fn's spec, its parameters in order: false if none can be saved. */
-static bool spec_of(Dwarf_Die *fn, bool cplusplus, struct kft_argspec *spec, bool *partial)
+/* spec without its floating-point registers. */
+static void drop_fp_registers(struct kft_argspec *spec)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < spec->n; i++)
+		if (spec->item[i].slot < KFT_ARGSLOT_FP0 || spec->item[i].slot >= KFT_ARGSLOT_STACK0)
+			spec->item[n++] = spec->item[i];
+	spec->n = (uint8_t)n;
+}
+
+/* fn's spec, its parameters in order: false if none can be saved.
+ * after_prologue: the hook is mcount, which code compiled without
+ * optimization calls after spilling the parameters, and clang's then
+ * loads a double passed on the stack through xmm0 first. */
+static bool spec_of(Dwarf_Die *fn, bool cplusplus, bool after_prologue, struct kft_argspec *spec,
+		    bool *partial)
 {
 	Dwarf_Word cc;
 	Dwarf_Die t, child;
-	unsigned int ints = 0, fps = 0, stacked = 0;
+	/* registers taken, and words on the stack: known to the word until a
+	 * struct goes there (its alignment may leave a gap) */
+	unsigned int ints = 0, fps = 0, words = 0;
+	bool exact = true;
 	struct kft_argitem it;
 
 	memset(spec, 0, sizeof(*spec));
@@ -335,15 +354,20 @@ static bool spec_of(Dwarf_Die *fn, bool cplusplus, struct kft_argspec *spec, boo
 			continue;
 		switch (classify(&child, &t, &it)) {
 		case INTEGER:
-			if (ints == KFT_MAX_ARGS)
-				goto stop;	/* on the stack */
-			it.slot = (uint8_t)ints++;
-			break;
-		case FLOATING:
-			if (fps == KFT_MAX_FPARGS)
+		case FLOATING: {
+			bool fp = it.fmt == KFT_ARG_FLOAT;
+
+			if (fp ? fps < KFT_MAX_FPARGS : ints < KFT_MAX_ARGS) {
+				it.slot = (uint8_t)(fp ? KFT_ARGSLOT_FP0 + fps++ : ints++);
+			} else if (fp && after_prologue) {
+				drop_fp_registers(spec);	/* xmm0 may hold another */
 				goto stop;
-			it.slot = (uint8_t)(KFT_ARGSLOT_FP0 + fps++);
+			} else if (exact && words < KFT_MAX_STACKARGS)
+				it.slot = (uint8_t)(KFT_ARGSLOT_STACK0 + words++);	/* a word */
+			else
+				goto stop;
 			break;
+		}
 		case AGGREGATE: {
 			/* shown as {...}, but where it goes decides where the
 			 * parameters after it are */
@@ -365,10 +389,13 @@ static bool spec_of(Dwarf_Die *fn, bool cplusplus, struct kft_argspec *spec, boo
 				ints += ni;
 				fps += ns;
 			} else {
-				/* in memory: no register taken */
-				if (stacked == KFT_MAX_STACKARGS)
+				/* in memory: no register taken, its words on the
+				 * stack (where those after it lie is not certain) */
+				if (!exact || words == KFT_MAX_STACKARGS)
 					goto stop;
-				it.slot = (uint8_t)(KFT_ARGSLOT_STACK0 + stacked++);
+				it.slot = (uint8_t)(KFT_ARGSLOT_STACK0 + words);
+				words += dwarf_bytesize(&t) > 0 ? (unsigned int)(dwarf_bytesize(&t) + 7) / 8 : 1;
+				exact = false;
 			}
 			break;
 		}
@@ -437,7 +464,7 @@ static int walk(Dwarf_Die *die, const struct kft_elf *elf, bool cplusplus,
 		name = dwarf_diename(&child);
 		if (!cplusplus && (!name || strcmp(sym->name, name)))
 			continue;
-		if (spec_of(&child, cplusplus, &spec, &partial) &&
+		if (spec_of(&child, cplusplus, elf->calls_mcount, &spec, &partial) &&
 		    add(out, cap, sym->name, sym->addr, &spec, partial))
 			return -1;
 	} while (!dwarf_siblingof(&child, &child));

@@ -90,6 +90,8 @@ static void note_instrumentation(struct kft_elf *elf, const char *name, bool und
 		elf->instrumented = true;
 		elf->calls_hooks |= undefined;
 		elf->calls_pg_hooks |= undefined && strcmp(name, "__cyg_profile_func_enter");
+		elf->calls_mcount |= undefined && (!strcmp(name, "mcount") ||
+						   !strcmp(name, "_mcount"));
 	}
 }
 

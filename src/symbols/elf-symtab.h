@@ -50,6 +50,9 @@ struct kft_elf {
 				 * the hooks (libc defines mcount, libkft all) */
 	bool calls_pg_hooks;	/* of them mcount or __fentry__: the hooks see the
 				 * argument registers (-finstrument-functions' do not) */
+	bool calls_mcount;	/* of them mcount (-pg without -mfentry): called
+				 * after the prologue, which may have used a
+				 * vector register already */
 	uint64_t patch_vaddr;	/* __patchable_function_entries: where, in memory */
 	uint64_t patch_size;	/* bytes (8 per function) */
 	bool preinit;		/* a non-empty .preinit_array: code that runs

@@ -459,7 +459,15 @@ static void test_args(void **state)
 	assert_string_equal(kft_argspec_str(&cfg.argspecs[0], buf, sizeof(buf)),
 			    "arg1/S,arg3/d32,stack1/S,fparg1/S");
 	assert_int_equal(cfg.argspecs[0].item[2].slot, KFT_ARGSLOT_STACK0);
-	rejects_spec("f@stack1/d", bad);
+	/* words passed on the stack, shown as any value is */
+	parses("begin\nargs h@arg6,stack1,stack2/x,stack3/s,stack4/f32,stack8/e:color fend\nend");
+	assert_string_equal(kft_argspec_str(&cfg.argspecs[0], buf, sizeof(buf)),
+			    "arg6,stack1/d,stack2/x,stack3/s,stack4/f32,stack8/e:color");
+	assert_int_equal(cfg.argspecs[0].item[1].slot, KFT_ARGSLOT_STACK0);
+	assert_int_equal(cfg.argspecs[0].item[1].fmt, KFT_ARG_INT);
+	assert_int_equal(cfg.argspecs[0].item[4].fmt, KFT_ARG_FLOAT);
+	rejects_spec("f@stack9", bad);
+	rejects_spec("f@stack0", bad);
 	rejects_spec("f@retval/S", bad);
 	/* an enum's names, by its type's */
 	parses("begin\nargs paint@arg1/e:color,retval/e:ns::mode fend\nend");
