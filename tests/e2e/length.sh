@@ -147,10 +147,11 @@ once_views_grow_by_at_most_8_bytes_a_call() {
 }
 
 # The same with arguments saved for every call: they are read from their
-# file as the calls come (a mark every 64 records kept), not loaded (200
-# bytes a call before). The trace's thread files count in RSS, mapped;
-# the .args files are read, not mapped: only the former are taken off.
-once_views_with_arguments_grow_by_at_most_8_bytes_a_call() {
+# file as the calls come (a mark every 64 records kept, a quarter of a
+# byte a call), not loaded (116 bytes a call more before, kd -c). The
+# trace's thread files count in RSS, mapped; the .args files are read,
+# not mapped: only the former are taken off.
+once_views_with_arguments_grow_by_8_and_a_quarter_bytes_a_call() {
 	"$TCC" -O0 -pg -mfentry -o many "$PROGS/many.c" -lpthread
 	plain=${KFT_PLAIN_BUILD:-$ROOT/build}/bin/kft	# tests/run.sh's gcc build
 	test -x "$plain" || { echo "no plain build at $plain"; return 1; }
@@ -163,7 +164,9 @@ once_views_with_arguments_grow_by_at_most_8_bytes_a_call() {
 	for view in "kd -c" "log" "ftrace" "export --chrome /dev/null" \
 		    "export --perfetto /dev/null"; do
 		per=$(growth_per_call "$plain" "$trace" 1000000 $view)
-		check "kft $view: $per bytes a call more" awk -v p="$per" 'BEGIN { exit !(p <= 8.5) }'
+		# (the views' 8 bytes and the marks' quarter, with the same half
+		# a byte of slack for the peak's noise as the test above)
+		check "kft $view: $per bytes a call more" awk -v p="$per" 'BEGIN { exit !(p <= 8.75) }'
 	done
 }
 
