@@ -60,10 +60,19 @@ static int copy_range(int in, uint64_t off, uint64_t len, int out, uint64_t to_o
 
 	while (len) {
 		size_t n = len < sizeof(buf) ? len : sizeof(buf);
+		ssize_t r = pread(in, buf, n, (off_t)off), w;
 
-		if (pread(in, buf, n, (off_t)off) != (ssize_t)n ||
-		    pwrite(out, buf, n, (off_t)to_off) != (ssize_t)n)
+		if (r != (ssize_t)n) {
+			if (r >= 0)
+				errno = EIO;	/* the file ended early */
 			return -1;
+		}
+		w = pwrite(out, buf, n, (off_t)to_off);
+		if (w != (ssize_t)n) {
+			if (w >= 0)
+				errno = ENOSPC;	/* a short write: no more room */
+			return -1;
+		}
 		off += n;
 		to_off += n;
 		len -= n;
@@ -327,7 +336,10 @@ static int compress_file(int dirfd, const char *name, bool raw_only, struct kft_
 			goto out;
 		before = w.done;
 		if (pack_all(&w, h.head) || w.done != h.head || kft_zwriter_commit(&w)) {
+			int why = errno;	/* (closing removes what it wrote) */
+
 			kft_zwriter_close(&w);
+			errno = why;
 			goto out;
 		}
 		kft_zwriter_close(&w);
@@ -336,7 +348,14 @@ static int compress_file(int dirfd, const char *name, bool raw_only, struct kft_
 	st->files++;
 	ret = compact(dirfd, name, fd, &h, raw);
 out:
-	close(fd);
+	if (ret) {
+		int why = errno;
+
+		close(fd);
+		errno = why;
+	} else {
+		close(fd);
+	}
 	return ret;
 }
 
