@@ -29,6 +29,8 @@ static int own_functions(struct kft_config *cfg, const struct kft_elf *elf, cons
 		return 0;
 	}
 	for (size_t i = 0; i < funcs.n; i++) {
+		if (!funcs.v[i].spec.n)
+			continue;	/* nothing it takes can be saved (fp_unsure) */
 		if (kft_config_has_args(cfg, funcs.v[i].name))
 			continue;
 		if (kft_config_add_args(cfg, funcs.v[i].name, &funcs.v[i].spec)) {

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../symbols/dwarf-params.h"
 #include "../symbols/elf-symtab.h"
 #include "program-check.h"
 
@@ -22,6 +23,68 @@ static int args_seen(const struct kft_elf *elf, const struct kft_func_ref *r, co
 			    "-mfentry or -fpatchable-function-entry=5\n(library calls under "
 			    "--libcalls show them whatever the program was built with)",
 			    where, r->name, path);
+}
+
+/* Where reference r was made, as an error begins: "FILE:LINE: ", or
+ * "kft record: " for an option's (it has no line). */
+static const char *ref_where(const struct kft_func_ref *r, const char *cfgname, char *buf,
+			     size_t size)
+{
+	if (r->line)
+		snprintf(buf, size, "%s:%u: ", cfgname, r->line);
+	else
+		snprintf(buf, size, "kft record: ");
+	return buf;
+}
+
+/* With -pg (mcount, called after the prologue), the args statement's
+ * functions whose floating-point registers the debug information says
+ * may not hold their arguments at the hook (a double passed on the
+ * stack: unoptimized code loads it through xmm0 first) are refused if
+ * their spec names one. Without debug information nothing is known:
+ * nothing is refused. 0, or -1 said. */
+static int fp_args_seen(const struct kft_elf *elf, const struct kft_config *cfg,
+			const char *cfgname, const char *path, struct kft_error *err)
+{
+	struct kft_dwarf_funcs funcs = { 0 };
+	struct kft_error ignored;
+	bool read = false;
+	int ret = 0;
+
+	if (!elf->calls_mcount)
+		return 0;
+	for (size_t i = 0; i < cfg->args.n && !ret; i++) {
+		const struct kft_func_ref *r = &cfg->args.refs[i];
+		const struct kft_argspec *spec = &cfg->argspecs[i];
+		bool fp = false;
+
+		for (unsigned int k = 0; k < spec->n; k++)
+			fp |= spec->item[k].slot >= KFT_ARGSLOT_FP0 &&
+			      spec->item[k].slot < KFT_ARGSLOT_STACK0;
+		if (!fp || !r->name || kft_is_glob(r->name))
+			continue;
+		if (!read) {
+			read = true;
+			if (kft_dwarf_funcs_read(elf, path, &funcs, &ignored))
+				return 0;
+		}
+		for (size_t k = 0; k < funcs.n; k++)
+			if (funcs.v[k].fp_unsure && !strcmp(funcs.v[k].name, r->name)) {
+				char where[PATH_MAX + 16];
+
+				ref_where(r, cfgname, where, sizeof(where));
+				ret = kft_error_set(err, "%s'%s': its floating-point arguments cannot "
+						    "be saved: %s calls mcount (-pg) after the "
+						    "prologue,\nwhich may have used xmm0 for the "
+						    "double it takes on the stack; rebuild it\nwith "
+						    "-pg -mfentry or -fpatchable-function-entry=5, "
+						    "or leave out its fpargs",
+						    where, r->name, path);
+				break;
+			}
+	}
+	kft_dwarf_funcs_free(&funcs);
+	return ret;
 }
 
 int kft_record_check_program(const char *path, const struct kft_config *cfg,
@@ -90,11 +153,7 @@ int kft_record_check_program(const char *path, const struct kft_config *cfg,
 		char where[PATH_MAX + 16];
 		uint64_t addr;
 
-		/* a reference from an option has no line */
-		if (r->line)
-			snprintf(where, sizeof(where), "%s:%u: ", cfgname, r->line);
-		else
-			snprintf(where, sizeof(where), "kft record: ");
+		ref_where(r, cfgname, where, sizeof(where));
 		if (kft_is_glob(r->name) && (r == &cfg->start.func || r == &cfg->stop.func))
 			ret = kft_error_set(err, "%s'%s': a trigger names one function, not a glob",
 					   where, r->name);
@@ -119,6 +178,8 @@ int kft_record_check_program(const char *path, const struct kft_config *cfg,
 					   kft_is_glob(r->name) ? "matches it" : "of that name",
 					   path);
 	}
+	if (!ret)
+		ret = fp_args_seen(&elf, cfg, cfgname, path, err);
 out:
 	kft_elf_close(&elf);
 	return ret;

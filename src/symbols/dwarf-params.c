@@ -301,7 +301,7 @@ static void drop_fp_registers(struct kft_argspec *spec)
  * optimization calls after spilling the parameters, and clang's then
  * loads a double passed on the stack through xmm0 first. */
 static bool spec_of(Dwarf_Die *fn, bool cplusplus, bool after_prologue, struct kft_argspec *spec,
-		    bool *partial)
+		    bool *partial, bool *fp_unsure)
 {
 	Dwarf_Word cc;
 	Dwarf_Die t, child;
@@ -312,7 +312,7 @@ static bool spec_of(Dwarf_Die *fn, bool cplusplus, bool after_prologue, struct k
 	struct kft_argitem it;
 
 	memset(spec, 0, sizeof(*spec));
-	*partial = false;
+	*partial = *fp_unsure = false;
 	/* the optimizer gave it a convention of its own */
 	if (udata(fn, DW_AT_calling_convention, &cc) && cc != DW_CC_normal)
 		return false;
@@ -361,6 +361,7 @@ static bool spec_of(Dwarf_Die *fn, bool cplusplus, bool after_prologue, struct k
 				it.slot = (uint8_t)(fp ? KFT_ARGSLOT_FP0 + fps++ : ints++);
 			} else if (fp && after_prologue) {
 				drop_fp_registers(spec);	/* xmm0 may hold another */
+				*fp_unsure = true;
 				goto stop;
 			} else if (exact && words < KFT_MAX_STACKARGS)
 				it.slot = (uint8_t)(KFT_ARGSLOT_STACK0 + words++);	/* a word */
@@ -407,11 +408,11 @@ static bool spec_of(Dwarf_Die *fn, bool cplusplus, bool after_prologue, struct k
 	return spec->n > 0;
 stop:
 	*partial = true;
-	return spec->n > 0;
+	return spec->n > 0 || *fp_unsure;	/* (the latter, for kft record's check) */
 }
 
 static int add(struct kft_dwarf_funcs *out, size_t *cap, const char *name, uint64_t addr,
-	       const struct kft_argspec *spec, bool partial)
+	       const struct kft_argspec *spec, bool partial, bool fp_unsure)
 {
 	struct kft_dwarf_func *f;
 
@@ -423,6 +424,7 @@ static int add(struct kft_dwarf_funcs *out, size_t *cap, const char *name, uint6
 	f->addr = addr;
 	f->spec = *spec;
 	f->partial = partial;
+	f->fp_unsure = fp_unsure;
 	out->n++;
 	return 0;
 }
@@ -443,7 +445,7 @@ static int walk(Dwarf_Die *die, const struct kft_elf *elf, bool cplusplus,
 		struct kft_argspec spec;
 		Dwarf_Addr low;
 		const char *name;
-		bool partial;
+		bool partial, fp_unsure;
 
 		if (tag == DW_TAG_namespace || tag == DW_TAG_structure_type ||
 		    tag == DW_TAG_class_type) {
@@ -464,8 +466,8 @@ static int walk(Dwarf_Die *die, const struct kft_elf *elf, bool cplusplus,
 		name = dwarf_diename(&child);
 		if (!cplusplus && (!name || strcmp(sym->name, name)))
 			continue;
-		if (spec_of(&child, cplusplus, elf->calls_mcount, &spec, &partial) &&
-		    add(out, cap, sym->name, sym->addr, &spec, partial))
+		if (spec_of(&child, cplusplus, elf->calls_mcount, &spec, &partial, &fp_unsure) &&
+		    add(out, cap, sym->name, sym->addr, &spec, partial, fp_unsure))
 			return -1;
 	} while (!dwarf_siblingof(&child, &child));
 	return 0;

@@ -19,6 +19,10 @@ struct kft_dwarf_func {
 	uint64_t addr;		/* link-time */
 	struct kft_argspec spec;	/* its parameters in their order, and retval */
 	bool partial;		/* some could not be saved (a struct by value, ...) */
+	bool fp_unsure;		/* none of its floating-point registers can be: it
+				 * takes a double on the stack, and the hook is
+				 * mcount, which unoptimized code may call with
+				 * that double in xmm0 */
 };
 
 struct kft_dwarf_funcs {

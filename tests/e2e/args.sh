@@ -378,6 +378,15 @@ E
 eight(0xfffffff9, 8000000000);
 mixed_stack("kft", 250);
 E
+	if [ "$TINSTR" = -pg ]; then
+		refused kft record -A nine@fparg1 -- ./stackargs >/dev/null 2>err
+		check "-A refused where xmm0 may hold another value" grep -q \
+			"'nine': its floating-point arguments cannot be saved: ./stackargs calls mcount" err
+	else
+		kft record -A nine@fparg1,fparg8 -- ./stackargs >/dev/null
+		check "-A nine's floating-point registers" \
+			grep -q "nine(0.5, 4);" <(kft ftrace)
+	fi
 }
 
 each_args_enums_by_name() {
