@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../config/config.h"
@@ -122,29 +121,33 @@ static int window_at(struct kft_args_file *f, uint64_t off)
 }
 
 int kft_args_file_open(struct kft_args_file *f, const char *path, const struct kft_args_hdr *h,
-		       bool *damaged)
+		       uint64_t file_size, bool *damaged)
 {
 	uint64_t last_ns = 0, size;
-	struct stat st;
 	int ret = 0;
 
 	*damaged = false;
 	memset(f, 0, sizeof(*f));
 	f->session = h->session;
 	f->tid = h->tid;
-	if (!(f->path = strdup(path)) || stat(path, &st))
+	if (!(f->path = strdup(path)))
 		goto fail;
 	/* (what the header counts past the file's end, as a crash while it
 	 * grew may leave, is not read) */
-	size = (uint64_t)st.st_size > KFT_ARGS_OFF ? (uint64_t)st.st_size - KFT_ARGS_OFF : 0;
+	size = file_size > KFT_ARGS_OFF ? file_size - KFT_ARGS_OFF : 0;
 	f->end = h->end < size ? h->end : size;
 	for (uint64_t off = 0; off < f->end;) {
 		struct kft_argrec_parts p;
 		size_t avail;
 		int r;
 
-		if (window_at(f, off))
-			goto fail;
+		if (window_at(f, off)) {
+			if (!f->win)
+				goto fail;	/* out of memory */
+			*damaged = true;	/* unreadable from here */
+			f->end = off;
+			break;
+		}
 		avail = f->win_len - (off - f->win_off);
 		r = kft_argrec_parse(h, f->win + (off - f->win_off), avail, &p);
 		if (r == 2 && off + avail < f->end)

@@ -49,12 +49,12 @@ struct kft_args_file {
 	size_t win_len;
 };
 
-/* The file at path, whose header is h, checked: 0 (f ready, its records
- * before any damage or cut kept: *damaged says whether there was one),
- * 1 if its records are not in entry order (read it as an older file
- * is), -1 out of memory or unreadable. */
+/* The file at path, file_size bytes long, whose header is h, checked: 0
+ * (f ready, its records before any damage, cut or unreadable part kept:
+ * *damaged says whether there was one), 1 if its records are not in
+ * entry order (read it as an older file is), -1 out of memory. */
 int kft_args_file_open(struct kft_args_file *f, const char *path, const struct kft_args_hdr *h,
-		       bool *damaged);
+		       uint64_t file_size, bool *damaged);
 void kft_args_file_close(struct kft_args_file *f);
 
 /* The record of the call that entered at entry_ns in function func:

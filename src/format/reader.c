@@ -504,10 +504,9 @@ static int read_args_file(struct kft_trace *tr, const char *name, size_t *cap,
 		struct kft_args_file *files, f;
 		bool damaged;
 
-		ret = kft_args_file_open(&f, path, &h, &damaged);
+		ret = kft_args_file_open(&f, path, &h, (uint64_t)st.st_size, &damaged);
 		if (ret < 0) {
-			ret = kft_error_set(err, "%s: %s", path,
-					    errno ? strerror(errno) : "out of memory");
+			ret = kft_error_set(err, "out of memory");
 			goto out;
 		}
 		if (!ret) {	/* (1: not in entry order: indexed below) */

@@ -734,7 +734,7 @@ static int args_file_of(const char *path, int n, int at_wrong, size_t cut, bool 
 	fwrite((char[KFT_ARGS_OFF]){ 0 }, KFT_ARGS_OFF - sizeof(h), 1, out);
 	fwrite(buf, end - cut, 1, out);
 	fclose(out);
-	ret = kft_args_file_open(f, path, &h, damaged);
+	ret = kft_args_file_open(f, path, &h, KFT_ARGS_OFF + end - cut, damaged);
 	return ret;
 }
 
@@ -802,11 +802,20 @@ static void test_args_file_cursor(void **state)
 		assert_int_equal(pread(fd2, &h, sizeof(h), 0), sizeof(h));
 		assert_int_equal(pwrite(fd2, &nine, 1, KFT_ARGS_OFF + 50 * 48 + 26), 1);
 		close(fd2);
-		assert_int_equal(kft_args_file_open(&f, path, &h, &damaged), 0);
+		assert_int_equal(kft_args_file_open(&f, path, &h, KFT_ARGS_OFF + 100 * 48, &damaged), 0);
 		assert_true(damaged);
 		assert_int_equal(f.nrecs, 50);
 		assert_int_equal(found(&f, 500), 49);
 		assert_int_equal(found(&f, 510), -1);
+		kft_args_file_close(&f);
+		/* gone before it could be read: damaged, nothing kept, no
+		 * error (the rest of the trace reads) */
+		unlink(path);
+		assert_int_equal(kft_args_file_open(&f, path, &h, KFT_ARGS_OFF + 100 * 48, &damaged),
+				 0);
+		assert_true(damaged);
+		assert_int_equal(f.nrecs, 0);
+		assert_int_equal(found(&f, 10), -1);
 		kft_args_file_close(&f);
 	}
 	unlink(path);
