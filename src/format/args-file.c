@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../common/grow.h"
 #include "../config/config.h"
 #include "args-file.h"
 
@@ -161,14 +162,9 @@ int kft_args_file_open(struct kft_args_file *f, const char *path, const struct k
 			ret = 1;
 		last_ns = p.entry_ns;
 		if (!(f->nrecs % ARGS_MARK_EVERY)) {
-			if (!(f->nmarks & (f->nmarks - 1))) {	/* 0, 1, 2, 4...: double */
-				struct kft_args_mark *m =
-					realloc(f->marks, (f->nmarks ? 2 * f->nmarks : 1) * sizeof(*m));
-
-				if (!m)
-					goto fail;
-				f->marks = m;
-			}
+			if (kft_grow((void **)&f->marks, f->nmarks, &f->marks_cap,
+				     sizeof(*f->marks), 64))
+				goto fail;
 			f->marks[f->nmarks++] = (struct kft_args_mark){ off, p.entry_ns };
 		}
 		f->nrecs++;

@@ -42,7 +42,7 @@ struct kft_args_file {
 	uint64_t end;		/* whole, checked records end here */
 	uint64_t nrecs;
 	struct kft_args_mark *marks;
-	size_t nmarks;
+	size_t nmarks, marks_cap;
 	uint64_t pos;		/* the cursor: the record last looked at */
 	unsigned char *win;	/* the file from win_off (from KFT_ARGS_OFF) on */
 	uint64_t win_off;

@@ -4,24 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/grow.h"
 #include "../config/config.h"
 #include "args-file.h"
 #include "call-args.h"
-
-/* Room in *v for one more: 0 or -1. */
-static int more_room(struct kft_argrec **v, size_t n, size_t *cap)
-{
-	if (n == *cap) {
-		size_t more = *cap ? 2 * *cap : 256;
-		struct kft_argrec *bigger = realloc(*v, more * sizeof(*bigger));
-
-		if (!bigger)
-			return -1;
-		*v = bigger;
-		*cap = more;
-	}
-	return 0;
-}
 
 /* The record h at data as the views find it: the arguments and the
  * return value each on their own (a return value yet to come, or none
@@ -38,7 +24,7 @@ static int add(const struct kft_argrec_parts *h, const unsigned char *data,
 		memcpy(&ret, r.vals, sizeof(ret));
 		if (ret.slot == KFT_ARGVAL_RETVAL) {
 			if (ret.str_state != KFT_ARGSTR_PENDING) {
-				if (more_room(v, *n, cap))
+				if (kft_grow((void **)v, *n, cap, sizeof(**v), 256))
 					return -1;
 				(*v)[(*n)++] = (struct kft_argrec){ h->entry_ns, h->func, h->sp,
 								    h->tid, h->session,
@@ -52,7 +38,7 @@ static int add(const struct kft_argrec_parts *h, const unsigned char *data,
 	}
 	if (!r.nvals && h->kind == KFT_ARGREC_CALL)
 		return 0;	/* a return value only */
-	if (more_room(v, *n, cap))
+	if (kft_grow((void **)v, *n, cap, sizeof(**v), 256))
 		return -1;
 	(*v)[(*n)++] = r;
 	return 0;
