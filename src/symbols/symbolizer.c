@@ -39,6 +39,7 @@ struct maps_file {
 	size_t nsnaps;
 	struct mapping *maps;
 	size_t nmaps;
+	int missing;		/* why it could not be opened (errno), or 0 */
 };
 
 struct session {
@@ -51,6 +52,9 @@ struct session {
 	uint64_t *closes;
 	uint32_t ncloses;
 	bool reused;
+	int missing;		/* its maps file's (said at the first address
+				 * that needs it: a kernel session has none) */
+	bool warned;
 };
 
 struct elf_file {
@@ -337,8 +341,7 @@ static int read_maps(struct kft_symbolizer *sz, uint32_t id, struct maps_file *m
 	if (!f) {
 		/* a fork child has none until its map changes: its parent's serves */
 		if (!kft_forks_find(&sz->forks, id))
-			warn(sz, "%s: %s; the calls of that process show as addresses", path,
-			     strerror(errno));
+			mf->missing = errno;
 		return 0;
 	}
 	while (fgets(line, sizeof(line), f)) {
@@ -449,6 +452,7 @@ static void load_session(struct kft_symbolizer *sz, struct session *s)
 		sz->forks_loaded = true;
 	}
 	parse_lineage(sz, s, s->id, UINT64_MAX, &cap, &close_cap, 0);
+	s->missing = maps_file(sz, s->id) ? maps_file(sz, s->id)->missing : 0;
 	s->reused = s->ncloses && ranges_reused(s);
 	if (s->reused)
 		qsort(s->closes, s->ncloses, sizeof(*s->closes), cmp_u64);
@@ -609,6 +613,11 @@ static bool lookup(struct kft_symbolizer *sz, uint64_t image, uint64_t addr,
 	if (addr >= KERNEL_HALF)
 		return lookup_kernel(sz, addr, sym);
 	s = get_session(sz, (uint32_t)image);
+	if (s && s->missing && !s->warned) {
+		s->warned = true;
+		warn(sz, "%s/maps-%u: %s; the calls of that process show as addresses", sz->dir,
+		     s->id, strerror(s->missing));
+	}
 	m = s ? mapping_of(s, (uint32_t)(image >> 32), addr) : NULL;
 	if (!m)
 		return false;
