@@ -61,6 +61,8 @@ done
 pass=0 fail=0
 boot() {
 	local log rc p f
+	# KFT_KERNEL_GUESTS="guest.sh ...": only those boots (default: all)
+	case " ${KFT_KERNEL_GUESTS:-$1} " in *" $1 "*) ;; *) return 0 ;; esac
 	log=$(mktemp /tmp/kft-console.XXXXXX)
 	cp "$here/$1" "$stage/guest.sh"
 	set +e
