@@ -89,12 +89,48 @@ void kft_args_sort(struct kft_argrec *v, size_t n)
 }
 
 /* c's record in a version 3 file, as two entries in out's own. */
+/* c's record in f, a version 3 file, into out: whether there is one. */
+static bool from_file(const struct kft_trace *tr, struct kft_args_file *f, const struct kft_call *c,
+		      struct kft_call_args *out)
+{
+	static const struct kft_args_hdr v3 = { .version = 3 };
+	const unsigned char *rec = kft_args_file_find(f, c->entry_ns, c->func);
+	struct kft_argrec_parts h;
+	struct kft_argrec e[2];
+	size_t n = 0, cap = 2;
+	struct kft_argrec *v = e;
+
+	/* (checked as the file was opened) */
+	if (!rec || kft_argrec_parse(&v3, rec, f->win_len - (size_t)(rec - f->win), &h) ||
+	    add(&h, rec, &v, &n, &cap))
+		return false;
+	for (size_t k = 0; k < n; k++) {
+		e[k].tid = f->tid;
+		e[k].session = f->session;
+		e[k].enums = tr->enums;
+		out->own[k] = e[k];
+		if (e[k].kind == KFT_ARGREC_ARGS)
+			out->args = &out->own[k];
+		else
+			out->ret = &out->own[k];
+	}
+	return true;
+}
+
 static bool call_args_v3(const struct kft_trace *tr, const struct kft_call *c,
 			 struct kft_call_args *out)
 {
-	static const struct kft_args_hdr v3 = { .version = 3 };
 	size_t lo = 0, hi = tr->nargs_files;
 
+	/* a kernel call joined to its thread's program calls carries the
+	 * program's image: its values are in its thread's kernel file,
+	 * which no program address can be mistaken in */
+	if (c->flags & KFT_REC_KERNEL) {
+		for (size_t i = 0; i < tr->nargs_files; i++)
+			if (tr->args_files[i].tid == c->tid && from_file(tr, &tr->args_files[i], c, out))
+				return true;
+		return false;
+	}
 	while (lo < hi) {	/* the thread's first file (reader.c sorts them) */
 		size_t mid = lo + (hi - lo) / 2;
 		const struct kft_args_file *f = &tr->args_files[mid];
@@ -105,32 +141,9 @@ static bool call_args_v3(const struct kft_trace *tr, const struct kft_call *c,
 			hi = mid;
 	}
 	for (size_t i = lo; i < tr->nargs_files && tr->args_files[i].session == c->session &&
-			    tr->args_files[i].tid == c->tid; i++) {
-		struct kft_args_file *f = &tr->args_files[i];
-		const unsigned char *rec = kft_args_file_find(f, c->entry_ns, c->func);
-		struct kft_argrec_parts h;
-		struct kft_argrec e[2];
-		size_t n = 0, cap = 2;
-		struct kft_argrec *v = e;
-
-		if (!rec)
-			continue;
-		/* (checked as the file was opened) */
-		if (kft_argrec_parse(&v3, rec, f->win_len - (size_t)(rec - f->win), &h) ||
-		    add(&h, rec, &v, &n, &cap))
-			return false;
-		for (size_t k = 0; k < n; k++) {
-			e[k].tid = f->tid;
-			e[k].session = f->session;
-			e[k].enums = tr->enums;
-			out->own[k] = e[k];
-			if (e[k].kind == KFT_ARGREC_ARGS)
-				out->args = &out->own[k];
-			else
-				out->ret = &out->own[k];
-		}
-		return true;
-	}
+			    tr->args_files[i].tid == c->tid; i++)
+		if (from_file(tr, &tr->args_files[i], c, out))
+			return true;
 	return false;
 }
 

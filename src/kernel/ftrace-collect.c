@@ -13,6 +13,7 @@
 #include "../format/thread-writer.h"
 #include "ftrace-collect.h"
 #include "irq-events.h"
+#include "kprobe-args.h"
 #include "sched-events.h"
 #include "pairing.h"
 #include "journal.h"
@@ -29,6 +30,7 @@ struct gather {
 	struct fields f;
 	struct kft_irq_state irq;	/* with --irqs */
 	struct kft_sched_state sched;	/* context switches */
+	struct kft_kargs kargs;		/* the args statement's values */
 	uint64_t base;			/* the trace's clock base */
 	struct kft_kev *ev;
 	size_t n, cap;
@@ -70,6 +72,19 @@ static int on_event(struct tep_event *event, struct tep_record *rec, int cpu, vo
 
 	if (event->id != g->f.entry_id && event->id != g->f.exit_id &&
 	    event->id != g->f.function_id) {
+		struct kft_kev args = { 0 };
+
+		if (kft_kargs_event(&g->kargs, event, rec, &args)) {
+			if (g->kargs.oom || !(e = new_event(g))) {
+				g->oom = true;
+				return 1;
+			}
+			args.ts = rec->ts;
+			args.seq = (uint32_t)g->n++;
+			args.pid = tep_data_pid(g->tep, rec);
+			*e = args;
+			return 0;
+		}
 		if (kft_sched_event(&g->sched, event, rec, cpu, g->base)) {
 			g->oom = g->sched.oom;
 			return g->oom;
@@ -293,6 +308,42 @@ static uint64_t stack_max(const char *tracing)
 	return v;
 }
 
+static int cmp_args(const void *a, const void *b)
+{
+	const struct kft_kev_args *x = a, *y = b;
+
+	return x->entry_ns < y->entry_ns ? -1 : x->entry_ns > y->entry_ns;
+}
+
+/* A task's saved values as its .args file, in its calls' entry order. */
+static int write_args(const char *dir, uint32_t session, uint32_t tid, struct kft_task_out *t,
+		      const struct kft_kargs *a, struct kft_error *err)
+{
+	struct kft_args_call *calls;
+	int ret;
+
+	if (!t->nargs)
+		return 0;
+	if (!(calls = calloc(t->nargs, sizeof(*calls))))
+		return kft_error_set(err, "out of memory");
+	qsort(t->args, t->nargs, sizeof(*t->args), cmp_args);
+	for (size_t i = 0; i < t->nargs; i++) {
+		const struct kft_kev_args *k = &t->args[i];
+		uint64_t sp = 0, none;
+
+		calls[i].entry_ns = k->entry_ns;
+		calls[i].func = k->func;
+		if (k->args != KFT_KEV_NONE)
+			calls[i].args = kft_kargs_values(a, k->args, &sp);
+		if (k->ret != KFT_KEV_NONE)
+			calls[i].ret = kft_kargs_values(a, k->ret, &none);
+		calls[i].sp = sp;
+	}
+	ret = kft_args_write(dir, session, tid, calls, t->nargs, err);
+	free(calls);
+	return ret;
+}
+
 static int write_tasks(const char *tracing, const char *dir, const struct kft_config *cfg,
 		       uint64_t base, uint32_t session, struct gather *g, const struct tgids *tgp,
 		       struct kft_kernel_result *res, struct kft_error *err)
@@ -351,7 +402,8 @@ static int write_tasks(const char *tracing, const char *dir, const struct kft_co
 			if (t->recs[k].entry_ns < res->first_ns)
 				res->first_ns = t->recs[k].entry_ns;
 		res->calls += t->n + t->top;
-		ret = kft_thread_write(dir, &out, err);
+		ret = kft_thread_write(dir, &out, err) ||
+		      write_args(dir, session, out.tid, t, &g->kargs, err);
 		res->tasks++;
 	}
 	if (!ret && !res->tasks && (global.overwritten || global.watch_hits)) {
@@ -361,6 +413,7 @@ static int write_tasks(const char *tracing, const char *dir, const struct kft_co
 		ret = kft_thread_write(dir, &out, err);
 	}
 	free(t->recs);
+	free(t->args);
 	free(t);
 	return ret;
 }
@@ -369,7 +422,8 @@ int kft_kernel_collect(const char *tracing, const char *dir, const struct kft_co
 		       uint64_t clock_base_ns, uint32_t session, struct kft_kernel_result *res,
 		       struct kft_error *err)
 {
-	static const char *const systems[] = { "ftrace", "irq", "irq_vectors", "sched", NULL };
+	static const char *const systems[] = { "ftrace", "irq", "irq_vectors", "sched", "kft",
+						NULL };
 	struct gather g = { .base = clock_base_ns };
 	struct tgids tg = { 0 };
 	int ret;
@@ -381,6 +435,8 @@ int kft_kernel_collect(const char *tracing, const char *dir, const struct kft_co
 		return kft_error_set(err, "%s: cannot read the event formats", tracing);
 	tracefs_load_cmdlines(tracing, g.tep);
 	ret = find_fields(g.tep, &g.f, err);
+	if (!ret && kft_kargs_init(&g.kargs, g.tep, cfg))
+		ret = kft_error_set(err, "out of memory");
 	kft_irq_init(&g.irq, g.tep);
 	kft_sched_init(&g.sched, g.tep);
 	if (!ret && tracefs_iterate_raw_events(g.tep, NULL, NULL, 0, on_event, &g) < 0)
@@ -399,6 +455,7 @@ int kft_kernel_collect(const char *tracing, const char *dir, const struct kft_co
 		ret = save_kallsyms(dir, &g.irq, err);
 	kft_irq_free(&g.irq);
 	kft_sched_free(&g.sched);
+	kft_kargs_free(&g.kargs);
 	free(tg.pairs);
 	free(g.ev);
 	tep_free(g.tep);

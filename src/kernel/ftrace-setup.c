@@ -13,6 +13,7 @@
 #include "../symbols/symmap.h"
 #include "boot-args.h"
 #include "ftrace-setup.h"
+#include "kprobe-args.h"
 
 #define STACK_TRACER_FILE "/proc/sys/kernel/stack_tracer_enabled"
 /* ring buffer bytes per recorded call: an entry and an exit event */
@@ -241,12 +242,11 @@ int kft_kernel_check(struct kft_kernel *k, struct kft_config *cfg, const char *o
 	if (!ret && cfg->watch != KFT_WATCH_NONE && !k->stack_tracer)
 		ret = kft_error_set(err, "%s: watch: this kernel has no stack tracer "
 				    "(CONFIG_STACK_TRACER), so kft cannot watch its stack", origin);
-	/* said, not ignored: kft.ko saves them, ftrace's function tracers
-	 * have no argument words */
-	if (!ret && cfg->args.n)
-		ret = kft_error_set(err, "%s: args: kernel functions' arguments are saved by "
-				    "kft.ko (insmod kft.ko: kft kernel then uses it), not through "
-				    "ftrace", origin);
+	/* the args statement: kprobe events (kprobe-args.c) */
+	for (size_t i = 0; !ret && i < cfg->args.n; i++)
+		ret = check_ref(k, &cfg->args.refs[i], &ksyms, origin, err);
+	if (!ret)
+		ret = kft_kargs_check(cfg, origin, err);
 	if (!ret && (cfg->mintime || cfg->noints || cfg->graph.set || cfg->max_depth) && !k->graph)
 		ret = kft_error_set(err, "%s: filter %s needs the function_graph tracer, which "
 				    "this kernel lacks (only entries can be traced)", origin,
@@ -480,6 +480,8 @@ int kft_kernel_arm(struct kft_kernel *k, struct kft_journal *j, const struct kft
 	    !access(kft_kernel_path(k, "events/irq_vectors/local_timer_entry/enable"), W_OK) &&
 	    (set(k, j, "events/irq_vectors/local_timer_entry/enable", "1", err) ||
 	     set(k, j, "events/irq_vectors/local_timer_exit/enable", "1", err)))
+		return -1;
+	if (kft_kargs_arm(k, j, cfg, err))
 		return -1;
 	/* the tracer last, journaled again: restoring begins by turning it
 	 * off, before filters and buffers change under it */

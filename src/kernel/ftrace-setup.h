@@ -18,6 +18,7 @@
  *   overwrite                    options/overwrite (else stop when full)
  *   autorepeat                   triggers without a count
  *   watch stack N                the stack tracer's deepest stack
+ *   args F@SPEC ... fend         kprobe events (kprobe-args.h)
  */
 #ifndef KFT_FTRACE_SETUP_H
 #define KFT_FTRACE_SETUP_H

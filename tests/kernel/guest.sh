@@ -8,7 +8,7 @@
 calls() { kft kd -f Fc "$1" 2>/dev/null | awk -v f="$2" '$1 == f { print $2; found = 1 } END { if (!found) print 0 }'; }
 snapshot() {
 	for f in current_tracer tracing_on tracing_thresh buffer_size_kb trace_clock \
-		set_ftrace_filter set_ftrace_notrace set_ftrace_pid set_graph_function max_graph_depth \
+		set_ftrace_filter set_ftrace_notrace set_ftrace_pid set_graph_function set_graph_notrace max_graph_depth \
 		tracing_cpumask \
 		kprobe_events options/overwrite options/funcgraph-irqs options/record-tgid \
 		options/function-fork stack_max_size stack_trace_filter \
@@ -48,12 +48,66 @@ CONF
 check "record --kernel with an instrumented program" \
 	kft record --kernel -c /tmp/io.conf -o /tmp/t1 -- /progs/sysprog
 check "settings restored after record" same_as_before
-# an args statement through ftrace: refused, naming kft.ko, nothing changed
-printf 'begin\n\targs ksys_read fend\nend\n' > /tmp/args.conf
-check "ftrace: args refused, kft.ko named" sh -c \
-	'! kft kernel config /tmp/args.conf 2>/tmp/args.err && grep -q "saved by kft.ko" /tmp/args.err'
-check "record --kernel -A refused alike" sh -c \
-	'! kft record --kernel -A ksys_read -o /tmp/targs -- /progs/sysprog 2>/tmp/args.err && grep -q "saved by kft.ko" /tmp/args.err'
+# the args statement through ftrace: kprobe events, each value joined to
+# its call; a string read from the program's stack, the bytes read
+# checked against the file's length
+cat > /tmp/args.conf <<'CONF'
+begin
+  filter funclist do_sys_openat2 ksys_read fend
+  args do_sys_openat2@arg2/s,arg1/d32,retval/d32 ksys_read@arg3/u64,retval/d64 fend
+end
+CONF
+len=$(wc -c < /proc/version)
+check "args: record --kernel with an args statement" \
+	kft record --kernel -c /tmp/args.conf -o /tmp/targs -- /progs/sysprog
+check "args: settings restored, the kprobe events gone" same_as_before
+kft ftrace /tmp/targs > /tmp/args.graph 2>/tmp/args.err
+check "args: nothing to warn about" test ! -s /tmp/args.err
+check "args: ftrace shows the path and its flags, and the descriptor" \
+	grep -q 'do_sys_openat2("/proc/version", -100); /\* = [0-9][0-9]* \*/' /tmp/args.graph
+check "args: ftrace shows the count asked and the bytes read" \
+	grep -q "ksys_read(256); /\\* = $len \\*/" /tmp/args.graph
+check "args: under the program's read_file" awk '
+	/read_file\(\) \{/ { inside = 1 }
+	inside && /ksys_read\(256\)/ { found = 1 }
+	END { exit !found }' /tmp/args.graph
+kft kd -c /tmp/targs > /tmp/args.tree 2>&1
+check "args: kd -c agrees" sh -c "grep -q 'do_sys_openat2 .*(\"/proc/version\", -100) = [0-9]' /tmp/args.tree &&
+	grep -q 'ksys_read .*(256) = $len\$' /tmp/args.tree"
+kft log /tmp/targs > /tmp/args.log 2>&1
+check "args: log has KFT's columns, ksys_read's third word 256" sh -c \
+	'grep -q "Frame ptr *Arg 1 *Arg 2 *Arg 3" /tmp/args.log &&
+	 grep -q "ksys_read .* 0000000000000100\$" /tmp/args.log'
+kft export --chrome /tmp/args.json /tmp/targs > /dev/null 2>&1
+check "args: the Chrome export carries them" \
+	grep -q '"arg2":"\\"/proc/version\\"","arg1":"-100","retval":"[0-9]' /tmp/args.json
+[ -n "${KFT_SHOW_GRAPH:-}" ] && grep -E "ksys_read|do_sys_openat2" /tmp/args.graph | sed 's/^/#   /'
+# README's example: the same from the command line
+check "args: record --kernel -F/-A/-R name kernel functions too" sh -c "
+	kft record --kernel -F do_sys_openat2 -F ksys_read \\
+		-A do_sys_openat2@arg2/s,arg1/d32 -R do_sys_openat2@retval/d32 \\
+		-A ksys_read@arg3/u64 -R ksys_read@retval/d64 -o /tmp/targs2 -- /progs/sysprog &&
+	kft ftrace /tmp/targs2 > /tmp/args3.graph &&
+	grep -q 'do_sys_openat2(\"/proc/version\", -100); /\\* = [0-9]' /tmp/args3.graph &&
+	grep -q 'ksys_read(256); /\\* = $len \\*/' /tmp/args3.graph"
+# the whole kernel traced (the probes' own handlers traced too, but left
+# out), step by step; one byte a read, as the shell reads a line
+printf 'begin\n\targs ksys_read@arg3/u64,retval/d64 fend\nend\n' > /tmp/args2.conf
+kft kernel config /tmp/args2.conf && kft kernel prime && read line < /proc/version
+kft kernel stop 2>/dev/null
+kft ftrace /run/kft/kft.data > /tmp/args2.graph 2>&1
+check "args: kft kernel: ksys_read(1) returned 1" grep -q "ksys_read(1) {" /tmp/args2.graph
+check "args: kft kernel: its return value at its end" grep -q "} /\* ksys_read = 1 \*/" /tmp/args2.graph
+check "args: kft kernel: the probes' handlers are not calls" sh -c \
+	'! grep -q -E "kprobe_ftrace_handler|kretprobe_rethook_handler" /tmp/args2.graph'
+check "args: kft kernel: settings restored" same_as_before
+# what kprobes cannot give is refused, naming it, with nothing changed
+printf 'begin\n\targs ksys_* fend\nend\n' > /tmp/args3.conf
+check "args: a glob refused" sh -c \
+	'! kft kernel config /tmp/args3.conf 2>/tmp/args.err && grep -q "not a glob" /tmp/args.err'
+printf 'begin\n\targs ksys_read@fparg1 fend\nend\n' > /tmp/args3.conf
+check "args: a floating-point argument refused" sh -c \
+	'! kft kernel config /tmp/args3.conf 2>/tmp/args.err && grep -q "no floating-point" /tmp/args.err'
 check "settings as they were after the refusals" same_as_before
 check "kernel calls of the program: do_sys_openat2" test "$(calls /tmp/t1 do_sys_openat2)" -ge 1
 check "kernel calls of the program: newuname twice" test "$(calls /tmp/t1 __x64_sys_newuname)" -eq 2

@@ -24,6 +24,7 @@
 #include "format/thread-writer.h"
 #include "kernel/ftrace-setup.h"
 #include "kernel/journal.h"
+#include "kernel/pairing.h"
 #include "symbols/symbolizer.h"
 #include "views/kd.h"
 
@@ -752,6 +753,70 @@ static void test_summary_of_a_damaged_function(void **state)
 	drop_dir(dir);
 }
 
+/* The args statement's kprobe events joined to their calls, in every
+ * order a kernel gives them: before the entry and the exit (a filtered
+ * function_graph), inside the call behind the probes' own traced
+ * handlers, the return value after the exit; an event with no call of
+ * its function beside it is dropped. F and G are functions, H a handler. */
+static void test_kprobe_values_join_their_calls(void **state)
+{
+	enum { F = 0x1000, G = 0x2000, H = 0x3000 };
+	static const struct {
+		const char *name;
+		struct kft_kev ev[10];
+		size_t n;
+		struct kft_kev_args want[3];
+		size_t nwant;
+	} cases[] = {
+		{ "before entry and exit",
+		  { { 1, F, 11, 0, 1, 0, KFT_KEV_ARGS, 0 }, { 2, F, 0, 1, 1, 0, KFT_KEV_ENTRY, 0 },
+		    { 3, F, 12, 2, 1, 0, KFT_KEV_RETVAL, 0 }, { 4, F, 2, 3, 1, 0, KFT_KEV_EXIT, 0 } },
+		  4, { { 2, F, 11, 12 } }, 1 },
+		{ "inside, behind handlers, the return value after the exit",
+		  { { 1, F, 0, 0, 1, 0, KFT_KEV_ENTRY, 0 }, { 2, H, 0, 1, 1, 1, KFT_KEV_ENTRY, 0 },
+		    { 3, F + 4, 21, 2, 1, 0, KFT_KEV_ARGS, 0 }, { 4, H, 2, 3, 1, 1, KFT_KEV_EXIT, 0 },
+		    { 5, F, 4, 4, 1, 0, KFT_KEV_EXIT, 0 }, { 6, H, 0, 5, 1, 0, KFT_KEV_ENTRY, 0 },
+		    { 7, H, 1, 6, 1, 0, KFT_KEV_EXIT, 0 }, { 8, F, 22, 7, 1, 0, KFT_KEV_RETVAL, 0 } },
+		  8, { { 1, F, 21, 22 } }, 1 },
+		{ "recursion: each call its own",
+		  { { 1, F, 31, 0, 1, 0, KFT_KEV_ARGS, 0 }, { 2, F, 0, 1, 1, 0, KFT_KEV_ENTRY, 0 },
+		    { 3, F, 32, 2, 1, 0, KFT_KEV_ARGS, 0 }, { 4, F, 0, 3, 1, 1, KFT_KEV_ENTRY, 0 },
+		    { 5, F, 33, 4, 1, 0, KFT_KEV_RETVAL, 0 }, { 6, F, 2, 5, 1, 1, KFT_KEV_EXIT, 0 },
+		    { 7, F, 34, 6, 1, 0, KFT_KEV_RETVAL, 0 }, { 8, F, 7, 7, 1, 0, KFT_KEV_EXIT, 0 } },
+		  8, { { 4, F, 32, 33 }, { 2, F, 31, 34 } }, 2 },
+		{ "no call of its function beside it",
+		  { { 1, F, 41, 0, 1, 0, KFT_KEV_ARGS, 0 }, { 2, G, 0, 1, 1, 0, KFT_KEV_ENTRY, 0 },
+		    { 3, G, 1, 2, 1, 0, KFT_KEV_EXIT, 0 }, { 4, F, 42, 3, 1, 0, KFT_KEV_RETVAL, 0 },
+		    { 5, F, 0, 4, 1, 0, KFT_KEV_ENTRY, 0 } },
+		  5, { { 5, F, KFT_KEV_NONE, KFT_KEV_NONE } }, 0 },
+		{ "a call still open keeps its arguments",
+		  { { 1, F, 51, 0, 1, 0, KFT_KEV_ARGS, 0 }, { 2, F, 0, 1, 1, 0, KFT_KEV_ENTRY, 0 } },
+		  2, { { 2, F, 51, KFT_KEV_NONE } }, 1 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct kft_task_out *t = calloc(1, sizeof(*t));
+		struct kft_config cfg;
+
+		print_message("%s\n", cases[i].name);
+		kft_config_init(&cfg);
+		assert_non_null(t);
+		assert_int_equal(kft_kernel_pair(cases[i].ev, cases[i].n, &cfg, 0, t), 0);
+		assert_int_equal(t->nargs, cases[i].nwant);
+		for (size_t k = 0; k < cases[i].nwant; k++) {
+			assert_int_equal(t->args[k].entry_ns, cases[i].want[k].entry_ns);
+			assert_int_equal(t->args[k].func, cases[i].want[k].func);
+			assert_int_equal(t->args[k].args, cases[i].want[k].args);
+			assert_int_equal(t->args[k].ret, cases[i].want[k].ret);
+		}
+		kft_config_release(&cfg);
+		free(t->recs);
+		free(t->args);
+		free(t);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -765,6 +830,7 @@ int main(void)
 		cmocka_unit_test(test_kernel_calls_in_the_trees_of_each_image),
 		cmocka_unit_test(test_summary_of_a_damaged_function),
 		cmocka_unit_test(test_cpumask_text),
+		cmocka_unit_test(test_kprobe_values_join_their_calls),
 	};
 
 	return cmocka_run_group_tests_name("kernel", tests, NULL, NULL);

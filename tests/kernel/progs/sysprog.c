@@ -25,9 +25,13 @@ static __attribute__((noinline)) void ask_name(void)
 
 static __attribute__((noinline)) long read_file(const char *path)
 {
-	char buf[256];
+	char buf[256], name[64];
 	long n;
-	int fd = open(path, O_RDONLY);
+	int fd;
+
+	/* on the stack: a kprobe reads a string in a page already touched */
+	snprintf(name, sizeof(name), "%s", path);
+	fd = open(name, O_RDONLY);
 
 	if (fd < 0)
 		return -1;
