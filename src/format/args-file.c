@@ -11,11 +11,8 @@
 
 #define ARGS_MARK_EVERY 64		/* records between marks */
 #define ARGS_WINDOW (16 << 10)		/* bytes of the file read at a time */
-/* the largest record a writer makes: a head, every value a spec holds,
- * each with a string (a window always holds one whole) */
-#define ARGS_REC_MAX (sizeof(struct kft_argrec_head) + \
-		      KFT_ARGSPEC_ITEMS * (sizeof(struct kft_argval) + KFT_ARGS_STR_MAX))
-_Static_assert(ARGS_REC_MAX <= ARGS_WINDOW, "a window holds the largest record");
+_Static_assert(KFT_ARGREC_MAX <= ARGS_WINDOW, "a window holds the largest record");
+_Static_assert(KFT_ARGSPEC_ITEMS <= KFT_ARGREC_MAX_VALS, "a record holds a spec's every value");
 
 _Static_assert(sizeof(struct kft_argrec_head) == 32, "an args record's head is 32 bytes");
 _Static_assert(sizeof(struct kft_argrec_head_v2) == 40, "version 2's head is 40 bytes");
@@ -93,7 +90,7 @@ int kft_argrec_parse(const struct kft_args_hdr *hdr, const unsigned char *data, 
 	return 0;
 }
 
-/* The window holding the record at off (and ARGS_REC_MAX bytes after it,
+/* The window holding the record at off (and KFT_ARGREC_MAX bytes after it,
  * or the file's end): 0 or -1. */
 static int window_at(struct kft_args_file *f, uint64_t off)
 {
@@ -101,7 +98,7 @@ static int window_at(struct kft_args_file *f, uint64_t off)
 	ssize_t n;
 	int fd;
 
-	if (off >= f->win_off && off - f->win_off + ARGS_REC_MAX <= f->win_len)
+	if (off >= f->win_off && off - f->win_off + KFT_ARGREC_MAX <= f->win_len)
 		return 0;
 	if (off >= f->win_off && f->win_off + f->win_len == f->end && off < f->end)
 		return 0;	/* the file's last window */

@@ -200,6 +200,13 @@ struct kft_argval {
 				 * of 8; 0: str_len's, rounded up */
 };
 
+/* The most values a record holds (a spec's every item), and so the
+ * largest record: a writer keeps this much room ahead, a reader's window
+ * holds it whole. */
+#define KFT_ARGREC_MAX_VALS 23
+#define KFT_ARGREC_MAX (sizeof(struct kft_argrec_head) + \
+			KFT_ARGREC_MAX_VALS * (sizeof(struct kft_argval) + KFT_ARGS_STR_MAX))
+
 /* Where the value after v begins, from v. */
 static inline size_t kft_argval_next(const struct kft_argval *v)
 {

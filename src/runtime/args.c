@@ -32,9 +32,6 @@
 #define ARGS_FIRST_SIZE (256 << 10)	/* the file's first length */
 #define ARGS_STEP (256 << 10)		/* its room taken at a time */
 #define ARGS_MAX_SIZE (4ULL << 30)	/* and its most */
-/* the largest record: a head, every value a spec holds with a string */
-#define ARGS_REC_MAX (sizeof(struct kft_argrec_head) + \
-		      KFT_ARGSPEC_ITEMS * (sizeof(struct kft_argval) + KFT_ARGS_STR_MAX))
 
 /* The table of functions and what to save of them, sorted by address. */
 KFT_NOTRACE const struct kft_argspec *kft_args_of(uint64_t fn)
@@ -229,7 +226,7 @@ static KFT_NOTRACE unsigned char *next_record(struct kft_tls *t, bool *made)
 			t->args_hdr->lost++;
 		return NULL;
 	}
-	need = KFT_ARGS_OFF + (t->args_hdr ? t->args_hdr->end : 0) + ARGS_REC_MAX;
+	need = KFT_ARGS_OFF + (t->args_hdr ? t->args_hdr->end : 0) + KFT_ARGREC_MAX;
 	if (need <= t->args_ready)
 		return (unsigned char *)t->args_hdr + KFT_ARGS_OFF + t->args_hdr->end;
 	*made = true;
