@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../common/populate.h"
 #include "compress-dir.h"
 #include "trace-format.h"
 #include "zwriter.h"
@@ -97,8 +98,13 @@ struct worker {
 	size_t offs[ROUND_FRAMES], lens[ROUND_FRAMES];
 	uint32_t nrecs[ROUND_FRAMES];
 	size_t n;
+	size_t ready;		/* frames' bytes faulted in so far */
 	bool failed;
 };
+
+/* Frames' bytes are faulted in this much at a time, ahead of the copies
+ * (one call instead of a fault a page). */
+#define FRAMES_AHEAD (256 << 10)
 
 static void *pack_round(void *arg)
 {
@@ -118,6 +124,15 @@ static void *pack_round(void *arg)
 		}
 		/* (packed close: a frame is often a few KiB of its 100, and
 		 * each page it would leave between them is a page fault) */
+		if (used + len > wk->ready) {
+			size_t size = ROUND_FRAMES * wk->p.out_cap;
+			size_t more = used + len - wk->ready;
+
+			more = more > FRAMES_AHEAD ? more : FRAMES_AHEAD;
+			more = more < size - wk->ready ? more : size - wk->ready;
+			kft_populate(wk->frames + wk->ready, more, MADV_POPULATE_WRITE);
+			wk->ready += more;
+		}
 		memcpy(wk->frames + used, wk->p.out, len);
 		wk->offs[wk->n] = used;
 		wk->lens[wk->n] = len;
