@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../common/grow.h"
 #include "../common/populate.h"
 #include "demangle.h"
 #include "elf-symtab.h"
@@ -130,7 +131,6 @@ static size_t symbol_table(Elf_Scn *scn, GElf_Shdr *sh, Elf_Data **d)
 static const char *current_name(struct kft_elf *elf, const char *name, bool old, int *oom)
 {
 	const char *version = strchr(name, '@');
-	char **more;
 
 	if (version == name)
 		version = NULL;
@@ -138,14 +138,14 @@ static const char *current_name(struct kft_elf *elf, const char *name, bool old,
 		return NULL;
 	if (!version)
 		return name;
-	more = realloc(elf->owned, (elf->nowned + 1) * sizeof(*more));
-	if (more)
-		elf->owned = more;
-	if (!more || !(more[elf->nowned] = strndup(name, (size_t)(version - name)))) {
+	/* (a C library's debug file has thousands: grown a name at a time,
+	 * each copy faulted new pages in) */
+	if (kft_grow((void **)&elf->owned, elf->nowned, &elf->owned_cap, sizeof(*elf->owned), 64) ||
+	    !(elf->owned[elf->nowned] = strndup(name, (size_t)(version - name)))) {
 		*oom = 1;
 		return NULL;
 	}
-	return more[elf->nowned++];
+	return elf->owned[elf->nowned++];
 }
 
 /* Read the functions of one symbol table section into elf->syms. */
@@ -284,10 +284,12 @@ static int take_symbols(struct kft_elf *elf, struct kft_elf *other)
 	elf->nsyms = other->nsyms;
 	elf->owned = other->owned;
 	elf->nowned = other->nowned;
+	elf->owned_cap = other->owned_cap;
 	other->syms = NULL;
 	other->nsyms = 0;
 	other->owned = NULL;
 	other->nowned = 0;
+	other->owned_cap = 0;
 	*keep = *other;
 	elf->debug = keep;
 	return 0;

@@ -64,7 +64,7 @@ struct kft_elf {
 				 * symbols came from, kept open for their names */
 	struct Elf_Scn *dynsym;	/* .dynsym, or NULL */
 	char **owned;		/* names made here (a versioned one's, cut) */
-	size_t nowned;
+	size_t nowned, owned_cap;
 	uint32_t *by_name;	/* syms[] by name, once kft_elf_index_names made it */
 };
 
