@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,9 @@
 #endif
 
 #include "config.h"
+
+/* -a gives every function of a program a spec: kept small */
+_Static_assert(sizeof(struct kft_argitem) == 16, "an args spec's item is 16 bytes");
 
 #define MAX_TOKEN 256
 
@@ -238,6 +242,43 @@ static bool is_ident_char(char c)
 	return isalnum((unsigned char)c) || (c && strchr("_.$@:()<>,*&~[] ", c));
 }
 
+#ifndef __KERNEL__
+/* The enum types' names kft_enum_type_intern kept: few, and looked up
+ * only as specs are made. */
+struct enum_name {
+	struct enum_name *next;
+	char name[];
+};
+static struct enum_name *enum_names;
+static pthread_mutex_t enum_names_lock = PTHREAD_MUTEX_INITIALIZER;
+
+const char *kft_enum_type_intern(const char *name, size_t len)
+{
+	struct enum_name *e;
+
+	pthread_mutex_lock(&enum_names_lock);
+	for (e = enum_names; e; e = e->next)
+		if (!strncmp(e->name, name, len) && !e->name[len])
+			break;
+	if (!e && (e = malloc(sizeof(*e) + len + 1))) {
+		memcpy(e->name, name, len);
+		e->name[len] = '\0';
+		e->next = enum_names;
+		enum_names = e;
+	}
+	pthread_mutex_unlock(&enum_names_lock);
+	return e ? e->name : NULL;
+}
+#else
+/* kft.ko saves words, and has no enums file to name them by */
+const char *kft_enum_type_intern(const char *name, size_t len)
+{
+	(void)name;
+	(void)len;
+	return NULL;
+}
+#endif
+
 bool kft_enum_type_ok(const char *name, size_t len)
 {
 	if (!len || len >= KFT_ENUM_TYPE_MAX)
@@ -321,16 +362,18 @@ static int argspec_item(const char *s, size_t n, struct kft_argspec *spec)
 
 		if (fp_reg || !kft_enum_type_ok(slash + 3, len))
 			return -1;
-		spec->item[spec->n] = (struct kft_argitem){ (uint8_t)slot, KFT_ARG_ENUM, 32, "" };
-		memcpy(spec->item[spec->n++].enum_type, slash + 3, len);
+		spec->item[spec->n] = (struct kft_argitem){ .slot = (uint8_t)slot,
+							    .fmt = KFT_ARG_ENUM, .bits = 32 };
+		if (!(spec->item[spec->n++].enum_type = kft_enum_type_intern(slash + 3, len)))
+			return -1;
 		return 0;
 	}
 	/* /S: a struct's place, in a register or on the stack, nothing saved */
 	if (slash && n - name == 2 && slash[1] == KFT_ARG_AGGREGATE) {
 		if (slot == KFT_ARGSLOT_RETVAL)
 			return -1;
-		spec->item[spec->n++] = (struct kft_argitem){ (uint8_t)slot, KFT_ARG_AGGREGATE, 0,
-							      "" };
+		spec->item[spec->n++] = (struct kft_argitem){ .slot = (uint8_t)slot,
+							      .fmt = KFT_ARG_AGGREGATE };
 		return 0;
 	}
 	if (slash) {
@@ -360,7 +403,8 @@ static int argspec_item(const char *s, size_t n, struct kft_argspec *spec)
 	if (slot < KFT_ARGSLOT_STACK0 && fp_reg != (fmt == KFT_ARG_FLOAT) &&
 	    !(slot == KFT_ARGSLOT_RETVAL && fmt == KFT_ARG_FLOAT))
 		return -1;
-	spec->item[spec->n++] = (struct kft_argitem){ (uint8_t)slot, fmt, bits, "" };
+	spec->item[spec->n++] = (struct kft_argitem){ .slot = (uint8_t)slot, .fmt = fmt,
+						      .bits = bits };
 	return 0;
 }
 

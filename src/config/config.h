@@ -102,11 +102,12 @@ struct kft_func_list {
 #define KFT_ARG_AGGREGATE 'S'	/* a struct passed by value: its place held, shown {...} */
 #define KFT_ENUM_TYPE_MAX 40	/* an enum type's name: letters, digits, _ and : */
 struct kft_argitem {
+	const char *enum_type;	/* KFT_ARG_ENUM's type, as the trace's enums
+				 * file names it (kft_enum_type_intern), or NULL */
 	uint8_t slot;
 	char fmt;
 	uint8_t bits;		/* its size: 8, 16, 32, or 0: 64 (FMT's suffix) */
-	char enum_type[KFT_ENUM_TYPE_MAX];	/* KFT_ARG_ENUM's type, as the trace's
-						 * enums file names it */
+	uint8_t spare[5];	/* (no padding: specs are compared whole) */
 };
 struct kft_argspec {
 	struct kft_argitem item[KFT_ARGSPEC_ITEMS];
@@ -122,6 +123,10 @@ const char *kft_argspec_str(const struct kft_argspec *spec, char *buf, size_t si
 /* Whether name[0, len) can be an /e:TYPE's type: 1 to
  * KFT_ENUM_TYPE_MAX - 1 letters, digits, '_' and ':'. */
 bool kft_enum_type_ok(const char *name, size_t len);
+/* name[0, len) kept once for the process's life (a spec's item points
+ * at it, so that -a's thousands of specs stay small): NULL when out of
+ * memory. */
+const char *kft_enum_type_intern(const char *name, size_t len);
 /* spec's item for slot, or NULL. */
 const struct kft_argitem *kft_argspec_find(const struct kft_argspec *spec, int slot);
 /* Whether spec saves any argument (not only the return value). */

@@ -263,7 +263,7 @@ static KFT_NOTRACE void put(struct kft_tls *t, unsigned char *rec, const struct 
 		} else if (v.fmt == KFT_ARG_STR) {
 			read_string(&v, (char *)p + sizeof(v));
 		}
-		if (v.fmt == KFT_ARG_ENUM) {
+		if (v.fmt == KFT_ARG_ENUM && item[i]->enum_type) {
 			/* the type's name: the views find its enumerators */
 			v.str_len = (uint16_t)strnlen(item[i]->enum_type, KFT_ENUM_TYPE_MAX - 1);
 			memcpy(p + sizeof(v), item[i]->enum_type, v.str_len);

@@ -124,9 +124,9 @@ static enum kind classify(Dwarf_Die *die, Dwarf_Die *t, struct kft_argitem *it)
 		 * can hold (its own, or a typedef's) and it is int-sized */
 		if (!named || dwarf_diename(t))
 			named = dwarf_diename(t);
-		if (size == 4 && named && kft_enum_type_ok(named, strlen(named))) {
+		if (size == 4 && named && kft_enum_type_ok(named, strlen(named)) &&
+		    (it->enum_type = kft_enum_type_intern(named, strlen(named)))) {
 			it->fmt = KFT_ARG_ENUM;
-			strcpy(it->enum_type, named);
 			return INTEGER;
 		}
 		it->fmt = KFT_ARG_INT;
