@@ -363,10 +363,25 @@ static KFT_NOTRACE void take_limits(const struct kft_config *cfg)
 	kft_rt.maxtime_ns = cfg->maxtime * 1000;
 }
 
+/* This process image has loaded run id's config: kft config waits for
+ * it. */
+static KFT_NOTRACE void say_loaded(uint32_t id)
+{
+	uint32_t loaded = __atomic_load_n(&kft_rt.ctl->run_loaded, __ATOMIC_ACQUIRE);
+
+	while (loaded < id &&
+	       !__atomic_compare_exchange_n(&kft_rt.ctl->run_loaded, &loaded, id, true,
+					    __ATOMIC_RELEASE, __ATOMIC_ACQUIRE))
+		;
+}
+
 KFT_NOTRACE void kft_load_config(void)
 {
 	kft_rt.run_id = __atomic_load_n(&kft_rt.ctl->run_id, __ATOMIC_ACQUIRE);
 	read_config(&kft_rt.cfg);
+	/* (a kft config that raised the id just before this read has its
+	 * config read here, and the helper will not load it again: said now) */
+	say_loaded(kft_rt.run_id);
 	kft_rt.overwrite = kft_rt.cfg.overwrite;
 	take_limits(&kft_rt.cfg);
 	kft_resolve_config();
@@ -382,7 +397,6 @@ KFT_NOTRACE void kft_load_config(void)
 KFT_NOTRACE void kft_reload_follow(void)
 {
 	uint32_t want = __atomic_load_n(&kft_rt.ctl->run_id, __ATOMIC_ACQUIRE);
-	uint32_t loaded;
 	struct kft_config fresh, old;
 
 	if (want == kft_rt.run_id)
@@ -397,9 +411,5 @@ KFT_NOTRACE void kft_reload_follow(void)
 	pthread_mutex_unlock(&resolve_lock);
 	kft_config_release(&old);
 	kft_rt.run_id = want;
-	loaded = __atomic_load_n(&kft_rt.ctl->run_loaded, __ATOMIC_ACQUIRE);
-	while (loaded < want &&
-	       !__atomic_compare_exchange_n(&kft_rt.ctl->run_loaded, &loaded, want, true,
-					    __ATOMIC_RELEASE, __ATOMIC_ACQUIRE))
-		;
+	say_loaded(want);
 }
