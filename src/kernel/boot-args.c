@@ -66,6 +66,10 @@ void kft_boot_args(const struct kft_config *cfg, FILE *args, FILE *notes)
 	if (cfg->watch != KFT_WATCH_NONE)
 		fprintf(notes, "watch stack: not at boot (the stack tracer's `stacktrace` "
 			"parameter keeps its own deepest stack, not KFT's chains)\n");
+	if (cfg->args.n)
+		fprintf(notes, "args: not at boot (Linux 6.1 makes a kprobe_event= probe "
+			"without its tracefs files, so its records cannot be read): `kft "
+			"kernel` and `kft record --kernel` save arguments\n");
 	if (cfg->autorepeat)
 		fprintf(notes, "autorepeat: not at boot (there is no trigger to re-arm)\n");
 }

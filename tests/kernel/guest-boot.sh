@@ -30,4 +30,7 @@ kft ftrace /tmp/b > /tmp/graph 2>&1
 check "boot: ftrace's graph opens do_one_initcall" grep -q "do_one_initcall() {" /tmp/graph
 kft kernel bootargs /boot.conf > /tmp/args 2>/tmp/notes
 check "boot: bootargs names what the command line cannot say" grep -q "^trigger stop exit: " /tmp/notes
+printf 'begin\n\targs do_one_initcall fend\nend\n' > /tmp/args.conf
+kft kernel bootargs /tmp/args.conf > /tmp/args 2>/tmp/notes
+check "boot: bootargs says the args statement cannot be done at boot" grep -q "^args: not at boot" /tmp/notes
 exit $failed
