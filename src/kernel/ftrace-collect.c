@@ -402,8 +402,9 @@ static int write_tasks(const char *tracing, const char *dir, const struct kft_co
 			if (t->recs[k].entry_ns < res->first_ns)
 				res->first_ns = t->recs[k].entry_ns;
 		res->calls += t->n + t->top;
-		ret = kft_thread_write(dir, &out, err) ||
-		      write_args(dir, session, out.tid, t, &g->kargs, err);
+		ret = kft_thread_write(dir, &out, err);
+		if (!ret)
+			ret = write_args(dir, session, out.tid, t, &g->kargs, err);
 		res->tasks++;
 	}
 	if (!ret && !res->tasks && (global.overwritten || global.watch_hits)) {

@@ -101,12 +101,14 @@ static void definition(const struct kft_config *cfg, size_t i, bool ret, char *t
 static int make_event(struct kft_kernel *k, struct kft_journal *j, const char *text,
 		      const char *name, struct kft_error *err)
 {
-	char undo[64], enable[128];
+	char undo[64], enable[128], why[sizeof(err->msg)];
 
 	snprintf(undo, sizeof(undo), "-:kft/%s", name);
-	if (kft_journal_append(j, kft_kernel_path(k, "kprobe_events"), text, undo, err))
+	if (kft_journal_append(j, kft_kernel_path(k, "kprobe_events"), text, undo, err)) {
+		snprintf(why, sizeof(why), "%s", err->msg);	/* (err is written anew) */
 		return kft_error_set(err, "%s (the kernel may not probe that function: see %s)",
-				     err->msg, kft_kernel_path(k, "error_log"));
+				     why, kft_kernel_path(k, "error_log"));
+	}
 	snprintf(enable, sizeof(enable), "events/kft/%s/enable", name);
 	return kft_journal_set(j, kft_kernel_path(k, enable), "1", err);
 }
@@ -137,7 +139,6 @@ int kft_kargs_arm(struct kft_kernel *k, struct kft_journal *j, const struct kft_
 
 	if (cfg->args.n && hide_handlers(k, j, err))
 		return -1;
-
 	for (size_t i = 0; i < cfg->args.n; i++)
 		for (int ret = 0; ret < 2; ret++) {
 			definition(cfg, i, ret, text, sizeof(text));
