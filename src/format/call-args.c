@@ -88,7 +88,6 @@ void kft_args_sort(struct kft_argrec *v, size_t n)
 		qsort(v, n, sizeof(*v), cmp_argrec);
 }
 
-/* c's record in a version 3 file, as two entries in out's own. */
 /* c's record in f, a version 3 file, into out: whether there is one. */
 static bool from_file(const struct kft_trace *tr, struct kft_args_file *f, const struct kft_call *c,
 		      struct kft_call_args *out)
@@ -120,27 +119,21 @@ static bool from_file(const struct kft_trace *tr, struct kft_args_file *f, const
 static bool call_args_v3(const struct kft_trace *tr, const struct kft_call *c,
 			 struct kft_call_args *out)
 {
+	/* a kernel call joined to its thread's program calls carries the
+	 * program's image; its file is its own image's, as its map is */
+	uint32_t session = c->flags & KFT_REC_KERNEL ? c->map_session : c->session;
 	size_t lo = 0, hi = tr->nargs_files;
 
-	/* a kernel call joined to its thread's program calls carries the
-	 * program's image: its values are in its thread's kernel file,
-	 * which no program address can be mistaken in */
-	if (c->flags & KFT_REC_KERNEL) {
-		for (size_t i = 0; i < tr->nargs_files; i++)
-			if (tr->args_files[i].tid == c->tid && from_file(tr, &tr->args_files[i], c, out))
-				return true;
-		return false;
-	}
 	while (lo < hi) {	/* the thread's first file (reader.c sorts them) */
 		size_t mid = lo + (hi - lo) / 2;
 		const struct kft_args_file *f = &tr->args_files[mid];
 
-		if (f->session < c->session || (f->session == c->session && f->tid < c->tid))
+		if (f->session < session || (f->session == session && f->tid < c->tid))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (size_t i = lo; i < tr->nargs_files && tr->args_files[i].session == c->session &&
+	for (size_t i = lo; i < tr->nargs_files && tr->args_files[i].session == session &&
 			    tr->args_files[i].tid == c->tid; i++)
 		if (from_file(tr, &tr->args_files[i], c, out))
 			return true;
