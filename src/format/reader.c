@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../common/grow.h"
 #include "args-file.h"
 #include "call-args.h"
 #include "enum-defs.h"
@@ -501,7 +502,7 @@ static int read_args_file(struct kft_trace *tr, const char *name, size_t *cap,
 	 * grew may leave, is not read) */
 	tr->args_lost += h.lost;
 	if (h.version >= 3) {
-		struct kft_args_file *files, f;
+		struct kft_args_file f;
 		bool damaged;
 
 		ret = kft_args_file_open(&f, path, &h, (uint64_t)st.st_size, &damaged);
@@ -510,13 +511,12 @@ static int read_args_file(struct kft_trace *tr, const char *name, size_t *cap,
 			goto out;
 		}
 		if (!ret) {	/* (1: not in entry order: indexed below) */
-			if (!(files = realloc(tr->args_files,
-					      (tr->nargs_files + 1) * sizeof(*files)))) {
+			if (kft_grow((void **)&tr->args_files, tr->nargs_files,
+				     &tr->args_files_cap, sizeof(*tr->args_files), 16)) {
 				kft_args_file_close(&f);
 				ret = kft_error_set(err, "out of memory");
 				goto out;
 			}
-			tr->args_files = files;
 			tr->args_files[tr->nargs_files++] = f;
 			tr->nargs += f.nrecs;
 			ret = damaged;

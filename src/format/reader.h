@@ -93,7 +93,7 @@ struct kft_trace {
 	size_t nargs;			/* calls with saved arguments or return values */
 	struct kft_args_file *args_files;	/* the threads' .args files read in
 						 * place (args-file.h) */
-	size_t nargs_files;
+	size_t nargs_files, args_files_cap;
 	struct kft_argrec *args_index;	/* older files' records, indexed (call-args.h) */
 	size_t nargs_index;
 	unsigned char **args_data;	/* the files they are in */
