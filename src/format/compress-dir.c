@@ -310,7 +310,7 @@ static int compress_file(int dirfd, const char *name, bool raw_only, struct kft_
 	struct kft_thread_hdr h;
 	struct kft_zwriter w;
 	char zname[256];
-	int fd = openat(dirfd, name, O_RDWR | O_CLOEXEC | O_NOFOLLOW), ret = -1;
+	int fd = openat(dirfd, name, O_RDWR | O_CLOEXEC | O_NOFOLLOW), ret = -1, why;
 	bool raw;
 
 	if (fd < 0)
@@ -351,8 +351,7 @@ static int compress_file(int dirfd, const char *name, bool raw_only, struct kft_
 			goto out;
 		before = w.done;
 		if (pack_all(&w, h.head) || w.done != h.head || kft_zwriter_commit(&w)) {
-			int why = errno;	/* (closing removes what it wrote) */
-
+			why = errno;	/* (closing removes what it wrote) */
 			kft_zwriter_close(&w);
 			errno = why;
 			goto out;
@@ -363,14 +362,9 @@ static int compress_file(int dirfd, const char *name, bool raw_only, struct kft_
 	st->files++;
 	ret = compact(dirfd, name, fd, &h, raw);
 out:
-	if (ret) {
-		int why = errno;
-
-		close(fd);
-		errno = why;
-	} else {
-		close(fd);
-	}
+	why = errno;	/* (a failure's, for the message) */
+	close(fd);
+	errno = why;
 	return ret;
 }
 
