@@ -67,7 +67,7 @@ $(O)/lib/libkft.so: $(RUNTIME_OBJS) src/runtime/libkft.map
 
 $(O)/bin/kft: $(TOOL_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(SANITIZE) -o $@ $(TOOL_OBJS) $(TRACEFS_LIBS) -ldw -lelf -lzstd -lz -ldl -lpthread -lm
+	$(CC) $(SANITIZE) -o $@ $(TOOL_OBJS) $(TRACEFS_LIBS) -lZydis -ldw -lelf -lzstd -lz -ldl -lpthread -lm
 
 $(O)/include/kft.h: include/kft.h
 	@mkdir -p $(dir $@)
@@ -75,14 +75,14 @@ $(O)/include/kft.h: include/kft.h
 
 $(O)/tests/%: tests/unit/%.c $(LIB_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE) $(CFLAGS) $(SANITIZE) -Isrc -o $@ $< $(LIB_OBJS) -lcmocka $(TRACEFS_LIBS) -ldw -lelf -lzstd -lz -ldl -lm
+	$(CC) $(BASE) $(CFLAGS) $(SANITIZE) -Isrc -o $@ $< $(LIB_OBJS) -lcmocka $(TRACEFS_LIBS) -lZydis -ldw -lelf -lzstd -lz -ldl -lm
 
 unit: $(UNIT_BINS)
 
 $(O)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz-util.c tests/fuzz/fuzz.h $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE) $(CFLAGS) $(SANITIZE) -fsanitize=fuzzer -Isrc -o $@ $< tests/fuzz/fuzz-util.c \
-		$(LIB_OBJS) $(TRACEFS_LIBS) -ldw -lelf -lzstd -lz -ldl -lm
+		$(LIB_OBJS) $(TRACEFS_LIBS) -lZydis -ldw -lelf -lzstd -lz -ldl -lm
 
 fuzz-targets: $(FUZZ_BINS)
 

@@ -25,6 +25,9 @@ have_cmd pkg-config || need="$need pkg-config"
 [ -e /usr/include/gelf.h ] || need="$need libelf-dev"
 # functions' parameters from DWARF, separate debug files (elfutils' libdw)
 [ -e /usr/include/elfutils/libdw.h ] || need="$need libdw-dev"
+# instructions of programs built without instrumentation, decoded to patch
+# their entries (Zydis)
+[ -e /usr/include/Zydis/Zydis.h ] || need="$need libzydis-dev"
 # compressed logs; Perfetto's deflated packets
 [ -e /usr/include/zstd.h ] || need="$need libzstd-dev"
 [ -e /usr/include/zlib.h ] || need="$need zlib1g-dev"

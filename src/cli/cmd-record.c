@@ -25,6 +25,7 @@
 #include "../record/attach.h"
 #include "../record/auto-args.h"
 #include "../record/kernel-run.h"
+#include "../record/patch-plan.h"
 #include "../record/program-check.h"
 #include "../record/run.h"
 #include "../record/launch.h"
@@ -34,12 +35,15 @@ static const char usage[] =
 	"                  [-F PATTERN] [-N PATTERN] [-G FUNC] [-D N] [--cpus LIST]\n"
 	"                  [--compensate] [--no-compress] [--no-switches]\n"
 	"                  [--libcalls[=all] | --no-libcalls] [-A FUNC[@SPEC]] [-R FUNC]\n"
-	"                  [--] PROG [ARGS...]\n"
+	"                  [--dynamic-report] [--] PROG [ARGS...]\n"
 	"       kft record -p PID [-c CONFIG] [-o DIR] [--max-size SIZE] [--no-prime]\n"
 	"       kft record --kernel [-c CONFIG] [-o DIR] [--irqs] [--compensate] [-- CMD [ARGS...]]\n"
 	"\n"
-	"Run PROG (built with -finstrument-functions) and record its function calls\n"
-	"into DIR (default kft.data). kft's exit status is PROG's.\n"
+	"Run PROG and record its function calls into DIR (default kft.data). kft's\n"
+	"exit status is PROG's. PROG built with -finstrument-functions, -pg,\n"
+	"-pg -mfentry or -fpatchable-function-entry=5 calls kft itself; a program\n"
+	"built with none of them has its functions' entries patched as it loads\n"
+	"(x86-64; the functions kft cannot patch safely are left out, and said).\n"
 	"\n"
 	"  -c, --config FILE  a KFT configuration (triggers, filters, watches, log size);\n"
 	"                     without one, every call is recorded from the first, for\n"
@@ -114,9 +118,11 @@ static const char usage[] =
 	"                     threads log into rings (logentries, default 1M calls\n"
 	"                     each), and a longer call of FUNC copies the trace into\n"
 	"                     DIR/latency (kft latency DIR reads it, at any moment)\n"
+	"      --dynamic-report  PROG built without instrumentation: list each of its\n"
+	"                     functions left unpatched, and why\n"
 	"      --no-check     do not check that PROG is instrumented and that the\n"
 	"                     config's functions exist in it (for functions that live\n"
-	"                     in shared libraries)\n";
+	"                     in shared libraries); nothing is patched then\n";
 
 #define LATENCY_RING (1 << 20)	/* --latency: calls a thread's ring holds */
 
@@ -126,6 +132,7 @@ struct record_opts {
 	bool no_prime;
 	bool compensate;
 	bool no_check;
+	bool dynamic_report;	/* list the functions left unpatched */
 	bool kernel;
 	bool no_compress;
 	bool no_switches;
@@ -232,7 +239,7 @@ static int attach(const struct record_opts *o, struct kft_config *cfg)
 	exe[n] = '\0';
 	if (!o->no_check &&
 	    kft_cli_said(kft_record_check_program(exe, cfg, o->config ? o->config : "config",
-						  o->libcalls, o->libcalls_all, stderr, &err),
+						  o->libcalls, o->libcalls_all, NULL, stderr, &err),
 			 &err))
 		return 1;
 	if (o->auto_args && kft_cli_said(kft_auto_args(cfg, exe, o->libcalls, o->libcalls_all, stderr,
@@ -315,6 +322,7 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		{ "cpus", required_argument, NULL, 1000 },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "latency", required_argument, NULL, 'L' },
+		{ "dynamic-report", no_argument, NULL, 1003 },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -346,6 +354,9 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 			break;
 		case 'a':
 			o->auto_args = true;
+			break;
+		case 1003:
+			o->dynamic_report = true;
 			break;
 		case 'D':
 			o->depth = optarg;
@@ -567,9 +578,31 @@ static void compress_rest(const char *dir, bool raw_only)
 			raw_only ? "where they are" : "uncompressed");
 }
 
+/* A program built without instrumentation: what will be patched. */
+static void say_plan(const struct kft_patch_plan *plan, const char *name, bool report)
+{
+	if (!plan->nfuncs && !plan->nskips) {
+		fprintf(stderr, "kft: note: %s is not instrumented and names none of its functions "
+			"(stripped): nothing of its own is traced, only the instrumented programs "
+			"it starts\n", name);
+		return;
+	}
+	fprintf(stderr, "kft: note: %s is not instrumented: %zu of its %zu functions are patched "
+		"as it loads", name, plan->nfuncs, plan->nfuncs + plan->nskips);
+	if (!plan->nskips || report)
+		fprintf(stderr, "%s\n", plan->nskips ? "; left as they are:" : "");
+	else
+		fprintf(stderr, " (--dynamic-report says why not the others)\n");
+	for (size_t i = 0; report && i < plan->nskips; i++)
+		fprintf(stderr, "kft:   %s (%#llx): %s\n", plan->skips[i].name,
+			(unsigned long long)plan->skips[i].addr, plan->skips[i].why);
+}
+
 int kft_cmd_record(int argc, char **argv)
 {
 	struct record_opts o = { 0 };
+	struct kft_patch_plan plan = { 0 };
+	bool plain = false;
 	struct kft_record_run run = { 0 };
 	struct kft_record_end end = { 0 };
 	struct kft_config cfg;
@@ -614,13 +647,19 @@ int kft_cmd_record(int argc, char **argv)
 		goto out;
 	if (!o.no_check &&
 	    (kft_cli_said(kft_record_check_program(prog, &cfg, o.config ? o.config : "config",
-						   o.libcalls, o.libcalls_all, stderr, &err),
+						   o.libcalls, o.libcalls_all, &plain, stderr, &err),
 			  &err) ||
 	     (o.latency && kft_cli_said(kft_record_check_latency_func(prog, o.latency, &err), &err))))
 		goto out;
 	if (o.auto_args && kft_cli_said(kft_auto_args(&cfg, prog, o.libcalls, o.libcalls_all, stderr,
 							       &err), &err))
 		goto out;
+	if (plain) {
+		if (kft_cli_said(kft_patch_plan_make(&plan, prog, &err), &err))
+			goto out;
+		say_plan(&plan, argv[optind], o.dynamic_report);
+		run.plan = &plan;
+	}
 	run.cfg = &cfg;
 	run.prog = prog;
 	run.argc = argc - optind;
@@ -645,6 +684,7 @@ int kft_cmd_record(int argc, char **argv)
 	/* with --no-compress, the files are still cut down to what they hold */
 	compress_rest(o.dir, o.no_compress);
 out:
+	kft_patch_plan_free(&plan);
 	free(end.latency_copy);
 	kft_config_release(&cfg);
 	return ret;

@@ -10,13 +10,14 @@
 
 /* Whether the args statement's function r, which path's own code has,
  * can have its arguments and return value saved: the -pg hooks and
- * patched entries see the registers that hold them,
+ * patched entries (of a patchable build, or of one built without
+ * instrumentation) see the registers that hold them,
  * -finstrument-functions' hooks do not. 0, or -1 said. */
 static int args_seen(const struct kft_elf *elf, const struct kft_func_ref *r, const char *where,
 		     const char *path, struct kft_error *err)
 {
-	if (elf->calls_pg_hooks || elf->patch_size)
-		return 0;
+	if (elf->calls_pg_hooks || elf->patch_size || !elf->instrumented)
+		return 0;	/* (not instrumented: its entries are patched) */
 	return kft_error_set(err, "%s'%s': its arguments and return value cannot be saved: %s was "
 			    "built with\n-finstrument-functions, whose hooks are called where "
 			    "they may have left their\nregisters; rebuild it with -pg, -pg "
@@ -88,8 +89,8 @@ static int fp_args_seen(const struct kft_elf *elf, const struct kft_config *cfg,
 }
 
 int kft_record_check_program(const char *path, const struct kft_config *cfg,
-			     const char *cfgname, bool libcalls, bool libcalls_all, FILE *notes,
-			     struct kft_error *err)
+			     const char *cfgname, bool libcalls, bool libcalls_all, bool *plain,
+			     FILE *notes, struct kft_error *err)
 {
 	struct kft_elf elf;
 	const struct kft_func_ref *refs[2 + 4 * KFT_MAX_FUNCLIST];
@@ -114,17 +115,16 @@ int kft_record_check_program(const char *path, const struct kft_config *cfg,
 				   path);
 		goto out;
 	}
-	if (!elf.instrumented) {
-		ret = kft_error_set(err, "%s is not instrumented: rebuild it with -finstrument-functions "
-				   "(or\n"
-				   "-pg, -pg -mfentry, -fpatchable-function-entry=5), e.g.\n"
-				   "  gcc -g -finstrument-functions -o prog prog.c\n"
-				   "(if it starts an instrumented program, as `sh -c ./prog` does, "
-				   "add "
-				   "--no-check)",
+	if (!elf.instrumented && !plain) {
+		ret = kft_error_set(err, "%s is not instrumented: kft record -p follows a program built "
+				   "with\n-finstrument-functions (or -pg, -pg -mfentry, "
+				   "-fpatchable-function-entry=5); one built\nwithout is traced when "
+				   "kft record starts it",
 				   path);
 		goto out;
 	}
+	if (plain)
+		*plain = !elf.instrumented;
 	/* patched entries come from libkft's constructor, which runs after
 	 * the program's .preinit_array functions */
 	if (elf.patch_size && elf.preinit)

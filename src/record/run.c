@@ -11,6 +11,7 @@
 #include "auto-args.h"
 #include "latency-keeper.h"
 #include "launch.h"
+#include "patch-plan.h"
 #include "run.h"
 #include "spares.h"
 #include "switch-recorder.h"
@@ -39,7 +40,8 @@ static int lay_out(const struct kft_record_run *r, char *runtime, size_t size, s
 	if (kft_launch_find_runtime(runtime, size, err) || kft_trace_dir_prepare(r->dir, err) ||
 	    kft_trace_dir_write_run(r->dir, r->cfg, r->primed, r->mode, r->max_size, err) ||
 	    kft_trace_dir_write_info(r->dir, r->argc, r->argv, "status = running\n", err) ||
-	    kft_auto_args_enums(r->cfg, r->prog, r->dir, notes, err))
+	    kft_auto_args_enums(r->cfg, r->prog, r->dir, notes, err) ||
+	    (r->plan && kft_patch_plan_write(r->plan, r->dir, err)))
 		return -1;
 	if (stat(r->dir, st))
 		return kft_error_set(err, "%s: %s", r->dir, strerror(errno));

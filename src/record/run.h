@@ -17,6 +17,8 @@
 #include "../common/error.h"
 #include "../config/config.h"
 
+struct kft_patch_plan;
+
 struct kft_record_run {
 	const struct kft_config *cfg;
 	const char *prog;	/* the program's path (kft_launch_find_program) */
@@ -28,6 +30,7 @@ struct kft_record_run {
 	uint64_t max_size;	/* --max-size, or 0 */
 	bool switches;		/* record its context switches */
 	const char *latency;	/* --latency FUNC, or NULL */
+	const struct kft_patch_plan *plan;	/* its entries to patch, or NULL */
 };
 
 struct kft_record_end {

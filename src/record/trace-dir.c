@@ -18,6 +18,7 @@
 #include "../common/version.h"
 #include "../format/control.h"
 #include "target.h"
+#include "../format/patch-plan.h"
 #include "trace-dir.h"
 
 /* Past a run of one or more digits at s, or NULL if none. */
@@ -49,7 +50,7 @@ static bool trace_file_name(const char *n)
 	if (!strcmp(n, "info") || !strcmp(n, "config") || !strcmp(n, "control") ||
 	    !strcmp(n, "user-config") || !strcmp(n, "kallsyms") || !strcmp(n, "symbols") ||
 	    !strcmp(n, ".symbols.tmp") || !strcmp(n, "switches") || !strcmp(n, "marks") ||
-	    !strcmp(n, "config.new") || !strcmp(n, "enums"))
+	    !strcmp(n, "config.new") || !strcmp(n, "enums") || !strcmp(n, KFT_PLAN_FILE))
 		return true;
 	/* kft record --latency: the function, the link, the copies */
 	if (!strcmp(n, "latency-func") || !strcmp(n, "latency") || !strcmp(n, ".latency.tmp"))

@@ -31,28 +31,47 @@
 	popq	%rdi
 .endm
 
+/* eight vector registers, 16 bytes each, from 0(%rsp) up */
+.macro SAVE_XMMS r0, r1, r2, r3, r4, r5, r6, r7
+	subq	$128, %rsp
+	movdqu	%xmm\r0, 0(%rsp)
+	movdqu	%xmm\r1, 16(%rsp)
+	movdqu	%xmm\r2, 32(%rsp)
+	movdqu	%xmm\r3, 48(%rsp)
+	movdqu	%xmm\r4, 64(%rsp)
+	movdqu	%xmm\r5, 80(%rsp)
+	movdqu	%xmm\r6, 96(%rsp)
+	movdqu	%xmm\r7, 112(%rsp)
+.endm
+
+.macro RESTORE_XMMS r0, r1, r2, r3, r4, r5, r6, r7
+	movdqu	0(%rsp), %xmm\r0
+	movdqu	16(%rsp), %xmm\r1
+	movdqu	32(%rsp), %xmm\r2
+	movdqu	48(%rsp), %xmm\r3
+	movdqu	64(%rsp), %xmm\r4
+	movdqu	80(%rsp), %xmm\r5
+	movdqu	96(%rsp), %xmm\r6
+	movdqu	112(%rsp), %xmm\r7
+	addq	$128, %rsp
+.endm
+
 .macro SAVE_VECTOR_ARGS
-	subq	$128, %rsp		/* xmm0-7 */
-	movdqu	%xmm0, 0(%rsp)
-	movdqu	%xmm1, 16(%rsp)
-	movdqu	%xmm2, 32(%rsp)
-	movdqu	%xmm3, 48(%rsp)
-	movdqu	%xmm4, 64(%rsp)
-	movdqu	%xmm5, 80(%rsp)
-	movdqu	%xmm6, 96(%rsp)
-	movdqu	%xmm7, 112(%rsp)
+	SAVE_XMMS 0, 1, 2, 3, 4, 5, 6, 7
 .endm
 
 .macro RESTORE_VECTOR_ARGS
-	movdqu	0(%rsp), %xmm0
-	movdqu	16(%rsp), %xmm1
-	movdqu	32(%rsp), %xmm2
-	movdqu	48(%rsp), %xmm3
-	movdqu	64(%rsp), %xmm4
-	movdqu	80(%rsp), %xmm5
-	movdqu	96(%rsp), %xmm6
-	movdqu	112(%rsp), %xmm7
-	addq	$128, %rsp
+	RESTORE_XMMS 0, 1, 2, 3, 4, 5, 6, 7
+.endm
+
+/* the rest: a program built without -pg may keep values there across a
+ * call (see kft_dyn_entry) */
+.macro SAVE_XMM8_15
+	SAVE_XMMS 8, 9, 10, 11, 12, 13, 14, 15
+.endm
+
+.macro RESTORE_XMM8_15
+	RESTORE_XMMS 8, 9, 10, 11, 12, 13, 14, 15
 .endm
 
 .macro SAVE_ARGS

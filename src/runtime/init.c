@@ -199,6 +199,8 @@ static KFT_NOTRACE int join_trace(const char *dir, bool attaching)
 			goto undo;
 	}
 	kft_patch_all();
+	if (!attaching)
+		kft_dynamic_patch();
 	if (kft_rt.ctl->mode & KFT_MODE_LIBCALLS)
 		kft_plt_hook_all();
 	kft_hooks_timed = kft_rt.ctl->mode & KFT_MODE_COMPENSATE;

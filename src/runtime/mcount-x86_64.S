@@ -22,11 +22,21 @@
  * restored after it. r11 is nobody's argument: it is not kept.
  */
 .macro PG_ARGS kind
+	.if \kind == 2
+	/* kft_dyn_entry's: above its return address (24), the r11 it saved
+	 * and where the trampoline slot's call returns to, which names the
+	 * function (format/patch-plan.h) */
+	movq	40(%rbx), %rdi
+	andq	$-64, %rdi
+	movq	56(%rdi), %rdi
+	leaq	48(%rbx), %rsi
+	.else
 	movq	24(%rbx), %rdi		/* ip: just after the call to us */
 	.if \kind
 	leaq	32(%rbx), %rsi		/* the traced function's return address */
 	.else
 	leaq	8(%rbp), %rsi		/* the frame pointer is set up already */
+	.endif
 	.endif
 	movl	$\kind, %edx
 .endm
@@ -52,8 +62,10 @@
 	PG_ARGS \kind
 	leaq	144(%rsp), %r8		/* the saved argument registers */
 	movq	%rbx, %r9
+	SAVE_XMM8_15
 	call	kft_pg_entry
 	movq	%rax, %r11
+	RESTORE_XMM8_15
 	RESTORE_VECTOR_ARGS
 2:	addq	$16, %rsp
 	RESTORE_INT_ARGS
@@ -82,6 +94,29 @@ kft_fentry:
 	ENTRY_STUB 1
 	.size	__fentry__, .-__fentry__
 
+/*
+ * kft_dyn_entry: for a function patched where it begins (dynamic.c), from
+ * its trampoline slot, which it was jumped to with the stack untouched.
+ * A program built without -pg may keep values in any register across a
+ * call to a function it knows does not touch them (gcc's -fipa-ra): r11
+ * is kept too, and every register but rax and rdx at the exit
+ * (kft_return_trampoline).
+ */
+	.type	dyn_entry_stub, @function
+dyn_entry_stub:
+	ENTRY_STUB 2
+	.size	dyn_entry_stub, .-dyn_entry_stub
+
+	.globl	kft_dyn_entry
+	.hidden	kft_dyn_entry
+	.type	kft_dyn_entry, @function
+kft_dyn_entry:
+	pushq	%r11
+	call	dyn_entry_stub
+	popq	%r11
+	ret
+	.size	kft_dyn_entry, .-kft_dyn_entry
+
 	.globl	mcount
 	.type	mcount, @function
 mcount:
@@ -92,48 +127,59 @@ mcount:
 	.hidden	kft_return_trampoline
 	.type	kft_return_trampoline, @function
 kft_return_trampoline:
-	/* here instead of the caller: rax, rdx, xmm0 and xmm1 hold the
-	 * result; every other register but the callee-saved ones is free.
-	 * The short path first, which touches no vector register; the
-	 * whole one with xmm0 and xmm1 saved */
-	movq	%rax, %r8
-	movq	%rdx, %r9
+	/* here instead of the caller, with the stack at S as the function
+	 * left it: rax, rdx, xmm0 and xmm1 hold the result. Every register is
+	 * kept (a program built without -pg may rely on it, see
+	 * kft_dyn_entry), and the return goes through the slot rax is saved
+	 * in. The short path first, which touches no vector register; the
+	 * whole one with xmm0-15 saved */
+	pushq	%rax			/* S-8 */
+	pushq	%rdx
+	pushq	%rcx
+	pushq	%rsi
+	pushq	%rdi
+	pushq	%r8
+	pushq	%r9
+	pushq	%r10
+	pushq	%r11			/* S-72 */
 	READ_CLOCK
 	movq	%rax, %rsi		/* ticks */
 	pushq	%rbp
-	movq	%rsp, %rbp
+	movq	%rsp, %rbp		/* S-80 */
 	andq	$-16, %rsp
-	pushq	%r8
-	pushq	%r9
 	pushq	%rsi
 	subq	$8, %rsp
-	leaq	8(%rbp), %rdi		/* the stack as the function left it */
+	leaq	80(%rbp), %rdi		/* S */
 	call	kft_pg_exit_short	/* rax: where to go back to, or 0 */
 	movq	%rax, %r11
 	xorl	%ecx, %ecx
 	testq	%rax, %rax
 	jnz	2f
-	subq	$32, %rsp
-	movdqu	%xmm0, 0(%rsp)
-	movdqu	%xmm1, 16(%rsp)
-	movq	40(%rsp), %rsi		/* ticks */
-	leaq	8(%rbp), %rdi
-	movq	56(%rsp), %rdx		/* the return value */
-	movq	%rsp, %rcx		/* and xmm0's, as saved */
+	SAVE_VECTOR_ARGS
+	SAVE_XMM8_15
+	movq	264(%rsp), %rsi		/* ticks */
+	leaq	80(%rbp), %rdi
+	movq	72(%rbp), %rdx		/* the return value */
+	leaq	128(%rsp), %rcx		/* and xmm0's, as saved */
 	call	kft_pg_exit		/* rax: where to go back to; rdx: see above */
 	movq	%rax, %r11
 	movq	%rdx, %rcx
-	movdqu	0(%rsp), %xmm0
-	movdqu	16(%rsp), %xmm1
-	addq	$32, %rsp
-2:	movq	16(%rsp), %r9
-	movq	24(%rsp), %r8
-	movq	%rbp, %rsp
-	popq	%rbp
+	RESTORE_XMM8_15
+	RESTORE_VECTOR_ARGS
+2:	movq	%rbp, %rsp
+	popq	%rbp			/* S-72 */
 	STORE_CLOCK_AT %rcx
-	movq	%r8, %rax
-	movq	%r9, %rdx
-	jmp	*%r11
+	movq	64(%rsp), %rax		/* the return value back */
+	movq	%r11, 64(%rsp)		/* and where to go, for ret */
+	popq	%r11
+	popq	%r10
+	popq	%r9
+	popq	%r8
+	popq	%rdi
+	popq	%rsi
+	popq	%rcx
+	popq	%rdx
+	ret				/* to the caller, the stack at S */
 	.size	kft_return_trampoline, .-kft_return_trampoline
 #endif
 	.section .note.GNU-stack,"",@progbits

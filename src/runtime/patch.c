@@ -89,38 +89,48 @@ static KFT_NOTRACE bool in_reach(uintptr_t p, uintptr_t stub)
 	return rel == (int32_t)rel;
 }
 
-/* A page within 2 GiB of addr holding "jmp *0(%rip); .quad __fentry__". */
-static KFT_NOTRACE uintptr_t make_stub(uintptr_t addr)
+/* size bytes, read-write, within 1 GiB of addr, so that a rel32 from
+ * anywhere near addr reaches them; 0 if none could be had. */
+KFT_NOTRACE uintptr_t kft_map_near(uintptr_t addr, size_t size)
 {
-	static const unsigned char jmp[6] = { 0xff, 0x25, 0x00, 0x00, 0x00, 0x00 };
 	long page = sysconf(_SC_PAGESIZE);
 
 	/* below the code, then above it (a non-PIE program sits low) */
 	for (int step = 1; step < 128; step++) {
 		uintptr_t off = (uintptr_t)((step + 1) / 2) * (16UL << 20);
 		uintptr_t hint = (step % 2 ? addr - off : addr + off) & ~(uintptr_t)(page - 1);
-		unsigned char *p;
-		uintptr_t target = (uintptr_t)kft_fentry;
+		void *p;
 
 		if ((step % 2 && off >= addr) || hint < (uintptr_t)page)
 			continue;
-		p = mmap((void *)hint, (size_t)page, PROT_READ | PROT_WRITE,
+		p = mmap((void *)hint, size, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
 		if (p == MAP_FAILED)
 			continue;
-		if ((uintptr_t)p != hint) {	/* an old kernel took the hint as a hint */
-			munmap(p, (size_t)page);
-			continue;
-		}
-		memcpy(p, jmp, sizeof(jmp));
-		memcpy(p + sizeof(jmp), &target, sizeof(target));
-		if (mprotect(p, (size_t)page, PROT_READ | PROT_EXEC)) {
-			munmap(p, (size_t)page);
-			return 0;
-		}
-		return (uintptr_t)p;
+		if ((uintptr_t)p == hint)
+			return hint;
+		munmap(p, size);	/* an old kernel took the hint as a hint */
 	}
 	return 0;
+}
+
+/* A page within reach of addr holding "jmp *0(%rip); .quad __fentry__". */
+static KFT_NOTRACE uintptr_t make_stub(uintptr_t addr)
+{
+	static const unsigned char jmp[6] = { 0xff, 0x25, 0x00, 0x00, 0x00, 0x00 };
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	uintptr_t target = (uintptr_t)kft_fentry;
+	unsigned char *p = (unsigned char *)kft_map_near(addr, page);
+
+	if (!p)
+		return 0;
+	memcpy(p, jmp, sizeof(jmp));
+	memcpy(p + sizeof(jmp), &target, sizeof(target));
+	if (mprotect(p, page, PROT_READ | PROT_EXEC)) {
+		munmap(p, page);
+		return 0;
+	}
+	return (uintptr_t)p;
 }
 
 /* Every CPU running this process drops what it fetched of the old code. */

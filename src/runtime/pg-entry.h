@@ -21,7 +21,9 @@ void kft_return_trampoline(void) KFT_HIDDEN;
 #define PG_SP(ret_loc) ((uintptr_t)(ret_loc) - 16)
 
 /*
- * The function's first byte, from the address after the call to the hook:
+ * The function's first byte, from the address after the call to the hook
+ * (fentry 0: mcount, 1: __fentry__, 2: kft_dyn_entry, which passes the
+ * function's first byte itself):
  * the call ("e8 rel32", or "ff 15 disp32" through the GOT) is the first
  * instruction with -mfentry and follows "push %rbp; mov %rsp,%rbp" (and
  * perhaps "sub $n,%rsp") with -pg; an endbr64 may come first. Another
@@ -39,6 +41,8 @@ static inline KFT_NOTRACE uintptr_t pg_function_start(uintptr_t ip, int fentry,
 	const unsigned char *p = (const unsigned char *)ip;
 	const unsigned char *c;
 
+	if (fentry == 2)
+		return ip;	/* kft_dyn_entry: the function itself */
 	if (p[-6] == 0xff && p[-5] == 0x15)
 		c = p - 6;
 	else if (p[-5] == 0xe8)

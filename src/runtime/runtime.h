@@ -365,6 +365,11 @@ int kft_compress_make_room(struct kft_tls *t, uint64_t need) KFT_HIDDEN;
 /* patch.c: -fpatchable-function-entry NOPs become calls to __fentry__
  * while a run is armed or running */
 void kft_patch_all(void) KFT_HIDDEN;
+/* size bytes, read-write, which a rel32 from near addr reaches; 0: none */
+uintptr_t kft_map_near(uintptr_t addr, size_t size) KFT_HIDDEN;
+/* dynamic.c: a program built without instrumentation has its functions'
+ * entries patched at start, as kft record planned (format/patch-plan.h) */
+void kft_dynamic_patch(void) KFT_HIDDEN;
 /* --libcalls (plt.c): the GOT slots of the program and of instrumented
  * libraries through kft (at start, after dlopen); slot n's function and
  * what it is recorded as */

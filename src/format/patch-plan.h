@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * A program built without any instrumentation flag is traced by patching
+ * its functions' entries as it loads. `kft record` decodes the binary
+ * (record/patch-plan.c, with the Zydis disassembler) and leaves what to
+ * do in the trace directory as KFT_PLAN_FILE; the runtime
+ * (runtime/dynamic.c) only copies bytes and fills in addresses, so that
+ * the traced process needs no disassembler.
+ *
+ * For each function, a jmp to its own trampoline slot replaces the first
+ * instructions at its patch point (after an endbr64): the slot calls the
+ * entry stub (kft_dyn_entry, which works as -pg -mfentry's __fentry__
+ * does), runs those instructions, rewritten to work from there, and
+ * jumps back behind them.
+ */
+#ifndef KFT_PATCH_PLAN_H
+#define KFT_PATCH_PLAN_H
+
+#include <stdint.h>
+
+#define KFT_PLAN_FILE "patch-plan"
+#define KFT_PLAN_MAGIC "KFTPLAN"
+#define KFT_PLAN_VERSION 1
+
+/*
+ * A trampoline slot, 64 bytes, 64-aligned (the stub finds the function's
+ * address from where its call returns to):
+ *    0  ff 15 rel32      call *KFT_SLOT_STUB(%rip)
+ *    6  body             the first instructions, relocated
+ *       e9 rel32         jmp behind them
+ *   48  the stub's address
+ *   56  the function's address
+ */
+#define KFT_SLOT_SIZE 64
+#define KFT_SLOT_BODY 6
+#define KFT_SLOT_STUB 48
+#define KFT_SLOT_FUNC 56
+#define KFT_PLAN_BODY_MAX (KFT_SLOT_STUB - KFT_SLOT_BODY - 5)
+#define KFT_PLAN_ORIG_MAX 24	/* bytes the jmp covers, whole instructions */
+#define KFT_PLAN_FIXES 4
+
+/* A rel32 field of the body that must point at target, counted from the
+ * end of its instruction. */
+struct kft_plan_fix {
+	uint8_t field;		/* the field's offset in the body */
+	uint8_t insn_end;	/* its instruction's end, in the body */
+	uint8_t pad[6];
+	uint64_t target;	/* link-time address */
+};
+
+struct kft_plan_func {
+	uint64_t func;		/* link-time address of the function */
+	uint64_t patch;		/* of the patch point: func, or after an endbr64 */
+	uint8_t orig_len;	/* bytes from patch the jmp replaces (at least 5) */
+	uint8_t body_len;
+	uint8_t nfix;
+	uint8_t pad[5];
+	uint8_t orig[KFT_PLAN_ORIG_MAX];	/* what they are: checked first */
+	uint8_t body[KFT_PLAN_BODY_MAX + 1];
+	struct kft_plan_fix fix[KFT_PLAN_FIXES];
+};
+
+/* The file: this header, then nfuncs struct kft_plan_func by address. */
+struct kft_plan_hdr {
+	char magic[8];
+	uint32_t version;
+	uint32_t nfuncs;
+	uint64_t file_size;	/* the module's, as a check that it is the one planned */
+	char path[4096];	/* the module, as the runtime names loaded objects */
+};
+
+#endif

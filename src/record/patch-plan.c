@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Planning the entry patches of a program built without instrumentation
+ * (format/patch-plan.h). Zydis decodes: it is a decoder only, small and
+ * allocation-free, and tells where in an instruction its displacement and
+ * immediates lie, which is all that moving an instruction takes (capstone
+ * would allocate for each instruction and say less about the bytes).
+ *
+ * A function is patched only where it is safe to: its first instructions
+ * (at least the jmp's five bytes, whole) lie inside it, decode, and can
+ * run from the trampoline (a RIP-relative operand or a branch's target is
+ * re-aimed there; a short branch becomes a long one; loop and jrcxz have
+ * no long form and are refused), no branch anywhere in the program lands
+ * inside them, and none inside the function goes back to its start (a
+ * loop made of a tail call: each turn would count as a call). Functions
+ * the C runtime runs around main and the cold parts of others (entered
+ * by a jump, with no return address of their own) are left alone.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <Zydis/Zydis.h>
+
+#include "../common/grow.h"
+#include "../symbols/elf-symtab.h"
+#include "patch-plan.h"
+#include "trace-dir.h"
+
+#define JMP_LEN 5
+
+/* A relative branch: where it lands, where it is, and whether it is a
+ * call (a function calling itself is a recursion, not a loop). */
+struct branch {
+	uint64_t target, from;
+	bool call;
+};
+
+struct planner {
+	const struct kft_elf *elf;
+	const uint8_t *file;
+	size_t file_size;
+	ZydisDecoder dec;
+	struct branch *branches;
+	size_t nbranches, branches_cap;
+};
+
+/* The bytes at vaddr, and how many follow in the file; NULL if none. */
+static const uint8_t *bytes_at(const struct planner *p, uint64_t vaddr, uint64_t *avail)
+{
+	for (size_t i = 0; i < p->elf->nloads; i++) {
+		const struct kft_elf_load *l = &p->elf->loads[i];
+
+		if (vaddr >= l->vaddr && vaddr < l->vaddr + l->filesz &&
+		    l->offset + l->filesz <= p->file_size) {
+			*avail = l->vaddr + l->filesz - vaddr;
+			return p->file + l->offset + (vaddr - l->vaddr);
+		}
+	}
+	return NULL;
+}
+
+static bool decode(const struct planner *p, const uint8_t *b, uint64_t avail,
+		   ZydisDecodedInstruction *in)
+{
+	return ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(&p->dec, NULL, b, avail, in));
+}
+
+/* The relative immediate of a branch, or -1. */
+static int rel_imm(const ZydisDecodedInstruction *in)
+{
+	for (int i = 0; i < 2; i++)
+		if (in->raw.imm[i].is_relative)
+			return i;
+	return -1;
+}
+
+static bool rip_relative(const ZydisDecodedInstruction *in)
+{
+	return (in->attributes & ZYDIS_ATTRIB_HAS_MODRM) && in->raw.modrm.mod == 0 &&
+	       in->raw.modrm.rm == 5;
+}
+
+/* Note every relative branch of the function at [start, end). Whether it
+ * all decoded. */
+static bool note_branches(struct planner *p, uint64_t start, uint64_t end)
+{
+	ZydisDecodedInstruction in;
+	uint64_t avail;
+	const uint8_t *b = bytes_at(p, start, &avail);
+
+	if (!b || avail < end - start)
+		return false;
+	for (uint64_t at = start; at < end; at += in.length) {
+		int k;
+
+		if (!decode(p, b + (at - start), end - at, &in))
+			return false;
+		k = rel_imm(&in);
+		if (k < 0)
+			continue;
+		if (kft_grow((void **)&p->branches, p->nbranches, &p->branches_cap,
+			     sizeof(*p->branches), 1024))
+			return false;
+		p->branches[p->nbranches].target = at + in.length + (uint64_t)in.raw.imm[k].value.s;
+		p->branches[p->nbranches].call = in.meta.category == ZYDIS_CATEGORY_CALL;
+		p->branches[p->nbranches++].from = at;
+	}
+	return true;
+}
+
+static int cmp_branch(const void *a, const void *b)
+{
+	const struct branch *x = a, *y = b;
+
+	return x->target < y->target ? -1 : x->target > y->target;
+}
+
+/* Why a branch makes [lo, hi) unsafe to move for the function at
+ * [start, end), or NULL. */
+static const char *branch_into(const struct planner *p, uint64_t start, uint64_t end,
+			       uint64_t lo, uint64_t hi)
+{
+	size_t a = 0, b = p->nbranches;
+
+	while (a < b) {	/* the first branch landing at start or above */
+		size_t m = a + (b - a) / 2;
+
+		if (p->branches[m].target < start)
+			a = m + 1;
+		else
+			b = m;
+	}
+	for (; a < p->nbranches && p->branches[a].target < hi; a++) {
+		const struct branch *br = &p->branches[a];
+
+		if (br->target > lo)
+			return "a branch lands inside its first instructions";
+		if (!br->call && br->from >= start && br->from < end)
+			return "it branches back to its own start (a loop kft would count as calls)";
+	}
+	return NULL;
+}
+
+static void add_fix(struct kft_plan_func *f, unsigned int field, unsigned int insn_end,
+		    uint64_t target)
+{
+	struct kft_plan_fix *x = &f->fix[f->nfix++];
+
+	x->field = (uint8_t)field;
+	x->insn_end = (uint8_t)insn_end;
+	x->target = target;
+}
+
+/* Move one instruction, at addr, into f's body. NULL, or why not. */
+static const char *move_insn(struct kft_plan_func *f, const ZydisDecodedInstruction *in,
+			     const uint8_t *b, uint64_t addr)
+{
+	unsigned int at = f->body_len, len = in->length;
+	int k = rel_imm(in);
+
+	if (f->nfix == KFT_PLAN_FIXES)
+		return "too many addresses to move in its first instructions";
+	if (in->meta.category == ZYDIS_CATEGORY_CALL)
+		return "a call in its first instructions (its return would land in kft's copy)";
+	if (k >= 0) {
+		uint64_t target = addr + len + (uint64_t)in->raw.imm[k].value.s;
+
+		if (in->raw.imm[k].size == 32) {
+			if (at + len > KFT_PLAN_BODY_MAX)
+				return "its first instructions are too long to move";
+			memcpy(f->body + at, b, len);
+			f->body_len = (uint8_t)(at + len);
+			add_fix(f, at + in->raw.imm[k].offset, at + len, target);
+			return NULL;
+		}
+		if (in->raw.imm[k].size != 8 || in->length != 2)
+			return "a branch in its first instructions kft cannot move";
+		if (at + 6 > KFT_PLAN_BODY_MAX)
+			return "its first instructions are too long to move";
+		if (b[0] == 0xeb) {			/* jmp rel8 -> rel32 */
+			f->body[at] = 0xe9;
+			f->body_len = (uint8_t)(at + 5);
+			add_fix(f, at + 1, at + 5, target);
+		} else if (b[0] >= 0x70 && b[0] <= 0x7f) {	/* jcc rel8 -> rel32 */
+			f->body[at] = 0x0f;
+			f->body[at + 1] = (uint8_t)(0x80 + (b[0] & 0xf));
+			f->body_len = (uint8_t)(at + 6);
+			add_fix(f, at + 2, at + 6, target);
+		} else {
+			return "a loop or jrcxz in its first instructions (no long form to move it to)";
+		}
+		return NULL;
+	}
+	if (at + len > KFT_PLAN_BODY_MAX)
+		return "its first instructions are too long to move";
+	memcpy(f->body + at, b, len);
+	f->body_len = (uint8_t)(at + len);
+	if (rip_relative(in)) {
+		if (in->raw.disp.size != 32 || in->address_width != 64)
+			return "an address in its first instructions kft cannot move";
+		add_fix(f, at + in->raw.disp.offset, at + len,
+			addr + len + (uint64_t)in->raw.disp.value);
+	}
+	return NULL;
+}
+
+/* Plan the function s. NULL, or why it is left alone. */
+static const char *plan_func(const struct planner *p, const struct kft_elf_sym *s,
+			     struct kft_plan_func *f)
+{
+	static const uint8_t endbr64[4] = { 0xf3, 0x0f, 0x1e, 0xfa };
+	uint64_t end = s->addr + s->size, avail, at;
+	const uint8_t *b = bytes_at(p, s->addr, &avail);
+	ZydisDecodedInstruction in;
+	const char *why;
+
+	memset(f, 0, sizeof(*f));
+	if (!b || avail < s->size)
+		return "its bytes are not in the file";
+	f->func = s->addr;
+	f->patch = s->addr + (s->size >= 4 && !memcmp(b, endbr64, 4) ? 4 : 0);
+	for (at = f->patch; at < f->patch + JMP_LEN; at += in.length) {
+		const uint8_t *ib = b + (at - s->addr);
+
+		if (at >= end || !decode(p, ib, end - at, &in))
+			return at >= end ? "shorter than the five bytes a jump takes"
+					 : "its first bytes do not decode";
+		if (at + in.length > end)
+			return "shorter than the five bytes a jump takes";
+		why = move_insn(f, &in, ib, at);
+		if (why)
+			return why;
+	}
+	f->orig_len = (uint8_t)(at - f->patch);
+	memcpy(f->orig, b + (f->patch - s->addr), f->orig_len);
+	return branch_into(p, s->addr, end, f->patch, at);
+}
+
+/* Code the C runtime runs around main, and parts of other functions. */
+static const char *not_a_function(const char *name)
+{
+	static const char *const crt[] = {
+		"_start", "_init", "_fini", "__libc_csu_init", "__libc_csu_fini",
+		"_dl_relocate_static_pie", "deregister_tm_clones", "register_tm_clones",
+		"__do_global_dtors_aux", "frame_dummy",
+	};
+
+	for (size_t i = 0; i < sizeof(crt) / sizeof(crt[0]); i++)
+		if (!strcmp(name, crt[i]))
+			return "the C runtime's start-up and end, not the program's";
+	if (strstr(name, ".cold"))
+		return "a cold part of another function (entered by a jump, not called)";
+	return NULL;
+}
+
+static int skip(struct kft_patch_plan *plan, const struct kft_elf_sym *s, const char *why)
+{
+	struct kft_plan_skip *k;
+
+	if (kft_grow((void **)&plan->skips, plan->nskips, &plan->skips_cap, sizeof(*plan->skips),
+		     16))
+		return -1;
+	k = &plan->skips[plan->nskips];
+	k->name = strdup(s->name ? s->name : "?");
+	if (!k->name)
+		return -1;
+	k->addr = s->addr;
+	k->why = why;
+	plan->nskips++;
+	return 0;
+}
+
+static int plan_all(struct planner *p, struct kft_patch_plan *plan, struct kft_error *err)
+{
+	const struct kft_elf *elf = p->elf;
+	uint64_t last = UINT64_MAX;
+	bool *whole = calloc(elf->nsyms + 1, sizeof(*whole));
+	int ret = 0;
+
+	if (!whole)
+		return kft_error_set(err, "out of memory");
+	for (size_t i = 0; i < elf->nsyms; i++)
+		whole[i] = elf->syms[i].size &&
+			   note_branches(p, elf->syms[i].addr, elf->syms[i].addr + elf->syms[i].size);
+	if (p->nbranches)
+		qsort(p->branches, p->nbranches, sizeof(*p->branches), cmp_branch);
+	for (size_t i = 0; i < elf->nsyms && !ret; i++) {
+		const struct kft_elf_sym *s = &elf->syms[i];
+		const char *why;
+
+		if (!s->size || s->addr == last)
+			continue;	/* an alias planned already, or no body */
+		last = s->addr;
+		if (kft_grow((void **)&plan->funcs, plan->nfuncs, &plan->funcs_cap,
+			     sizeof(*plan->funcs), 64)) {
+			ret = kft_error_set(err, "out of memory");
+			break;
+		}
+		why = s->name ? not_a_function(s->name) : NULL;
+		if (!why && !whole[i])
+			why = "its code does not all decode (where it branches to is not known)";
+		if (!why)
+			why = plan_func(p, s, &plan->funcs[plan->nfuncs]);
+		if (!why)
+			plan->nfuncs++;
+		else if (skip(plan, s, why))
+			ret = kft_error_set(err, "out of memory");
+	}
+	free(whole);
+	return ret;
+}
+
+int kft_patch_plan_make(struct kft_patch_plan *plan, const char *path, struct kft_error *err)
+{
+	struct planner p = { 0 };
+	struct kft_elf elf;
+	struct stat st;
+	void *map;
+	int fd, ret;
+
+	memset(plan, 0, sizeof(*plan));
+	if (!realpath(path, plan->path))
+		return kft_error_set(err, "%s: %s", path, strerror(errno));
+	fd = open(plan->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st)) {
+		ret = kft_error_set(err, "%s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return ret;
+	}
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return kft_error_set(err, "%s: %s", path, strerror(errno));
+	plan->file_size = (uint64_t)st.st_size;
+	if (kft_elf_open(&elf, plan->path, err)) {
+		munmap(map, (size_t)st.st_size);
+		return -1;
+	}
+	p.elf = &elf;
+	p.file = map;
+	p.file_size = (size_t)st.st_size;
+	if (!ZYAN_SUCCESS(ZydisDecoderInit(&p.dec, ZYDIS_MACHINE_MODE_LONG_64,
+					   ZYDIS_STACK_WIDTH_64)))
+		ret = kft_error_set(err, "the Zydis decoder would not start");
+	else
+		ret = plan_all(&p, plan, err);
+	free(p.branches);
+	kft_elf_close(&elf);
+	munmap(map, (size_t)st.st_size);
+	if (ret)
+		kft_patch_plan_free(plan);
+	return ret;
+}
+
+int kft_patch_plan_write(const struct kft_patch_plan *plan, const char *dir,
+			 struct kft_error *err)
+{
+	size_t funcs = plan->nfuncs * sizeof(*plan->funcs);
+	struct kft_plan_hdr *h = calloc(1, sizeof(*h) + funcs);
+	int ret;
+
+	if (!h)
+		return kft_error_set(err, "out of memory");
+	memcpy(h->magic, KFT_PLAN_MAGIC, sizeof(KFT_PLAN_MAGIC));
+	h->version = KFT_PLAN_VERSION;
+	h->nfuncs = (uint32_t)plan->nfuncs;
+	h->file_size = plan->file_size;
+	snprintf(h->path, sizeof(h->path), "%s", plan->path);
+	if (funcs)
+		memcpy(h + 1, plan->funcs, funcs);
+	ret = kft_trace_dir_write(dir, KFT_PLAN_FILE, h, sizeof(*h) + funcs, err);
+	free(h);
+	return ret;
+}
+
+void kft_patch_plan_free(struct kft_patch_plan *plan)
+{
+	for (size_t i = 0; i < plan->nskips; i++)
+		free(plan->skips[i].name);
+	free(plan->skips);
+	free(plan->funcs);
+	plan->skips = NULL;
+	plan->funcs = NULL;
+	plan->nskips = plan->nfuncs = 0;
+}

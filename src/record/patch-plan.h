@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A program built without instrumentation: which of its functions can
+ * have their entries patched safely, and how (format/patch-plan.h), with
+ * the reason for each that cannot. Decoded with Zydis.
+ */
+#ifndef KFT_RECORD_PATCH_PLAN_H
+#define KFT_RECORD_PATCH_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../common/error.h"
+#include "../format/patch-plan.h"
+
+struct kft_plan_skip {
+	char *name;
+	uint64_t addr;
+	const char *why;
+};
+
+struct kft_patch_plan {
+	char path[4096];		/* the program, resolved */
+	uint64_t file_size;
+	struct kft_plan_func *funcs;	/* patchable, by address */
+	size_t nfuncs, funcs_cap;
+	struct kft_plan_skip *skips;	/* not, with why */
+	size_t nskips, skips_cap;
+};
+
+/* Plan the patching of path's functions. 0, or -1 with err. */
+int kft_patch_plan_make(struct kft_patch_plan *plan, const char *path, struct kft_error *err);
+/* Write it as KFT_PLAN_FILE in the trace directory dir. */
+int kft_patch_plan_write(const struct kft_patch_plan *plan, const char *dir,
+			 struct kft_error *err);
+void kft_patch_plan_free(struct kft_patch_plan *plan);
+
+#endif

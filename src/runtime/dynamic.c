@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * A program built without instrumentation has its functions' entries
+ * patched at start, as kft record planned them (format/patch-plan.h;
+ * record/patch-plan.c decided what is safe and how): each function's
+ * first instructions become a jmp to its slot among trampolines mapped
+ * near the program, which calls kft_dyn_entry (mcount-x86_64.S: -pg
+ * -mfentry's entry stub, told the function by the slot), runs the
+ * instructions moved there and jumps back behind them. The exit comes as
+ * -pg's does: the entry takes the return address.
+ *
+ * This runs before main, from libkft's constructor, when no thread of
+ * the program runs yet (the helper runs none of its code): the bytes are
+ * written plainly. A function whose bytes are not those planned is left
+ * as it is. The patches stay for the program's life; the hooks follow
+ * the run.
+ */
+#include <fcntl.h>
+#include <limits.h>
+#include <link.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../format/patch-plan.h"
+#include "runtime.h"
+
+void kft_dyn_entry(void) KFT_HIDDEN;
+
+struct module {
+	const struct kft_plan_hdr *plan;
+	const struct kft_plan_func *funcs;
+	uintptr_t bias;			/* runtime address - link-time address */
+	const ElfW(Phdr) *phdr;
+	size_t phnum;
+};
+
+static KFT_NOTRACE bool in_reach(uintptr_t from, uintptr_t to)
+{
+	intptr_t d = (intptr_t)(to - from);
+
+	return d == (int32_t)d;
+}
+
+static KFT_NOTRACE void put_rel(uint8_t *field, uintptr_t from, uintptr_t to)
+{
+	int32_t rel = (int32_t)(intptr_t)(to - from);
+
+	memcpy(field, &rel, sizeof(rel));
+}
+
+/* Whether [lo, hi) lies in one of the module's code segments. */
+static KFT_NOTRACE bool in_code(const struct module *m, uintptr_t lo, uintptr_t hi)
+{
+	for (size_t i = 0; i < m->phnum; i++) {
+		const ElfW(Phdr) *ph = &m->phdr[i];
+		uintptr_t start = m->bias + ph->p_vaddr;
+
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && lo >= start &&
+		    hi <= start + ph->p_filesz)
+			return true;
+	}
+	return false;
+}
+
+/* Whether f is as planned, whole, and its bytes are there. */
+static KFT_NOTRACE bool sound(const struct module *m, const struct kft_plan_func *f)
+{
+	uintptr_t p = m->bias + f->patch;
+
+	if (f->orig_len < 5 || f->orig_len > KFT_PLAN_ORIG_MAX || f->body_len > KFT_PLAN_BODY_MAX ||
+	    f->nfix > KFT_PLAN_FIXES || !in_code(m, p, p + f->orig_len))
+		return false;
+	for (unsigned int i = 0; i < f->nfix; i++)
+		if (f->fix[i].field + 4 > f->body_len || f->fix[i].insn_end > f->body_len)
+			return false;
+	return !memcmp((const void *)p, f->orig, f->orig_len);
+}
+
+/* The slot at s for f; false if something is out of its reach. */
+static KFT_NOTRACE bool fill_slot(uint8_t *s, const struct module *m, const struct kft_plan_func *f)
+{
+	uintptr_t base = (uintptr_t)s, body = base + KFT_SLOT_BODY;
+	uintptr_t back = m->bias + f->patch + f->orig_len, jmp = body + f->body_len;
+	uint64_t stub = (uintptr_t)kft_dyn_entry, func = m->bias + f->func;
+
+	if (!in_reach(jmp + 5, back) || !in_reach(base + 5, m->bias + f->patch))
+		return false;
+	for (unsigned int i = 0; i < f->nfix; i++)
+		if (!in_reach(body + f->fix[i].insn_end, m->bias + f->fix[i].target))
+			return false;
+	s[0] = 0xff;	/* call *KFT_SLOT_STUB(%rip) */
+	s[1] = 0x15;
+	put_rel(s + 2, base + KFT_SLOT_BODY, base + KFT_SLOT_STUB);
+	memcpy(s + KFT_SLOT_BODY, f->body, f->body_len);
+	for (unsigned int i = 0; i < f->nfix; i++)
+		put_rel(s + KFT_SLOT_BODY + f->fix[i].field, body + f->fix[i].insn_end,
+			m->bias + f->fix[i].target);
+	s[jmp - base] = 0xe9;
+	put_rel(s + (jmp - base) + 1, jmp + 5, back);
+	memcpy(s + KFT_SLOT_STUB, &stub, sizeof(stub));
+	memcpy(s + KFT_SLOT_FUNC, &func, sizeof(func));
+	return true;
+}
+
+/* Write the module's code segments (writable while patched). */
+static KFT_NOTRACE int protect_code(const struct module *m, int prot)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+
+	for (size_t i = 0; i < m->phnum; i++) {
+		const ElfW(Phdr) *ph = &m->phdr[i];
+		uintptr_t lo = (m->bias + ph->p_vaddr) & ~(page - 1);
+		uintptr_t hi = (m->bias + ph->p_vaddr + ph->p_memsz + page - 1) & ~(page - 1);
+
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) &&
+		    mprotect((void *)lo, hi - lo, prot))
+			return -1;
+	}
+	return 0;
+}
+
+static KFT_NOTRACE void patch_module(const struct module *m)
+{
+	size_t n = m->plan->nfuncs, size = n * KFT_SLOT_SIZE;
+	uint8_t *slots;
+	bool *go;
+
+	if (!n)
+		return;
+	slots = (uint8_t *)kft_map_near(m->bias + m->funcs[0].patch, size);
+	if (!slots)
+		return;
+	go = calloc(n, sizeof(*go));
+	if (!go) {
+		munmap(slots, size);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		go[i] = sound(m, &m->funcs[i]) &&
+			fill_slot(slots + i * KFT_SLOT_SIZE, m, &m->funcs[i]);
+	if (mprotect(slots, size, PROT_READ | PROT_EXEC) ||
+	    protect_code(m, PROT_READ | PROT_WRITE)) {
+		free(go);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint8_t *p = (uint8_t *)(m->bias + m->funcs[i].patch);
+
+		if (!go[i])
+			continue;
+		p[0] = 0xe9;
+		put_rel(p + 1, (uintptr_t)p + 5, (uintptr_t)(slots + i * KFT_SLOT_SIZE));
+	}
+	protect_code(m, PROT_READ | PROT_EXEC);
+	free(go);
+}
+
+static KFT_NOTRACE int find_program(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct module *m = arg;
+
+	(void)size;
+	m->bias = info->dlpi_addr;
+	m->phdr = info->dlpi_phdr;
+	m->phnum = info->dlpi_phnum;
+	return 1;	/* the first is the program */
+}
+
+KFT_NOTRACE void kft_dynamic_patch(void)
+{
+	char exe[PATH_MAX];
+	struct module m = { 0 };
+	struct stat st;
+	size_t map_size;
+	ssize_t len;
+	void *map;
+	int fd = openat(kft_rt.dirfd, KFT_PLAN_FILE, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	map = fstat(fd, &st) || (size_t)st.st_size < sizeof(*m.plan)
+		      ? MAP_FAILED
+		      : mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return;
+	map_size = (size_t)st.st_size;
+	m.plan = map;
+	m.funcs = (const struct kft_plan_func *)(m.plan + 1);
+	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (len > 0 && !memcmp(m.plan->magic, KFT_PLAN_MAGIC, sizeof(KFT_PLAN_MAGIC)) &&
+	    m.plan->version == KFT_PLAN_VERSION &&
+	    map_size == sizeof(*m.plan) + m.plan->nfuncs * sizeof(*m.funcs) &&
+	    (exe[len] = '\0', !strncmp(exe, m.plan->path, sizeof(m.plan->path))) &&
+	    !stat(exe, &st) && (uint64_t)st.st_size == m.plan->file_size &&
+	    dl_iterate_phdr(find_program, &m))
+		patch_module(&m);
+	munmap(map, map_size);
+}

@@ -1,0 +1,69 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Programs built with no instrumentation flag: kft record patches their
+# functions' entries as they load (record/patch-plan.c, runtime/dynamic.c).
+# The build ignores this run's instrumentation: each_* gives gcc and clang
+# at -O0 and -O2.
+
+# build_plain NAME: progs/NAME.c with this run's compiler and level only
+build_plain() { "$TCC" -g "$TOPT" -Wall -Werror -o "$1" "$PROGS/$1.c"; }
+
+each_plain_program_is_patched_and_counted() {
+	build_plain plain
+	./plain >alone
+	kft record -- ./plain >out 2>err
+	check "the output is the untraced run's" cmp alone out
+	check "said what is patched" \
+		grep -q "^kft: note: ./plain is not instrumented: 8 of its 9 functions are patched as it loads" err
+	kft kd -f Fc | awk 'NR > 2 { print $1, $2 }' | sort >counts
+	# fib's two recursions at -O0; at -O2 gcc and clang make one a loop
+	fib=25
+	[ "$TOPT" = -O2 ] && fib=13
+	expect counts <<E
+deep 4
+fib $fib
+jumper 1
+leaf 7
+loop 2
+main 1
+rip 1
+tail 1
+E
+	kft kd -c | grep -o '[a-z]*$' | grep -v '^$' >tree
+	check "kd -c has as many fib as kd counts" test "$(grep -c '^fib$' tree)" = "$fib"
+	rows >rows
+	check "log: deep under jumper, left by longjmp" \
+		test "$(grep -c '^deep <- jumper$' rows)" = 1
+	check "log: six leaf under loop" test "$(grep -c '^leaf <- loop$' rows)" = 6
+	# (at -O2 tail jumps to leaf: as with -pg, the jump ends tail's call)
+	check "log: one under tail, or where tail was" \
+		test "$(grep -c -E '^leaf <- (tail|main)$' rows)" = 1
+	kft ftrace >ft
+	check "ftrace: every call" test "$(grep -c -E '[a-z]+\(\);|[a-z]+\(\) \{' ft)" = $((fib + 17))
+}
+
+# the patched entry sees the argument registers, as -pg -mfentry's does
+each_plain_program_arguments() {
+	build_plain plain
+	kft record -A leaf@arg1 -R loop -- ./plain >/dev/null 2>&1
+	kft ftrace | sed -E 's/^ *[0-9]+\) +[0-9. us]*\| *//' >ft
+	check "leaf's argument" test "$(grep -c -E '^leaf\([0-9]+\);' ft)" = 7
+	check "loop's return value" grep -q '^} /\* loop = 51 \*/$' ft
+}
+
+each_plain_program_report() {
+	build_plain plain
+	kft record --dynamic-report -- ./plain >/dev/null 2>err
+	check "the one left out, and why" \
+		grep -q "^kft:   _start (0x[0-9a-f]*): the C runtime's start-up and end, not the program's$" err
+	check "a trace directory's own file" test -s kft.data/patch-plan
+	kft record -- ./plain >/dev/null 2>err
+	check "recorded again over it" test -s kft.data/patch-plan
+}
+
+once_plain_program_no_check_is_not_patched() {
+	build_plain plain
+	kft record --no-check -- ./plain >out 2>err
+	check "nothing said" test ! -s err
+	check "no plan" test ! -e kft.data/patch-plan
+	check "nothing recorded of the program" test "$(kft kd -f Fc | awk 'NR > 2' | wc -l)" = 0
+}
