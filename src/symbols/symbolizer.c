@@ -612,6 +612,8 @@ static bool lookup(struct kft_symbolizer *sz, uint64_t image, uint64_t addr,
 	memset(sym, 0, sizeof(*sym));
 	if (addr >= KERNEL_HALF)
 		return lookup_kernel(sz, addr, sym);
+	if (!addr)
+		return false;	/* no address: a kernel call's caller not known */
 	s = get_session(sz, (uint32_t)image);
 	if (s && s->missing && !s->warned) {
 		s->warned = true;

@@ -74,7 +74,8 @@ check "args: under the program's read_file" awk '
 kft kd -c /tmp/targs > /tmp/args.tree 2>&1
 check "args: kd -c agrees" sh -c "grep -q 'do_sys_openat2 .*(\"/proc/version\", -100) = [0-9]' /tmp/args.tree &&
 	grep -q 'ksys_read .*(256) = $len\$' /tmp/args.tree"
-kft log /tmp/targs > /tmp/args.log 2>&1
+kft log /tmp/targs > /tmp/args.log 2>/tmp/args.log.err
+check "args: log warns of nothing" test ! -s /tmp/args.log.err
 check "args: log has KFT's columns, ksys_read's third word 256" sh -c \
 	'grep -q "Frame ptr *Arg 1 *Arg 2 *Arg 3" /tmp/args.log &&
 	 grep -q "ksys_read .* 0000000000000100\$" /tmp/args.log'
