@@ -17,14 +17,11 @@
  * by a jump, with no return address of their own) are left alone.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <Zydis/Zydis.h>
 
@@ -44,27 +41,10 @@ struct branch {
 
 struct planner {
 	const struct kft_elf *elf;
-	const uint8_t *file;
-	size_t file_size;
 	ZydisDecoder dec;
 	struct branch *branches;
 	size_t nbranches, branches_cap;
 };
-
-/* The bytes at vaddr, and how many follow in the file; NULL if none. */
-static const uint8_t *bytes_at(const struct planner *p, uint64_t vaddr, uint64_t *avail)
-{
-	for (size_t i = 0; i < p->elf->nloads; i++) {
-		const struct kft_elf_load *l = &p->elf->loads[i];
-
-		if (vaddr >= l->vaddr && vaddr < l->vaddr + l->filesz &&
-		    l->offset + l->filesz <= p->file_size) {
-			*avail = l->vaddr + l->filesz - vaddr;
-			return p->file + l->offset + (vaddr - l->vaddr);
-		}
-	}
-	return NULL;
-}
 
 static bool decode(const struct planner *p, const uint8_t *b, uint64_t avail,
 		   ZydisDecodedInstruction *in)
@@ -93,7 +73,7 @@ static bool note_branches(struct planner *p, uint64_t start, uint64_t end)
 {
 	ZydisDecodedInstruction in;
 	uint64_t avail;
-	const uint8_t *b = bytes_at(p, start, &avail);
+	const uint8_t *b = kft_elf_bytes_at(p->elf, start, &avail);
 
 	if (!b || avail < end - start)
 		return false;
@@ -164,31 +144,21 @@ static const char *move_insn(struct kft_plan_func *f, const ZydisDecodedInstruct
 {
 	unsigned int at = f->body_len, len = in->length;
 	int k = rel_imm(in);
+	uint64_t target = k >= 0 ? addr + len + (uint64_t)in->raw.imm[k].value.s : 0;
 
 	if (f->nfix == KFT_PLAN_FIXES)
 		return "too many addresses to move in its first instructions";
 	if (in->meta.category == ZYDIS_CATEGORY_CALL)
 		return "a call in its first instructions (its return would land in kft's copy)";
-	if (k >= 0) {
-		uint64_t target = addr + len + (uint64_t)in->raw.imm[k].value.s;
-
-		if (in->raw.imm[k].size == 32) {
-			if (at + len > KFT_PLAN_BODY_MAX)
-				return "its first instructions are too long to move";
-			memcpy(f->body + at, b, len);
-			f->body_len = (uint8_t)(at + len);
-			add_fix(f, at + in->raw.imm[k].offset, at + len, target);
-			return NULL;
-		}
-		if (in->raw.imm[k].size != 8 || in->length != 2)
-			return "a branch in its first instructions kft cannot move";
+	if (k >= 0 && in->raw.imm[k].size == 8 && len == 2) {
+		/* jmp or jcc rel8, made rel32 */
 		if (at + 6 > KFT_PLAN_BODY_MAX)
 			return "its first instructions are too long to move";
-		if (b[0] == 0xeb) {			/* jmp rel8 -> rel32 */
+		if (b[0] == 0xeb) {
 			f->body[at] = 0xe9;
 			f->body_len = (uint8_t)(at + 5);
 			add_fix(f, at + 1, at + 5, target);
-		} else if (b[0] >= 0x70 && b[0] <= 0x7f) {	/* jcc rel8 -> rel32 */
+		} else if (b[0] >= 0x70 && b[0] <= 0x7f) {
 			f->body[at] = 0x0f;
 			f->body[at + 1] = (uint8_t)(0x80 + (b[0] & 0xf));
 			f->body_len = (uint8_t)(at + 6);
@@ -198,16 +168,19 @@ static const char *move_insn(struct kft_plan_func *f, const ZydisDecodedInstruct
 		}
 		return NULL;
 	}
+	if (k >= 0 && in->raw.imm[k].size != 32)
+		return "a branch in its first instructions kft cannot move";
+	if (k < 0 && rip_relative(in) && (in->raw.disp.size != 32 || in->address_width != 64))
+		return "an address in its first instructions kft cannot move";
 	if (at + len > KFT_PLAN_BODY_MAX)
 		return "its first instructions are too long to move";
 	memcpy(f->body + at, b, len);
 	f->body_len = (uint8_t)(at + len);
-	if (rip_relative(in)) {
-		if (in->raw.disp.size != 32 || in->address_width != 64)
-			return "an address in its first instructions kft cannot move";
+	if (k >= 0)
+		add_fix(f, at + in->raw.imm[k].offset, at + len, target);
+	else if (rip_relative(in))
 		add_fix(f, at + in->raw.disp.offset, at + len,
 			addr + len + (uint64_t)in->raw.disp.value);
-	}
 	return NULL;
 }
 
@@ -217,7 +190,7 @@ static const char *plan_func(const struct planner *p, const struct kft_elf_sym *
 {
 	static const uint8_t endbr64[4] = { 0xf3, 0x0f, 0x1e, 0xfa };
 	uint64_t end = s->addr + s->size, avail, at;
-	const uint8_t *b = bytes_at(p, s->addr, &avail);
+	const uint8_t *b = kft_elf_bytes_at(p->elf, s->addr, &avail);
 	ZydisDecodedInstruction in;
 	const char *why;
 
@@ -277,6 +250,16 @@ static int skip(struct kft_patch_plan *plan, const struct kft_elf_sym *s, const 
 	return 0;
 }
 
+/* Whether sym i is one to plan: with a body, and the first name of its
+ * address (aliases sort after it); *last is the address of the one before. */
+static bool to_plan(const struct kft_elf *elf, size_t i, uint64_t *last)
+{
+	if (!elf->syms[i].size || elf->syms[i].addr == *last)
+		return false;
+	*last = elf->syms[i].addr;
+	return true;
+}
+
 static int plan_all(struct planner *p, struct kft_patch_plan *plan, struct kft_error *err)
 {
 	const struct kft_elf *elf = p->elf;
@@ -287,17 +270,17 @@ static int plan_all(struct planner *p, struct kft_patch_plan *plan, struct kft_e
 	if (!whole)
 		return kft_error_set(err, "out of memory");
 	for (size_t i = 0; i < elf->nsyms; i++)
-		whole[i] = elf->syms[i].size &&
+		whole[i] = to_plan(elf, i, &last) &&
 			   note_branches(p, elf->syms[i].addr, elf->syms[i].addr + elf->syms[i].size);
 	if (p->nbranches)
 		qsort(p->branches, p->nbranches, sizeof(*p->branches), cmp_branch);
+	last = UINT64_MAX;
 	for (size_t i = 0; i < elf->nsyms && !ret; i++) {
 		const struct kft_elf_sym *s = &elf->syms[i];
 		const char *why;
 
-		if (!s->size || s->addr == last)
-			continue;	/* an alias planned already, or no body */
-		last = s->addr;
+		if (!to_plan(elf, i, &last))
+			continue;
 		if (kft_grow((void **)&plan->funcs, plan->nfuncs, &plan->funcs_cap,
 			     sizeof(*plan->funcs), 64)) {
 			ret = kft_error_set(err, "out of memory");
@@ -322,31 +305,15 @@ int kft_patch_plan_make(struct kft_patch_plan *plan, const char *path, struct kf
 	struct planner p = { 0 };
 	struct kft_elf elf;
 	struct stat st;
-	void *map;
-	int fd, ret;
+	int ret;
 
 	memset(plan, 0, sizeof(*plan));
-	if (!realpath(path, plan->path))
-		return kft_error_set(err, "%s: %s", path, strerror(errno));
-	fd = open(plan->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st)) {
-		ret = kft_error_set(err, "%s: %s", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return ret;
-	}
-	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (map == MAP_FAILED)
+	if (!realpath(path, plan->path) || stat(plan->path, &st))
 		return kft_error_set(err, "%s: %s", path, strerror(errno));
 	plan->file_size = (uint64_t)st.st_size;
-	if (kft_elf_open(&elf, plan->path, err)) {
-		munmap(map, (size_t)st.st_size);
+	if (kft_elf_open(&elf, plan->path, err))
 		return -1;
-	}
 	p.elf = &elf;
-	p.file = map;
-	p.file_size = (size_t)st.st_size;
 	if (!ZYAN_SUCCESS(ZydisDecoderInit(&p.dec, ZYDIS_MACHINE_MODE_LONG_64,
 					   ZYDIS_STACK_WIDTH_64)))
 		ret = kft_error_set(err, "the Zydis decoder would not start");
@@ -354,7 +321,6 @@ int kft_patch_plan_make(struct kft_patch_plan *plan, const char *path, struct kf
 		ret = plan_all(&p, plan, err);
 	free(p.branches);
 	kft_elf_close(&elf);
-	munmap(map, (size_t)st.st_size);
 	if (ret)
 		kft_patch_plan_free(plan);
 	return ret;

@@ -18,7 +18,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <link.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -36,13 +35,6 @@ struct module {
 	const ElfW(Phdr) *phdr;
 	size_t phnum;
 };
-
-static KFT_NOTRACE bool in_reach(uintptr_t from, uintptr_t to)
-{
-	intptr_t d = (intptr_t)(to - from);
-
-	return d == (int32_t)d;
-}
 
 static KFT_NOTRACE void put_rel(uint8_t *field, uintptr_t from, uintptr_t to)
 {
@@ -79,18 +71,19 @@ static KFT_NOTRACE bool sound(const struct module *m, const struct kft_plan_func
 	return !memcmp((const void *)p, f->orig, f->orig_len);
 }
 
-/* The slot at s for f; false if something is out of its reach. */
-static KFT_NOTRACE bool fill_slot(uint8_t *s, const struct module *m, const struct kft_plan_func *f)
+/* The slot at s for f, or nothing if something is out of its reach (the
+ * slot's first byte stays 0). */
+static KFT_NOTRACE void fill_slot(uint8_t *s, const struct module *m, const struct kft_plan_func *f)
 {
 	uintptr_t base = (uintptr_t)s, body = base + KFT_SLOT_BODY;
 	uintptr_t back = m->bias + f->patch + f->orig_len, jmp = body + f->body_len;
 	uint64_t stub = (uintptr_t)kft_dyn_entry, func = m->bias + f->func;
 
-	if (!in_reach(jmp + 5, back) || !in_reach(base + 5, m->bias + f->patch))
-		return false;
+	if (!kft_rel32_reaches(jmp + 5, back) || !kft_rel32_reaches(m->bias + f->patch + 5, base))
+		return;
 	for (unsigned int i = 0; i < f->nfix; i++)
-		if (!in_reach(body + f->fix[i].insn_end, m->bias + f->fix[i].target))
-			return false;
+		if (!kft_rel32_reaches(body + f->fix[i].insn_end, m->bias + f->fix[i].target))
+			return;
 	s[0] = 0xff;	/* call *KFT_SLOT_STUB(%rip) */
 	s[1] = 0x15;
 	put_rel(s + 2, base + KFT_SLOT_BODY, base + KFT_SLOT_STUB);
@@ -102,7 +95,6 @@ static KFT_NOTRACE bool fill_slot(uint8_t *s, const struct module *m, const stru
 	put_rel(s + (jmp - base) + 1, jmp + 5, back);
 	memcpy(s + KFT_SLOT_STUB, &stub, sizeof(stub));
 	memcpy(s + KFT_SLOT_FUNC, &func, sizeof(func));
-	return true;
 }
 
 /* Write the module's code segments (writable while patched). */
@@ -126,36 +118,27 @@ static KFT_NOTRACE void patch_module(const struct module *m)
 {
 	size_t n = m->plan->nfuncs, size = n * KFT_SLOT_SIZE;
 	uint8_t *slots;
-	bool *go;
 
 	if (!n)
 		return;
 	slots = (uint8_t *)kft_map_near(m->bias + m->funcs[0].patch, size);
 	if (!slots)
 		return;
-	go = calloc(n, sizeof(*go));
-	if (!go) {
-		munmap(slots, size);
-		return;
-	}
 	for (size_t i = 0; i < n; i++)
-		go[i] = sound(m, &m->funcs[i]) &&
+		if (sound(m, &m->funcs[i]))
 			fill_slot(slots + i * KFT_SLOT_SIZE, m, &m->funcs[i]);
 	if (mprotect(slots, size, PROT_READ | PROT_EXEC) ||
-	    protect_code(m, PROT_READ | PROT_WRITE)) {
-		free(go);
+	    protect_code(m, PROT_READ | PROT_WRITE))
 		return;
-	}
 	for (size_t i = 0; i < n; i++) {
-		uint8_t *p = (uint8_t *)(m->bias + m->funcs[i].patch);
+		uint8_t *p = (uint8_t *)(m->bias + m->funcs[i].patch), *slot = slots + i * KFT_SLOT_SIZE;
 
-		if (!go[i])
-			continue;
+		if (!slot[0])
+			continue;	/* not filled: left as it is */
 		p[0] = 0xe9;
-		put_rel(p + 1, (uintptr_t)p + 5, (uintptr_t)(slots + i * KFT_SLOT_SIZE));
+		put_rel(p + 1, (uintptr_t)p + 5, (uintptr_t)slot);
 	}
 	protect_code(m, PROT_READ | PROT_EXEC);
-	free(go);
 }
 
 static KFT_NOTRACE int find_program(struct dl_phdr_info *info, size_t size, void *arg)

@@ -84,9 +84,7 @@ static KFT_NOTRACE bool is_call_to(const unsigned char *p, uintptr_t stub)
 
 static KFT_NOTRACE bool in_reach(uintptr_t p, uintptr_t stub)
 {
-	intptr_t rel = (intptr_t)(stub - (p + 5));
-
-	return rel == (int32_t)rel;
+	return kft_rel32_reaches(p + 5, stub);
 }
 
 /* size bytes, read-write, within 1 GiB of addr, so that a rel32 from

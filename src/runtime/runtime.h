@@ -367,6 +367,14 @@ int kft_compress_make_room(struct kft_tls *t, uint64_t need) KFT_HIDDEN;
 void kft_patch_all(void) KFT_HIDDEN;
 /* size bytes, read-write, which a rel32 from near addr reaches; 0: none */
 uintptr_t kft_map_near(uintptr_t addr, size_t size) KFT_HIDDEN;
+
+/* Whether a rel32 in an instruction that ends at from reaches to. */
+static inline KFT_NOTRACE bool kft_rel32_reaches(uintptr_t from, uintptr_t to)
+{
+	intptr_t rel = (intptr_t)(to - from);
+
+	return rel == (int32_t)rel;
+}
 /* dynamic.c: a program built without instrumentation has its functions'
  * entries patched at start, as kft record planned (format/patch-plan.h) */
 void kft_dynamic_patch(void) KFT_HIDDEN;

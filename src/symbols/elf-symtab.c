@@ -649,6 +649,23 @@ size_t kft_elf_find_imports(const struct kft_elf *elf, const char *glob)
 	return n;
 }
 
+const uint8_t *kft_elf_bytes_at(const struct kft_elf *elf, uint64_t vaddr, uint64_t *avail)
+{
+	size_t size;
+	const uint8_t *file = (const uint8_t *)elf_rawfile(elf->handle, &size);
+
+	for (size_t i = 0; file && i < elf->nloads; i++) {
+		const struct kft_elf_load *l = &elf->loads[i];
+
+		if (vaddr >= l->vaddr && vaddr < l->vaddr + l->filesz &&
+		    l->offset + l->filesz <= size) {
+			*avail = l->vaddr + l->filesz - vaddr;
+			return file + l->offset + (vaddr - l->vaddr);
+		}
+	}
+	return NULL;
+}
+
 bool kft_elf_offset_to_vaddr(const struct kft_elf *elf, uint64_t offset, uint64_t *vaddr)
 {
 	for (size_t i = 0; i < elf->nloads; i++) {

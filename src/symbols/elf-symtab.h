@@ -106,6 +106,9 @@ size_t kft_elf_find_glob(const struct kft_elf *elf, const char *glob, uint64_t *
  * names match glob (or are that name): its library calls. */
 size_t kft_elf_find_imports(const struct kft_elf *elf, const char *glob);
 
+/* The file's bytes at link-time address vaddr, and how many of its
+ * loaded bytes follow (*avail); NULL if the file holds none there. */
+const uint8_t *kft_elf_bytes_at(const struct kft_elf *elf, uint64_t vaddr, uint64_t *avail);
 /* Turn a file offset (from /proc/PID/maps) into a link-time address. */
 bool kft_elf_offset_to_vaddr(const struct kft_elf *elf, uint64_t offset, uint64_t *vaddr);
 
