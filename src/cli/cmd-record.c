@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,33 +156,63 @@ struct record_opts {
 	const char *cpus;
 };
 
+/* What the runtime's helper had not compressed: the end of each log,
+ * fork children's logs, a run on one CPU. Failing leaves them raw. */
+struct compress_job {
+	const char *dir;
+	bool raw_only;
+	struct kft_error err;
+	int ret;
+};
+
+static void *compress_rest(void *arg)
+{
+	struct compress_job *job = arg;
+	struct kft_zstats st;
+
+	job->ret = kft_trace_compress(job->dir, job->raw_only, &st, &job->err);
+	return NULL;
+}
+
 /*
  * The program has ended; from one reading of the trace: save the names of
  * the functions it holds (so that it reads the same when the program is
  * rebuilt, removed or elsewhere), and say what it could not hold and what
- * the config asked for that never came.
+ * the config asked for that never came. With a compress job, its logs are
+ * compressed meanwhile (cut down only, raw_only): the reading has them
+ * open already and asks for no record, and the two take about as long.
  */
-static void record_finish(const char *dir)
+static void record_finish(const char *dir, struct compress_job *job)
 {
 	struct kft_symbolizer *sz;
 	struct kft_trace tr;
 	struct kft_error err;
+	pthread_t tid;
+	bool threaded = false, opened;
 
 	/* (held: this kft compresses it, but only after this reading) */
-	if (kft_trace_open_as(&tr, dir,
-			      KFT_OPEN_HELD | KFT_OPEN_NO_ARGS | KFT_OPEN_NO_SWITCHES |
-				      KFT_OPEN_NO_RECORDS,
-			      &err))
-		return;		/* the views will say why */
-	/* names from the files on disk, not from a symbols file saved before */
-	sz = kft_symbolizer_new_from_disk(dir, &err);
-	if (!sz || kft_symbols_save(dir, &tr, sz, &err))
-		fprintf(stderr, "kft: warning: %s; names will come from the files on disk\n",
-			err.msg);
-	kft_view_losses(stderr, &tr, "kft: ");
-	kft_view_unreached(stderr, &tr, sz, "kft: ");
-	kft_symbolizer_free(sz);
-	kft_trace_close(&tr);
+	opened = !kft_trace_open_as(&tr, dir,
+				    KFT_OPEN_HELD | KFT_OPEN_NO_ARGS | KFT_OPEN_NO_SWITCHES |
+					    KFT_OPEN_NO_RECORDS,
+				    &err);	/* (if not, the views will say why) */
+	if (job && !(threaded = !pthread_create(&tid, NULL, compress_rest, job)))
+		compress_rest(job);
+	if (opened) {
+		/* names from the files on disk, not from a symbols file saved before */
+		sz = kft_symbolizer_new_from_disk(dir, &err);
+		if (!sz || kft_symbols_save(dir, &tr, sz, &err))
+			fprintf(stderr, "kft: warning: %s; names will come from the files on disk\n",
+				err.msg);
+		kft_view_losses(stderr, &tr, "kft: ");
+		kft_view_unreached(stderr, &tr, sz, "kft: ");
+		kft_symbolizer_free(sz);
+		kft_trace_close(&tr);
+	}
+	if (threaded)
+		pthread_join(tid, NULL);
+	if (job && job->ret)
+		fprintf(stderr, "kft: warning: %s; those records stay %s\n", job->err.msg,
+			job->raw_only ? "where they are" : "uncompressed");
 }
 
 static volatile sig_atomic_t interrupted;
@@ -264,7 +295,7 @@ static int attach(const struct record_opts *o, struct kft_config *cfg)
 	sigaction(SIGTERM, &old_term, NULL);
 	if (how == KFT_ATTACH_FAILED || how == KFT_ATTACH_DETACHING)
 		kft_cli_said(-1, &err);
-	record_finish(o->dir);
+	record_finish(o->dir, NULL);
 	if (how == KFT_ATTACH_DETACHED)
 		fprintf(stderr, "kft: process %ld runs on untraced; the trace is in %s\n", pid,
 			o->dir);
@@ -566,18 +597,6 @@ static int check_cpus(const struct kft_config *cfg)
 	return -1;
 }
 
-/* What the runtime's helper had not compressed: the end of each log,
- * fork children's logs, a run on one CPU. Failing leaves them raw. */
-static void compress_rest(const char *dir, bool raw_only)
-{
-	struct kft_zstats st;
-	struct kft_error err;
-
-	if (kft_trace_compress(dir, raw_only, &st, &err))
-		fprintf(stderr, "kft: warning: %s; those records stay %s\n", err.msg,
-			raw_only ? "where they are" : "uncompressed");
-}
-
 /* A program built without instrumentation: what will be patched. */
 static void say_plan(const struct kft_patch_plan *plan, const char *name, bool report)
 {
@@ -678,11 +697,10 @@ int kft_cmd_record(int argc, char **argv)
 	ret = end.status;
 	if (!end.trace_kept)
 		goto out;
-	record_finish(o.dir);
-	if (end.latency_copy)
-		record_finish(end.latency_copy);
 	/* with --no-compress, the files are still cut down to what they hold */
-	compress_rest(o.dir, o.no_compress);
+	record_finish(o.dir, &(struct compress_job){ .dir = o.dir, .raw_only = o.no_compress });
+	if (end.latency_copy)
+		record_finish(end.latency_copy, NULL);
 out:
 	kft_patch_plan_free(&plan);
 	free(end.latency_copy);

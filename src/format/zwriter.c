@@ -29,12 +29,15 @@ static KFT_NOTRACE int read_all(int fd, void *buf, size_t len, uint64_t off)
 	return n == (ssize_t)len ? 0 : -1;
 }
 
-/* Find where the whole frames end; drop what follows. */
+/* Find where the whole frames end; drop what follows. The frames'
+ * headers are read through a map: one read each cost more than the
+ * packing of what a program left for kft record. */
 static KFT_NOTRACE int resume(struct kft_zwriter *w)
 {
 	struct kft_zhdr zh;
 	struct stat st;
-	uint64_t off = sizeof(zh);
+	uint64_t off = sizeof(zh), size;
+	const char *map;
 
 	if (fstat(w->z_fd, &st))
 		return -1;
@@ -50,27 +53,33 @@ static KFT_NOTRACE int resume(struct kft_zwriter *w)
 		w->zlen = sizeof(zh);
 		return ftruncate(w->z_fd, (off_t)w->zlen);
 	}
-	if (read_all(w->z_fd, &zh, sizeof(zh), 0) ||
-	    memcmp(zh.magic, KFT_ZREC_MAGIC, sizeof(KFT_ZREC_MAGIC)) ||
+	size = (uint64_t)st.st_size;
+	map = mmap(NULL, size, PROT_READ, MAP_SHARED, w->z_fd, 0);
+	if (map == MAP_FAILED)
+		return -1;
+	memcpy(&zh, map, sizeof(zh));
+	if (memcmp(zh.magic, KFT_ZREC_MAGIC, sizeof(KFT_ZREC_MAGIC)) ||
 	    zh.hdr_size != sizeof(zh) || zh.chunk_recs != KFT_ZCHUNK_RECS ||
 	    !kft_zcodec_known(zh.codec)) {
+		munmap((void *)map, size);
 		errno = EINVAL;		/* not ours to append to */
 		return -1;
 	}
 	w->codec = zh.codec;
-	while (!w->sealed) {
+	while (!w->sealed && size - off >= sizeof(struct kft_zframe)) {
 		struct kft_zframe f;
 
-		if (read_all(w->z_fd, &f, sizeof(f), off) || f.magic != KFT_ZFRAME_MAGIC ||
-		    f.first != w->done || !f.nrecs || f.nrecs > KFT_ZCHUNK_RECS ||
-		    f.zsize > (uint64_t)st.st_size - off - sizeof(f))
+		memcpy(&f, map + off, sizeof(f));
+		if (f.magic != KFT_ZFRAME_MAGIC || f.first != w->done || !f.nrecs ||
+		    f.nrecs > KFT_ZCHUNK_RECS || f.zsize > size - off - sizeof(f))
 			break;
 		off += sizeof(f) + f.zsize;
 		w->done += f.nrecs;
 		w->sealed = f.nrecs < KFT_ZCHUNK_RECS;
 	}
+	munmap((void *)map, size);
 	w->zlen = off;
-	return off < (uint64_t)st.st_size ? ftruncate(w->z_fd, (off_t)off) : 0;
+	return off < size ? ftruncate(w->z_fd, (off_t)off) : 0;
 }
 
 KFT_NOTRACE int kft_zwriter_open(struct kft_zwriter *w, int dirfd, const char *name)
@@ -204,13 +213,13 @@ KFT_NOTRACE int kft_zwriter_add(struct kft_zwriter *w, uint32_t n)
 	return len ? kft_zwriter_append(w, w->p.out, len, n) : -1;
 }
 
-KFT_NOTRACE int kft_zwriter_commit(struct kft_zwriter *w)
+KFT_NOTRACE int kft_zwriter_commit(struct kft_zwriter *w, bool sync)
 {
 	uint64_t from = w->records_off + w->durable * sizeof(struct kft_rec);
 
 	if (w->durable == w->done)
 		return 0;
-	if (fdatasync(w->z_fd))
+	if (sync && fdatasync(w->z_fd))
 		return -1;
 	/* a file system that cannot punch keeps both copies: still right */
 	if (!w->ring &&

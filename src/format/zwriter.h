@@ -72,10 +72,13 @@ int kft_zwriter_add(struct kft_zwriter *w, uint32_t n);
 /* Append a frame another packer made of records [done, done + n). */
 int kft_zwriter_append(struct kft_zwriter *w, const void *frame, size_t len, uint32_t n);
 
-/* Sync the frames appended, then punch their records out of the thread
- * file (a ring's stay: they are written over). 0, or -1 (the records
- * stay in both). */
-int kft_zwriter_commit(struct kft_zwriter *w);
+/* Sync the frames appended (if sync), then punch their records out of
+ * the thread file (a ring's stay: they are written over). 0, or -1 (the
+ * records stay in both). Unsynced, the frames are in the page cache,
+ * where every reader finds them, before the records go: a crash of the
+ * program or of kft loses nothing; only a crash of the machine could,
+ * as it could the raw records, which no one syncs. */
+int kft_zwriter_commit(struct kft_zwriter *w, bool sync);
 
 void kft_zwriter_close(struct kft_zwriter *w);
 

@@ -154,7 +154,7 @@ static KFT_NOTRACE bool follow(struct zslot *s)
 		 * further: the logs stay populated ahead of it between frames */
 		kft_prefault_step();
 		if (kft_zwriter_add(&s->w, KFT_ZCHUNK_RECS)) {
-			kft_zwriter_commit(&s->w);
+			kft_zwriter_commit(&s->w, true);
 			release(s);	/* a full disk, say: the rest stays raw */
 			return true;
 		}
@@ -164,11 +164,10 @@ static KFT_NOTRACE bool follow(struct zslot *s)
 	}
 	if (ring)
 		raise_ring(s->hdr, s->w.done);	/* (it may have grown whole since) */
-	/* a ring gives nothing back, so waits for no sync (kft record syncs
-	 * its .kfz once the program ends) */
+	/* a ring gives nothing back, so waits for no sync */
 	else if (s->w.done - s->w.durable >= BATCH_RECS ||
 		 (n < ROUND_CHUNKS && s->w.done > s->w.durable))
-		kft_zwriter_commit(&s->w);
+		kft_zwriter_commit(&s->w, true);
 	if (done && n < ROUND_CHUNKS)
 		release(s);	/* the last part frame is `kft record`'s, at the end */
 	return n > 0;
