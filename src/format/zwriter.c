@@ -57,6 +57,8 @@ static KFT_NOTRACE int resume(struct kft_zwriter *w)
 	map = mmap(NULL, size, PROT_READ, MAP_SHARED, w->z_fd, 0);
 	if (map == MAP_FAILED)
 		return -1;
+	/* (in one call: a fault every 16 pages was 190 of fib's) */
+	kft_populate((void *)map, size, MADV_POPULATE_READ);
 	memcpy(&zh, map, sizeof(zh));
 	if (memcmp(zh.magic, KFT_ZREC_MAGIC, sizeof(KFT_ZREC_MAGIC)) ||
 	    zh.hdr_size != sizeof(zh) || zh.chunk_recs != KFT_ZCHUNK_RECS ||
