@@ -11,7 +11,10 @@
  * instructions at its patch point (after an endbr64): the slot calls the
  * entry stub (kft_dyn_entry, which works as -pg -mfentry's __fentry__
  * does), runs those instructions, rewritten to work from there, and
- * jumps back behind them.
+ * jumps back behind them. A call among them (always the last: it ends
+ * past the jmp's five bytes) is made as a push of its return address in
+ * the function, behind the jmp, and a jump: the callee returns into the
+ * function itself, where unwinders know the frame.
  */
 #ifndef KFT_PATCH_PLAN_H
 #define KFT_PATCH_PLAN_H
@@ -20,7 +23,7 @@
 
 #define KFT_PLAN_FILE "patch-plan"
 #define KFT_PLAN_MAGIC "KFTPLAN"
-#define KFT_PLAN_VERSION 1
+#define KFT_PLAN_VERSION 2
 
 /*
  * A trampoline slot, 64 bytes, 64-aligned (the stub finds the function's
@@ -38,13 +41,17 @@
 #define KFT_PLAN_BODY_MAX (KFT_SLOT_STUB - KFT_SLOT_BODY - 5)
 #define KFT_PLAN_ORIG_MAX 24	/* bytes the jmp covers, whole instructions */
 #define KFT_PLAN_FIXES 4
+#define KFT_PLAN_LOOPS 4
 
-/* A rel32 field of the body that must point at target, counted from the
- * end of its instruction. */
+/* A field of the body that must point at target: a rel32 counted from
+ * the end of its instruction, or an address, 8 bytes. */
+enum { KFT_PLAN_FIX_REL32, KFT_PLAN_FIX_ADDR };
+
 struct kft_plan_fix {
 	uint8_t field;		/* the field's offset in the body */
-	uint8_t insn_end;	/* its instruction's end, in the body */
-	uint8_t pad[6];
+	uint8_t insn_end;	/* its instruction's end, in the body (rel32) */
+	uint8_t kind;		/* KFT_PLAN_FIX_* */
+	uint8_t pad[5];
 	uint64_t target;	/* link-time address */
 };
 
@@ -54,10 +61,16 @@ struct kft_plan_func {
 	uint8_t orig_len;	/* bytes from patch the jmp replaces (at least 5) */
 	uint8_t body_len;
 	uint8_t nfix;
-	uint8_t pad[5];
+	uint8_t nloop;
+	uint8_t pad[4];
 	uint8_t orig[KFT_PLAN_ORIG_MAX];	/* what they are: checked first */
 	uint8_t body[KFT_PLAN_BODY_MAX + 1];
 	struct kft_plan_fix fix[KFT_PLAN_FIXES];
+	/* the rel32 fields (link-time addresses, each its instruction's last
+	 * four bytes) of the function's jumps back to its own start, a loop
+	 * made of a tail call: re-aimed at the slot's body, a turn of the
+	 * loop runs the moved instructions and is not counted as a call */
+	uint64_t loop[KFT_PLAN_LOOPS];
 };
 
 /* The file: this header, then nfuncs struct kft_plan_func by address. */

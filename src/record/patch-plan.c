@@ -36,6 +36,8 @@
  * call (a function calling itself is a recursion, not a loop). */
 struct branch {
 	uint64_t target, from;
+	uint64_t rel32;		/* its rel32 field's address when it ends the
+				 * instruction, else 0 */
 	bool call;
 };
 
@@ -90,6 +92,10 @@ static bool note_branches(struct planner *p, uint64_t start, uint64_t end)
 			return false;
 		p->branches[p->nbranches].target = at + in.length + (uint64_t)in.raw.imm[k].value.s;
 		p->branches[p->nbranches].call = in.meta.category == ZYDIS_CATEGORY_CALL;
+		p->branches[p->nbranches].rel32 =
+			in.raw.imm[k].size == 32 && in.raw.imm[k].offset + 4 == in.length
+				? at + in.raw.imm[k].offset
+				: 0;
 		p->branches[p->nbranches++].from = at;
 	}
 	return true;
@@ -102,10 +108,11 @@ static int cmp_branch(const void *a, const void *b)
 	return x->target < y->target ? -1 : x->target > y->target;
 }
 
-/* Why a branch makes [lo, hi) unsafe to move for the function at
- * [start, end), or NULL. */
+/* Why a branch makes [lo, hi) unsafe to move for f, the function at
+ * [start, end), or NULL. Its rel32 jumps back to its start go in f's
+ * loops. */
 static const char *branch_into(const struct planner *p, uint64_t start, uint64_t end,
-			       uint64_t lo, uint64_t hi)
+			       uint64_t lo, uint64_t hi, struct kft_plan_func *f)
 {
 	size_t a = 0, b = p->nbranches;
 
@@ -122,20 +129,68 @@ static const char *branch_into(const struct planner *p, uint64_t start, uint64_t
 
 		if (br->target > lo)
 			return "a branch lands inside its first instructions";
-		if (!br->call && br->from >= start && br->from < end)
+		if (br->call || br->from < start || br->from >= end)
+			continue;
+		if ((br->target != lo && br->target != start) || !br->rel32)
 			return "it branches back to its own start (a loop kft would count as calls)";
+		if (f->nloop == KFT_PLAN_LOOPS)
+			return "it branches back to its own start too often to re-aim";
+		f->loop[f->nloop++] = br->rel32;
 	}
 	return NULL;
 }
 
-static void add_fix(struct kft_plan_func *f, unsigned int field, unsigned int insn_end,
-		    uint64_t target)
+static void add_fix(struct kft_plan_func *f, unsigned int kind, unsigned int field,
+		    unsigned int insn_end, uint64_t target)
 {
 	struct kft_plan_fix *x = &f->fix[f->nfix++];
 
+	x->kind = (uint8_t)kind;
 	x->field = (uint8_t)field;
 	x->insn_end = (uint8_t)insn_end;
 	x->target = target;
+}
+
+/*
+ * A call, at addr, the last of the instructions moved into f's body, made
+ * there as what it is: a push of its return address (in the function,
+ * behind the jmp: the callee returns there, into code unwinders know) and
+ * a jump where it went, `call rel32` as `jmp rel32` and `call *x(%rip)` as
+ * `jmp *x(%rip)`. Any other call would read the stack pointer the push
+ * moved, or a register kft could not keep: refused. NULL, or why not.
+ */
+static const char *move_call(struct kft_plan_func *f, const ZydisDecodedInstruction *in,
+			     const uint8_t *b, uint64_t addr)
+{
+	unsigned int at = f->body_len, len = in->length, jmp = at + 6, data;
+	int k = rel_imm(in);
+	int32_t disp;
+
+	if (addr + len < f->patch + JMP_LEN)
+		return "a call in its first instructions with more behind it to move";
+	if (f->nfix + 2 > KFT_PLAN_FIXES)
+		return "too many addresses to move in its first instructions";
+	if (k >= 0 && len == 5 && b[0] == 0xe8) {
+		data = jmp + 5;
+		f->body[jmp] = 0xe9;
+		add_fix(f, KFT_PLAN_FIX_REL32, jmp + 1, jmp + 5, addr + len + (uint64_t)in->raw.imm[k].value.s);
+	} else if (len == 6 && b[0] == 0xff && b[1] == 0x15) {
+		data = jmp + 6;
+		f->body[jmp] = 0xff;
+		f->body[jmp + 1] = 0x25;
+		add_fix(f, KFT_PLAN_FIX_REL32, jmp + 2, jmp + 6, addr + len + (uint64_t)in->raw.disp.value);
+	} else {
+		return "a call in its first instructions kft cannot move";
+	}
+	if (data + 8 > KFT_PLAN_BODY_MAX)
+		return "its first instructions are too long to move";
+	f->body[at] = 0xff;	/* push data(%rip) */
+	f->body[at + 1] = 0x35;
+	disp = (int32_t)(data - (at + 6));
+	memcpy(f->body + at + 2, &disp, sizeof(disp));
+	add_fix(f, KFT_PLAN_FIX_ADDR, data, 0, addr + len);
+	f->body_len = (uint8_t)(data + 8);
+	return NULL;
 }
 
 /* Move one instruction, at addr, into f's body. NULL, or why not. */
@@ -149,7 +204,7 @@ static const char *move_insn(struct kft_plan_func *f, const ZydisDecodedInstruct
 	if (f->nfix == KFT_PLAN_FIXES)
 		return "too many addresses to move in its first instructions";
 	if (in->meta.category == ZYDIS_CATEGORY_CALL)
-		return "a call in its first instructions (its return would land in kft's copy)";
+		return move_call(f, in, b, addr);
 	if (k >= 0 && in->raw.imm[k].size == 8 && len == 2) {
 		/* jmp or jcc rel8, made rel32 */
 		if (at + 6 > KFT_PLAN_BODY_MAX)
@@ -157,12 +212,12 @@ static const char *move_insn(struct kft_plan_func *f, const ZydisDecodedInstruct
 		if (b[0] == 0xeb) {
 			f->body[at] = 0xe9;
 			f->body_len = (uint8_t)(at + 5);
-			add_fix(f, at + 1, at + 5, target);
+			add_fix(f, KFT_PLAN_FIX_REL32, at + 1, at + 5, target);
 		} else if (b[0] >= 0x70 && b[0] <= 0x7f) {
 			f->body[at] = 0x0f;
 			f->body[at + 1] = (uint8_t)(0x80 + (b[0] & 0xf));
 			f->body_len = (uint8_t)(at + 6);
-			add_fix(f, at + 2, at + 6, target);
+			add_fix(f, KFT_PLAN_FIX_REL32, at + 2, at + 6, target);
 		} else {
 			return "a loop or jrcxz in its first instructions (no long form to move it to)";
 		}
@@ -177,15 +232,28 @@ static const char *move_insn(struct kft_plan_func *f, const ZydisDecodedInstruct
 	memcpy(f->body + at, b, len);
 	f->body_len = (uint8_t)(at + len);
 	if (k >= 0)
-		add_fix(f, at + in->raw.imm[k].offset, at + len, target);
+		add_fix(f, KFT_PLAN_FIX_REL32, at + in->raw.imm[k].offset, at + len, target);
 	else if (rip_relative(in))
-		add_fix(f, at + in->raw.disp.offset, at + len,
+		add_fix(f, KFT_PLAN_FIX_REL32, at + in->raw.disp.offset, at + len,
 			addr + len + (uint64_t)in->raw.disp.value);
 	return NULL;
 }
 
-/* Plan the function s. NULL, or why it is left alone. */
-static const char *plan_func(const struct planner *p, const struct kft_elf_sym *s,
+/* Whether in is what compilers put between functions: a nop of any
+ * length, or int3. */
+static bool padding(const ZydisDecodedInstruction *in, const uint8_t *b)
+{
+	return in->mnemonic == ZYDIS_MNEMONIC_NOP || in->mnemonic == ZYDIS_MNEMONIC_INT3 ||
+	       (in->length == 2 && b[0] == 0x66 && b[1] == 0x90);
+}
+
+/*
+ * Plan the function s, which the next symbol (or the end of its segment)
+ * follows at next. A function shorter than the jmp takes the padding
+ * behind it too (`xor %eax,%eax; ret` and a nop): nothing runs there.
+ * NULL, or why it is left alone.
+ */
+static const char *plan_func(const struct planner *p, const struct kft_elf_sym *s, uint64_t next,
 			     struct kft_plan_func *f)
 {
 	static const uint8_t endbr64[4] = { 0xf3, 0x0f, 0x1e, 0xfa };
@@ -197,15 +265,18 @@ static const char *plan_func(const struct planner *p, const struct kft_elf_sym *
 	memset(f, 0, sizeof(*f));
 	if (!b || avail < s->size)
 		return "its bytes are not in the file";
+	if (next > s->addr + avail || next < end)
+		next = s->addr + avail < end ? end : s->addr + avail;
 	f->func = s->addr;
 	f->patch = s->addr + (s->size >= 4 && !memcmp(b, endbr64, 4) ? 4 : 0);
 	for (at = f->patch; at < f->patch + JMP_LEN; at += in.length) {
 		const uint8_t *ib = b + (at - s->addr);
+		uint64_t lim = at < end ? end : next;
 
-		if (at >= end || !decode(p, ib, end - at, &in))
-			return at >= end ? "shorter than the five bytes a jump takes"
-					 : "its first bytes do not decode";
-		if (at + in.length > end)
+		if (at < lim && !decode(p, ib, lim - at, &in))
+			return at < end ? "its first bytes do not decode"
+					: "shorter than the five bytes a jump takes";
+		if (at >= lim || at + in.length > lim || (at >= end && !padding(&in, ib)))
 			return "shorter than the five bytes a jump takes";
 		why = move_insn(f, &in, ib, at);
 		if (why)
@@ -213,7 +284,7 @@ static const char *plan_func(const struct planner *p, const struct kft_elf_sym *
 	}
 	f->orig_len = (uint8_t)(at - f->patch);
 	memcpy(f->orig, b + (f->patch - s->addr), f->orig_len);
-	return branch_into(p, s->addr, end, f->patch, at);
+	return branch_into(p, s->addr, end, f->patch, at, f);
 }
 
 /* Code the C runtime runs around main, and parts of other functions. */
@@ -260,6 +331,16 @@ static bool to_plan(const struct kft_elf *elf, size_t i, uint64_t *last)
 	return true;
 }
 
+/* Where the code after sym i's address begins: the next symbol's. */
+static uint64_t next_start(const struct kft_elf *elf, size_t i)
+{
+	size_t j = i + 1;
+
+	while (j < elf->nsyms && elf->syms[j].addr <= elf->syms[i].addr)
+		j++;
+	return j < elf->nsyms ? elf->syms[j].addr : UINT64_MAX;
+}
+
 static int plan_all(struct planner *p, struct kft_patch_plan *plan, struct kft_error *err)
 {
 	const struct kft_elf *elf = p->elf;
@@ -290,7 +371,7 @@ static int plan_all(struct planner *p, struct kft_patch_plan *plan, struct kft_e
 		if (!why && !whole[i])
 			why = "its code does not all decode (where it branches to is not known)";
 		if (!why)
-			why = plan_func(p, s, &plan->funcs[plan->nfuncs]);
+			why = plan_func(p, s, next_start(elf, i), &plan->funcs[plan->nfuncs]);
 		if (!why)
 			plan->nfuncs++;
 		else if (skip(plan, s, why))

@@ -6,8 +6,9 @@
  * first instructions become a jmp to its slot among trampolines mapped
  * near the program, which calls kft_dyn_entry (mcount-x86_64.S: -pg
  * -mfentry's entry stub, told the function by the slot), runs the
- * instructions moved there and jumps back behind them. The exit comes as
- * -pg's does: the entry takes the return address.
+ * instructions moved there and jumps back behind them (or, where the
+ * last of them is a call, returns from it into the function). The exit
+ * comes as -pg's does: the entry takes the return address.
  *
  * This runs before main, from libkft's constructor, when no thread of
  * the program runs yet (the helper runs none of its code): the bytes are
@@ -63,10 +64,11 @@ static KFT_NOTRACE bool sound(const struct module *m, const struct kft_plan_func
 	uintptr_t p = m->bias + f->patch;
 
 	if (f->orig_len < 5 || f->orig_len > KFT_PLAN_ORIG_MAX || f->body_len > KFT_PLAN_BODY_MAX ||
-	    f->nfix > KFT_PLAN_FIXES || !in_code(m, p, p + f->orig_len))
+	    f->nfix > KFT_PLAN_FIXES || f->nloop > KFT_PLAN_LOOPS || !in_code(m, p, p + f->orig_len))
 		return false;
 	for (unsigned int i = 0; i < f->nfix; i++)
-		if (f->fix[i].field + 4 > f->body_len || f->fix[i].insn_end > f->body_len)
+		if (f->fix[i].field + (f->fix[i].kind == KFT_PLAN_FIX_ADDR ? 8 : 4) > f->body_len ||
+		    f->fix[i].insn_end > f->body_len || f->fix[i].kind > KFT_PLAN_FIX_ADDR)
 			return false;
 	return !memcmp((const void *)p, f->orig, f->orig_len);
 }
@@ -82,19 +84,46 @@ static KFT_NOTRACE void fill_slot(uint8_t *s, const struct module *m, const stru
 	if (!kft_rel32_reaches(jmp + 5, back) || !kft_rel32_reaches(m->bias + f->patch + 5, base))
 		return;
 	for (unsigned int i = 0; i < f->nfix; i++)
-		if (!kft_rel32_reaches(body + f->fix[i].insn_end, m->bias + f->fix[i].target))
+		if (f->fix[i].kind == KFT_PLAN_FIX_REL32 &&
+		    !kft_rel32_reaches(body + f->fix[i].insn_end, m->bias + f->fix[i].target))
 			return;
 	s[0] = 0xff;	/* call *KFT_SLOT_STUB(%rip) */
 	s[1] = 0x15;
 	put_rel(s + 2, base + KFT_SLOT_BODY, base + KFT_SLOT_STUB);
 	memcpy(s + KFT_SLOT_BODY, f->body, f->body_len);
-	for (unsigned int i = 0; i < f->nfix; i++)
-		put_rel(s + KFT_SLOT_BODY + f->fix[i].field, body + f->fix[i].insn_end,
-			m->bias + f->fix[i].target);
+	for (unsigned int i = 0; i < f->nfix; i++) {
+		uint64_t to = m->bias + f->fix[i].target;
+
+		if (f->fix[i].kind == KFT_PLAN_FIX_ADDR)
+			memcpy(s + KFT_SLOT_BODY + f->fix[i].field, &to, sizeof(to));
+		else
+			put_rel(s + KFT_SLOT_BODY + f->fix[i].field, body + f->fix[i].insn_end, to);
+	}
 	s[jmp - base] = 0xe9;
 	put_rel(s + (jmp - base) + 1, jmp + 5, back);
 	memcpy(s + KFT_SLOT_STUB, &stub, sizeof(stub));
 	memcpy(s + KFT_SLOT_FUNC, &func, sizeof(func));
+}
+
+/* f's jumps back to its own start (a loop made of a tail call) go to
+ * body, its moved instructions, where they used to run them: a turn of
+ * the loop is no call. One not as planned stays (and counts turns). */
+static KFT_NOTRACE void reaim_loops(const struct module *m, const struct kft_plan_func *f,
+				    uint8_t *body)
+{
+	for (unsigned int i = 0; i < f->nloop; i++) {
+		uint8_t *field = (uint8_t *)(m->bias + f->loop[i]);
+		uintptr_t end = (uintptr_t)field + 4, to;
+		int32_t rel;
+
+		if (!in_code(m, (uintptr_t)field, end))
+			continue;
+		memcpy(&rel, field, sizeof(rel));
+		to = end + (uintptr_t)(intptr_t)rel;
+		if ((to == m->bias + f->func || to == m->bias + f->patch) &&
+		    kft_rel32_reaches(end, (uintptr_t)body))
+			put_rel(field, end, (uintptr_t)body);
+	}
 }
 
 /* Write the module's code segments (writable while patched). */
@@ -137,6 +166,7 @@ static KFT_NOTRACE void patch_module(const struct module *m)
 			continue;	/* not filled: left as it is */
 		p[0] = 0xe9;
 		put_rel(p + 1, (uintptr_t)p + 5, (uintptr_t)slot);
+		reaim_loops(m, &m->funcs[i], slot + KFT_SLOT_BODY);
 	}
 	protect_code(m, PROT_READ | PROT_EXEC);
 }

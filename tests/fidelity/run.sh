@@ -17,6 +17,11 @@
 #
 #   tests/fidelity/run.sh KFT_BUILD WORKDIR
 #
+# A plain build (no instrumentation flag: kft patches its entries as it
+# loads) has the -pg -mfentry build as its truth too; the functions kft
+# leaves alone (--dynamic-report) are left out on both sides, and may be
+# at most 1% of them.
+#
 # Prints "fidelity VARIANT: N functions, M calls, exact" or what differs,
 # one line a variant; "fidelity: skipped: ..." when dash's source cannot
 # be had; exits non-zero on any difference.
@@ -230,6 +235,42 @@ noplt() {
 	      "$(wc -l <"$dir/addressed") whose address the code reads left alone"
 }
 
+# plain NAME DIR TRUTH_DIR: DIR's build without instrumentation, patched
+# as it loads, against TRUTH_DIR's counts but for the functions left alone
+plain() {
+	local name=$1 dir=$2 truth_dir=$3 patched total left
+	rm -rf "$dir/t"
+	(cd "$dir" && "${clean_env[@]}" COUNT_CALLS_FILE=/nonexistent "$kft" record --dynamic-report \
+		-o t -- ./src/dash "$here/work.sh" >out 2>err)
+	patched=$(sed -n 's/^kft: note: .* \([0-9]*\) of its [0-9]* functions are patched.*/\1/p' "$dir/err")
+	total=$(sed -n 's/^kft: note: .* of its \([0-9]*\) functions are patched.*/\1/p' "$dir/err")
+	sed -n 's/^kft:   \([^ ]*\) (0x[0-9a-f]*): //p' "$dir/err" >"$dir/left.why"
+	grep -v "^the C runtime's start-up" "$dir/left.why" >"$dir/left.why.own" || true
+	sed -n 's/^kft:   \([^ ]*\) (0x[0-9a-f]*): .*/\1/p' "$dir/err" | sort >"$dir/left"
+	left=$(wc -l <"$dir/left.why.own")
+	"$kft" kd -f Fc "$dir/t" 2>"$dir/kd.err" |
+		awk 'NR > 2 { sub(/ \[.*\]/, ""); print $1, $NF }' | by_name >"$dir/kft.counts"
+	awk 'FILENAME == ARGV[1] { skip[$1] = 1; next } !($1 in skip)' "$dir/left" \
+		"$truth_dir/truth.counts" >"$dir/truth.counts"
+	if ! cmp -s "$dir/out" "$truth_dir/truth.out"; then
+		echo "fidelity $name: the output differs from the untraced run's ($dir/out)"
+	elif [ -z "$total" ] || grep -v -q -E '^kft: (note: |  )' "$dir/err"; then
+		echo "fidelity $name: kft record said: $(grep -v '^kft:   ' "$dir/err" | head -3)"
+	elif [ $((left * 100)) -gt "$total" ]; then
+		echo "fidelity $name: $left of $total functions left alone (over 1%): $(head -3 "$dir/left.why.own")"
+	elif ! diff "$dir/truth.counts" "$dir/kft.counts" >"$dir/counts.diff"; then
+		echo "fidelity $name: counts differ from the truth:"
+		head -20 "$dir/counts.diff" | sed 's/^/    /'
+	else
+		echo "fidelity $name: $patched of $total functions patched" \
+		     "(left alone: $(tr '\n' ' ' <"$dir/left" | sed 's/ $//; s/ /, /g'))," \
+		     "$(wc -l <"$dir/kft.counts") functions called," \
+		     "$(awk '{ s += $2 } END { print s }' "$dir/kft.counts") calls, exact"
+		return 0
+	fi
+	return 1
+}
+
 failed=0
 for cc in gcc clang; do
 	for opt in -O0 -O2; do
@@ -268,6 +309,13 @@ for cc in gcc clang; do
 			fi
 			libcalls "$name" "$dir" "$truth_dir" || failed=1
 		done
+		dir=$work/$cc$opt-plain
+		if build "$cc" "$opt" "" "$dir"; then
+			plain "$cc $opt plain" "$dir" "$work/$cc$opt-pg-mfentry" || failed=1
+		else
+			echo "fidelity $cc $opt plain: dash did not build"
+			failed=1
+		fi
 	done
 done
 for v in "gcc -O2 -finstrument-functions" "clang -O0 -pg -mfentry"; do

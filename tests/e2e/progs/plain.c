@@ -3,10 +3,14 @@
  * Built with no instrumentation flag, for kft record's entry patching:
  * recursion, a loop of calls, a function that begins with a short branch
  * and one that reads a global through a RIP-relative operand, a tail
- * call, a longjmp past traced frames; the callers keep values in
- * registers across calls the compiler knows leave them alone (gcc's
- * -fipa-ra), which the patched entries and exits must keep too. The
- * program checks its own results.
+ * call, a longjmp past traced frames, a call among the first
+ * instructions (at -O2), and, written in assembly, a function shorter
+ * than the jmp and two loops made of a jump back to the function's own
+ * start (a long jump, which kft re-aims, and a short one, which it
+ * cannot); the
+ * callers keep values in registers across calls the compiler knows leave
+ * them alone (gcc's -fipa-ra), which the patched entries and exits must
+ * keep too. The program checks its own results.
  */
 #include <setjmp.h>
 #include <stdio.h>
@@ -36,6 +40,43 @@ __attribute__((noinline)) static size_t rip(void) { return strlen(word); }
 
 __attribute__((noinline)) static int tail(int n) { return leaf(n + sink); }
 
+__attribute__((noinline)) static int callfirst(int x) { return leaf(x) * 2 + sink; }
+
+/* tiny(x): x, in three bytes and the padding behind them; countdown(n):
+ * n turns of a loop whose jump back to the start is a jmp rel32, then 7;
+ * spin8(n): the same with a jmp rel8, then 8 */
+int tiny(int x);
+int countdown(int n);
+int spin8(int n);
+__asm__(".text\n"
+	".p2align 4\n"
+	".globl tiny\n.hidden tiny\n.type tiny, @function\n"
+	"tiny:\n"
+	"	mov %edi, %eax\n"
+	"	ret\n"
+	".size tiny, . - tiny\n"
+	".p2align 4\n"
+	".globl countdown\n.hidden countdown\n.type countdown, @function\n"
+	"countdown:\n"
+	"	test %edi, %edi\n"
+	"	jle 1f\n"
+	"	dec %edi\n"
+	"	.byte 0xe9\n"
+	"	.long countdown - . - 4\n"
+	"1:	mov $7, %eax\n"
+	"	ret\n"
+	".size countdown, . - countdown\n"
+	".globl spin8\n.hidden spin8\n.type spin8, @function\n"
+	"spin8:\n"
+	".Lspin8:\n"
+	"	test %edi, %edi\n"
+	"	jle 2f\n"
+	"	dec %edi\n"
+	"	.byte 0xeb, .Lspin8 - . - 1\n"
+	"2:	mov $8, %eax\n"
+	"	ret\n"
+	".size spin8, . - spin8\n");
+
 __attribute__((noinline)) static void deep(int n)
 {
 	if (!n) {
@@ -62,7 +103,12 @@ int main(int argc, char **argv)
 	int a = loop(n), b = loop(0), t = tail(n), j = jumper();
 	long f = fib(n);
 	size_t r = rip();
+	int c = callfirst(n), z = tiny(n), d = countdown(5), e = spin8(3);
 
-	printf("loop %d %d fib %ld rip %zu tail %d jump %d\n", a, b, f, r, t, j);
-	return a == 51 && b == -1 && f == 8 && r == 7 && t == 19 && j == 1 ? 0 : 1;
+	printf("loop %d %d fib %ld rip %zu tail %d jump %d first %d tiny %d count %d spin %d\n",
+	       a, b, f, r, t, j, c, z, d, e);
+	return a == 51 && b == -1 && f == 8 && r == 7 && t == 19 && j == 1 && c == 38 && z == 6 &&
+			       d == 7 && e == 8
+		       ? 0
+		       : 1;
 }
