@@ -27,6 +27,7 @@
 
 #include "../common/grow.h"
 #include "../symbols/elf-symtab.h"
+#include "../symbols/frame-funcs.h"
 #include "patch-plan.h"
 #include "trace-dir.h"
 
@@ -46,7 +47,29 @@ struct planner {
 	ZydisDecoder dec;
 	struct branch *branches;
 	size_t nbranches, branches_cap;
+	uint64_t *refs;		/* addresses the code or a relocation names */
+	size_t nrefs, refs_cap;
 };
+
+static int add_ref(struct planner *p, uint64_t addr)
+{
+	if (kft_grow((void **)&p->refs, p->nrefs, &p->refs_cap, sizeof(*p->refs), 1024))
+		return -1;
+	p->refs[p->nrefs++] = addr;
+	return 0;
+}
+
+static int add_ref_cb(void *p, uint64_t addr)
+{
+	return add_ref(p, addr);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
 
 static bool decode(const struct planner *p, const uint8_t *b, uint64_t avail,
 		   ZydisDecodedInstruction *in)
@@ -83,6 +106,9 @@ static bool note_branches(struct planner *p, uint64_t start, uint64_t end)
 		int k;
 
 		if (!decode(p, b + (at - start), end - at, &in))
+			return false;
+		if (rip_relative(&in) && in.raw.disp.size == 32 &&
+		    add_ref(p, at + in.length + (uint64_t)in.raw.disp.value))
 			return false;
 		k = rel_imm(&in);
 		if (k < 0)
@@ -287,6 +313,26 @@ static const char *plan_func(const struct planner *p, const struct kft_elf_sym *
 	return branch_into(p, s->addr, end, f->patch, at, f);
 }
 
+/* Whether something calls addr or names it (takes its address): a
+ * function's cold part is only jumped to. */
+static bool entered_as_function(const struct planner *p, uint64_t addr)
+{
+	size_t a = 0, b = p->nbranches;
+
+	while (a < b) {
+		size_t m = a + (b - a) / 2;
+
+		if (p->branches[m].target < addr)
+			a = m + 1;
+		else
+			b = m;
+	}
+	for (; a < p->nbranches && p->branches[a].target == addr; a++)
+		if (p->branches[a].call)
+			return true;
+	return bsearch(&addr, p->refs, p->nrefs, sizeof(*p->refs), cmp_u64) != NULL;
+}
+
 /* Code the C runtime runs around main, and parts of other functions. */
 static const char *not_a_function(const char *name)
 {
@@ -355,6 +401,12 @@ static int plan_all(struct planner *p, struct kft_patch_plan *plan, struct kft_e
 			   note_branches(p, elf->syms[i].addr, elf->syms[i].addr + elf->syms[i].size);
 	if (p->nbranches)
 		qsort(p->branches, p->nbranches, sizeof(*p->branches), cmp_branch);
+	if (kft_elf_each_relative((struct kft_elf *)elf, add_ref_cb, p)) {
+		free(whole);
+		return kft_error_set(err, "out of memory");
+	}
+	if (p->nrefs)
+		qsort(p->refs, p->nrefs, sizeof(*p->refs), cmp_u64);
 	last = UINT64_MAX;
 	for (size_t i = 0; i < elf->nsyms && !ret; i++) {
 		const struct kft_elf_sym *s = &elf->syms[i];
@@ -370,6 +422,11 @@ static int plan_all(struct planner *p, struct kft_patch_plan *plan, struct kft_e
 		why = s->name ? not_a_function(s->name) : NULL;
 		if (!why && !whole[i])
 			why = "its code does not all decode (where it branches to is not known)";
+		if (!why && s->made && s->addr == elf->entry)
+			why = "the program's entry point (_start): the C runtime's start-up";
+		if (!why && s->made && !entered_as_function(p, s->addr))
+			why = "found in .eh_frame, but nothing calls it or takes its address (a cold "
+			      "part of another function, entered by a jump)";
 		if (!why)
 			why = plan_func(p, s, next_start(elf, i), &plan->funcs[plan->nfuncs]);
 		if (!why)
@@ -394,6 +451,10 @@ int kft_patch_plan_make(struct kft_patch_plan *plan, const char *path, struct kf
 	plan->file_size = (uint64_t)st.st_size;
 	if (kft_elf_open(&elf, plan->path, err))
 		return -1;
+	if (kft_elf_add_frame_functions(&elf, err)) {
+		kft_elf_close(&elf);
+		return -1;
+	}
 	p.elf = &elf;
 	if (!ZYAN_SUCCESS(ZydisDecoderInit(&p.dec, ZYDIS_MACHINE_MODE_LONG_64,
 					   ZYDIS_STACK_WIDTH_64)))
@@ -401,6 +462,7 @@ int kft_patch_plan_make(struct kft_patch_plan *plan, const char *path, struct kf
 	else
 		ret = plan_all(&p, plan, err);
 	free(p.branches);
+	free(p.refs);
 	kft_elf_close(&elf);
 	if (ret)
 		kft_patch_plan_free(plan);

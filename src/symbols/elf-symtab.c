@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <gelf.h>
@@ -393,6 +394,7 @@ static int parse(struct kft_elf *elf, const char *path, bool symbols, struct kft
 	if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB)
 		return kft_error_set(err, "%s: only 64-bit little-endian ELF is supported", path);
 	elf->dynamic = eh.e_type == ET_DYN;
+	elf->entry = eh.e_entry;
 	read_program_headers(elf);
 	if (elf_getshdrstrndx(elf->handle, &names))
 		return kft_error_set(err, "%s: corrupt section headers: %s", path, elf_errmsg(-1));
@@ -430,10 +432,15 @@ static int parse(struct kft_elf *elf, const char *path, bool symbols, struct kft
 	}
 	if (dynsym)
 		scan_dynsym_imports(elf, dynsym);
-	if (!symtab && symbols && !use_debug_file(elf, path))
-		return 0;	/* the debug file's .symtab it is */
-	if (!symtab && symbols && debugdata && !use_minidebuginfo(elf, debugdata))
+	elf->has_symtab = symtab != NULL;
+	if (!symtab && symbols && !use_debug_file(elf, path)) {
+		elf->has_symtab = true;	/* the debug file's .symtab it is */
 		return 0;
+	}
+	if (!symtab && symbols && debugdata && !use_minidebuginfo(elf, debugdata)) {
+		elf->has_symtab = true;
+		return 0;
+	}
 	if (symtab)
 		versym = NULL;	/* (.dynsym's) */
 	else
@@ -499,6 +506,37 @@ void kft_elf_close(struct kft_elf *elf)
 		free(elf->owned[i]);
 	free(elf->owned);
 	memset(elf, 0, sizeof(*elf));
+}
+
+int kft_elf_add_made(struct kft_elf *elf, const uint64_t *addr, const uint64_t *size, size_t n)
+{
+	struct kft_elf_sym *v;
+
+	if (!n)
+		return 0;
+	v = realloc(elf->syms, (elf->nsyms + n) * sizeof(*v));
+	if (!v)
+		return -1;
+	elf->syms = v;
+	for (size_t i = 0; i < n; i++) {
+		char *name;
+
+		if (kft_grow((void **)&elf->owned, elf->nowned, &elf->owned_cap,
+			     sizeof(*elf->owned), 64) ||
+		    asprintf(&name, "func_%" PRIx64, addr[i]) < 0)
+			return -1;
+		elf->owned[elf->nowned++] = name;
+		memset(&v[elf->nsyms], 0, sizeof(*v));
+		v[elf->nsyms].addr = addr[i];
+		v[elf->nsyms].size = size[i];
+		v[elf->nsyms].name = name;
+		v[elf->nsyms].local = v[elf->nsyms].made = true;
+		elf->nsyms++;
+	}
+	free(elf->by_name);
+	elf->by_name = NULL;
+	sort_syms(elf->syms, elf->nsyms);
+	return 0;
 }
 
 const struct kft_elf_sym *kft_elf_lookup(const struct kft_elf *elf, uint64_t vaddr)

@@ -23,6 +23,8 @@ struct kft_elf_sym {
 	bool local;		/* STB_LOCAL: a static function */
 	bool weak;		/* STB_WEAK: often an alias of a strong name */
 	const char *file;	/* its source file (STT_FILE), for static ones */
+	bool made;		/* named by kft, func_ADDR: a stripped file's
+				 * function found in its .eh_frame */
 };
 
 struct kft_elf_load {
@@ -39,9 +41,12 @@ struct kft_elf {
 	void *image;		/* a MiniDebugInfo file's inflated bytes (munmap) */
 	size_t image_size;
 	bool dynamic;		/* ET_DYN: PIE or shared library */
+	uint64_t entry;		/* e_entry: where a program starts (_start) */
 	bool has_interp;	/* dynamically linked executable */
 	struct kft_elf_sym *syms;	/* functions, sorted by addr */
 	size_t nsyms;
+	bool has_symtab;	/* they are a .symtab's (its own, or its debug
+				 * file's), not only its .dynsym's */
 	struct kft_elf_load loads[16];
 	size_t nloads;
 	bool instrumented;	/* references __cyg_profile_func_enter, mcount or __fentry__,
@@ -81,6 +86,10 @@ int kft_elf_open(struct kft_elf *elf, const char *path, struct kft_error *err);
  * loads and dynamic imports only): for a quick look at every library. */
 int kft_elf_open_headers(struct kft_elf *elf, const char *path, struct kft_error *err);
 void kft_elf_close(struct kft_elf *elf);
+
+/* Functions at addr[i], size[i] bytes, that no symbol names: named
+ * func_ADDR (made), among the others. 0, or -1 out of memory. */
+int kft_elf_add_made(struct kft_elf *elf, const uint64_t *addr, const uint64_t *size, size_t n);
 
 /* The function containing vaddr, or NULL. */
 const struct kft_elf_sym *kft_elf_lookup(const struct kft_elf *elf, uint64_t vaddr);

@@ -13,6 +13,7 @@
 #include "../format/reader.h"
 #include "saved-symbols.h"
 #include "symbolizer.h"
+#include "frame-funcs.h"
 #include "symbols-save.h"
 
 /* A file the trace's calls were made in, and its functions they name. */
@@ -155,6 +156,8 @@ int kft_symbols_save(const char *dir, const struct kft_trace *tr, struct kft_sym
 
 		if (kft_elf_open(&elf, p.v[i].path, NULL))
 			continue;	/* gone already: names stay to be found on disk */
+		if (!elf.has_symtab && kft_frame_funcs_planned(dir, p.v[i].path))
+			kft_elf_add_frame_functions(&elf, NULL);
 		write_module(f, &p.v[i], &elf);
 		kft_elf_close(&elf);
 	}

@@ -7,23 +7,17 @@
 # build_plain NAME: progs/NAME.c with this run's compiler and level only
 build_plain() { "$TCC" -g "$TOPT" -Wall -Werror -o "$1" "$PROGS/$1.c"; }
 
-each_plain_program_is_patched_and_counted() {
-	build_plain plain
-	./plain >alone
-	kft record -- ./plain >out 2>err
-	check "the output is the untraced run's" cmp alone out
-	check "said what is patched" \
-		grep -q "^kft: note: ./plain is not instrumented: 11 of its 13 functions are patched as it loads" err
-	kft kd -f Fc | awk 'NR > 2 { print $1, $2 }' | sort >counts
-	# fib's two recursions at -O0; at -O2 gcc and clang make one a loop
-	fib=25
-	[ "$TOPT" = -O2 ] && fib=13
-	# (spin8 is not patched; countdown's turns are no calls)
-	expect counts <<E
+# fib's count: its two recursions at -O0; at -O2 gcc and clang make one a loop
+plain_fib() { if [ "$TOPT" = -O2 ]; then echo 13; else echo 25; fi; }
+
+# expect_plain_counts FILE: "function count" lines of plain's run (spin8
+# is not patched; countdown's turns are no calls)
+expect_plain_counts() {
+	expect "$1" <<E
 callfirst 1
 countdown 1
 deep 4
-fib $fib
+fib $(plain_fib)
 jumper 1
 leaf 8
 loop 2
@@ -32,6 +26,18 @@ rip 1
 tail 1
 tiny 1
 E
+}
+
+each_plain_program_is_patched_and_counted() {
+	build_plain plain
+	./plain >alone
+	kft record -- ./plain >out 2>err
+	check "the output is the untraced run's" cmp alone out
+	check "said what is patched" \
+		grep -q "^kft: note: ./plain is not instrumented: 11 of its 13 functions are patched as it loads" err
+	kft kd -f Fc | awk 'NR > 2 { print $1, $2 }' | sort >counts
+	fib=$(plain_fib)
+	expect_plain_counts counts
 	kft kd -c | grep -o '[a-z]*$' | grep -v '^$' >tree
 	check "kd -c has as many fib as kd counts" test "$(grep -c '^fib$' tree)" = "$fib"
 	rows >rows
@@ -45,6 +51,30 @@ E
 		test "$(grep -c -E '^leaf <- (tail|main)$' rows)" = 1
 	kft ftrace >ft
 	check "ftrace: every call" test "$(grep -c -E '[a-z0-9]+\(\);|[a-z0-9]+\(\) \{' ft)" = $((fib + 21))
+}
+
+# a stripped build: its functions are found in its .eh_frame, named
+# func_ADDR (here named back from the unstripped build's symbols)
+each_plain_stripped_program_is_patched_and_counted() {
+	build_plain plain
+	strip -o stripped plain
+	./plain >alone
+	kft record -- ./stripped >out 2>err
+	check "the output is the untraced run's" cmp alone out
+	check "said what is patched" \
+		grep -q "^kft: note: ./stripped is not instrumented: 11 of its 13 functions are patched as it loads" err
+	nm plain | while read -r addr type name; do
+		case $type in t | T) printf 'func_%x %s\n' "0x$addr" "$name" ;; esac
+	done >names
+	kft kd -f Fc >kd
+	check "named by address" grep -q '^func_[0-9a-f]* ' kd
+	awk 'NR > 2 { print $1, $2 }' kd |
+		awk 'FILENAME == ARGV[1] { n[$1] = $2; next } { print ($1 in n ? n[$1] : "?" $1), $2 }' \
+		names - | sort >counts
+	expect_plain_counts counts
+	kft record --dynamic-report -- ./stripped >/dev/null 2>err
+	check "its entry point left alone" \
+		grep -q "^kft:   func_[0-9a-f]* (0x[0-9a-f]*): the program's entry point (_start)" err
 }
 
 # the patched entry sees the argument registers, as -pg -mfentry's does

@@ -22,6 +22,12 @@
 # leaves alone (--dynamic-report) are left out on both sides, and may be
 # at most 1% of them.
 #
+# Debian's own dash, stripped as installed, is patched as it loads too,
+# its functions found in its .eh_frame: its truth is a run counting each
+# function's entry with a uprobe (tracefs), without kft; the signal
+# handler (the function kft logs in a signal's context: onsig) is left out
+# on both sides, as above.
+#
 # Prints "fidelity VARIANT: N functions, M calls, exact" or what differs,
 # one line a variant; "fidelity: skipped: ..." when dash's source cannot
 # be had; exits non-zero on any difference.
@@ -271,7 +277,79 @@ plain() {
 	return 1
 }
 
+# debian: /usr/bin/dash as Debian built it, against its uprobe counts
+debian() {
+	local dir=$work/debian bin=/usr/bin/dash T=/sys/kernel/tracing grp=kftfid$$
+	local libc off vaddr delta buf a patched total lost=
+	if [ ! -w "$T/uprobe_events" ] || ! command -v readelf >/dev/null; then
+		echo "fidelity: skipped: Debian's dash: no uprobes here ($T/uprobe_events)"
+		return 0
+	fi
+	rm -rf "$dir" && mkdir -p "$dir"
+	libc=$(ldd "$bin" | awk '$1 ~ /^libc\.so/ { print $3 }')
+	# each function's start, as readelf reads .eh_frame, as a file offset
+	read -r off vaddr < <(readelf -lW "$bin" | awk '$1 == "LOAD" && $7 ~ /E/ { print $2, $3; exit }')
+	delta=$((vaddr - off))
+	readelf --debug-dump=frames "$bin" 2>/dev/null | sed -n 's/.* FDE .* pc=0*\([0-9a-f]*\)\.\..*/\1/p' |
+		sort -u >"$dir/starts"
+	while read -r a; do
+		printf 'p:%s/f_%s %s:0x%x\n' "$grp" "$a" "$bin" $((0x$a - delta))
+	done <"$dir/starts" >>"$T/uprobe_events" || {
+		echo "fidelity debian dash: the uprobes could not be set"
+		return 1
+	}
+	buf=$(cat "$T/buffer_size_kb")
+	echo 65536 >"$T/buffer_size_kb"
+	echo 1 >"$T/options/event-fork"
+	echo >"$T/trace"
+	echo 1 >"$T/events/$grp/enable"
+	(echo "$BASHPID" >"$T/set_event_pid" && cd "$dir" &&
+	 exec "${clean_env[@]}" LD_PRELOAD="$libc" KFT_DIR=/nonexistent COUNT_CALLS_FILE=/nonexistent \
+		"$bin" "$here/work.sh" >"$dir/truth.out" 2>&1)
+	echo 0 >"$T/events/$grp/enable"
+	echo >"$T/set_event_pid"
+	echo 0 >"$T/options/event-fork"
+	grep -v '^#' "$T/trace" | grep -o " f_[0-9a-f]*:" | sort | uniq -c |
+		awk '{ sub(/^f_/, "func_", $2); sub(/:$/, "", $2); print $2, $1 }' >"$dir/uprobe.counts"
+	grep -q -E '^CPU:[0-9]+ \[LOST' "$T/trace" && lost=1
+	echo >"$T/trace"
+	echo "$buf" >"$T/buffer_size_kb"
+	while read -r a; do echo "-:$grp/f_$a"; done <"$dir/starts" >>"$T/uprobe_events"
+	(cd "$dir" && "${clean_env[@]}" COUNT_CALLS_FILE=/nonexistent "$kft" record --dynamic-report \
+		-o t -- "$bin" "$here/work.sh" >out 2>err)
+	patched=$(sed -n 's/^kft: note: .* \([0-9]*\) of its [0-9]* functions are patched.*/\1/p' "$dir/err")
+	total=$(sed -n 's/^kft: note: .* of its \([0-9]*\) functions are patched.*/\1/p' "$dir/err")
+	sed -n 's/^kft:   \([^ ]*\) (0x[0-9a-f]*): .*/\1/p' "$dir/err" >"$dir/left"
+	# the signal handler, and what kft left alone, on both sides
+	"$kft" log "$dir/t" 2>/dev/null | awk '/^--------/ { rows = 1; next }
+		rows && $3 ~ /i$/ { print $4 }' | sort -u >>"$dir/left"
+	"$kft" kd -f Fc "$dir/t" 2>"$dir/kd.err" | awk 'NR > 2 { print $1, $NF }' |
+		awk 'FILENAME == ARGV[1] { skip[$1] = 1; next } !($1 in skip)' "$dir/left" - |
+		sort >"$dir/kft.counts"
+	awk 'FILENAME == ARGV[1] { skip[$1] = 1; next } !($1 in skip)' "$dir/left" \
+		"$dir/uprobe.counts" | sort >"$dir/truth.counts"
+	if [ -n "$lost" ]; then
+		echo "fidelity debian dash: the uprobes' trace lost events"
+	elif ! cmp -s "$dir/out" "$dir/truth.out"; then
+		echo "fidelity debian dash: the output differs from the untraced run's ($dir/out)"
+	elif [ -z "$total" ] || grep -v -q -E '^kft: (note: |  )' "$dir/err"; then
+		echo "fidelity debian dash: kft record said: $(grep -v '^kft:   ' "$dir/err" | head -3)"
+	elif [ ! -s "$dir/truth.counts" ]; then
+		echo "fidelity debian dash: the uprobes counted nothing"
+	elif ! diff "$dir/truth.counts" "$dir/kft.counts" >"$dir/counts.diff"; then
+		echo "fidelity debian dash: counts differ from the uprobes':"
+		head -20 "$dir/counts.diff" | sed 's/^/    /'
+	else
+		echo "fidelity debian dash: $patched of $total functions patched" \
+		     "(stripped: named from .eh_frame), $(wc -l <"$dir/kft.counts") functions" \
+		     "called, $(awk '{ s += $2 } END { print s }' "$dir/kft.counts") calls, exact"
+		return 0
+	fi
+	return 1
+}
+
 failed=0
+debian || failed=1
 for cc in gcc clang; do
 	for opt in -O0 -O2; do
 		for instr in -finstrument-functions -pg "-pg -mfentry" -fpatchable-function-entry=5; do

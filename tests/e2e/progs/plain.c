@@ -7,7 +7,8 @@
  * instructions (at -O2), and, written in assembly, a function shorter
  * than the jmp and two loops made of a jump back to the function's own
  * start (a long jump, which kft re-aims, and a short one, which it
- * cannot); the
+ * cannot), with frame descriptions as compilers write them (a stripped
+ * build's functions are found by them); the
  * callers keep values in registers across calls the compiler knows leave
  * them alone (gcc's -fipa-ra), which the patched entries and exits must
  * keep too. The program checks its own results.
@@ -52,12 +53,15 @@ __asm__(".text\n"
 	".p2align 4\n"
 	".globl tiny\n.hidden tiny\n.type tiny, @function\n"
 	"tiny:\n"
+	"	.cfi_startproc\n"
 	"	mov %edi, %eax\n"
 	"	ret\n"
+	"	.cfi_endproc\n"
 	".size tiny, . - tiny\n"
 	".p2align 4\n"
 	".globl countdown\n.hidden countdown\n.type countdown, @function\n"
 	"countdown:\n"
+	"	.cfi_startproc\n"
 	"	test %edi, %edi\n"
 	"	jle 1f\n"
 	"	dec %edi\n"
@@ -65,16 +69,19 @@ __asm__(".text\n"
 	"	.long countdown - . - 4\n"
 	"1:	mov $7, %eax\n"
 	"	ret\n"
+	"	.cfi_endproc\n"
 	".size countdown, . - countdown\n"
 	".globl spin8\n.hidden spin8\n.type spin8, @function\n"
 	"spin8:\n"
 	".Lspin8:\n"
+	"	.cfi_startproc\n"
 	"	test %edi, %edi\n"
 	"	jle 2f\n"
 	"	dec %edi\n"
 	"	.byte 0xeb, .Lspin8 - . - 1\n"
 	"2:	mov $8, %eax\n"
 	"	ret\n"
+	"	.cfi_endproc\n"
 	".size spin8, . - spin8\n");
 
 __attribute__((noinline)) static void deep(int n)

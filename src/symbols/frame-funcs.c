@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A stripped program's functions, from its .eh_frame: every function a
+ * compiler emits for x86-64 has a frame description (FDE) saying where
+ * it starts, for unwinders, and .eh_frame_hdr lists those starts sorted
+ * for a binary search. kft reads that list (its usual encoding; another
+ * gives nothing): a function runs to the next one's start (its padding
+ * with it), or to the end of its section. Those no symbol names are named
+ * func_ADDR. A cold part of a function has an FDE of its own too:
+ * patch-plan.c tells it by how it is entered.
+ */
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../format/patch-plan.h"
+#include "frame-funcs.h"
+
+#define PE_SDATA4 0x0b		/* DW_EH_PE_sdata4 */
+#define PE_UDATA4 0x03		/* DW_EH_PE_udata4 */
+#define PE_PCREL 0x10		/* DW_EH_PE_pcrel */
+#define PE_DATAREL 0x30		/* DW_EH_PE_datarel */
+
+static int32_t s32(const uint8_t *p)
+{
+	int32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/* .eh_frame_hdr's bytes and address, or NULL. */
+static const uint8_t *frame_hdr(struct kft_elf *elf, uint64_t *addr, size_t *len)
+{
+	Elf_Scn *scn = NULL;
+	size_t names;
+
+	if (elf_getshdrstrndx(elf->handle, &names))
+		return NULL;
+	while ((scn = elf_nextscn(elf->handle, scn))) {
+		const char *name;
+		Elf_Data *d;
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(name = elf_strptr(elf->handle, names, sh.sh_name)) ||
+		    strcmp(name, ".eh_frame_hdr") || !(d = elf_getdata(scn, NULL)) || !d->d_buf)
+			continue;
+		*addr = sh.sh_addr;
+		*len = d->d_size;
+		return d->d_buf;
+	}
+	return NULL;
+}
+
+/* Where the code section holding addr ends; addr if none does, or one
+ * of the PLT's (its stubs are the library's functions, not the file's). */
+static uint64_t section_end(struct kft_elf *elf, uint64_t addr)
+{
+	Elf_Scn *scn = NULL;
+	size_t names;
+
+	if (elf_getshdrstrndx(elf->handle, &names))
+		return addr;
+	while ((scn = elf_nextscn(elf->handle, scn))) {
+		const char *name;
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_EXECINSTR) || addr < sh.sh_addr ||
+		    addr >= sh.sh_addr + sh.sh_size)
+			continue;
+		name = elf_strptr(elf->handle, names, sh.sh_name);
+		return name && !strncmp(name, ".plt", 4) ? addr : sh.sh_addr + sh.sh_size;
+	}
+	return addr;
+}
+
+int kft_elf_add_frame_functions(struct kft_elf *elf, struct kft_error *err)
+{
+	uint64_t hdr_addr, *addr = NULL, *size = NULL;
+	size_t len, count, n = 0;
+	const uint8_t *h;
+	int ret = 0;
+
+	if (elf->has_symtab || !(h = frame_hdr(elf, &hdr_addr, &len)) || len < 12 || h[0] != 1 ||
+	    h[1] != (PE_PCREL | PE_SDATA4) || h[2] != PE_UDATA4 || h[3] != (PE_DATAREL | PE_SDATA4))
+		return 0;
+	count = (uint32_t)s32(h + 8);
+	if (count > (len - 12) / 8)
+		return 0;
+	addr = malloc((count ? count : 1) * sizeof(*addr));
+	size = malloc((count ? count : 1) * sizeof(*size));
+	if (!addr || !size) {
+		ret = kft_error_set(err, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < count; i++) {
+		uint64_t start = hdr_addr + (uint64_t)(int64_t)s32(h + 12 + 8 * i);
+		uint64_t end = section_end(elf, start), next;
+		const struct kft_elf_sym *s = kft_elf_lookup(elf, start);
+
+		if (i + 1 < count) {
+			next = hdr_addr + (uint64_t)(int64_t)s32(h + 12 + 8 * (i + 1));
+			if (next > start && next < end)
+				end = next;
+		}
+		if (end <= start || (s && (s->addr == start || start < s->addr + s->size)))
+			continue;	/* no code, named, or inside one named */
+		addr[n] = start;
+		size[n++] = end - start;
+	}
+	if (kft_elf_add_made(elf, addr, size, n))
+		ret = kft_error_set(err, "out of memory");
+out:
+	free(addr);
+	free(size);
+	return ret;
+}
+
+int kft_elf_each_relative(const struct kft_elf *elf, int (*fn)(void *ctx, uint64_t addr), void *ctx)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf->handle, scn))) {
+		Elf_Data *d;
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || !sh.sh_entsize ||
+		    !(d = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Rela r;
+			int ret;
+
+			if (gelf_getrela(d, (int)i, &r) && GELF_R_TYPE(r.r_info) == R_X86_64_RELATIVE &&
+			    (ret = fn(ctx, (uint64_t)r.r_addend)))
+				return ret;
+		}
+	}
+	return 0;
+}
+
+bool kft_frame_funcs_planned(const char *dir, const char *path)
+{
+	struct kft_plan_hdr h;
+	char name[4096];
+	bool same;
+	int fd;
+
+	if (snprintf(name, sizeof(name), "%s/%s", dir, KFT_PLAN_FILE) >= (int)sizeof(name) ||
+	    (fd = open(name, O_RDONLY | O_CLOEXEC)) < 0)
+		return false;
+	same = read(fd, &h, sizeof(h)) == (ssize_t)sizeof(h) &&
+	       !memcmp(h.magic, KFT_PLAN_MAGIC, sizeof(KFT_PLAN_MAGIC)) &&
+	       h.path[sizeof(h.path) - 1] == '\0' && !strcmp(h.path, path);
+	close(fd);
+	return same;
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The functions of a file without a .symtab (stripped, and no debug file
+ * found), from its .eh_frame: the tools', not the runtime's.
+ */
+#ifndef KFT_FRAME_FUNCS_H
+#define KFT_FRAME_FUNCS_H
+
+#include <stdbool.h>
+
+#include "../common/error.h"
+#include "elf-symtab.h"
+
+/* Add to elf the functions its .eh_frame describes and no symbol names,
+ * as func_ADDR (made). Nothing for a file with a .symtab, or whose
+ * .eh_frame_hdr is encoded otherwise than compilers do. 0, or -1. */
+int kft_elf_add_frame_functions(struct kft_elf *elf, struct kft_error *err);
+
+/* Whether trace directory dir's patch plan is for the file at path (kft
+ * record patched it as it loaded: its functions are named func_ADDR
+ * where it is stripped, for the trace's readers as for the planner). */
+bool kft_frame_funcs_planned(const char *dir, const char *path);
+
+/* Call fn(ctx, address) for each address a relative relocation of elf
+ * writes into its data (a PIE's tables of function pointers), until it
+ * returns non-zero; what it returned, or 0. */
+int kft_elf_each_relative(const struct kft_elf *elf, int (*fn)(void *ctx, uint64_t addr), void *ctx);
+
+#endif
