@@ -196,20 +196,24 @@ static const char *move_call(struct kft_plan_func *f, const ZydisDecodedInstruct
 		return "a call in its first instructions with more behind it to move";
 	if (f->nfix + 2 > KFT_PLAN_FIXES)
 		return "too many addresses to move in its first instructions";
-	if (k >= 0 && len == 5 && b[0] == 0xe8) {
+	if (k >= 0 && len == 5 && b[0] == 0xe8)
 		data = jmp + 5;
-		f->body[jmp] = 0xe9;
-		add_fix(f, KFT_PLAN_FIX_REL32, jmp + 1, jmp + 5, addr + len + (uint64_t)in->raw.imm[k].value.s);
-	} else if (len == 6 && b[0] == 0xff && b[1] == 0x15) {
+	else if (len == 6 && b[0] == 0xff && b[1] == 0x15)
 		data = jmp + 6;
-		f->body[jmp] = 0xff;
-		f->body[jmp + 1] = 0x25;
-		add_fix(f, KFT_PLAN_FIX_REL32, jmp + 2, jmp + 6, addr + len + (uint64_t)in->raw.disp.value);
-	} else {
+	else
 		return "a call in its first instructions kft cannot move";
-	}
 	if (data + 8 > KFT_PLAN_BODY_MAX)
 		return "its first instructions are too long to move";
+	if (b[0] == 0xe8) {
+		f->body[jmp] = 0xe9;
+		add_fix(f, KFT_PLAN_FIX_REL32, jmp + 1, jmp + 5,
+			addr + len + (uint64_t)in->raw.imm[k].value.s);
+	} else {
+		f->body[jmp] = 0xff;
+		f->body[jmp + 1] = 0x25;
+		add_fix(f, KFT_PLAN_FIX_REL32, jmp + 2, jmp + 6,
+			addr + len + (uint64_t)in->raw.disp.value);
+	}
 	f->body[at] = 0xff;	/* push data(%rip) */
 	f->body[at + 1] = 0x35;
 	disp = (int32_t)(data - (at + 6));
