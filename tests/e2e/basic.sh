@@ -163,7 +163,9 @@ once_not_instrumented_is_patched() {
 	check "its calls are traced" grep -q "^leaf <- middle" <(rows t)
 	build calls
 	kft record -o t -- sh -c ./calls >/dev/null 2>err
-	check "the shell: said" grep -q "names none of its functions" err
+	# (Debian's sh is stripped: its functions come from its .eh_frame)
+	check "the shell: said" grep -q \
+		"^kft: note: sh is not instrumented: [0-9]* of its [0-9]* functions are patched as it loads" err
 	check "traced through the shell" grep -q "^leaf <- middle" <(rows t)
 	kft record --no-check -o t -- sh -c ./calls >/dev/null
 	check "traced through the shell" grep -q "^leaf <- middle" <(rows t)
