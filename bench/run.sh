@@ -22,7 +22,9 @@
 # -A/-R, and every function's typed from the debug information, kft -a
 # against uftrace -a; -pg -mfentry). Each is
 # built uninstrumented, with -finstrument-functions, with -pg -mfentry and
-# with -fpatchable-function-entry=5; the tools trace the same binaries. For each mode: the added
+# with -fpatchable-function-entry=5; the tools trace the same binaries,
+# the uninstrumented one too (kft patching its entries as it loads,
+# uftrace -P .). For each mode: the added
 # wall time per call against the uninstrumented run (median of N runs),
 # trace bytes per call, peak RSS; then how fast each tool's analysis reads
 # the same trace. Ratios are to uftrace recording everything. Calls are
@@ -109,6 +111,8 @@ mode_cmd() {	# mode workload dir
 	patch-built)   echo "$out/$2-patch $a" ;;
 	kft-patch)     echo "$kft record -c $tmp/all.conf -o $3 -- $out/$2-patch $a" ;;
 	uftrace-fentry) echo "uftrace record --no-libcall -d $3 $out/$2-fentry $a" ;;
+	kft-plain)     echo "$kft record -c $tmp/all.conf -o $3 -- $out/$2-base $a" ;;
+	uftrace-plain) echo "uftrace record -P . --no-libcall -d $3 $out/$2-base $a" ;;
 	lttng-fast)    echo "lttng-run $3 $bin $a" ;;
 	esac
 }
@@ -126,7 +130,7 @@ export -f lttng-run
 export cyg
 
 modes=(base built floor kft-all kft-raw kft-drop uftrace-all uftrace-drop kft-fentry uftrace-fentry
-       patch-built kft-patch)
+       patch-built kft-patch kft-plain uftrace-plain)
 [ -n "$cyg" ] && modes+=(lttng-fast)
 
 # the build a mode runs
@@ -134,6 +138,7 @@ build_of() {
 	case $1 in
 	kft-fentry|uftrace-fentry) echo fentry ;;
 	patch-built|kft-patch) echo patch ;;
+	kft-plain|uftrace-plain) echo base ;;
 	*) echo inst ;;
 	esac
 }
@@ -141,7 +146,7 @@ build_of() {
 declare -A T R B C F CALLS SB
 for w in fib work fib_mt; do
 	# the number of calls of each build, counted by kft itself
-	for b in inst fentry patch; do
+	for b in inst fentry patch base; do
 		rm -rf "$tmp/count"
 		$kft record -c "$tmp/all.conf" -o "$tmp/count" -- "$out/$w-$b" ${args[$w]} >/dev/null
 		CALLS[$w,$b]=$($kft status "$tmp/count" | awk '/^  entries/ { print $2 }')
@@ -165,6 +170,16 @@ for w in fib work fib_mt; do
 		echo "  $w $m: $(( T[$w,$m] / 1000000 )) ms" >&2
 		if [ "$w" = fib ] && [ "$m" = kft-all ]; then rm -rf "$tmp/kft-fib"; mv "$tmp/trace" "$tmp/kft-fib"; fi
 		if [ "$w" = fib ] && [ "$m" = uftrace-all ]; then rm -rf "$tmp/uft-fib"; mv "$tmp/trace" "$tmp/uft-fib"; fi
+		# a plain build: how many calls each tool saw, and what kft patched
+		if [ "$w" = fib ] && [ "$m" = kft-plain ]; then
+			PLAIN_KFT=$($kft status "$tmp/trace" | awk '/^  entries/ { print $2 }')
+			PLAIN_NOTE="kft patched $(sed -n 's/.* \([0-9]* of its [0-9]*\) functions are patched.*/\1/p' \
+				"$tmp/err") functions"
+		fi
+		if [ "$w" = fib ] && [ "$m" = uftrace-plain ]; then
+			PLAIN_UFT=$(uftrace report -d "$tmp/trace" 2>/dev/null |
+				awk 'NR > 2 && $6 !~ /^linux:/ { s += $5 } END { print s + 0 }')
+		fi
 	done
 done
 
@@ -369,7 +384,7 @@ rat() { awk -v a="$1" -v b="$2" 'BEGIN { printf (b > 0 ? "%.2f" : "-"), a / b }'
 {
 	echo "# kft benchmark ($(date -u +%F), $(nproc) cores, median of $runs runs)"
 	echo
-	for b in inst fentry patch; do
+	for b in inst fentry patch base; do
 		echo "calls ($b build): fib ${CALLS[fib,$b]}, work ${CALLS[work,$b]}, mt4 ${CALLS[fib_mt,$b]}"
 	done
 	echo
@@ -396,6 +411,9 @@ rat() { awk -v a="$1" -v b="$2" 'BEGIN { printf (b > 0 ? "%.2f" : "-"), a / b }'
 	echo "- bytes per call, kft / uftrace: $(rat "$(bpc kft-all)" "$(bpc uftrace-all)") (target 0.50)"
 	echo "- -pg -mfentry, kft / uftrace: $(rat "$(added fib kft-fentry)" "$(added fib uftrace-fentry)") (target 0.6);" \
 	     "patchable, kft / uftrace -pg -mfentry: $(rat "$(added fib kft-patch)" "$(added fib uftrace-fentry)") (target 0.6)"
+	echo "- a build with no instrumentation flag, patched as it loads, kft / uftrace -P .:" \
+	     "$(rat "$(added fib kft-plain)" "$(added fib uftrace-plain)"); fib's calls recorded: kft" \
+	     "${PLAIN_KFT:-?}, uftrace ${PLAIN_UFT:-?} (of ${CALLS[fib,base]}); $PLAIN_NOTE"
 	echo "- patchable build, not traced, against uninstrumented (fib 38, $(( PATCH_BASE / 1000000 )) ms): $(awk -v p="$PATCH_BUILT" -v b="$PATCH_BASE" 'BEGIN { printf "%+.1f%%", (p - b) * 100 / b }') (target within 2%)"
 	echo "- 4 threads, per call / single thread: $(rat "$(added fib_mt kft-all)" "$(added fib kft-all)") (target 1.2)"
 	echo "- kft recording every call / the floor: $(rat "$(added fib kft-all)" "$(added fib floor)")," \
@@ -496,6 +514,7 @@ ref_of() {
 	kft-fentry|uftrace-fentry) echo uftrace-fentry ;;
 	kft-patch|patch-built) echo uftrace-fentry ;;
 	kft-drop|uftrace-drop) echo uftrace-drop ;;
+	kft-plain|uftrace-plain) echo uftrace-plain ;;
 	*) echo uftrace-all ;;
 	esac
 }
