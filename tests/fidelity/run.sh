@@ -28,6 +28,11 @@
 # handler (the function kft logs in a signal's context: onsig) is left out
 # on both sides, as above.
 #
+# A second program, Debian's gzip from its source package, built plain
+# (gcc and clang, -O2), compresses a file at three levels under kft
+# record, one run each; its truth is its -pg -mfentry build's counts, as
+# for dash.
+#
 # Prints "fidelity VARIANT: N functions, M calls, exact" or what differs,
 # one line a variant; "fidelity: skipped: ..." when dash's source cannot
 # be had; exits non-zero on any difference.
@@ -41,6 +46,8 @@ work=$(cd "$work" && pwd)
 
 # dash's source, once (apt-get source with a deb-src list of our own)
 src=$work/dash-src
+apt_opts=(-o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts="$work/apt/parts"
+	  -o Dir::State::Lists="$work/apt/lists" -o Dir::Cache="$work/apt/cache")
 if [ ! -x "$src/configure" ]; then
 	apt="$work/apt"
 	mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/parts"
@@ -51,10 +58,8 @@ Suites: bookworm
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 SRC
-	o=(-o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts="$apt/parts"
-	   -o Dir::State::Lists="$apt/lists" -o Dir::Cache="$apt/cache")
-	if ! (cd "$apt" && apt-get "${o[@]}" update -qq >/dev/null 2>&1 &&
-	      apt-get "${o[@]}" source --download-only dash >/dev/null 2>&1); then
+	if ! (cd "$apt" && apt-get "${apt_opts[@]}" update -qq >/dev/null 2>&1 &&
+	      apt-get "${apt_opts[@]}" source --download-only dash >/dev/null 2>&1); then
 		echo "fidelity: skipped: dash's source package could not be fetched (apt-get source dash)"
 		exit 77
 	fi
@@ -348,7 +353,80 @@ debian() {
 	return 1
 }
 
+# gzip_plain CC: gzip built plain by CC at -O2 against its -pg -mfentry
+# build's counts, over gzip's runs of the levels in $work/gzip/levels
+gzip_plain() {
+	local cc=$1 dir=$work/gzip/$1 name="gzip $1 -O2 plain" patched total i=0 args
+	for v in plain fentry; do
+		rm -rf "$dir/$v" && cp -a "$work/gzip/src" "$dir/$v" &&
+		(cd "$dir/$v" && ./configure -q CC="$cc" \
+			CFLAGS="-g -O2$([ $v = fentry ] && echo ' -pg -mfentry')" >/dev/null 2>&1 &&
+		 make -s -j"$(nproc)" >/dev/null 2>&1) && [ -x "$dir/$v/gzip" ] || {
+			echo "fidelity $name: gzip did not build"
+			return 1
+		}
+	done
+	rm -f "$dir/truth.tab" "$dir/kft.all" "$dir/out" "$dir/truth.out" "$dir/err"
+	while read -r args; do
+		i=$((i + 1))
+		# shellcheck disable=SC2086 # (the levels' options, word by word)
+		(cd "$dir/fentry" && "${clean_env[@]}" LD_PRELOAD="$work/count-calls.so" \
+			KFT_DIR=/nonexistent COUNT_CALLS_FILE="$dir/truth.tab" ./gzip $args "$work/gzip/input" \
+			>>"$dir/truth.out")
+		# shellcheck disable=SC2086
+		(cd "$dir/plain" && rm -rf "t$i" && "${clean_env[@]}" COUNT_CALLS_FILE=/nonexistent \
+			"$kft" record --dynamic-report -o "t$i" -- ./gzip $args "$work/gzip/input" \
+			>>"$dir/out" 2>>"$dir/err")
+		"$kft" kd -f Fc "$dir/plain/t$i" 2>>"$dir/kd.err" |
+			awk 'NR > 2 { sub(/ \[.*\]/, ""); print $1, $NF }' >>"$dir/kft.all"
+	done <"$work/gzip/levels"
+	"$work/count-calls-dump" "$dir/truth.tab" | "$kft" addr2sym -m "$dir/fentry/gzip" |
+		sed -E 's/\+0x[0-9a-f]+//' | by_name >"$dir/truth.all"
+	by_name <"$dir/kft.all" >"$dir/kft.counts"
+	patched=$(sed -n '1s/^kft: note: .* \([0-9]*\) of its [0-9]* functions are patched.*/\1/p' "$dir/err")
+	total=$(sed -n '1s/^kft: note: .* of its \([0-9]*\) functions are patched.*/\1/p' "$dir/err")
+	sed -n 's/^kft:   \([^ ]*\) (0x[0-9a-f]*): .*/\1/p' "$dir/err" | sort -u >"$dir/left"
+	awk 'FILENAME == ARGV[1] { skip[$1] = 1; next } !($1 in skip)' "$dir/left" \
+		"$dir/truth.all" >"$dir/truth.counts"
+	if ! cmp -s "$dir/out" "$dir/truth.out"; then
+		echo "fidelity $name: the output differs from the untraced run's ($dir/out)"
+	elif [ -z "$total" ] || grep -v -q -E '^kft: (note: |  )' "$dir/err"; then
+		echo "fidelity $name: kft record said: $(grep -v '^kft:   ' "$dir/err" | head -3)"
+	elif [ "$(grep -c -v "^_start$" "$dir/left")" -gt $((total / 100)) ]; then
+		echo "fidelity $name: over 1% of $total functions left alone: $(tr '\n' ' ' <"$dir/left")"
+	elif ! diff "$dir/truth.counts" "$dir/kft.counts" >"$dir/counts.diff"; then
+		echo "fidelity $name: counts differ from the truth:"
+		head -20 "$dir/counts.diff" | sed 's/^/    /'
+	else
+		echo "fidelity $name: $patched of $total functions patched" \
+		     "(left alone: $(tr '\n' ' ' <"$dir/left" | sed 's/ $//; s/ /, /g'))," \
+		     "$(wc -l <"$dir/kft.counts") functions called," \
+		     "$(awk '{ s += $2 } END { print s }' "$dir/kft.counts") calls, exact"
+		return 0
+	fi
+	return 1
+}
+
+# gzip's source, once, and its input: text of a known shape
+gzip_src() {
+	local apt=$work/apt
+	[ -x "$work/gzip/src/configure" ] && return 0
+	(cd "$apt" && apt-get "${apt_opts[@]}" source --download-only gzip >/dev/null 2>&1) &&
+	ls "$apt"/gzip_*.orig.tar.* >/dev/null 2>&1 || return 1
+	rm -rf "$work/gzip" && mkdir -p "$work/gzip/src" "$work/gzip/gcc" "$work/gzip/clang" &&
+	tar -xf "$apt"/gzip_*.orig.tar.xz -C "$work/gzip/src" --strip-components=1 || return 1
+	seq 1 200000 | awk '{ print $1, $1 * $1 % 977, "line" }' >"$work/gzip/input"
+	printf '%s\n' "-c -6" "-c -1" "-c -9" >"$work/gzip/levels"
+}
+
 failed=0
+if gzip_src; then
+	for cc in gcc clang; do
+		gzip_plain "$cc" || failed=1
+	done
+else
+	echo "fidelity: skipped: gzip's source package could not be fetched (apt-get source gzip)"
+fi
 debian || failed=1
 for cc in gcc clang; do
 	for opt in -O0 -O2; do
