@@ -97,3 +97,7 @@ E
 	refused kft record --libcalls=some -o x -- ./newdelete 2>err
 	check "an unknown word" grep -q "^kft: record: --libcalls=some: the only word it takes is all$" err
 }
+
+# exceptions through functions patched as they load (no instrumentation
+# flag): the unwinder finds the return addresses kft took put back
+each_plain_cxx_names_and_exceptions() { INSTR=$(plain_flags) TINSTR=plain test_cxx_names_and_exceptions; }

@@ -22,6 +22,17 @@ build() {
 		"$PROGS/$name.c" "$@" -lpthread
 }
 
+# The flags a build with no instrumentation takes in place of one, so
+# that its functions stay as the program writes them (neither inlined nor
+# cloned: gcc's -pg builds keep them so, and the tests expect them).
+plain_flags() {
+	if [ "$TCC" = gcc ]; then
+		echo "-fno-inline -fno-ipa-cp -fno-ipa-sra -fno-ipa-icf -fno-ipa-pure-const -fno-optimize-sibling-calls"
+	else
+		echo "-fno-inline -fno-optimize-sibling-calls"
+	fi
+}
+
 # build_cxx NAME: progs/NAME.cc with the C++ compiler of this run's TCC.
 build_cxx() {
 	local cxx=g++

@@ -473,3 +473,15 @@ E
 	check "every call ended" test "$(kft log | awk '$2 == -1' | wc -l)" = 0
 	kft status | grep -q "^  threads 1 (and 2 coroutine stacks)$"
 }
+
+# The same programs built with no instrumentation flag, their entries
+# patched as they load: the hard cases of exits (threads, fork and exec of
+# itself, longjmp, signals, coroutines) as -pg -mfentry builds have them.
+# (-pg keeps each function whole where a plain -O2 build inlines it into
+# its callers or makes a clone of it: plain_flags keeps the programs as
+# written, the code of each function optimised still.)
+each_plain_threads() { INSTR=$(plain_flags) TINSTR=plain test_threads; }
+each_plain_fork_exec() { INSTR=$(plain_flags) TINSTR=plain test_fork_exec; }
+each_plain_longjmp() { INSTR=$(plain_flags) TINSTR=plain test_longjmp; }
+each_plain_signal_context() { INSTR=$(plain_flags) TINSTR=plain test_signal_context; }
+each_plain_coroutines() { INSTR=$(plain_flags) TINSTR=plain test_coroutines; }

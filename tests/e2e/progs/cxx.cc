@@ -9,7 +9,14 @@ struct Foo {
 	__attribute__((noinline)) int bar(int x) const { return x + 1; }
 	__attribute__((noinline)) int bar(double x) const { return (int)x + 2; }
 };
-template <typename T> __attribute__((noinline)) T twice(T v) { return v + v; }
+static volatile int twiced;
+/* (not four bytes at the end of the code, which a plain build could not
+ * patch) */
+template <typename T> __attribute__((noinline)) T twice(T v)
+{
+	twiced++;
+	return v + v;
+}
 }
 
 __attribute__((noinline)) void cleanup() { sink = sink + 1; }
@@ -69,7 +76,7 @@ int main(int argc, char **argv)
 	(void)argv;
 	s += f.bar(1);
 	s += f.bar(2.0);
-	s += ns::twice(3);
+	s += ns::twice(argc + 2);	/* (not a constant: no build folds the call) */
 	s += catcher(argc + 5);
 	s += catcher(1);
 	s += outer(argc + 5);

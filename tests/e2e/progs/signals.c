@@ -2,7 +2,11 @@
 /* A signal handler is user space's interrupt context. */
 #include <signal.h>
 
-__attribute__((noinline)) static void in_handler(void) { __asm__ volatile(""); }	/* not pure: the call stays */
+static volatile int handled;
+
+/* (not pure: the call stays; and not a lone ret, which a plain build
+ * at the end of its code could not patch) */
+__attribute__((noinline)) static void in_handler(void) { handled++; }
 
 __attribute__((noinline)) static void handler(int sig)
 {
