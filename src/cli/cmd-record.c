@@ -10,7 +10,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,47 +155,31 @@ struct record_opts {
 	const char *cpus;
 };
 
-/* What the runtime's helper had not compressed: the end of each log,
- * fork children's logs, a run on one CPU. Failing leaves them raw. */
-struct compress_job {
-	const char *dir;
-	bool raw_only;
-	struct kft_error err;
-	int ret;
-};
-
-static void *compress_rest(void *arg)
-{
-	struct compress_job *job = arg;
-	struct kft_zstats st;
-
-	job->ret = kft_trace_compress(job->dir, job->raw_only, &st, &job->err);
-	return NULL;
-}
-
 /*
  * The program has ended; from one reading of the trace: save the names of
  * the functions it holds (so that it reads the same when the program is
  * rebuilt, removed or elsewhere), and say what it could not hold and what
- * the config asked for that never came. With a compress job, its logs are
- * compressed meanwhile (cut down only, raw_only): the reading has them
- * open already and asks for no record, and the two take about as long.
+ * the config asked for that never came. With compress, what the runtime's
+ * helper had not compressed (the end of each log, fork children's logs, a
+ * run on one CPU) is compressed meanwhile (cut down only, raw_only;
+ * failing leaves it raw): the reading has the logs open already and asks
+ * for no record, and the two take about as long.
  */
-static void record_finish(const char *dir, struct compress_job *job)
+static void record_finish(const char *dir, bool compress, bool raw_only)
 {
+	struct kft_compress_job job;
 	struct kft_symbolizer *sz;
 	struct kft_trace tr;
 	struct kft_error err;
-	pthread_t tid;
-	bool threaded = false, opened;
+	bool opened;
 
 	/* (held: this kft compresses it, but only after this reading) */
 	opened = !kft_trace_open_as(&tr, dir,
 				    KFT_OPEN_HELD | KFT_OPEN_NO_ARGS | KFT_OPEN_NO_SWITCHES |
 					    KFT_OPEN_NO_RECORDS,
 				    &err);	/* (if not, the views will say why) */
-	if (job && !(threaded = !pthread_create(&tid, NULL, compress_rest, job)))
-		compress_rest(job);
+	if (compress)
+		kft_trace_compress_start(&job, dir, raw_only);
 	if (opened) {
 		/* names from the files on disk, not from a symbols file saved before */
 		sz = kft_symbolizer_new_from_disk(dir, &err);
@@ -208,11 +191,9 @@ static void record_finish(const char *dir, struct compress_job *job)
 		kft_symbolizer_free(sz);
 		kft_trace_close(&tr);
 	}
-	if (threaded)
-		pthread_join(tid, NULL);
-	if (job && job->ret)
-		fprintf(stderr, "kft: warning: %s; those records stay %s\n", job->err.msg,
-			job->raw_only ? "where they are" : "uncompressed");
+	if (compress && kft_trace_compress_wait(&job))
+		fprintf(stderr, "kft: warning: %s; those records stay %s\n", job.err.msg,
+			raw_only ? "where they are" : "uncompressed");
 }
 
 static volatile sig_atomic_t interrupted;
@@ -295,7 +276,7 @@ static int attach(const struct record_opts *o, struct kft_config *cfg)
 	sigaction(SIGTERM, &old_term, NULL);
 	if (how == KFT_ATTACH_FAILED || how == KFT_ATTACH_DETACHING)
 		kft_cli_said(-1, &err);
-	record_finish(o->dir, NULL);
+	record_finish(o->dir, false, false);
 	if (how == KFT_ATTACH_DETACHED)
 		fprintf(stderr, "kft: process %ld runs on untraced; the trace is in %s\n", pid,
 			o->dir);
@@ -698,9 +679,9 @@ int kft_cmd_record(int argc, char **argv)
 	if (!end.trace_kept)
 		goto out;
 	/* with --no-compress, the files are still cut down to what they hold */
-	record_finish(o.dir, &(struct compress_job){ .dir = o.dir, .raw_only = o.no_compress });
+	record_finish(o.dir, true, o.no_compress);
 	if (end.latency_copy)
-		record_finish(end.latency_copy, NULL);
+		record_finish(end.latency_copy, false, false);
 out:
 	kft_patch_plan_free(&plan);
 	free(end.latency_copy);

@@ -388,3 +388,29 @@ int kft_trace_compress(const char *dir, bool raw_only, struct kft_zstats *st,
 	closedir(d);
 	return ret;
 }
+
+static void *compress_job(void *arg)
+{
+	struct kft_compress_job *job = arg;
+
+	job->ret = kft_trace_compress(job->dir, job->raw_only, &job->st, &job->err);
+	return NULL;
+}
+
+void kft_trace_compress_start(struct kft_compress_job *job, const char *dir, bool raw_only)
+{
+	memset(job, 0, sizeof(*job));
+	job->dir = dir;
+	job->raw_only = raw_only;
+	job->threaded = !pthread_create(&job->tid, NULL, compress_job, job);
+	if (!job->threaded)
+		compress_job(job);
+}
+
+int kft_trace_compress_wait(struct kft_compress_job *job)
+{
+	if (job->threaded)
+		pthread_join(job->tid, NULL);
+	job->threaded = false;
+	return job->ret;
+}

@@ -10,6 +10,7 @@
 #define KFT_COMPRESS_DIR_H
 
 #include <stdbool.h>
+#include <pthread.h>
 #include <stdint.h>
 
 #include "../common/error.h"
@@ -27,5 +28,21 @@ struct kft_zstats {
  * (and readable). */
 int kft_trace_compress(const char *dir, bool raw_only, struct kft_zstats *st,
 		       struct kft_error *err);
+
+/* kft_trace_compress on a thread of its own, while the caller reads the
+ * trace (kft record's finish: the symbols saved meanwhile). */
+struct kft_compress_job {
+	const char *dir;
+	bool raw_only;
+	pthread_t tid;
+	bool threaded;		/* else done at once, by the start */
+	int ret;
+	struct kft_zstats st;
+	struct kft_error err;
+};
+
+void kft_trace_compress_start(struct kft_compress_job *job, const char *dir, bool raw_only);
+/* Its end: kft_trace_compress's return, err set. */
+int kft_trace_compress_wait(struct kft_compress_job *job);
 
 #endif
