@@ -119,7 +119,8 @@ static const char usage[] =
 	"                     each), and a longer call of FUNC copies the trace into\n"
 	"                     DIR/latency (kft latency DIR reads it, at any moment)\n"
 	"      --dynamic-report  PROG built without instrumentation: list each of its\n"
-	"                     functions left unpatched, and why\n"
+	"                     functions left unpatched, and why (a stripped PROG's\n"
+	"                     functions come from its .eh_frame, named func_ADDR)\n"
 	"      --no-check     do not check that PROG is instrumented and that the\n"
 	"                     config's functions exist in it (for functions that live\n"
 	"                     in shared libraries); nothing is patched then\n";
