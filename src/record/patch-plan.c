@@ -134,23 +134,30 @@ static int cmp_branch(const void *a, const void *b)
 	return x->target < y->target ? -1 : x->target > y->target;
 }
 
+/* The first of the branches (sorted by target) landing at addr or above. */
+static size_t first_landing(const struct planner *p, uint64_t addr)
+{
+	size_t a = 0, b = p->nbranches;
+
+	while (a < b) {
+		size_t m = a + (b - a) / 2;
+
+		if (p->branches[m].target < addr)
+			a = m + 1;
+		else
+			b = m;
+	}
+	return a;
+}
+
 /* Why a branch makes [lo, hi) unsafe to move for f, the function at
  * [start, end), or NULL. Its rel32 jumps back to its start go in f's
  * loops. */
 static const char *branch_into(const struct planner *p, uint64_t start, uint64_t end,
 			       uint64_t lo, uint64_t hi, struct kft_plan_func *f)
 {
-	size_t a = 0, b = p->nbranches;
-
-	while (a < b) {	/* the first branch landing at start or above */
-		size_t m = a + (b - a) / 2;
-
-		if (p->branches[m].target < start)
-			a = m + 1;
-		else
-			b = m;
-	}
-	for (; a < p->nbranches && p->branches[a].target < hi; a++) {
+	for (size_t a = first_landing(p, start); a < p->nbranches && p->branches[a].target < hi;
+	     a++) {
 		const struct branch *br = &p->branches[a];
 
 		if (br->target > lo)
@@ -321,17 +328,8 @@ static const char *plan_func(const struct planner *p, const struct kft_elf_sym *
  * function's cold part is only jumped to. */
 static bool entered_as_function(const struct planner *p, uint64_t addr)
 {
-	size_t a = 0, b = p->nbranches;
-
-	while (a < b) {
-		size_t m = a + (b - a) / 2;
-
-		if (p->branches[m].target < addr)
-			a = m + 1;
-		else
-			b = m;
-	}
-	for (; a < p->nbranches && p->branches[a].target == addr; a++)
+	for (size_t a = first_landing(p, addr); a < p->nbranches && p->branches[a].target == addr;
+	     a++)
 		if (p->branches[a].call)
 			return true;
 	return bsearch(&addr, p->refs, p->nrefs, sizeof(*p->refs), cmp_u64) != NULL;
