@@ -468,6 +468,19 @@ struct kft_zframe {
 	uint32_t spare;
 };
 
+/* Whether the .kfz bytes map[0, size) hold at off a whole frame of the
+ * records from first on (*f its header); not, where a crash or a full
+ * disk cut the file short. */
+static inline KFT_NOTRACE bool kft_zframe_at(const char *map, uint64_t size, uint64_t off,
+					     uint64_t first, struct kft_zframe *f)
+{
+	if (off > size || size - off < sizeof(*f))
+		return false;
+	memcpy(f, map + off, sizeof(*f));
+	return f->magic == KFT_ZFRAME_MAGIC && f->first == first && f->nrecs &&
+	       f->nrecs <= KFT_ZCHUNK_RECS && f->zsize <= size - off - sizeof(*f);
+}
+
 /* Whether name is a thread file's: thread-*.kft. */
 static inline bool kft_is_thread_file_name(const char *name)
 {

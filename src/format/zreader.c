@@ -91,11 +91,8 @@ static int index_frames(struct kft_zrecs *z, const char *path, struct kft_error 
 	for (;;) {
 		struct kft_zframe f;
 
-		if (z->size - off < sizeof(f))
-			break;
-		memcpy(&f, z->map + off, sizeof(f));
-		if (f.magic != KFT_ZFRAME_MAGIC || f.first != z->count || !f.nrecs ||
-		    f.nrecs > KFT_ZCHUNK_RECS || f.zsize > z->size - off - sizeof(f) ||
+		/* (none after a short frame, which ends the file) */
+		if (!kft_zframe_at((const char *)z->map, z->size, off, z->count, &f) ||
 		    (z->nframes && z->count % KFT_ZCHUNK_RECS))
 			break;	/* a frame cut short (its records are still raw) */
 		if (kft_grow((void **)&z->off, z->nframes, &cap, sizeof(*z->off), 64))

@@ -68,12 +68,10 @@ static KFT_NOTRACE int resume(struct kft_zwriter *w)
 		return -1;
 	}
 	w->codec = zh.codec;
-	while (!w->sealed && size - off >= sizeof(struct kft_zframe)) {
+	while (!w->sealed) {
 		struct kft_zframe f;
 
-		memcpy(&f, map + off, sizeof(f));
-		if (f.magic != KFT_ZFRAME_MAGIC || f.first != w->done || !f.nrecs ||
-		    f.nrecs > KFT_ZCHUNK_RECS || f.zsize > size - off - sizeof(f))
+		if (!kft_zframe_at(map, size, off, w->done, &f))
 			break;
 		off += sizeof(f) + f.zsize;
 		w->done += f.nrecs;
