@@ -99,6 +99,11 @@ counts_of() {
 		sed -E 's/\+0x[0-9a-f]+//' | by_name
 }
 
+# kd_counts TRACE: kft kd's "function count" lines of TRACE
+kd_counts() {
+	"$kft" kd -f Fc "$1" | awk 'NR > 2 { sub(/ \[.*\]/, ""); print $1, $NF }'
+}
+
 # sum "name count" lines by name (two static functions of one name are
 # one), those whose count depends on timing left out
 by_name() {
@@ -152,8 +157,7 @@ record_libcalls() {
 	(cd "$1" && "${clean_env[@]}" COUNT_CALLS_FILE= LD_AUDIT="$work/count-libcalls.so" \
 		COUNT_LIBCALLS_FILE= "$kft" record --libcalls -o tl -- ./src/dash "$here/work.sh" \
 		>outl 2>errl)
-	"$kft" kd -f Fc "$1/tl" 2>"$1/kdl.err" |
-		awk 'NR > 2 { sub(/ \[.*\]/, ""); print $1, $NF }' | canonical "$1"
+	kd_counts "$1/tl" 2>"$1/kdl.err" | canonical "$1"
 }
 
 # judge NAME DIR TRUTH_OUT NOTE: DIR's --libcalls run against its truth
@@ -246,29 +250,40 @@ noplt() {
 	      "$(wc -l <"$dir/addressed") whose address the code reads left alone"
 }
 
-# plain NAME DIR TRUTH_DIR: DIR's build without instrumentation, patched
-# as it loads, against TRUTH_DIR's counts but for the functions left alone
-plain() {
-	local name=$1 dir=$2 truth_dir=$3 patched total left
-	rm -rf "$dir/t"
-	(cd "$dir" && "${clean_env[@]}" COUNT_CALLS_FILE=/nonexistent "$kft" record --dynamic-report \
-		-o t -- ./src/dash "$here/work.sh" >out 2>err)
-	patched=$(sed -n 's/^kft: note: .* \([0-9]*\) of its [0-9]* functions are patched.*/\1/p' "$dir/err")
-	total=$(sed -n 's/^kft: note: .* of its \([0-9]*\) functions are patched.*/\1/p' "$dir/err")
-	sed -n 's/^kft:   \([^ ]*\) (0x[0-9a-f]*): //p' "$dir/err" >"$dir/left.why"
-	grep -v "^the C runtime's start-up" "$dir/left.why" >"$dir/left.why.own" || true
-	sed -n 's/^kft:   \([^ ]*\) (0x[0-9a-f]*): .*/\1/p' "$dir/err" | sort >"$dir/left"
-	left=$(wc -l <"$dir/left.why.own")
-	"$kft" kd -f Fc "$dir/t" 2>"$dir/kd.err" |
-		awk 'NR > 2 { sub(/ \[.*\]/, ""); print $1, $NF }' | by_name >"$dir/kft.counts"
-	awk 'FILENAME == ARGV[1] { skip[$1] = 1; next } !($1 in skip)' "$dir/left" \
-		"$truth_dir/truth.counts" >"$dir/truth.counts"
-	if ! cmp -s "$dir/out" "$truth_dir/truth.out"; then
+# plan_notes DIR: what kft record --dynamic-report said in DIR/err (of
+# one run or more): patched and total (the first note's), DIR/left (the
+# functions left alone) and DIR/left.own (why, for those that are not the
+# C runtime's)
+plan_notes() {
+	local note='^kft: note: .* \([0-9]*\) of its \([0-9]*\) functions are patched.*'
+	patched=$(sed -n "s/$note/\1/p" "$1/err" | head -1)
+	total=$(sed -n "s/$note/\2/p" "$1/err" | head -1)
+	sed -n 's/^kft:   \([^ ]*\) (0x[0-9a-f]*): .*/\1/p' "$1/err" | sort -u >"$1/left"
+	sed -n 's/^kft:   [^ ]* (0x[0-9a-f]*): //p' "$1/err" | sort -u |
+		grep -v -E "^(the C runtime's start-up|the program's entry point)" >"$1/left.own" || true
+}
+
+# left_out SKIP IN: IN's "name count" lines but for the names in SKIP
+left_out() {
+	awk 'FILENAME == ARGV[1] { skip[$1] = 1; next } !($1 in skip)' "$1" "$2"
+}
+
+# judge_plain NAME DIR TRUTH_OUT [LIMIT]: a plain build's runs in DIR
+# (out, err, and truth.counts and kft.counts without what is left out)
+# against the untraced output TRUTH_OUT; with LIMIT, at most 1% of the
+# functions left alone that are not the C runtime's. Uses plan_notes'
+# patched and total.
+judge_plain() {
+	local name=$1 dir=$2 own
+	own=$(wc -l <"$dir/left.own")
+	if ! cmp -s "$dir/out" "$3"; then
 		echo "fidelity $name: the output differs from the untraced run's ($dir/out)"
 	elif [ -z "$total" ] || grep -v -q -E '^kft: (note: |  )' "$dir/err"; then
 		echo "fidelity $name: kft record said: $(grep -v '^kft:   ' "$dir/err" | head -3)"
-	elif [ $((left * 100)) -gt "$total" ]; then
-		echo "fidelity $name: $left of $total functions left alone (over 1%): $(head -3 "$dir/left.why.own")"
+	elif [ -n "${4:-}" ] && [ $((own * 100)) -gt "$total" ]; then
+		echo "fidelity $name: $own of $total functions left alone (over 1%): $(head -3 "$dir/left.own")"
+	elif [ ! -s "$dir/truth.counts" ]; then
+		echo "fidelity $name: the truth counted nothing"
 	elif ! diff "$dir/truth.counts" "$dir/kft.counts" >"$dir/counts.diff"; then
 		echo "fidelity $name: counts differ from the truth:"
 		head -20 "$dir/counts.diff" | sed 's/^/    /'
@@ -280,6 +295,19 @@ plain() {
 		return 0
 	fi
 	return 1
+}
+
+# plain NAME DIR TRUTH_DIR: DIR's build without instrumentation, patched
+# as it loads, against TRUTH_DIR's counts but for the functions left alone
+plain() {
+	local name=$1 dir=$2 truth_dir=$3 patched total
+	rm -rf "$dir/t"
+	(cd "$dir" && "${clean_env[@]}" COUNT_CALLS_FILE=/nonexistent "$kft" record --dynamic-report \
+		-o t -- ./src/dash "$here/work.sh" >out 2>err)
+	plan_notes "$dir"
+	kd_counts "$dir/t" 2>"$dir/kd.err" | by_name >"$dir/kft.counts"
+	left_out "$dir/left" "$truth_dir/truth.counts" >"$dir/truth.counts"
+	judge_plain "$name" "$dir" "$truth_dir/truth.out" limit
 }
 
 # debian: /usr/bin/dash as Debian built it, against its uprobe counts
@@ -322,35 +350,17 @@ debian() {
 	while read -r a; do echo "-:$grp/f_$a"; done <"$dir/starts" >>"$T/uprobe_events"
 	(cd "$dir" && "${clean_env[@]}" COUNT_CALLS_FILE=/nonexistent "$kft" record --dynamic-report \
 		-o t -- "$bin" "$here/work.sh" >out 2>err)
-	patched=$(sed -n 's/^kft: note: .* \([0-9]*\) of its [0-9]* functions are patched.*/\1/p' "$dir/err")
-	total=$(sed -n 's/^kft: note: .* of its \([0-9]*\) functions are patched.*/\1/p' "$dir/err")
-	sed -n 's/^kft:   \([^ ]*\) (0x[0-9a-f]*): .*/\1/p' "$dir/err" >"$dir/left"
+	plan_notes "$dir"
 	# the signal handler, and what kft left alone, on both sides
 	"$kft" log "$dir/t" 2>/dev/null | awk '/^--------/ { rows = 1; next }
-		rows && $3 ~ /i$/ { print $4 }' | sort -u >>"$dir/left"
-	"$kft" kd -f Fc "$dir/t" 2>"$dir/kd.err" | awk 'NR > 2 { print $1, $NF }' |
-		awk 'FILENAME == ARGV[1] { skip[$1] = 1; next } !($1 in skip)' "$dir/left" - |
-		sort >"$dir/kft.counts"
-	awk 'FILENAME == ARGV[1] { skip[$1] = 1; next } !($1 in skip)' "$dir/left" \
-		"$dir/uprobe.counts" | sort >"$dir/truth.counts"
+		rows && $3 ~ /i$/ { print $4 }' | sort -u | cat - "$dir/left" >"$dir/skip"
+	kd_counts "$dir/t" 2>"$dir/kd.err" | left_out "$dir/skip" - | sort >"$dir/kft.counts"
+	left_out "$dir/skip" "$dir/uprobe.counts" | sort >"$dir/truth.counts"
 	if [ -n "$lost" ]; then
 		echo "fidelity debian dash: the uprobes' trace lost events"
-	elif ! cmp -s "$dir/out" "$dir/truth.out"; then
-		echo "fidelity debian dash: the output differs from the untraced run's ($dir/out)"
-	elif [ -z "$total" ] || grep -v -q -E '^kft: (note: |  )' "$dir/err"; then
-		echo "fidelity debian dash: kft record said: $(grep -v '^kft:   ' "$dir/err" | head -3)"
-	elif [ ! -s "$dir/truth.counts" ]; then
-		echo "fidelity debian dash: the uprobes counted nothing"
-	elif ! diff "$dir/truth.counts" "$dir/kft.counts" >"$dir/counts.diff"; then
-		echo "fidelity debian dash: counts differ from the uprobes':"
-		head -20 "$dir/counts.diff" | sed 's/^/    /'
-	else
-		echo "fidelity debian dash: $patched of $total functions patched" \
-		     "(stripped: named from .eh_frame), $(wc -l <"$dir/kft.counts") functions" \
-		     "called, $(awk '{ s += $2 } END { print s }' "$dir/kft.counts") calls, exact"
-		return 0
+		return 1
 	fi
-	return 1
+	judge_plain "debian dash" "$dir" "$dir/truth.out"
 }
 
 # gzip_plain CC: gzip built plain by CC at -O2 against its -pg -mfentry
@@ -377,34 +387,14 @@ gzip_plain() {
 		(cd "$dir/plain" && rm -rf "t$i" && "${clean_env[@]}" COUNT_CALLS_FILE=/nonexistent \
 			"$kft" record --dynamic-report -o "t$i" -- ./gzip $args "$work/gzip/input" \
 			>>"$dir/out" 2>>"$dir/err")
-		"$kft" kd -f Fc "$dir/plain/t$i" 2>>"$dir/kd.err" |
-			awk 'NR > 2 { sub(/ \[.*\]/, ""); print $1, $NF }' >>"$dir/kft.all"
+		kd_counts "$dir/plain/t$i" 2>>"$dir/kd.err" >>"$dir/kft.all"
 	done <"$work/gzip/levels"
 	"$work/count-calls-dump" "$dir/truth.tab" | "$kft" addr2sym -m "$dir/fentry/gzip" |
 		sed -E 's/\+0x[0-9a-f]+//' | by_name >"$dir/truth.all"
 	by_name <"$dir/kft.all" >"$dir/kft.counts"
-	patched=$(sed -n '1s/^kft: note: .* \([0-9]*\) of its [0-9]* functions are patched.*/\1/p' "$dir/err")
-	total=$(sed -n '1s/^kft: note: .* of its \([0-9]*\) functions are patched.*/\1/p' "$dir/err")
-	sed -n 's/^kft:   \([^ ]*\) (0x[0-9a-f]*): .*/\1/p' "$dir/err" | sort -u >"$dir/left"
-	awk 'FILENAME == ARGV[1] { skip[$1] = 1; next } !($1 in skip)' "$dir/left" \
-		"$dir/truth.all" >"$dir/truth.counts"
-	if ! cmp -s "$dir/out" "$dir/truth.out"; then
-		echo "fidelity $name: the output differs from the untraced run's ($dir/out)"
-	elif [ -z "$total" ] || grep -v -q -E '^kft: (note: |  )' "$dir/err"; then
-		echo "fidelity $name: kft record said: $(grep -v '^kft:   ' "$dir/err" | head -3)"
-	elif [ "$(grep -c -v "^_start$" "$dir/left")" -gt $((total / 100)) ]; then
-		echo "fidelity $name: over 1% of $total functions left alone: $(tr '\n' ' ' <"$dir/left")"
-	elif ! diff "$dir/truth.counts" "$dir/kft.counts" >"$dir/counts.diff"; then
-		echo "fidelity $name: counts differ from the truth:"
-		head -20 "$dir/counts.diff" | sed 's/^/    /'
-	else
-		echo "fidelity $name: $patched of $total functions patched" \
-		     "(left alone: $(tr '\n' ' ' <"$dir/left" | sed 's/ $//; s/ /, /g'))," \
-		     "$(wc -l <"$dir/kft.counts") functions called," \
-		     "$(awk '{ s += $2 } END { print s }' "$dir/kft.counts") calls, exact"
-		return 0
-	fi
-	return 1
+	plan_notes "$dir"
+	left_out "$dir/left" "$dir/truth.all" >"$dir/truth.counts"
+	judge_plain "$name" "$dir" "$dir/truth.out" limit
 }
 
 # gzip's source, once, and its input: text of a known shape
@@ -447,8 +437,7 @@ for cc in gcc clang; do
 			rm -rf "$dir/t"
 			(cd "$dir" && "${clean_env[@]}" COUNT_CALLS_FILE=/nonexistent "$kft" record -o t -- ./src/dash \
 				"$here/work.sh" >out 2>err)
-			"$kft" kd -f Fc "$dir/t" 2>"$dir/kd.err" |
-				awk 'NR > 2 { sub(/ \[.*\]/, ""); print $1, $NF }' | by_name >"$dir/kft.counts"
+			kd_counts "$dir/t" 2>"$dir/kd.err" | by_name >"$dir/kft.counts"
 			calls=$(awk '{ s += $2 } END { print s }' "$dir/kft.counts")
 			if ! cmp -s "$dir/out" "$truth_dir/truth.out"; then
 				echo "fidelity $name: the output differs from the untraced run's ($dir/out)"
