@@ -32,64 +32,81 @@ static int32_t s32(const uint8_t *p)
 	return v;
 }
 
-/* .eh_frame_hdr's bytes and address, or NULL. */
-static const uint8_t *frame_hdr(struct kft_elf *elf, uint64_t *addr, size_t *len)
+#define CODE_SECTIONS 32	/* .init, .plt*, .text, .fini: a few */
+
+/* What of the file's sections the functions are found from, in one walk
+ * of them: .eh_frame_hdr's bytes, and where code lies (a PLT's stubs are
+ * the libraries' functions, not the file's: not taken). */
+struct frame_sections {
+	const uint8_t *hdr;	/* .eh_frame_hdr's bytes, or NULL */
+	uint64_t hdr_addr;
+	size_t hdr_len;
+	struct {
+		uint64_t lo, hi;
+	} code[CODE_SECTIONS];
+	size_t ncode;
+};
+
+static void read_sections(struct kft_elf *elf, struct frame_sections *fs)
 {
 	Elf_Scn *scn = NULL;
 	size_t names;
 
+	memset(fs, 0, sizeof(*fs));
 	if (elf_getshdrstrndx(elf->handle, &names))
-		return NULL;
+		return;
 	while ((scn = elf_nextscn(elf->handle, scn))) {
 		const char *name;
 		Elf_Data *d;
 		GElf_Shdr sh;
 
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
-		    !(name = elf_strptr(elf->handle, names, sh.sh_name)) ||
-		    strcmp(name, ".eh_frame_hdr") || !(d = elf_getdata(scn, NULL)) || !d->d_buf)
+		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(elf->handle, names, sh.sh_name)))
 			continue;
-		*addr = sh.sh_addr;
-		*len = d->d_size;
-		return d->d_buf;
+		if ((sh.sh_flags & SHF_EXECINSTR) && strncmp(name, ".plt", 4) &&
+		    fs->ncode < CODE_SECTIONS) {
+			fs->code[fs->ncode].lo = sh.sh_addr;
+			fs->code[fs->ncode++].hi = sh.sh_addr + sh.sh_size;
+		} else if (sh.sh_type == SHT_PROGBITS && !strcmp(name, ".eh_frame_hdr") &&
+			   (d = elf_getdata(scn, NULL)) && d->d_buf) {
+			fs->hdr = d->d_buf;
+			fs->hdr_addr = sh.sh_addr;
+			fs->hdr_len = d->d_size;
+		}
 	}
-	return NULL;
 }
 
-/* Where the code section holding addr ends; addr if none does, or one
- * of the PLT's (its stubs are the library's functions, not the file's). */
-static uint64_t section_end(struct kft_elf *elf, uint64_t addr)
+/* Where the code section holding addr ends; addr if none does. */
+static uint64_t section_end(const struct frame_sections *fs, uint64_t addr)
 {
-	Elf_Scn *scn = NULL;
-	size_t names;
-
-	if (elf_getshdrstrndx(elf->handle, &names))
-		return addr;
-	while ((scn = elf_nextscn(elf->handle, scn))) {
-		const char *name;
-		GElf_Shdr sh;
-
-		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_EXECINSTR) || addr < sh.sh_addr ||
-		    addr >= sh.sh_addr + sh.sh_size)
-			continue;
-		name = elf_strptr(elf->handle, names, sh.sh_name);
-		return name && !strncmp(name, ".plt", 4) ? addr : sh.sh_addr + sh.sh_size;
-	}
+	for (size_t i = 0; i < fs->ncode; i++)
+		if (addr >= fs->code[i].lo && addr < fs->code[i].hi)
+			return fs->code[i].hi;
 	return addr;
+}
+
+/* The start of the i-th function the sorted table lists. */
+static uint64_t fde_start(const struct frame_sections *fs, size_t i)
+{
+	return fs->hdr_addr + (uint64_t)(int64_t)s32(fs->hdr + 12 + 8 * i);
 }
 
 int kft_elf_add_frame_functions(struct kft_elf *elf, struct kft_error *err)
 {
-	uint64_t hdr_addr, *addr = NULL, *size = NULL;
-	size_t len, count, n = 0;
+	uint64_t *addr = NULL, *size = NULL;
+	struct frame_sections fs;
+	size_t count, n = 0;
 	const uint8_t *h;
 	int ret = 0;
 
-	if (elf->has_symtab || !(h = frame_hdr(elf, &hdr_addr, &len)) || len < 12 || h[0] != 1 ||
-	    h[1] != (PE_PCREL | PE_SDATA4) || h[2] != PE_UDATA4 || h[3] != (PE_DATAREL | PE_SDATA4))
+	if (elf->has_symtab)
+		return 0;
+	read_sections(elf, &fs);
+	h = fs.hdr;
+	if (!h || fs.hdr_len < 12 || h[0] != 1 || h[1] != (PE_PCREL | PE_SDATA4) ||
+	    h[2] != PE_UDATA4 || h[3] != (PE_DATAREL | PE_SDATA4))
 		return 0;
 	count = (uint32_t)s32(h + 8);
-	if (count > (len - 12) / 8)
+	if (count > (fs.hdr_len - 12) / 8)
 		return 0;
 	addr = malloc((count ? count : 1) * sizeof(*addr));
 	size = malloc((count ? count : 1) * sizeof(*size));
@@ -98,15 +115,11 @@ int kft_elf_add_frame_functions(struct kft_elf *elf, struct kft_error *err)
 		goto out;
 	}
 	for (size_t i = 0; i < count; i++) {
-		uint64_t start = hdr_addr + (uint64_t)(int64_t)s32(h + 12 + 8 * i);
-		uint64_t end = section_end(elf, start), next;
+		uint64_t start = fde_start(&fs, i), end = section_end(&fs, start), next;
 		const struct kft_elf_sym *s = kft_elf_lookup(elf, start);
 
-		if (i + 1 < count) {
-			next = hdr_addr + (uint64_t)(int64_t)s32(h + 12 + 8 * (i + 1));
-			if (next > start && next < end)
-				end = next;
-		}
+		if (i + 1 < count && (next = fde_start(&fs, i + 1)) > start && next < end)
+			end = next;
 		if (end <= start || (s && (s->addr == start || start < s->addr + s->size)))
 			continue;	/* no code, named, or inside one named */
 		addr[n] = start;
