@@ -156,7 +156,8 @@ int kft_elf_each_relative(const struct kft_elf *elf, int (*fn)(void *ctx, uint64
 	return 0;
 }
 
-bool kft_frame_funcs_planned(const char *dir, const char *path)
+/* Whether dir's patch plan is for the file at path. */
+static bool planned(const char *dir, const char *path)
 {
 	struct kft_plan_hdr h;
 	char name[4096];
@@ -171,4 +172,11 @@ bool kft_frame_funcs_planned(const char *dir, const char *path)
 	       h.path[sizeof(h.path) - 1] == '\0' && !strcmp(h.path, path);
 	close(fd);
 	return same;
+}
+
+void kft_elf_add_planned_functions(struct kft_elf *elf, const char *dir, const char *path)
+{
+	/* (out of memory: the functions stay unnamed, as without a plan) */
+	if (!elf->has_symtab && planned(dir, path))
+		kft_elf_add_frame_functions(elf, NULL);
 }

@@ -6,8 +6,6 @@
 #ifndef KFT_FRAME_FUNCS_H
 #define KFT_FRAME_FUNCS_H
 
-#include <stdbool.h>
-
 #include "../common/error.h"
 #include "elf-symtab.h"
 
@@ -16,10 +14,10 @@
  * .eh_frame_hdr is encoded otherwise than compilers do. 0, or -1. */
 int kft_elf_add_frame_functions(struct kft_elf *elf, struct kft_error *err);
 
-/* Whether trace directory dir's patch plan is for the file at path (kft
- * record patched it as it loaded: its functions are named func_ADDR
- * where it is stripped, for the trace's readers as for the planner). */
-bool kft_frame_funcs_planned(const char *dir, const char *path);
+/* For a reader of trace directory dir: the same, where dir's patch plan
+ * is for elf, the file at path (kft record patched it as it loaded, its
+ * functions found so; other stripped files read as they always did). */
+void kft_elf_add_planned_functions(struct kft_elf *elf, const char *dir, const char *path);
 
 /* Call fn(ctx, address) for each address a relative relocation of elf
  * writes into its data (a PIE's tables of function pointers), until it

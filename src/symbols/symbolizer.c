@@ -630,8 +630,8 @@ static bool lookup(struct kft_symbolizer *sz, uint64_t image, uint64_t addr,
 	if (f->saved == SIZE_MAX && !f->tried) {
 		f->tried = true;
 		f->ok = !kft_elf_open(&f->own, f->path, NULL);
-		if (f->ok && !f->own.has_symtab && kft_frame_funcs_planned(sz->dir, f->path))
-			kft_elf_add_frame_functions(&f->own, NULL);
+		if (f->ok)
+			kft_elf_add_planned_functions(&f->own, sz->dir, f->path);
 	}
 	elf = f->saved == SIZE_MAX ? &f->own : &sz->saved.mods[f->saved].elf;
 	if (!f->ok || !kft_elf_offset_to_vaddr(elf, addr - m->start + m->offset, &vaddr))

@@ -156,8 +156,7 @@ int kft_symbols_save(const char *dir, const struct kft_trace *tr, struct kft_sym
 
 		if (kft_elf_open(&elf, p.v[i].path, NULL))
 			continue;	/* gone already: names stay to be found on disk */
-		if (!elf.has_symtab && kft_frame_funcs_planned(dir, p.v[i].path))
-			kft_elf_add_frame_functions(&elf, NULL);
+		kft_elf_add_planned_functions(&elf, dir, p.v[i].path);
 		write_module(f, &p.v[i], &elf);
 		kft_elf_close(&elf);
 	}
