@@ -25,6 +25,7 @@
 #include "../record/attach.h"
 #include "../record/auto-args.h"
 #include "../record/kernel-run.h"
+#include "../record/libraries.h"
 #include "../record/patch-plan.h"
 #include "../record/program-check.h"
 #include "../record/run.h"
@@ -35,7 +36,7 @@ static const char usage[] =
 	"                  [-F PATTERN] [-N PATTERN] [-G FUNC] [-D N] [--cpus LIST]\n"
 	"                  [--compensate] [--no-compress] [--no-switches]\n"
 	"                  [--libcalls[=all] | --no-libcalls] [-A FUNC[@SPEC]] [-R FUNC]\n"
-	"                  [--dynamic-report] [--] PROG [ARGS...]\n"
+	"                  [--lib LIB] [--dynamic-report] [--] PROG [ARGS...]\n"
 	"       kft record -p PID [-c CONFIG] [-o DIR] [--max-size SIZE] [--no-prime]\n"
 	"       kft record --kernel [-c CONFIG] [-o DIR] [--irqs] [--compensate] [-- CMD [ARGS...]]\n"
 	"\n"
@@ -118,9 +119,14 @@ static const char usage[] =
 	"                     threads log into rings (logentries, default 1M calls\n"
 	"                     each), and a longer call of FUNC copies the trace into\n"
 	"                     DIR/latency (kft latency DIR reads it, at any moment)\n"
-	"      --dynamic-report  PROG built without instrumentation: list each of its\n"
-	"                     functions left unpatched, and why (a stripped PROG's\n"
-	"                     functions come from its .eh_frame, named func_ADDR)\n"
+	"      --lib LIB      patch the functions of the shared library LIB too, as\n"
+	"                     those of a program built without instrumentation\n"
+	"                     (x86-64): a library PROG loads at start, named by its\n"
+	"                     file name or a glob of it (libz.so.1, 'libfoo*') or\n"
+	"                     its path; repeat it for more\n"
+	"      --dynamic-report  list each function of a patched PROG or LIB left\n"
+	"                     unpatched, and why (a stripped file's functions come\n"
+	"                     from its .eh_frame, named func_ADDR)\n"
 	"      --no-check     do not check that PROG is instrumented and that the\n"
 	"                     config's functions exist in it (for functions that live\n"
 	"                     in shared libraries); nothing is patched then\n";
@@ -134,6 +140,8 @@ struct record_opts {
 	bool compensate;
 	bool no_check;
 	bool dynamic_report;	/* list the functions left unpatched */
+	char *libs[64];		/* --lib: libraries to patch */
+	size_t nlibs;
 	bool kernel;
 	bool no_compress;
 	bool no_switches;
@@ -252,7 +260,8 @@ static int attach(const struct record_opts *o, struct kft_config *cfg)
 	exe[n] = '\0';
 	if (!o->no_check &&
 	    kft_cli_said(kft_record_check_program(exe, cfg, o->config ? o->config : "config",
-						  o->libcalls, o->libcalls_all, NULL, stderr, &err),
+						  o->libcalls, o->libcalls_all, NULL, NULL, stderr,
+						  &err),
 			 &err))
 		return 1;
 	if (o->auto_args && kft_cli_said(kft_auto_args(cfg, exe, o->libcalls, o->libcalls_all, stderr,
@@ -336,6 +345,7 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		{ "pid", required_argument, NULL, 'p' },
 		{ "latency", required_argument, NULL, 'L' },
 		{ "dynamic-report", no_argument, NULL, 1003 },
+		{ "lib", required_argument, NULL, 1004 },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -370,6 +380,13 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 			break;
 		case 1003:
 			o->dynamic_report = true;
+			break;
+		case 1004:
+			if (o->nlibs == 64) {
+				fprintf(stderr, "kft: record: 64 --lib at most\n");
+				return -1;
+			}
+			o->libs[o->nlibs++] = optarg;
 			break;
 		case 'D':
 			o->depth = optarg;
@@ -442,6 +459,10 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 	if ((o->libcalls || o->auto_args) && o->kernel) {
 		fprintf(stderr, "kft: record: %s goes with a program, not --kernel\n",
 			o->libcalls ? "--libcalls" : "-a");
+		return -1;
+	}
+	if (o->nlibs && (o->kernel || o->pid || o->no_check)) {
+		fprintf(stderr, "kft: record: --lib goes with a program kft starts and checks\n");
 		return -1;
 	}
 	if (o->pid && (o->kernel || o->compensate || optind < argc)) {
@@ -579,17 +600,19 @@ static int check_cpus(const struct kft_config *cfg)
 	return -1;
 }
 
-/* A program built without instrumentation: what will be patched. */
-static void say_plan(const struct kft_patch_plan *plan, const char *name, bool report)
+/* A program built without instrumentation, or a library (--lib): what
+ * will be patched. */
+static void say_plan(const struct kft_patch_plan *plan, const char *name, bool lib, bool report)
 {
 	if (!plan->nfuncs && !plan->nskips) {
-		fprintf(stderr, "kft: note: %s is not instrumented and names none of its functions "
-			"(stripped): nothing of its own is traced, only the instrumented programs "
-			"it starts\n", name);
+		fprintf(stderr, "kft: note: %s %s names none of its functions (stripped): nothing "
+			"of it is traced%s\n", name, lib ? "(--lib)" : "is not instrumented and",
+			lib ? "" : ", only the instrumented programs it starts");
 		return;
 	}
-	fprintf(stderr, "kft: note: %s is not instrumented: %zu of its %zu functions are patched "
-		"as it loads", name, plan->nfuncs, plan->nfuncs + plan->nskips);
+	fprintf(stderr, "kft: note: %s %s %zu of its %zu functions are patched as it loads", name,
+		lib ? "(--lib):" : "is not instrumented:", plan->nfuncs,
+		plan->nfuncs + plan->nskips);
 	if (!plan->nskips || report)
 		fprintf(stderr, "%s\n", plan->nskips ? "; left as they are:" : "");
 	else
@@ -599,16 +622,42 @@ static void say_plan(const struct kft_patch_plan *plan, const char *name, bool r
 			(unsigned long long)plan->skips[i].addr, plan->skips[i].why);
 }
 
+/* The plans of what to patch, into *plans (*n of them, to free): prog's
+ * if plain, then each of libs'. 0, or 1 said. */
+static int make_plans(const char *prog, const char *name, bool plain,
+		      const struct kft_lib_list *libs, bool report, struct kft_patch_plan **plans,
+		      size_t *n)
+{
+	struct kft_error err;
+
+	*plans = calloc(1 + libs->n, sizeof(**plans));
+	if (!*plans)
+		return kft_cli_fail("record: out of memory");
+	if (plain) {
+		if (kft_cli_said(kft_patch_plan_make(&(*plans)[*n], prog, &err), &err))
+			return 1;
+		say_plan(&(*plans)[(*n)++], name, false, report);
+	}
+	for (size_t i = 0; i < libs->n; i++) {
+		if (kft_cli_said(kft_patch_plan_make(&(*plans)[*n], libs->v[i].path, &err), &err))
+			return 1;
+		say_plan(&(*plans)[(*n)++], libs->v[i].name, true, report);
+	}
+	return 0;
+}
+
 int kft_cmd_record(int argc, char **argv)
 {
 	struct record_opts o = { 0 };
-	struct kft_patch_plan plan = { 0 };
+	struct kft_lib_list libs = { 0 };
+	struct kft_patch_plan *plans = NULL;
+	size_t nplans = 0;
 	bool plain = false;
 	struct kft_record_run run = { 0 };
 	struct kft_record_end end = { 0 };
 	struct kft_config cfg;
 	struct kft_error err;
-	char prog[PATH_MAX];
+	char prog[PATH_MAX], runtime[PATH_MAX];
 	int ret = 1;
 
 	if (kft_cli_wants_help(argc, argv, usage))
@@ -646,21 +695,26 @@ int kft_cmd_record(int argc, char **argv)
 		return record_kernel(&cfg, &o, argc - optind, argv + optind);
 	if (kft_cli_said(kft_launch_find_program(argv[optind], prog, sizeof(prog), &err), &err))
 		goto out;
+	if (o.nlibs &&
+	    (kft_cli_said(kft_launch_find_runtime(runtime, sizeof(runtime), &err), &err) ||
+	     kft_cli_said(kft_libraries_chosen(prog, runtime, o.libs, o.nlibs, &libs, &err),
+			  &err)))
+		goto out;
 	if (!o.no_check &&
 	    (kft_cli_said(kft_record_check_program(prog, &cfg, o.config ? o.config : "config",
-						   o.libcalls, o.libcalls_all, &plain, stderr, &err),
+						   o.libcalls, o.libcalls_all, &libs, &plain,
+						   stderr, &err),
 			  &err) ||
 	     (o.latency && kft_cli_said(kft_record_check_latency_func(prog, o.latency, &err), &err))))
 		goto out;
 	if (o.auto_args && kft_cli_said(kft_auto_args(&cfg, prog, o.libcalls, o.libcalls_all, stderr,
 							       &err), &err))
 		goto out;
-	if (plain) {
-		if (kft_cli_said(kft_patch_plan_make(&plan, prog, &err), &err))
-			goto out;
-		say_plan(&plan, argv[optind], o.dynamic_report);
-		run.plan = &plan;
-	}
+	if ((plain || libs.n) &&
+	    make_plans(prog, argv[optind], plain, &libs, o.dynamic_report, &plans, &nplans))
+		goto out;
+	run.plans = plans;
+	run.nplans = nplans;
 	run.cfg = &cfg;
 	run.prog = prog;
 	run.argc = argc - optind;
@@ -684,7 +738,10 @@ int kft_cmd_record(int argc, char **argv)
 	if (end.latency_copy)
 		record_finish(end.latency_copy, false, false);
 out:
-	kft_patch_plan_free(&plan);
+	for (size_t i = 0; i < nplans; i++)
+		kft_patch_plan_free(&plans[i]);
+	free(plans);
+	kft_lib_list_free(&libs);
 	free(end.latency_copy);
 	kft_config_release(&cfg);
 	return ret;

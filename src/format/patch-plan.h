@@ -73,7 +73,9 @@ struct kft_plan_func {
 	uint64_t loop[KFT_PLAN_LOOPS];
 };
 
-/* The file: this header, then nfuncs struct kft_plan_func by address. */
+/* The file: for each module patched (the program first, if it is, then
+ * the libraries kft record --lib names), this header, then nfuncs
+ * struct kft_plan_func by address. */
 struct kft_plan_hdr {
 	char magic[8];
 	uint32_t version;

@@ -453,6 +453,11 @@ int kft_patch_plan_make(struct kft_patch_plan *plan, const char *path, struct kf
 	plan->file_size = (uint64_t)st.st_size;
 	if (kft_elf_open(&elf, plan->path, err))
 		return -1;
+	if (elf.instrumented) {
+		kft_elf_close(&elf);
+		return kft_error_set(err, "%s is instrumented: it calls kft's hooks itself, and is "
+				     "not patched", plan->path);
+	}
 	if (kft_elf_add_frame_functions(&elf, err)) {
 		kft_elf_close(&elf);
 		return -1;
@@ -471,24 +476,33 @@ int kft_patch_plan_make(struct kft_patch_plan *plan, const char *path, struct kf
 	return ret;
 }
 
-int kft_patch_plan_write(const struct kft_patch_plan *plan, const char *dir,
+int kft_patch_plan_write(const struct kft_patch_plan *plans, size_t n, const char *dir,
 			 struct kft_error *err)
 {
-	size_t funcs = plan->nfuncs * sizeof(*plan->funcs);
-	struct kft_plan_hdr *h = calloc(1, sizeof(*h) + funcs);
+	size_t size = 0, at = 0;
+	char *file;
 	int ret;
 
-	if (!h)
+	for (size_t i = 0; i < n; i++)
+		size += sizeof(struct kft_plan_hdr) + plans[i].nfuncs * sizeof(*plans[i].funcs);
+	file = calloc(1, size);
+	if (!file)
 		return kft_error_set(err, "out of memory");
-	memcpy(h->magic, KFT_PLAN_MAGIC, sizeof(KFT_PLAN_MAGIC));
-	h->version = KFT_PLAN_VERSION;
-	h->nfuncs = (uint32_t)plan->nfuncs;
-	h->file_size = plan->file_size;
-	snprintf(h->path, sizeof(h->path), "%s", plan->path);
-	if (funcs)
-		memcpy(h + 1, plan->funcs, funcs);
-	ret = kft_trace_dir_write(dir, KFT_PLAN_FILE, h, sizeof(*h) + funcs, err);
-	free(h);
+	for (size_t i = 0; i < n; i++) {
+		struct kft_plan_hdr *h = (struct kft_plan_hdr *)(file + at);
+		size_t funcs = plans[i].nfuncs * sizeof(*plans[i].funcs);
+
+		memcpy(h->magic, KFT_PLAN_MAGIC, sizeof(KFT_PLAN_MAGIC));
+		h->version = KFT_PLAN_VERSION;
+		h->nfuncs = (uint32_t)plans[i].nfuncs;
+		h->file_size = plans[i].file_size;
+		snprintf(h->path, sizeof(h->path), "%s", plans[i].path);
+		if (funcs)
+			memcpy(h + 1, plans[i].funcs, funcs);
+		at += sizeof(*h) + funcs;
+	}
+	ret = kft_trace_dir_write(dir, KFT_PLAN_FILE, file, size, err);
+	free(file);
 	return ret;
 }
 

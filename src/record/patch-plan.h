@@ -30,8 +30,9 @@ struct kft_patch_plan {
 
 /* Plan the patching of path's functions. 0, or -1 with err. */
 int kft_patch_plan_make(struct kft_patch_plan *plan, const char *path, struct kft_error *err);
-/* Write it as KFT_PLAN_FILE in the trace directory dir. */
-int kft_patch_plan_write(const struct kft_patch_plan *plan, const char *dir,
+/* Write the n plans (a program's and its libraries') as KFT_PLAN_FILE
+ * in the trace directory dir. */
+int kft_patch_plan_write(const struct kft_patch_plan *plans, size_t n, const char *dir,
 			 struct kft_error *err);
 void kft_patch_plan_free(struct kft_patch_plan *plan);
 

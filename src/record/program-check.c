@@ -6,7 +6,26 @@
 
 #include "../symbols/dwarf-params.h"
 #include "../symbols/elf-symtab.h"
+#include "libraries.h"
 #include "program-check.h"
+
+/* Whether one of the libraries to patch (--lib) has r's function. */
+static bool in_patched_libs(const struct kft_lib_list *libs, const struct kft_func_ref *r)
+{
+	bool found = false;
+
+	for (size_t i = 0; libs && i < libs->n && !found; i++) {
+		struct kft_elf elf;
+		uint64_t addr;
+
+		if (kft_elf_open(&elf, libs->v[i].path, NULL))
+			continue;
+		found = kft_is_glob(r->name) ? kft_elf_find_glob(&elf, r->name, NULL, 0)
+					     : kft_elf_find(&elf, r->name, &addr, 1);
+		kft_elf_close(&elf);
+	}
+	return found;
+}
 
 /* Whether the args statement's function r, which path's own code has,
  * can have its arguments and return value saved: the -pg hooks and
@@ -89,8 +108,9 @@ static int fp_args_seen(const struct kft_elf *elf, const struct kft_config *cfg,
 }
 
 int kft_record_check_program(const char *path, const struct kft_config *cfg,
-			     const char *cfgname, bool libcalls, bool libcalls_all, bool *plain,
-			     FILE *notes, struct kft_error *err)
+			     const char *cfgname, bool libcalls, bool libcalls_all,
+			     const struct kft_lib_list *libs, bool *plain, FILE *notes,
+			     struct kft_error *err)
 {
 	struct kft_elf elf;
 	const struct kft_func_ref *refs[2 + 4 * KFT_MAX_FUNCLIST];
@@ -160,6 +180,8 @@ int kft_record_check_program(const char *path, const struct kft_config *cfg,
 		else if (kft_is_glob(r->name) ? kft_elf_find_glob(&elf, r->name, NULL, 0)
 					     : kft_elf_find(&elf, r->name, &addr, 1))
 			ret = i >= args_from ? args_seen(&elf, r, where, path, err) : 0;
+		else if (in_patched_libs(libs, r))
+			ret = 0;	/* (patched entries: their arguments are seen) */
 		else if (kft_elf_find_imports(&elf, r->name))
 			ret = libcalls ? 0
 				       : kft_error_set(err, "%s'%s': %s calls it in a shared library: add "

@@ -18,12 +18,15 @@
  * calls in shared libraries are traced too; libcalls_all: and those its
  * libraries call in each other, which only the run finds (a name found
  * nowhere here is then a note). Code the runtime cannot patch in time is
- * a note too. *plain says whether path has no instrumentation at all (its
- * entries are to be patched: patch-plan.h); with plain NULL, that is an
- * error. 0, or -1 with err. */
+ * a note too. A function may be in one of libs, the libraries to patch
+ * (--lib; or NULL). *plain says whether path has no instrumentation at
+ * all (its entries are to be patched: patch-plan.h); with plain NULL,
+ * that is an error. 0, or -1 with err. */
+struct kft_lib_list;
 int kft_record_check_program(const char *path, const struct kft_config *cfg,
-			     const char *cfgname, bool libcalls, bool libcalls_all, bool *plain,
-			     FILE *notes, struct kft_error *err);
+			     const char *cfgname, bool libcalls, bool libcalls_all,
+			     const struct kft_lib_list *libs, bool *plain, FILE *notes,
+			     struct kft_error *err);
 /* --latency FUNC: one function that prog holds. 0, or -1 with err. */
 int kft_record_check_latency_func(const char *prog, const char *func, struct kft_error *err);
 

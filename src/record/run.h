@@ -30,7 +30,8 @@ struct kft_record_run {
 	uint64_t max_size;	/* --max-size, or 0 */
 	bool switches;		/* record its context switches */
 	const char *latency;	/* --latency FUNC, or NULL */
-	const struct kft_patch_plan *plan;	/* its entries to patch, or NULL */
+	const struct kft_patch_plan *plans;	/* entries to patch: the program's */
+	size_t nplans;				/* and its libraries' (--lib) */
 };
 
 struct kft_record_end {

@@ -10,14 +10,18 @@
  * last of them is a call, returns from it into the function). The exit
  * comes as -pg's does: the entry takes the return address.
  *
- * This runs before main, from libkft's constructor, when no thread of
- * the program runs yet (the helper runs none of its code): the bytes are
+ * The program's functions are patched so, and those of the shared
+ * libraries kft record --lib named, each module with its own plan. This
+ * runs before main, from libkft's constructor, when no thread of the
+ * program runs yet (the helper runs none of its code, nor of a library
+ * patched: kft record refuses those libkft.so needs): the bytes are
  * written plainly. A function whose bytes are not those planned is left
  * as it is. The patches stay for the program's life; the hooks follow
  * the run.
  */
 #include <fcntl.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <link.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -35,6 +39,7 @@ struct module {
 	uintptr_t bias;			/* runtime address - link-time address */
 	const ElfW(Phdr) *phdr;
 	size_t phnum;
+	size_t seen;			/* loaded objects looked at */
 };
 
 static KFT_NOTRACE void put_rel(uint8_t *field, uintptr_t from, uintptr_t to)
@@ -171,45 +176,69 @@ static KFT_NOTRACE void patch_module(const struct module *m)
 	protect_code(m, PROT_READ | PROT_EXEC);
 }
 
-static KFT_NOTRACE int find_program(struct dl_phdr_info *info, size_t size, void *arg)
+/* The loaded object whose file is m->plan's: the first is the program. */
+static KFT_NOTRACE int find_module(struct dl_phdr_info *info, size_t size, void *arg)
 {
 	struct module *m = arg;
+	char real[PATH_MAX];
 
 	(void)size;
+	if (!m->seen++) {
+		ssize_t len = readlink("/proc/self/exe", real, sizeof(real) - 1);
+
+		if (len <= 0)
+			return 0;
+		real[len] = '\0';
+	} else if (!info->dlpi_name[0] || !realpath(info->dlpi_name, real)) {
+		return 0;
+	}
+	if (strncmp(real, m->plan->path, sizeof(m->plan->path)))
+		return 0;
 	m->bias = info->dlpi_addr;
 	m->phdr = info->dlpi_phdr;
 	m->phnum = info->dlpi_phnum;
-	return 1;	/* the first is the program */
+	return 1;
+}
+
+/* Patch the module the plan at m->plan is for, if it is loaded and is
+ * the file planned. */
+static KFT_NOTRACE void patch_planned(struct module *m)
+{
+	struct stat st;
+
+	m->seen = 0;
+	if (m->plan->path[sizeof(m->plan->path) - 1] == '\0' && !stat(m->plan->path, &st) &&
+	    (uint64_t)st.st_size == m->plan->file_size && dl_iterate_phdr(find_module, m))
+		patch_module(m);
 }
 
 KFT_NOTRACE void kft_dynamic_patch(void)
 {
-	char exe[PATH_MAX];
 	struct module m = { 0 };
 	struct stat st;
-	size_t map_size;
-	ssize_t len;
+	size_t map_size, at;
 	void *map;
 	int fd = openat(kft_rt.dirfd, KFT_PLAN_FILE, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return;
-	map = fstat(fd, &st) || (size_t)st.st_size < sizeof(*m.plan)
+	map = fstat(fd, &st) || !st.st_size
 		      ? MAP_FAILED
 		      : mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
 	if (map == MAP_FAILED)
 		return;
 	map_size = (size_t)st.st_size;
-	m.plan = map;
-	m.funcs = (const struct kft_plan_func *)(m.plan + 1);
-	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (len > 0 && !memcmp(m.plan->magic, KFT_PLAN_MAGIC, sizeof(KFT_PLAN_MAGIC)) &&
-	    m.plan->version == KFT_PLAN_VERSION &&
-	    map_size == sizeof(*m.plan) + m.plan->nfuncs * sizeof(*m.funcs) &&
-	    (exe[len] = '\0', !strncmp(exe, m.plan->path, sizeof(m.plan->path))) &&
-	    !stat(exe, &st) && (uint64_t)st.st_size == m.plan->file_size &&
-	    dl_iterate_phdr(find_program, &m))
-		patch_module(&m);
+	/* each module's plan: its header, its functions */
+	for (at = 0; map_size - at >= sizeof(*m.plan); ) {
+		m.plan = (const struct kft_plan_hdr *)((const char *)map + at);
+		m.funcs = (const struct kft_plan_func *)(m.plan + 1);
+		if (memcmp(m.plan->magic, KFT_PLAN_MAGIC, sizeof(KFT_PLAN_MAGIC)) ||
+		    m.plan->version != KFT_PLAN_VERSION ||
+		    (map_size - at - sizeof(*m.plan)) / sizeof(*m.funcs) < m.plan->nfuncs)
+			break;
+		patch_planned(&m);
+		at += sizeof(*m.plan) + m.plan->nfuncs * sizeof(*m.funcs);
+	}
 	munmap(map, map_size);
 }

@@ -369,8 +369,16 @@ static void read_program_headers(struct kft_elf *elf)
 
 		if (!gelf_getphdr(elf->handle, (int)i, &ph))
 			continue;
-		if (ph.p_type == PT_INTERP)
+		if (ph.p_type == PT_INTERP) {
+			Elf_Data *d = elf_getdata_rawchunk(elf->handle, (int64_t)ph.p_offset,
+							   ph.p_filesz, ELF_T_BYTE);
+
 			elf->has_interp = true;
+			if (d && d->d_size && d->d_size < sizeof(elf->interp)) {
+				memcpy(elf->interp, d->d_buf, d->d_size);
+				elf->interp[d->d_size] = '\0';
+			}
+		}
 		if (ph.p_type == PT_NOTE && !elf->build_id_len)
 			read_build_id(elf, elf_getdata_rawchunk(elf->handle, (int64_t)ph.p_offset,
 								 ph.p_filesz, ELF_T_NHDR));

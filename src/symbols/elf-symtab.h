@@ -43,6 +43,7 @@ struct kft_elf {
 	bool dynamic;		/* ET_DYN: PIE or shared library */
 	uint64_t entry;		/* e_entry: where a program starts (_start) */
 	bool has_interp;	/* dynamically linked executable */
+	char interp[256];	/* its dynamic linker (PT_INTERP), or "" */
 	struct kft_elf_sym *syms;	/* functions, sorted by addr */
 	size_t nsyms;
 	bool has_symtab;	/* they are a .symtab's (its own, or its debug

@@ -156,20 +156,23 @@ int kft_elf_each_relative(const struct kft_elf *elf, int (*fn)(void *ctx, uint64
 	return 0;
 }
 
-/* Whether dir's patch plan is for the file at path. */
+/* Whether dir's patch plan is for the file at path (one of its modules). */
 static bool planned(const char *dir, const char *path)
 {
 	struct kft_plan_hdr h;
 	char name[4096];
-	bool same;
+	bool same = false;
+	off_t at = 0;
 	int fd;
 
 	if (snprintf(name, sizeof(name), "%s/%s", dir, KFT_PLAN_FILE) >= (int)sizeof(name) ||
 	    (fd = open(name, O_RDONLY | O_CLOEXEC)) < 0)
 		return false;
-	same = read(fd, &h, sizeof(h)) == (ssize_t)sizeof(h) &&
-	       !memcmp(h.magic, KFT_PLAN_MAGIC, sizeof(KFT_PLAN_MAGIC)) &&
-	       h.path[sizeof(h.path) - 1] == '\0' && !strcmp(h.path, path);
+	while (!same && pread(fd, &h, sizeof(h), at) == (ssize_t)sizeof(h) &&
+	       !memcmp(h.magic, KFT_PLAN_MAGIC, sizeof(KFT_PLAN_MAGIC))) {
+		same = h.path[sizeof(h.path) - 1] == '\0' && !strcmp(h.path, path);
+		at += (off_t)(sizeof(h) + h.nfuncs * sizeof(struct kft_plan_func));
+	}
 	close(fd);
 	return same;
 }

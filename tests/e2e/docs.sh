@@ -17,7 +17,8 @@
 # prog.c (progs/docprog.c, linked without PIE as kft-addr2sym(1) wants),
 # server and server.c (progs/docserver.c, which runs two seconds),
 # periodic, variant, args.c (progs/args.c) and the data.txt it reads,
-# files.c (progs/files.c), types.c (progs/types.c);
+# files.c (progs/files.c), types.c (progs/types.c), mathcalls.c
+# (progs/mathcalls.c);
 # and the traces and files they read: kft.data and demo.data (of demo),
 # kft.lst (its log), the configs.
 
@@ -108,6 +109,7 @@ examples_fixture() {
 	 $cc -g -O0 -finstrument-functions -o variant "$PROGS/variant.c" &&
 	 cp "$PROGS/args.c" args.c && printf 'abcdefgh' >data.txt &&
 	 cp "$PROGS/files.c" files.c && cp "$PROGS/types.c" types.c &&
+	 cp "$PROGS/mathcalls.c" mathcalls.c &&
 	 "$KFT" record -o kft.data -- ./demo >/dev/null &&
 	 "$KFT" record -o demo.data -- ./demo >/dev/null &&
 	 "$KFT" log kft.data >kft.lst &&

@@ -105,3 +105,80 @@ once_plain_program_no_check_is_not_patched() {
 	check "no plan" test ! -e kft.data/patch-plan
 	check "nothing recorded of the program" test "$(kft kd -f Fc | awk 'NR > 2' | wc -l)" = 0
 }
+
+# --lib: a shared library built without instrumentation, patched as it
+# loads, under a program built plain or instrumented
+build_plainlib() {
+	"$TCC" -g "$TOPT" -Wall -Werror -fPIC -shared -o libplainlib.so "$PROGS/plainlib.c"
+	"$TCC" -g "$TOPT" -Wall -Werror $1 -o uselib "$PROGS/plainlib-main.c" -L. -lplainlib \
+		-Wl,-rpath,'$ORIGIN'
+}
+
+# expect_lib_calls: the library's calls, counted and nested, in every view
+expect_lib_calls() {
+	kft kd -f Fc | awk 'NR > 2 && /^lib_/ { print $1, $2 }' | sort >counts
+	expect counts <<E
+lib_leaf 6
+lib_sum 1
+lib_twice 6
+E
+	rows >rows
+	check "log: five lib_leaf under lib_sum" test "$(grep -c '^lib_leaf <- lib_sum$' rows)" = 5
+	check "log: lib_twice under lib_leaf" test "$(grep -c '^lib_twice <- lib_leaf$' rows)" = 6
+	kft kd -c | grep -o 'lib_[a-z]*$' | sort | uniq -c | awk '{ print $2, $1 }' >tree
+	check "kd -c: the same calls" cmp counts tree
+	kft ftrace | grep -o -E 'lib_[a-z]+\(\)' | sort | uniq -c | awk '{ print $2, $1 }' |
+		sed 's/()//' >ft
+	check "ftrace: the same calls" cmp counts ft
+}
+
+each_plain_library_is_patched_and_counted() {
+	build_plainlib
+	./uselib >alone
+	kft record --lib libplainlib.so -- ./uselib >out 2>err
+	check "the output is the untraced run's" cmp alone out
+	check "said what is patched" \
+		grep -q "^kft: note: libplainlib.so (--lib): 3 of its 3 functions are patched as it loads$" err
+	expect_lib_calls
+	check "main's calls too" test "$(kft kd -f Fc | grep -c '^main ')" = 1
+	# a program built with -pg -mfentry, the library patched: one trace
+	build_plainlib "-pg -mfentry"
+	kft record --lib 'libplain*' -- ./uselib >out 2>err
+	check "said only the library's plan" test "$(grep -c 'patched as it loads' err)" = 1
+	expect_lib_calls
+	# stripped: its static function named by its address
+	build_plainlib
+	strip libplainlib.so
+	kft record --lib libplainlib.so -- ./uselib >out 2>err
+	check "the output is the untraced run's, stripped" cmp alone out
+	kft kd -f Fc | awk 'NR > 2 && /^func_/ { print $2 }' >made
+	check "lib_twice, by its address" test "$(cat made)" = 6
+}
+
+# a library from Debian: libm, whose exp and pow are called as often
+# as the program calls them
+each_plain_system_library_is_patched() {
+	"$TCC" -g "$TOPT" -o mathcalls "$PROGS/mathcalls.c" -lm
+	./mathcalls 300 >alone
+	kft record --lib 'libm.so*' -- ./mathcalls 300 >out 2>err
+	check "the output is the untraced run's" cmp alone out
+	check "said what is patched" grep -q "^kft: note: libm.so.6 (--lib): [0-9]* of its" err
+	kft kd -f Fc | awk 'NR > 2 && ($1 == "exp" || $1 == "pow") { print $1, $2 }' | sort >counts
+	expect counts <<E
+exp 300
+pow 300
+E
+}
+
+once_lib_refusals() {
+	build_plainlib
+	refused kft record --lib 'libc.so*' -- ./uselib 2>err
+	check "libc: the runtime runs on it" grep -q "^kft: record: --lib libc.so\*: libc.so.6 is one that kft's runtime (libkft.so) itself runs on: it cannot be patched$" err
+	refused kft record --lib libnone.so -- ./uselib 2>err
+	check "a library it does not load" grep -q "^kft: record: --lib libnone.so: .*/uselib loads no such library at start (it loads libplainlib.so, libc.so.6, " err
+	refused kft record --lib libplainlib.so -p 1 2>err
+	check "not with -p" grep -q "^kft: record: --lib goes with a program kft starts and checks$" err
+	"$TCC" -g -O2 -fPIC -shared -finstrument-functions -o libplainlib.so "$PROGS/plainlib.c"
+	refused kft record --lib libplainlib.so -- ./uselib 2>err
+	check "not an instrumented library" grep -q "libplainlib.so is instrumented: it calls kft's hooks itself, and is not patched$" err
+}
