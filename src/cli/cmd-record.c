@@ -38,6 +38,7 @@ static const char usage[] =
 	"                  [--libcalls[=all] | --no-libcalls] [-A FUNC[@SPEC]] [-R FUNC]\n"
 	"                  [--lib LIB] [--dynamic-report] [--] PROG [ARGS...]\n"
 	"       kft record -p PID [-c CONFIG] [-o DIR] [--max-size SIZE] [--no-prime]\n"
+	"                  [--dynamic-report]\n"
 	"       kft record --kernel [-c CONFIG] [-o DIR] [--irqs] [--compensate] [-- CMD [ARGS...]]\n"
 	"\n"
 	"Run PROG and record its function calls into DIR (default kft.data). kft's\n"
@@ -96,9 +97,10 @@ static const char usage[] =
 	"                     and under --libcalls of the C library's common functions\n"
 	"                     (-A and -R still choose for the functions they name)\n"
 	"  -p, --pid PID      trace the running process PID, built with\n"
-	"                     -fpatchable-function-entry=5 and started without kft,\n"
-	"                     until Ctrl-C or the config's stop trigger; it runs on\n"
-	"                     untraced after (kft-record(1) says what it takes)\n"
+	"                     -fpatchable-function-entry=5 or without instrumentation\n"
+	"                     (x86-64) and started without kft, until Ctrl-C or the\n"
+	"                     config's stop trigger; it runs on untraced after, its\n"
+	"                     code as it was (kft-record(1) says what it takes)\n"
 	"  -o, --output DIR   the trace directory: new, empty, or an older kft trace,\n"
 	"                     which is replaced (a directory of other files, a\n"
 	"                     symbolic link or one in use by another kft is refused)\n"
@@ -234,6 +236,29 @@ static int record_kernel(struct kft_config *cfg, const struct record_opts *o, in
 	return kft_kernel_run(&r, &status, &err) ? kft_cli_fail("%s", err.msg) : status;
 }
 
+/* A program built without instrumentation, or a library (--lib): what
+ * will be patched (when: "as it loads"), or is. */
+static void say_plan(const struct kft_patch_plan *plan, const char *name, bool lib,
+		     const char *when, bool report)
+{
+	if (!plan->nfuncs && !plan->nskips) {
+		fprintf(stderr, "kft: note: %s %s names none of its functions (stripped): nothing "
+			"of it is traced%s\n", name, lib ? "(--lib)" : "is not instrumented and",
+			lib ? "" : ", only the instrumented programs it starts");
+		return;
+	}
+	fprintf(stderr, "kft: note: %s %s %zu of its %zu functions are patched %s", name,
+		lib ? "(--lib):" : "is not instrumented:", plan->nfuncs,
+		plan->nfuncs + plan->nskips, when);
+	if (!plan->nskips || report)
+		fprintf(stderr, "%s\n", plan->nskips ? "; left as they are:" : "");
+	else
+		fprintf(stderr, " (--dynamic-report says why not the others)\n");
+	for (size_t i = 0; report && i < plan->nskips; i++)
+		fprintf(stderr, "kft:   %s (%#llx): %s\n", plan->skips[i].name,
+			(unsigned long long)plan->skips[i].addr, plan->skips[i].why);
+}
+
 /* kft record -p: the process's program checked as a program to start is,
  * traced until Ctrl-C (or SIGTERM) or the run's end, then let go. */
 static int attach(const struct record_opts *o, struct kft_config *cfg)
@@ -242,9 +267,12 @@ static int attach(const struct record_opts *o, struct kft_config *cfg)
 	enum kft_attach_end how;
 	struct kft_error err;
 	char path[64], exe[PATH_MAX];
+	struct kft_patch_plan plan = { 0 };
+	bool plain = false;
 	char *end;
 	long pid = strtol(o->pid, &end, 10);
 	ssize_t n;
+	int ret = 1;
 
 	if (!*o->pid || *end || pid <= 0 || pid > INT32_MAX)
 		return kft_cli_fail("record: -p %s: not a process id", o->pid);
@@ -260,22 +288,25 @@ static int attach(const struct record_opts *o, struct kft_config *cfg)
 	exe[n] = '\0';
 	if (!o->no_check &&
 	    kft_cli_said(kft_record_check_program(exe, cfg, o->config ? o->config : "config",
-						  o->libcalls, o->libcalls_all, NULL, NULL, stderr,
-						  &err),
+						  o->libcalls, o->libcalls_all, NULL, &plain,
+						  stderr, &err),
 			 &err))
 		return 1;
 	if (o->auto_args && kft_cli_said(kft_auto_args(cfg, exe, o->libcalls, o->libcalls_all, stderr,
 							     &err), &err))
 		return 1;
+	if (plain && kft_cli_said(kft_patch_plan_make(&plan, exe, &err), &err))
+		return 1;
 	if (kft_cli_said(kft_attach_begin((pid_t)pid, exe, o->dir, cfg, cfg->prime || !o->no_prime,
 					  (o->no_compress ? KFT_MODE_NO_COMPRESS : 0) |
 						  (o->libcalls ? KFT_MODE_LIBCALLS : 0) |
 						  (o->libcalls_all ? KFT_MODE_LIBCALLS_ALL : 0),
-					  o->max_size,
-					  &err),
+					  o->max_size, plain ? &plan : NULL, &err),
 			 &err) ||
 	    kft_cli_said(kft_auto_args_enums(cfg, exe, o->dir, stderr, &err), &err))
-		return 1;
+		goto out;
+	if (plain)
+		say_plan(&plan, exe, false, "as kft attaches", o->dynamic_report);
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
@@ -290,7 +321,10 @@ static int attach(const struct record_opts *o, struct kft_config *cfg)
 	if (how == KFT_ATTACH_DETACHED)
 		fprintf(stderr, "kft: process %ld runs on untraced; the trace is in %s\n", pid,
 			o->dir);
-	return how == KFT_ATTACH_FAILED;
+	ret = how == KFT_ATTACH_FAILED;
+out:
+	kft_patch_plan_free(&plan);
+	return ret;
 }
 
 /* "64M": bytes, with a K, M or G suffix (powers of 1024). */
@@ -600,28 +634,6 @@ static int check_cpus(const struct kft_config *cfg)
 	return -1;
 }
 
-/* A program built without instrumentation, or a library (--lib): what
- * will be patched. */
-static void say_plan(const struct kft_patch_plan *plan, const char *name, bool lib, bool report)
-{
-	if (!plan->nfuncs && !plan->nskips) {
-		fprintf(stderr, "kft: note: %s %s names none of its functions (stripped): nothing "
-			"of it is traced%s\n", name, lib ? "(--lib)" : "is not instrumented and",
-			lib ? "" : ", only the instrumented programs it starts");
-		return;
-	}
-	fprintf(stderr, "kft: note: %s %s %zu of its %zu functions are patched as it loads", name,
-		lib ? "(--lib):" : "is not instrumented:", plan->nfuncs,
-		plan->nfuncs + plan->nskips);
-	if (!plan->nskips || report)
-		fprintf(stderr, "%s\n", plan->nskips ? "; left as they are:" : "");
-	else
-		fprintf(stderr, " (--dynamic-report says why not the others)\n");
-	for (size_t i = 0; report && i < plan->nskips; i++)
-		fprintf(stderr, "kft:   %s (%#llx): %s\n", plan->skips[i].name,
-			(unsigned long long)plan->skips[i].addr, plan->skips[i].why);
-}
-
 /* The plans of what to patch, into *plans (*n of them, to free): prog's
  * if plain, then each of libs'. 0, or 1 said. */
 static int make_plans(const char *prog, const char *name, bool plain,
@@ -636,12 +648,12 @@ static int make_plans(const char *prog, const char *name, bool plain,
 	if (plain) {
 		if (kft_cli_said(kft_patch_plan_make(&(*plans)[*n], prog, &err), &err))
 			return 1;
-		say_plan(&(*plans)[(*n)++], name, false, report);
+		say_plan(&(*plans)[(*n)++], name, false, "as it loads", report);
 	}
 	for (size_t i = 0; i < libs->n; i++) {
 		if (kft_cli_said(kft_patch_plan_make(&(*plans)[*n], libs->v[i].path, &err), &err))
 			return 1;
-		say_plan(&(*plans)[(*n)++], libs->v[i].name, true, report);
+		say_plan(&(*plans)[(*n)++], libs->v[i].name, true, "as it loads", report);
 	}
 	return 0;
 }

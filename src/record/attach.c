@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Attaching (kft record -p PID): trace a program that is running
- * already, built with -fpatchable-function-entry=5 and started without
- * kft, until Ctrl-C or the config's stop trigger, then let it run on with
- * its function entries NOPs again.
+ * already, built with -fpatchable-function-entry=5 or without
+ * instrumentation and started without kft, until Ctrl-C or the config's
+ * stop trigger, then let it run on with its code as it was.
  *
  * The trace directory is made as for a program kft starts. Then, through
  * ptrace (inject.c), the process loads libkft with its own dlopen and
@@ -12,7 +12,8 @@
  * the run. To leave, kft stops the run and asks the helper (in the control
  * file) to make every entry a NOP again; the helper says when it has, and
  * ends. libkft stays loaded, idle: a call open at the end still returns
- * through it.
+ * through it. A program built without instrumentation has its entries
+ * patched and given back with every thread held still (attach-plain.c).
  */
 #include <errno.h>
 #include <limits.h>
@@ -25,6 +26,7 @@
 #include "../common/mono-clock.h"
 #include "../format/control.h"
 #include "../symbols/elf-symtab.h"
+#include "attach-plain.h"
 #include "attach.h"
 #include "inject.h"
 #include "launch.h"
@@ -105,9 +107,12 @@ static void remote_dlerror(struct kft_inject *in, uint64_t dlerror_fn, char *msg
 		snprintf(msg, size, "no reason readable");
 }
 
-/* libkft into process pid, and into the trace in dir (absolute). */
-static int inject_runtime(pid_t pid, const char *runtime, const char *dir, struct kft_error *err)
+/* libkft into process pid, and into the trace in dir (absolute); with
+ * plan, the program's entries patched by it, its threads held still. */
+static int inject_runtime(pid_t pid, const char *runtime, const char *dir,
+			  struct kft_patch_plan *plan, struct kft_error *err)
 {
+	struct kft_stopped held = { 0 };
 	uint64_t dlopen_fn = remote_function(pid, "libc.so.6", "dlopen");
 	uint64_t dlerror_fn = remote_function(pid, "libc.so.6", "dlerror");
 	uint64_t lib_at, dir_at, handle = 0, attach_fn, ret = 0;
@@ -118,7 +123,13 @@ static int inject_runtime(pid_t pid, const char *runtime, const char *dir, struc
 	if (!dlopen_fn)
 		return kft_error_set(err, "process %d: no dlopen found in its C library (glibc's "
 				     "libc.so.6 is needed)", (int)pid);
-	if (kft_inject_begin(&in, pid) || kft_inject_string(&in, runtime, &lib_at) ||
+	if (kft_inject_begin(&in, pid)) {
+		*err = in.err;
+		goto out;
+	}
+	if (plan && kft_attach_plain_prepare(pid, in.saved.rip, plan, dir, &held, err))
+		goto out;
+	if (kft_inject_string(&in, runtime, &lib_at) ||
 	    kft_inject_string(&in, dir, &dir_at) ||
 	    kft_inject_call(&in, dlopen_fn, lib_at, 2 /* RTLD_NOW */, &handle)) {
 		*err = in.err;
@@ -155,11 +166,13 @@ out:
 		*err = in.err;
 		rc = -1;
 	}
+	kft_threads_release(&held);
 	return rc;
 }
 
 int kft_attach_begin(pid_t pid, const char *exe, const char *dir, const struct kft_config *cfg,
-		     bool primed, uint32_t mode, uint64_t max_size, struct kft_error *err)
+		     bool primed, uint32_t mode, uint64_t max_size, struct kft_patch_plan *plan,
+		     struct kft_error *err)
 {
 	char runtime[PATH_MAX], lib[PATH_MAX], absdir[PATH_MAX], pidtext[32];
 	char dash_p[] = "-p", *info_argv[3] = { dash_p, pidtext, (char *)exe };
@@ -171,10 +184,11 @@ int kft_attach_begin(pid_t pid, const char *exe, const char *dir, const struct k
 		return kft_error_set(err, "process %d: cannot read its program %s", (int)pid, exe);
 	patchable = elf.patch_size > 0;
 	kft_elf_close(&elf);
-	if (!patchable)
+	if (!patchable && !plan)
 		return kft_error_set(err, "process %d (%s) was not built with "
 				     "-fpatchable-function-entry=5: kft attaches only to such "
-				     "programs (start others under kft record)", (int)pid, exe);
+				     "programs and those built without instrumentation (start "
+				     "others under kft record)", (int)pid, exe);
 	if (kft_launch_find_runtime(lib, sizeof(lib), err))
 		return -1;
 	if (!realpath(lib, runtime))
@@ -185,7 +199,7 @@ int kft_attach_begin(pid_t pid, const char *exe, const char *dir, const struct k
 		return -1;
 	if (!realpath(dir, absdir))
 		return kft_error_set(err, "%s: %s", dir, strerror(errno));
-	if (inject_runtime(pid, runtime, absdir, err))
+	if (inject_runtime(pid, runtime, absdir, plan, err))
 		return -1;
 	return kft_trace_dir_write_info(dir, 3, info_argv, "status = attached\n", err);
 }
@@ -221,6 +235,8 @@ enum kft_attach_end kft_attach_follow(pid_t pid, const char *exe, const char *di
 	char status[64];
 	enum kft_attach_end end = KFT_ATTACH_DETACHING;
 	struct kft_control *ctl = kft_map_control(dir, "record", err);
+	struct kft_error restore_err;
+	bool restored = true;
 	uint64_t st;
 	int ret;
 
@@ -238,6 +254,9 @@ enum kft_attach_end kft_attach_follow(pid_t pid, const char *exe, const char *di
 	}
 	if (!(st & KFT_STATE_COMPLETE))
 		kft_control_stop(ctl, KFT_HOW_USER, kft_mono_now_ns() - ctl->clock_base_ns, 0, 0, 0);
+	/* a program built without instrumentation: its code given back */
+	if (kft_attach_plain_restore(pid, dir, &restore_err) && !process_gone(pid))
+		restored = false;
 	__atomic_fetch_or(&ctl->mode, KFT_MODE_DETACH, __ATOMIC_RELEASE);
 	for (int ms = 0; ms < DETACH_WAIT_MS; ms += 5) {
 		if (__atomic_load_n(&ctl->state, __ATOMIC_ACQUIRE) & KFT_STATE_DETACHED) {
@@ -260,5 +279,9 @@ out:
 	if (!ret && end == KFT_ATTACH_DETACHING)
 		kft_error_set(err, "process %d did not say within %d s that its function "
 			      "entries are NOPs again", (int)pid, DETACH_WAIT_MS / 1000);
+	if (!ret && !restored) {
+		*err = restore_err;
+		return KFT_ATTACH_FAILED;
+	}
 	return ret ? KFT_ATTACH_FAILED : end;
 }

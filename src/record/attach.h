@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * kft record -p PID: a running process, built with
- * -fpatchable-function-entry=5, joins a trace and is let go again
- * (attach.c). Errors come back as values.
+ * -fpatchable-function-entry=5 or without instrumentation, joins a trace
+ * and is let go again (attach.c). Errors come back as values.
  */
 #ifndef KFT_RECORD_ATTACH_H
 #define KFT_RECORD_ATTACH_H
@@ -15,10 +15,15 @@
 #include "../common/error.h"
 #include "../config/config.h"
 
+struct kft_patch_plan;
+
 /* Lay out dir for a run of cfg and have process pid (its program exe)
- * load the runtime into it: its calls are traced from here on. */
+ * load the runtime into it: its calls are traced from here on. exe is
+ * patchable, or built without instrumentation and plan says how to
+ * patch it (the functions a thread is found inside are left out of it). */
 int kft_attach_begin(pid_t pid, const char *exe, const char *dir, const struct kft_config *cfg,
-		     bool primed, uint32_t mode, uint64_t max_size, struct kft_error *err);
+		     bool primed, uint32_t mode, uint64_t max_size, struct kft_patch_plan *plan,
+		     struct kft_error *err);
 
 enum kft_attach_end {
 	KFT_ATTACH_DETACHED,		/* it runs on untraced */

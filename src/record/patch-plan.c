@@ -476,6 +476,50 @@ int kft_patch_plan_make(struct kft_patch_plan *plan, const char *path, struct kf
 	return ret;
 }
 
+/* Whether some address of at[] lies inside f's first instructions (not
+ * at their start: a thread there runs the jmp). */
+static bool inside_first(const struct kft_plan_func *f, const uint64_t *at, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (at[i] > f->patch && at[i] < f->patch + f->orig_len)
+			return true;
+	return false;
+}
+
+int kft_patch_plan_leave_out(struct kft_patch_plan *plan, const uint64_t *at, size_t n,
+			     const char *why)
+{
+	struct kft_elf elf;
+	bool tried = false, named = false;
+	size_t kept = 0;
+	int ret = 0;
+
+	for (size_t i = 0; i < plan->nfuncs; i++) {
+		struct kft_elf_sym s = { .addr = plan->funcs[i].func };
+		const struct kft_elf_sym *found;
+
+		if (!inside_first(&plan->funcs[i], at, n)) {
+			plan->funcs[kept++] = plan->funcs[i];
+			continue;
+		}
+		/* (named as the plan named them; unnamed if the file is gone) */
+		if (!tried) {
+			tried = true;
+			named = !kft_elf_open(&elf, plan->path, NULL);
+			if (named)
+				kft_elf_add_frame_functions(&elf, NULL);
+		}
+		found = named ? kft_elf_lookup(&elf, s.addr) : NULL;
+		s.name = found && found->addr == s.addr ? found->name : NULL;
+		if (!ret && skip(plan, &s, why))
+			ret = -1;
+	}
+	plan->nfuncs = kept;
+	if (named)
+		kft_elf_close(&elf);
+	return ret;
+}
+
 int kft_patch_plan_write(const struct kft_patch_plan *plans, size_t n, const char *dir,
 			 struct kft_error *err)
 {

@@ -30,6 +30,12 @@ struct kft_patch_plan {
 
 /* Plan the patching of path's functions. 0, or -1 with err. */
 int kft_patch_plan_make(struct kft_patch_plan *plan, const char *path, struct kft_error *err);
+/* Leave out of plan the functions whose first instructions, those the
+ * jmp replaces, hold one of the n link-time addresses at[] past their
+ * start (where a thread is stopped: it would resume inside the jmp),
+ * each said with why. 0, or -1: out of memory. */
+int kft_patch_plan_leave_out(struct kft_patch_plan *plan, const uint64_t *at, size_t n,
+			     const char *why);
 /* Write the n plans (a program's and its libraries') as KFT_PLAN_FILE
  * in the trace directory dir. */
 int kft_patch_plan_write(const struct kft_patch_plan *plans, size_t n, const char *dir,

@@ -15,8 +15,10 @@
  * runs before main, from libkft's constructor, when no thread of the
  * program runs yet (the helper runs none of its code, nor of a library
  * patched: kft record refuses those libkft.so needs): the bytes are
- * written plainly. A function whose bytes are not those planned is left
- * as it is. The patches stay for the program's life; the hooks follow
+ * written plainly. So with kft record -p, which holds every other thread
+ * of the program still meanwhile (record/attach-plain.c), and puts the
+ * bytes back itself when it leaves. A function whose bytes are not those
+ * planned is left as it is. The patches stay for the program's life; the hooks follow
  * the run.
  */
 #include <fcntl.h>

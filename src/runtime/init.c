@@ -199,8 +199,9 @@ static KFT_NOTRACE int join_trace(const char *dir, bool attaching)
 			goto undo;
 	}
 	kft_patch_all();
-	if (!attaching)
-		kft_dynamic_patch();
+	/* (attaching, kft record holds the program's other threads still
+	 * meanwhile, and gives the bytes back itself) */
+	kft_dynamic_patch();
 	if (kft_rt.ctl->mode & KFT_MODE_LIBCALLS)
 		kft_plt_hook_all();
 	kft_hooks_timed = kft_rt.ctl->mode & KFT_MODE_COMPENSATE;

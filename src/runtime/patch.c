@@ -359,11 +359,12 @@ KFT_NOTRACE void kft_patch_follow_run(void)
 	bool want = ((st & (KFT_STATE_PRIMED | KFT_STATE_TRIGGERED)) && !(st & KFT_STATE_COMPLETE)) ||
 		    (kft_log_filled() && !kft_rt.attached);
 
-	if (want == __atomic_load_n(&calls_on, __ATOMIC_RELAXED) ||
-	    !__atomic_load_n(&nmodules, __ATOMIC_ACQUIRE))
+	if (want == __atomic_load_n(&calls_on, __ATOMIC_RELAXED))
 		return;
 	pthread_mutex_lock(&lock);
-	if (want != calls_on && can_rewrite_live()) {
+	/* (with no module of sites, what they would hold is followed all
+	 * the same: kft_patch_detached asks for it) */
+	if (want != calls_on && (!nmodules || can_rewrite_live())) {
 		calls_on = want;
 		for (int i = 0; i < nmodules; i++)
 			rewrite(&modules[i], want);

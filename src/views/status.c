@@ -150,8 +150,8 @@ void kft_view_status(FILE *out, const struct kft_trace *tr, struct kft_symbolize
 	if (kft_view_stopped(tr, sz, &at_ns, why, sizeof(why)))
 		fprintf(out, "  stopped at %" PRIu64 " usec by %s\n", at_ns / 1000, why);
 	if (ctl->ended_ns && (ctl->state & KFT_STATE_DETACHED))
-		fprintf(out, "  program let go at %" PRIu64 " usec (kft record -p), its entries "
-			"NOPs again\n", ctl->ended_ns / 1000);
+		fprintf(out, "  program let go at %" PRIu64 " usec (kft record -p), its code as "
+			"it was\n", ctl->ended_ns / 1000);
 	else if (ctl->ended_ns)
 		fprintf(out, "  program ended at %" PRIu64 " usec%s%s\n", ctl->ended_ns / 1000,
 			ending ? ": " : "", ending ? ending : "");

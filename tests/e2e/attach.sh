@@ -27,6 +27,15 @@ got_slot() {
 		od -An -tx8 | tr -d ' \n'
 }
 
+# code_sum PID PROG: a checksum of PROG's code as process PID has it
+code_sum() {
+	local range
+	range=$(awk -v p="$(readlink -f "$2")" '$6 == p && $2 ~ /x/ { print $1; exit }' \
+		"/proc/$1/maps")
+	dd if="/proc/$1/mem" bs=4096 iflag=skip_bytes,count_bytes skip=$((0x${range%-*})) \
+		count=$((0x${range#*-} - 0x${range%-*})) 2>/dev/null | md5sum
+}
+
 # kft record -p has attached, the trace in DIR says (10 s at most)
 wait_attached() {
 	for _ in $(seq 200); do
@@ -89,7 +98,7 @@ test_attach_and_detach() {
 	check "from the three threads" \
 		test "$(kft log t | awk '$4 == "alpha" { print $3 }' | sort -u | wc -l)" = 3
 	check "stopped by the user" grep -q "by user action$" <(kft log t)
-	check "status: let go" grep -q "^  program let go at [0-9]* usec (kft record -p), its entries NOPs again$" \
+	check "status: let go" grep -q "^  program let go at [0-9]* usec (kft record -p), its code as it was$" \
 		<(kft status t)
 	# views agree on what was recorded
 	check "kd counts the log's calls" test "$(kft kd -f Fc t | awk '$1 == "alpha" || $1 == "beta" {
@@ -191,4 +200,63 @@ test_attach_library_calls() {
 	check "its output is unchanged" grep -q "^calls made, each sum right$" out
 	rows t >rows
 	check "usleep traced under the workers" test "$(grep -c '^usleep <- worker$' rows)" -gt 30
+}
+
+# attach_plain PROG [WHILE]: progs/PROG.c built without instrumentation,
+# started, attached to (the trace in t, kft's stderr in err), WHILE PID
+# run while attached, and let go: its code must be as it was, and its
+# output right
+attach_plain() {
+	local prog pid before rec
+	"$TCC" -g "$TOPT" -o "$1" "$PROGS/$1.c" -lpthread
+	./"$1" >out &
+	prog=$!
+	wait_for pid
+	pid=$(cat pid)
+	before=$(code_sum "$pid" "$1")
+	"$KFT" record -p "$pid" -o t --dynamic-report 2>err &
+	rec=$!
+	wait_attached t
+	check "attached: $(cat err)" grep -q "^status = attached$" t/info
+	[ -z "${2:-}" ] || "$2" "$pid"
+	sleep 0.2
+	kill -INT "$rec"
+	wait "$rec"
+	check "detached: $(cat err)" grep -q "^status = detached$" t/info
+	check "its code as it was" test "$(code_sum "$pid" "$1")" = "$before"
+	touch end
+	wait "$prog"
+	check "its output is unchanged" grep -q "^calls made, each sum right$" out
+}
+
+# (alpha may be left out: clang -O2 makes it 4 bytes, the last of .text)
+beta_patched() {
+	check "beta's entry jumps to kft while traced" \
+		test "$(entry_bytes "$1" retune beta | cut -c1-2)" = e9
+}
+
+# a program built without instrumentation: patched as kft attaches, every
+# thread held still meanwhile, and its code given back byte for byte
+each_plain_attach_and_detach() {
+	attach_plain retune beta_patched
+	check "said what is patched" \
+		grep -q "^kft: note: .*/retune is not instrumented: [0-9]* of its [0-9]* functions are patched as kft attaches" err
+	check "status says so" grep -q "^  program let go at [0-9]* usec (kft record -p), its code as it was$" \
+		<(kft status t)
+	rows t >rows
+	check "beta traced" test "$(grep -c '^beta <- worker$' rows)" -gt 30
+	check "nothing but alpha and beta" test "$(grep -v -c -E '^(-1 )?(alpha|beta) <- worker$' rows)" = 0
+	check "kd counts the log's calls" test "$(kft kd -f Fc t | awk '$1 == "alpha" || $1 == "beta" {
+		n += $2 } END { print n }')" = "$(grep -c -E '^(-1 )?(alpha|beta) <- ' rows)"
+}
+
+# a thread found inside a function's first instructions (blocked_call's,
+# waiting in pause there; or step's, as it spins) has the function left
+# alone: the program runs on, right
+each_plain_attach_with_threads_inside() {
+	attach_plain spinners
+	check "blocked_call left alone, and why" \
+		grep -q "^kft:   blocked_call (0x[0-9a-f]*): a thread was inside its first instructions as kft attached$" err
+	grep -q '^kft:   step[.a-z0-9]* (0x[0-9a-f]*): a thread was inside' err ||
+		check "step traced, where not left alone" grep -q '^step' <(kft kd -f Fc t)
 }
