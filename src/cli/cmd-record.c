@@ -24,6 +24,7 @@
 #include "cli.h"
 #include "../record/attach.h"
 #include "../record/auto-args.h"
+#include "../record/hooked-funcs.h"
 #include "../record/kernel-run.h"
 #include "../record/libraries.h"
 #include "../record/patch-plan.h"
@@ -247,9 +248,10 @@ static void say_plan(const struct kft_patch_plan *plan, const char *name, bool l
 			lib ? "" : ", only the instrumented programs it starts");
 		return;
 	}
-	fprintf(stderr, "kft: note: %s %s %zu of its %zu functions are patched %s", name,
+	fprintf(stderr, "kft: note: %s %s %zu of %s %zu functions%s are patched %s", name,
 		lib ? "(--lib):" : "is not instrumented:", plan->nfuncs,
-		plan->nfuncs + plan->nskips, when);
+		plan->nunhooked ? "the" : "its", plan->nfuncs + plan->nskips,
+		plan->nunhooked ? " the filter logs" : "", when);
 	if (!plan->nskips || report)
 		fprintf(stderr, "%s\n", plan->nskips ? "; left as they are:" : "");
 	else
@@ -268,6 +270,7 @@ static int attach(const struct record_opts *o, struct kft_config *cfg)
 	struct kft_error err;
 	char path[64], exe[PATH_MAX];
 	struct kft_patch_plan plan = { 0 };
+	struct kft_hook_needs needs = { cfg, NULL };
 	bool plain = false;
 	char *end;
 	long pid = strtol(o->pid, &end, 10);
@@ -295,7 +298,7 @@ static int attach(const struct record_opts *o, struct kft_config *cfg)
 	if (o->auto_args && kft_cli_said(kft_auto_args(cfg, exe, o->libcalls, o->libcalls_all, stderr,
 							     &err), &err))
 		return 1;
-	if (plain && kft_cli_said(kft_patch_plan_make(&plan, exe, &err), &err))
+	if (plain && kft_cli_said(kft_patch_plan_make(&plan, exe, &needs, &err), &err))
 		return 1;
 	if (kft_cli_said(kft_attach_begin((pid_t)pid, exe, o->dir, cfg, cfg->prime || !o->no_prime,
 					  (o->no_compress ? KFT_MODE_NO_COMPRESS : 0) |
@@ -637,8 +640,8 @@ static int check_cpus(const struct kft_config *cfg)
 /* The plans of what to patch, into *plans (*n of them, to free): prog's
  * if plain, then each of libs'. 0, or 1 said. */
 static int make_plans(const char *prog, const char *name, bool plain,
-		      const struct kft_lib_list *libs, bool report, struct kft_patch_plan **plans,
-		      size_t *n)
+		      const struct kft_lib_list *libs, const struct kft_hook_needs *needs,
+		      bool report, struct kft_patch_plan **plans, size_t *n)
 {
 	struct kft_error err;
 
@@ -646,12 +649,13 @@ static int make_plans(const char *prog, const char *name, bool plain,
 	if (!*plans)
 		return kft_cli_fail("record: out of memory");
 	if (plain) {
-		if (kft_cli_said(kft_patch_plan_make(&(*plans)[*n], prog, &err), &err))
+		if (kft_cli_said(kft_patch_plan_make(&(*plans)[*n], prog, needs, &err), &err))
 			return 1;
 		say_plan(&(*plans)[(*n)++], name, false, "as it loads", report);
 	}
 	for (size_t i = 0; i < libs->n; i++) {
-		if (kft_cli_said(kft_patch_plan_make(&(*plans)[*n], libs->v[i].path, &err), &err))
+		if (kft_cli_said(kft_patch_plan_make(&(*plans)[*n], libs->v[i].path, needs, &err),
+				 &err))
 			return 1;
 		say_plan(&(*plans)[(*n)++], libs->v[i].name, true, "as it loads", report);
 	}
@@ -663,6 +667,7 @@ int kft_cmd_record(int argc, char **argv)
 	struct record_opts o = { 0 };
 	struct kft_lib_list libs = { 0 };
 	struct kft_patch_plan *plans = NULL;
+	struct kft_hook_needs needs;
 	size_t nplans = 0;
 	bool plain = false;
 	struct kft_record_run run = { 0 };
@@ -722,8 +727,9 @@ int kft_cmd_record(int argc, char **argv)
 	if (o.auto_args && kft_cli_said(kft_auto_args(&cfg, prog, o.libcalls, o.libcalls_all, stderr,
 							       &err), &err))
 		goto out;
+	needs = (struct kft_hook_needs){ &cfg, o.latency };
 	if ((plain || libs.n) &&
-	    make_plans(prog, argv[optind], plain, &libs, o.dynamic_report, &plans, &nplans))
+	    make_plans(prog, argv[optind], plain, &libs, &needs, o.dynamic_report, &plans, &nplans))
 		goto out;
 	run.plans = plans;
 	run.nplans = nplans;

@@ -28,6 +28,7 @@
 #include "../common/grow.h"
 #include "../symbols/elf-symtab.h"
 #include "../symbols/frame-funcs.h"
+#include "hooked-funcs.h"
 #include "patch-plan.h"
 #include "trace-dir.h"
 
@@ -44,6 +45,7 @@ struct branch {
 
 struct planner {
 	const struct kft_elf *elf;
+	struct kft_hooked hooked;	/* the functions to patch, of those that can be */
 	ZydisDecoder dec;
 	struct branch *branches;
 	size_t nbranches, branches_cap;
@@ -416,6 +418,10 @@ static int plan_all(struct planner *p, struct kft_patch_plan *plan, struct kft_e
 
 		if (!to_plan(elf, i, &last))
 			continue;
+		if (!kft_hooked_has(&p->hooked, s->addr)) {
+			plan->nunhooked++;
+			continue;
+		}
 		if (kft_grow((void **)&plan->funcs, plan->nfuncs, &plan->funcs_cap,
 			     sizeof(*plan->funcs), 64)) {
 			ret = kft_error_set(err, "out of memory");
@@ -440,7 +446,8 @@ static int plan_all(struct planner *p, struct kft_patch_plan *plan, struct kft_e
 	return ret;
 }
 
-int kft_patch_plan_make(struct kft_patch_plan *plan, const char *path, struct kft_error *err)
+int kft_patch_plan_make(struct kft_patch_plan *plan, const char *path,
+			const struct kft_hook_needs *needs, struct kft_error *err)
 {
 	struct planner p = { 0 };
 	struct kft_elf elf;
@@ -463,13 +470,16 @@ int kft_patch_plan_make(struct kft_patch_plan *plan, const char *path, struct kf
 		return -1;
 	}
 	p.elf = &elf;
-	if (!ZYAN_SUCCESS(ZydisDecoderInit(&p.dec, ZYDIS_MACHINE_MODE_LONG_64,
+	if (kft_hooked_functions(&elf, needs, &p.hooked, err))
+		ret = -1;
+	else if (!ZYAN_SUCCESS(ZydisDecoderInit(&p.dec, ZYDIS_MACHINE_MODE_LONG_64,
 					   ZYDIS_STACK_WIDTH_64)))
 		ret = kft_error_set(err, "the Zydis decoder would not start");
 	else
 		ret = plan_all(&p, plan, err);
 	free(p.branches);
 	free(p.refs);
+	kft_hooked_free(&p.hooked);
 	kft_elf_close(&elf);
 	if (ret)
 		kft_patch_plan_free(plan);

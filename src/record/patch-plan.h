@@ -22,14 +22,18 @@ struct kft_plan_skip {
 struct kft_patch_plan {
 	char path[4096];		/* the program, resolved */
 	uint64_t file_size;
+	size_t nunhooked;		/* functions the run needs no hooks in */
 	struct kft_plan_func *funcs;	/* patchable, by address */
 	size_t nfuncs, funcs_cap;
 	struct kft_plan_skip *skips;	/* not, with why */
 	size_t nskips, skips_cap;
 };
 
-/* Plan the patching of path's functions. 0, or -1 with err. */
-int kft_patch_plan_make(struct kft_patch_plan *plan, const char *path, struct kft_error *err);
+struct kft_hook_needs;
+/* Plan the patching of path's functions: those needs asks hooks for (all
+ * with needs NULL). 0, or -1 with err. */
+int kft_patch_plan_make(struct kft_patch_plan *plan, const char *path,
+			const struct kft_hook_needs *needs, struct kft_error *err);
 /* Leave out of plan the functions whose first instructions, those the
  * jmp replaces, hold one of the n link-time addresses at[] past their
  * start (where a thread is stopped: it would resume inside the jmp),

@@ -98,6 +98,30 @@ each_plain_program_report() {
 	check "recorded again over it" test -s kft.data/patch-plan
 }
 
+# a funclist filter: only the functions it logs (and the triggers') are
+# patched, the others cost nothing; a graph filter needs them all
+each_plain_filter_patches_only_its_functions() {
+	build_plain plain
+	kft record -F leaf -F 'fi*' -- ./plain >/dev/null 2>err
+	check "said what is patched" \
+		grep -q "^kft: note: ./plain is not instrumented: 2 of the 2 functions the filter logs are patched as it loads$" err
+	kft kd -f Fc | awk 'NR > 2 { print $1, $2 }' | sort >counts
+	expect counts <<E
+fib $(plain_fib)
+leaf 8
+E
+	check "ftrace: as many calls" test "$(kft ftrace | grep -c -E '(fib|leaf)\(\)')" = $(($(plain_fib) + 8))
+	printf 'begin\n  trigger start entry rip\n  filter funclist leaf fend\nend\n' >trig.conf
+	kft record -c trig.conf -- ./plain >/dev/null 2>err
+	check "the trigger's function too" \
+		grep -q "^kft: note: ./plain is not instrumented: 2 of the 2 functions the filter logs are patched" err
+	check "leaf from rip on: callfirst's" test "$(calls_of kft.data leaf)" = 1
+	kft record -G loop -- ./plain >/dev/null 2>err
+	check "a graph filter: all" \
+		grep -q "^kft: note: ./plain is not instrumented: 11 of its 13 functions are patched" err
+	check "inside loop" test "$(calls_of kft.data leaf)" = 6
+}
+
 once_plain_program_no_check_is_not_patched() {
 	build_plain plain
 	kft record --no-check -- ./plain >out 2>err
