@@ -250,8 +250,11 @@ static void say_plan(const struct kft_patch_plan *plan, const char *name, bool l
 	}
 	fprintf(stderr, "kft: note: %s %s %zu of %s %zu functions%s are patched %s", name,
 		lib ? "(--lib):" : "is not instrumented:", plan->nfuncs,
-		plan->nunhooked ? "the" : "its", plan->nfuncs + plan->nskips,
+		plan->nunhooked ? "the" : "its", plan->nfuncs + plan->nskips - plan->nparts,
 		plan->nunhooked ? " the filter logs" : "", when);
+	if (plan->nparts)
+		fprintf(stderr, ", nor its %zu piece%s of the C runtime and cold parts", plan->nparts,
+			plan->nparts > 1 ? "s" : "");
 	if (!plan->nskips || report)
 		fprintf(stderr, "%s\n", plan->nskips ? "; left as they are:" : "");
 	else

@@ -415,6 +415,7 @@ static int plan_all(struct planner *p, struct kft_patch_plan *plan, struct kft_e
 	for (size_t i = 0; i < elf->nsyms && !ret; i++) {
 		const struct kft_elf_sym *s = &elf->syms[i];
 		const char *why;
+		bool part;
 
 		if (!to_plan(elf, i, &last))
 			continue;
@@ -428,19 +429,23 @@ static int plan_all(struct planner *p, struct kft_patch_plan *plan, struct kft_e
 			break;
 		}
 		why = s->name ? not_a_function(s->name) : NULL;
-		if (!why && !whole[i])
-			why = "its code does not all decode (where it branches to is not known)";
 		if (!why && s->made && s->addr == elf->entry)
 			why = "the program's entry point (_start): the C runtime's start-up";
 		if (!why && s->made && !entered_as_function(p, s->addr))
 			why = "found in .eh_frame, but nothing calls it or takes its address (a cold "
 			      "part of another function, entered by a jump)";
+		/* (so far, code that is none of the program's functions) */
+		part = why != NULL;
+		if (!why && !whole[i])
+			why = "its code does not all decode (where it branches to is not known)";
 		if (!why)
 			why = plan_func(p, s, next_start(elf, i), &plan->funcs[plan->nfuncs]);
 		if (!why)
 			plan->nfuncs++;
 		else if (skip(plan, s, why))
 			ret = kft_error_set(err, "out of memory");
+		else
+			plan->nparts += part;
 	}
 	free(whole);
 	return ret;

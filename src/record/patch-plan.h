@@ -27,6 +27,8 @@ struct kft_patch_plan {
 	size_t nfuncs, funcs_cap;
 	struct kft_plan_skip *skips;	/* not, with why */
 	size_t nskips, skips_cap;
+	size_t nparts;			/* of them, code that is none of the program's
+					 * functions: the C runtime's, cold parts */
 };
 
 struct kft_hook_needs;

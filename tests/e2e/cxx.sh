@@ -101,3 +101,24 @@ E
 # exceptions through functions patched as they load (no instrumentation
 # flag): the unwinder finds the return addresses kft took put back
 each_plain_cxx_names_and_exceptions() { INSTR=$(plain_flags) TINSTR=plain test_cxx_names_and_exceptions; }
+
+# a C++ library built without instrumentation, patched as it loads
+# (--lib): an exception thrown through its functions, a destructor run as
+# it unwinds, each call closed where it was
+each_plain_library_exceptions() {
+	local cxx=g++
+	[ "$TCC" = clang ] && cxx=clang++
+	"$cxx" -g "$TOPT" -Wall -Werror -fPIC -shared -o libcxxlib.so "$PROGS/cxxlib.cc"
+	"$cxx" -g "$TOPT" -Wall -Werror -o cxxlib-main "$PROGS/cxxlib-main.cc" -L. -lcxxlib \
+		-Wl,-rpath,'$ORIGIN'
+	./cxxlib-main >alone
+	kft record --lib libcxxlib.so -- ./cxxlib-main >out 2>err
+	check "the output is the untraced run's" cmp alone out
+	# (at -O0 the destructor is a function of its own, between them)
+	tree | grep -v 'Guard::~Guard' | sed 's/^|  |  |  lib_cleanup$/|  |  lib_cleanup/' >got
+	for _ in 1 2 3 4 5 6; do
+		printf '|  lib_middle\n|  |  lib_thrower\n|  |  lib_cleanup\n'
+	done | sed '1i main' >want
+	check "the tree" diff want got
+	check "nothing left open" test "$(kft log | grep -c -- ' -1 ')" = 0
+}

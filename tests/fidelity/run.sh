@@ -251,16 +251,17 @@ noplt() {
 }
 
 # plan_notes DIR: what kft record --dynamic-report said in DIR/err (of
-# one run or more): patched and total (the first note's), DIR/left (the
-# functions left alone) and DIR/left.own (why, for those that are not the
-# C runtime's)
+# one run or more): patched and total (the first note's: functions, the
+# C runtime's code and cold parts not counted), DIR/left (what is left
+# alone) and DIR/left.own (why, for the functions)
 plan_notes() {
 	local note='^kft: note: .* \([0-9]*\) of its \([0-9]*\) functions are patched.*'
 	patched=$(sed -n "s/$note/\1/p" "$1/err" | head -1)
 	total=$(sed -n "s/$note/\2/p" "$1/err" | head -1)
 	sed -n 's/^kft:   \([^ ]*\) (0x[0-9a-f]*): .*/\1/p' "$1/err" | sort -u >"$1/left"
 	sed -n 's/^kft:   [^ ]* (0x[0-9a-f]*): //p' "$1/err" | sort -u |
-		grep -v -E "^(the C runtime's start-up|the program's entry point)" >"$1/left.own" || true
+		grep -v -E "^(the C runtime's start-up|the program's entry point|found in .eh_frame, but nothing calls it|a cold part of another function)" \
+		>"$1/left.own" || true
 }
 
 # left_out SKIP IN: IN's "name count" lines but for the names in SKIP
@@ -360,7 +361,7 @@ debian() {
 		echo "fidelity debian dash: the uprobes' trace lost events"
 		return 1
 	fi
-	judge_plain "debian dash" "$dir" "$dir/truth.out"
+	judge_plain "debian dash" "$dir" "$dir/truth.out" limit
 }
 
 # gzip_plain CC: gzip built plain by CC at -O2 against its -pg -mfentry
