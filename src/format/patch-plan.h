@@ -15,15 +15,22 @@
  * past the jmp's five bytes) is made as a push of its return address in
  * the function, behind the jmp, and a jump: the callee returns into the
  * function itself, where unwinders know the frame.
+ *
+ * A function that jumps back to its own start by a short jump (a loop
+ * the compiler made of a tail call), which cannot reach the slot, is
+ * entered through the slot by its callers instead (by_callers): their
+ * rel32 calls and jumps to it are re-aimed at the slot, and its own
+ * bytes are left as they are, so that the loop's turns run there.
  */
 #ifndef KFT_PATCH_PLAN_H
 #define KFT_PATCH_PLAN_H
 
 #include <stdint.h>
+#include <string.h>
 
 #define KFT_PLAN_FILE "patch-plan"
 #define KFT_PLAN_MAGIC "KFTPLAN"
-#define KFT_PLAN_VERSION 2
+#define KFT_PLAN_VERSION 3
 
 /*
  * A trampoline slot, 64 bytes, 64-aligned (the stub finds the function's
@@ -62,7 +69,8 @@ struct kft_plan_func {
 	uint8_t body_len;
 	uint8_t nfix;
 	uint8_t nloop;
-	uint8_t pad[4];
+	uint8_t by_callers;	/* entered by its callers re-aimed, not by a jmp */
+	uint8_t pad[3];
 	uint8_t orig[KFT_PLAN_ORIG_MAX];	/* what they are: checked first */
 	uint8_t body[KFT_PLAN_BODY_MAX + 1];
 	struct kft_plan_fix fix[KFT_PLAN_FIXES];
@@ -73,15 +81,49 @@ struct kft_plan_func {
 	uint64_t loop[KFT_PLAN_LOOPS];
 };
 
+/* A call or jump to a by_callers function: its rel32 field. */
+struct kft_plan_caller {
+	uint32_t func;		/* the function's index among the module's */
+	uint32_t pad;
+	uint64_t rel32;		/* link-time address of the field */
+};
+
 /* The file: for each module patched (the program first, if it is, then
  * the libraries kft record --lib names), this header, then nfuncs
- * struct kft_plan_func by address. */
+ * struct kft_plan_func by address, then ncallers struct kft_plan_caller. */
 struct kft_plan_hdr {
 	char magic[8];
 	uint32_t version;
 	uint32_t nfuncs;
 	uint64_t file_size;	/* the module's, as a check that it is the one planned */
+	uint32_t ncallers;
+	uint32_t pad;
 	char path[4096];	/* the module, as the runtime names loaded objects */
 };
+
+/* The size of the module's block at h, if avail bytes hold a whole one
+ * (its magic, version and path checked), else 0. */
+static inline size_t kft_plan_block(const struct kft_plan_hdr *h, size_t avail)
+{
+	size_t funcs = sizeof(struct kft_plan_func), callers = sizeof(struct kft_plan_caller);
+
+	if (avail < sizeof(*h) || memcmp(h->magic, KFT_PLAN_MAGIC, sizeof(KFT_PLAN_MAGIC)) ||
+	    h->version != KFT_PLAN_VERSION || h->path[sizeof(h->path) - 1] ||
+	    (avail - sizeof(*h)) / funcs < h->nfuncs ||
+	    (avail - sizeof(*h) - h->nfuncs * funcs) / callers < h->ncallers)
+		return 0;
+	return sizeof(*h) + h->nfuncs * funcs + h->ncallers * callers;
+}
+
+/* Its functions and callers. */
+static inline const struct kft_plan_func *kft_plan_funcs(const struct kft_plan_hdr *h)
+{
+	return (const struct kft_plan_func *)(h + 1);
+}
+
+static inline const struct kft_plan_caller *kft_plan_callers(const struct kft_plan_hdr *h)
+{
+	return (const struct kft_plan_caller *)(kft_plan_funcs(h) + h->nfuncs);
+}
 
 #endif

@@ -108,10 +108,11 @@ static int put_back(int mem, uint64_t addr, const struct kft_elf *elf, uint64_t 
 	return pwrite(mem, was, len, (off_t)addr) == (ssize_t)len ? 0 : -1;
 }
 
-/* Every byte the plan h (with its functions f) had the runtime change. */
-static int restore_module(pid_t pid, int mem, const struct kft_plan_hdr *h,
-			  const struct kft_plan_func *f, struct kft_error *err)
+/* Every byte the plan h had the runtime change. */
+static int restore_module(pid_t pid, int mem, const struct kft_plan_hdr *h, struct kft_error *err)
 {
+	const struct kft_plan_func *f = kft_plan_funcs(h);
+	const struct kft_plan_caller *c = kft_plan_callers(h);
 	struct kft_elf elf;
 	uint64_t bias;
 	int ret = 0;
@@ -127,6 +128,8 @@ static int restore_module(pid_t pid, int mem, const struct kft_plan_hdr *h,
 		for (unsigned int k = 0; k < f[i].nloop && k < KFT_PLAN_LOOPS && !ret; k++)
 			ret = put_back(mem, bias + f[i].loop[k], &elf, f[i].loop[k], 4, -1);
 	}
+	for (uint32_t i = 0; i < h->ncallers && !ret; i++)
+		ret = put_back(mem, bias + c[i].rel32, &elf, c[i].rel32, 4, -1);
 	kft_elf_close(&elf);
 	if (ret)
 		kft_error_set(err, "process %d: its code could not be written back: %s", (int)pid,
@@ -139,7 +142,7 @@ int kft_attach_plain_restore(pid_t pid, const char *dir, struct kft_error *err)
 	char name[4096], mem_path[64];
 	struct kft_stopped held;
 	struct stat st;
-	size_t at = 0, size;
+	size_t at, size, block;
 	int fd, mem, ret = 0;
 	void *map;
 
@@ -166,16 +169,13 @@ int kft_attach_plain_restore(pid_t pid, const char *dir, struct kft_error *err)
 	mem = open(mem_path, O_RDWR | O_CLOEXEC);
 	if (mem < 0)
 		ret = kft_error_set(err, "%s: %s", mem_path, strerror(errno));
-	while (!ret && size - at >= sizeof(struct kft_plan_hdr)) {
+	for (at = 0; !ret && at < size; at += block) {
 		const struct kft_plan_hdr *h = (const void *)((const char *)map + at);
-		const struct kft_plan_func *f = (const void *)(h + 1);
 
-		if (memcmp(h->magic, KFT_PLAN_MAGIC, sizeof(KFT_PLAN_MAGIC)) ||
-		    (size - at - sizeof(*h)) / sizeof(*f) < h->nfuncs ||
-		    h->path[sizeof(h->path) - 1])
+		block = kft_plan_block(h, size - at);
+		if (!block)
 			break;
-		ret = restore_module(pid, mem, h, f, err);
-		at += sizeof(*h) + h->nfuncs * sizeof(*f);
+		ret = restore_module(pid, mem, h, err);
 	}
 	if (mem >= 0)
 		close(mem);

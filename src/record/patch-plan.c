@@ -152,6 +152,12 @@ static size_t first_landing(const struct planner *p, uint64_t addr)
 	return a;
 }
 
+/* Why a function's loop back to its start cannot be re-aimed at its
+ * slot (plan_all then has it entered by its callers, if it can be). */
+static const char loop_short[] = "it branches back to its own start (a loop kft would count as "
+				 "calls)";
+static const char loop_many[] = "it branches back to its own start too often to re-aim";
+
 /* Why a branch makes [lo, hi) unsafe to move for f, the function at
  * [start, end), or NULL. Its rel32 jumps back to its start go in f's
  * loops. */
@@ -167,9 +173,9 @@ static const char *branch_into(const struct planner *p, uint64_t start, uint64_t
 		if (br->call || br->from < start || br->from >= end)
 			continue;
 		if ((br->target != lo && br->target != start) || !br->rel32)
-			return "it branches back to its own start (a loop kft would count as calls)";
+			return loop_short;
 		if (f->nloop == KFT_PLAN_LOOPS)
-			return "it branches back to its own start too often to re-aim";
+			return loop_many;
 		f->loop[f->nloop++] = br->rel32;
 	}
 	return NULL;
@@ -381,6 +387,75 @@ static bool to_plan(const struct kft_elf *elf, size_t i, uint64_t *last)
 	return true;
 }
 
+/*
+ * f, planned but for its loop back to its start (s, to end), entered by
+ * its callers: each call or jump to it from elsewhere is re-aimed at its
+ * slot, and its own bytes, which the loop runs, stay. Only where every
+ * entry is such a branch: it is not exported, nor its address taken, and
+ * each branch to it is a rel32. 1 if it is, 0 if not, -1: out of memory.
+ */
+static int by_callers(const struct planner *p, const struct kft_elf_sym *s, uint64_t end,
+			      struct kft_plan_func *f, struct kft_patch_plan *plan)
+{
+	size_t first = plan->ncallers;
+
+	if (kft_elf_exports(p->elf, s->addr) ||
+	    bsearch(&s->addr, p->refs, p->nrefs, sizeof(*p->refs), cmp_u64) ||
+	    bsearch(&f->patch, p->refs, p->nrefs, sizeof(*p->refs), cmp_u64))
+		return 0;
+	for (size_t a = first_landing(p, s->addr);
+	     a < p->nbranches && p->branches[a].target <= f->patch; a++) {
+		const struct branch *br = &p->branches[a];
+
+		if (br->target != s->addr && br->target != f->patch)
+			continue;
+		if (br->from >= s->addr && br->from < end)
+			continue;	/* its own loop: runs its own bytes */
+		if (!br->rel32 || kft_grow((void **)&plan->callers, plan->ncallers,
+					   &plan->callers_cap, sizeof(*plan->callers), 64)) {
+			plan->ncallers = first;
+			return br->rel32 ? -1 : 0;
+		}
+		plan->callers[plan->ncallers].func = (uint32_t)plan->nfuncs;
+		plan->callers[plan->ncallers].pad = 0;
+		plan->callers[plan->ncallers++].rel32 = br->rel32;
+	}
+	f->by_callers = 1;
+	f->nloop = 0;
+	return 1;
+}
+
+/* Whether addr lies in the first bytes of a function patched by a jmp,
+ * which its slot runs moved: a branch there is re-aimed in the slot
+ * (runtime/dynamic.c), not in the bytes the jmp covers. */
+static bool in_moved(const struct kft_patch_plan *plan, uint64_t addr)
+{
+	size_t a = 0, b = plan->nfuncs;
+
+	while (a < b) {
+		size_t m = a + (b - a) / 2;
+
+		if (plan->funcs[m].patch <= addr)
+			a = m + 1;
+		else
+			b = m;
+	}
+	return a && !plan->funcs[a - 1].by_callers &&
+	       addr < plan->funcs[a - 1].patch + plan->funcs[a - 1].orig_len;
+}
+
+/* The callers' fields that a jmp covers go: their moved copies are
+ * re-aimed instead. */
+static void drop_moved_callers(struct kft_patch_plan *plan)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < plan->ncallers; i++)
+		if (!in_moved(plan, plan->callers[i].rel32))
+			plan->callers[kept++] = plan->callers[i];
+	plan->ncallers = kept;
+}
+
 /* Where the code after sym i's address begins: the next symbol's. */
 static uint64_t next_start(const struct kft_elf *elf, size_t i)
 {
@@ -440,6 +515,17 @@ static int plan_all(struct planner *p, struct kft_patch_plan *plan, struct kft_e
 			why = "its code does not all decode (where it branches to is not known)";
 		if (!why)
 			why = plan_func(p, s, next_start(elf, i), &plan->funcs[plan->nfuncs]);
+		if (why == loop_short || why == loop_many) {
+			int entered = by_callers(p, s, s->addr + s->size,
+						 &plan->funcs[plan->nfuncs], plan);
+
+			if (entered < 0) {
+				ret = kft_error_set(err, "out of memory");
+				break;
+			}
+			if (entered)
+				why = NULL;
+		}
 		if (!why)
 			plan->nfuncs++;
 		else if (skip(plan, s, why))
@@ -448,6 +534,7 @@ static int plan_all(struct planner *p, struct kft_patch_plan *plan, struct kft_e
 			plan->nparts += part;
 	}
 	free(whole);
+	drop_moved_callers(plan);
 	return ret;
 }
 
@@ -506,17 +593,23 @@ int kft_patch_plan_leave_out(struct kft_patch_plan *plan, const uint64_t *at, si
 {
 	struct kft_elf elf;
 	bool tried = false, named = false;
-	size_t kept = 0;
+	size_t kept = 0, callers = 0, old_n = plan->nfuncs;
+	uint32_t *moved_to = calloc(plan->nfuncs + 1, sizeof(*moved_to));
 	int ret = 0;
+
+	if (!moved_to)
+		return -1;
 
 	for (size_t i = 0; i < plan->nfuncs; i++) {
 		struct kft_elf_sym s = { .addr = plan->funcs[i].func };
 		const struct kft_elf_sym *found;
 
 		if (!inside_first(&plan->funcs[i], at, n)) {
+			moved_to[i] = (uint32_t)kept;
 			plan->funcs[kept++] = plan->funcs[i];
 			continue;
 		}
+		moved_to[i] = UINT32_MAX;
 		/* (named as the plan named them; unnamed if the file is gone) */
 		if (!tried) {
 			tried = true;
@@ -530,6 +623,18 @@ int kft_patch_plan_leave_out(struct kft_patch_plan *plan, const uint64_t *at, si
 			ret = -1;
 	}
 	plan->nfuncs = kept;
+	/* the callers of those kept, by their new places */
+	for (size_t i = 0; i < plan->ncallers; i++) {
+		uint32_t to = plan->callers[i].func < old_n ? moved_to[plan->callers[i].func]
+							     : UINT32_MAX;
+
+		if (to != UINT32_MAX) {
+			plan->callers[callers] = plan->callers[i];
+			plan->callers[callers++].func = to;
+		}
+	}
+	plan->ncallers = callers;
+	free(moved_to);
 	if (named)
 		kft_elf_close(&elf);
 	return ret;
@@ -543,22 +648,27 @@ int kft_patch_plan_write(const struct kft_patch_plan *plans, size_t n, const cha
 	int ret;
 
 	for (size_t i = 0; i < n; i++)
-		size += sizeof(struct kft_plan_hdr) + plans[i].nfuncs * sizeof(*plans[i].funcs);
+		size += sizeof(struct kft_plan_hdr) + plans[i].nfuncs * sizeof(*plans[i].funcs) +
+			plans[i].ncallers * sizeof(*plans[i].callers);
 	file = calloc(1, size);
 	if (!file)
 		return kft_error_set(err, "out of memory");
 	for (size_t i = 0; i < n; i++) {
 		struct kft_plan_hdr *h = (struct kft_plan_hdr *)(file + at);
 		size_t funcs = plans[i].nfuncs * sizeof(*plans[i].funcs);
+		size_t callers = plans[i].ncallers * sizeof(*plans[i].callers);
 
 		memcpy(h->magic, KFT_PLAN_MAGIC, sizeof(KFT_PLAN_MAGIC));
 		h->version = KFT_PLAN_VERSION;
 		h->nfuncs = (uint32_t)plans[i].nfuncs;
+		h->ncallers = (uint32_t)plans[i].ncallers;
 		h->file_size = plans[i].file_size;
 		snprintf(h->path, sizeof(h->path), "%s", plans[i].path);
 		if (funcs)
 			memcpy(h + 1, plans[i].funcs, funcs);
-		at += sizeof(*h) + funcs;
+		if (callers)
+			memcpy((char *)(h + 1) + funcs, plans[i].callers, callers);
+		at += sizeof(*h) + funcs + callers;
 	}
 	ret = kft_trace_dir_write(dir, KFT_PLAN_FILE, file, size, err);
 	free(file);
@@ -571,7 +681,9 @@ void kft_patch_plan_free(struct kft_patch_plan *plan)
 		free(plan->skips[i].name);
 	free(plan->skips);
 	free(plan->funcs);
+	free(plan->callers);
 	plan->skips = NULL;
 	plan->funcs = NULL;
-	plan->nskips = plan->nfuncs = 0;
+	plan->callers = NULL;
+	plan->nskips = plan->nfuncs = plan->ncallers = 0;
 }

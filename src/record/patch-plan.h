@@ -25,6 +25,8 @@ struct kft_patch_plan {
 	size_t nunhooked;		/* functions the run needs no hooks in */
 	struct kft_plan_func *funcs;	/* patchable, by address */
 	size_t nfuncs, funcs_cap;
+	struct kft_plan_caller *callers;	/* branches to the by_callers ones */
+	size_t ncallers, callers_cap;
 	struct kft_plan_skip *skips;	/* not, with why */
 	size_t nskips, skips_cap;
 	size_t nparts;			/* of them, code that is none of the program's

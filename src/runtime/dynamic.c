@@ -38,6 +38,7 @@ void kft_dyn_entry(void) KFT_HIDDEN;
 struct module {
 	const struct kft_plan_hdr *plan;
 	const struct kft_plan_func *funcs;
+	const struct kft_plan_caller *callers;
 	uintptr_t bias;			/* runtime address - link-time address */
 	const ElfW(Phdr) *phdr;
 	size_t phnum;
@@ -112,24 +113,62 @@ static KFT_NOTRACE void fill_slot(uint8_t *s, const struct module *m, const stru
 	memcpy(s + KFT_SLOT_FUNC, &func, sizeof(func));
 }
 
-/* f's jumps back to its own start (a loop made of a tail call) go to
- * body, its moved instructions, where they used to run them: a turn of
- * the loop is no call. One not as planned stays (and counts turns). */
-static KFT_NOTRACE void reaim_loops(const struct module *m, const struct kft_plan_func *f,
-				    uint8_t *body)
+/* The rel32 field at link-time address at, of a branch to f's start,
+ * aimed at to instead. One not as planned stays as it is. */
+static KFT_NOTRACE void reaim(const struct module *m, const struct kft_plan_func *f, uint64_t at,
+			      uintptr_t to)
 {
-	for (unsigned int i = 0; i < f->nloop; i++) {
-		uint8_t *field = (uint8_t *)(m->bias + f->loop[i]);
-		uintptr_t end = (uintptr_t)field + 4, to;
-		int32_t rel;
+	uint8_t *field = (uint8_t *)(m->bias + at);
+	uintptr_t end = (uintptr_t)field + 4, was;
+	int32_t rel;
 
-		if (!in_code(m, (uintptr_t)field, end))
+	if (!in_code(m, (uintptr_t)field, end))
+		return;
+	memcpy(&rel, field, sizeof(rel));
+	was = end + (uintptr_t)(intptr_t)rel;
+	if ((was == m->bias + f->func || was == m->bias + f->patch) && kft_rel32_reaches(end, to))
+		put_rel(field, end, to);
+}
+
+/* The function of m entered by its callers whose start is at (link
+ * time), or n. */
+static KFT_NOTRACE size_t by_callers_at(const struct module *m, uint64_t at)
+{
+	size_t a = 0, b = m->plan->nfuncs;
+
+	while (a < b) {
+		size_t mid = a + (b - a) / 2;
+
+		if (m->funcs[mid].func < at)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	if (a < m->plan->nfuncs && m->funcs[a].func == at && m->funcs[a].by_callers)
+		return a;
+	return m->plan->nfuncs;
+}
+
+/* A call or jump among the instructions a slot runs moved, to a function
+ * entered by its callers, goes through that one's slot too. */
+static KFT_NOTRACE void reaim_moved_callers(const struct module *m, uint8_t *slots)
+{
+	size_t n = m->plan->nfuncs;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct kft_plan_func *f = &m->funcs[i];
+		uint8_t *body = slots + i * KFT_SLOT_SIZE + KFT_SLOT_BODY;
+
+		if (!body[-KFT_SLOT_BODY])
 			continue;
-		memcpy(&rel, field, sizeof(rel));
-		to = end + (uintptr_t)(intptr_t)rel;
-		if ((to == m->bias + f->func || to == m->bias + f->patch) &&
-		    kft_rel32_reaches(end, (uintptr_t)body))
-			put_rel(field, end, (uintptr_t)body);
+		for (unsigned int k = 0; k < f->nfix; k++) {
+			size_t j = by_callers_at(m, f->fix[k].target);
+			uintptr_t to = (uintptr_t)(slots + j * KFT_SLOT_SIZE);
+
+			if (f->fix[k].kind == KFT_PLAN_FIX_REL32 && j < n && slots[j * KFT_SLOT_SIZE] &&
+			    kft_rel32_reaches((uintptr_t)body + f->fix[k].insn_end, to))
+				put_rel(body + f->fix[k].field, (uintptr_t)body + f->fix[k].insn_end, to);
+		}
 	}
 }
 
@@ -163,17 +202,31 @@ static KFT_NOTRACE void patch_module(const struct module *m)
 	for (size_t i = 0; i < n; i++)
 		if (sound(m, &m->funcs[i]))
 			fill_slot(slots + i * KFT_SLOT_SIZE, m, &m->funcs[i]);
+	if (m->plan->ncallers)
+		reaim_moved_callers(m, slots);
 	if (mprotect(slots, size, PROT_READ | PROT_EXEC) ||
 	    protect_code(m, PROT_READ | PROT_WRITE))
 		return;
 	for (size_t i = 0; i < n; i++) {
-		uint8_t *p = (uint8_t *)(m->bias + m->funcs[i].patch), *slot = slots + i * KFT_SLOT_SIZE;
+		const struct kft_plan_func *f = &m->funcs[i];
+		uint8_t *p = (uint8_t *)(m->bias + f->patch), *slot = slots + i * KFT_SLOT_SIZE;
 
-		if (!slot[0])
+		if (!slot[0] || f->by_callers)
 			continue;	/* not filled: left as it is */
 		p[0] = 0xe9;
 		put_rel(p + 1, (uintptr_t)p + 5, (uintptr_t)slot);
-		reaim_loops(m, &m->funcs[i], slot + KFT_SLOT_BODY);
+		/* its jumps back to its own start (a loop made of a tail
+		 * call) run the moved instructions: a turn is no call */
+		for (unsigned int k = 0; k < f->nloop; k++)
+			reaim(m, f, f->loop[k], (uintptr_t)(slot + KFT_SLOT_BODY));
+	}
+	/* the functions entered by their callers, through their slots */
+	for (size_t i = 0; i < m->plan->ncallers; i++) {
+		const struct kft_plan_caller *c = &m->callers[i];
+		uint8_t *slot = slots + (size_t)c->func * KFT_SLOT_SIZE;
+
+		if (c->func < n && m->funcs[c->func].by_callers && slot[0])
+			reaim(m, &m->funcs[c->func], c->rel32, (uintptr_t)slot);
 	}
 	protect_code(m, PROT_READ | PROT_EXEC);
 }
@@ -209,7 +262,7 @@ static KFT_NOTRACE void patch_planned(struct module *m)
 	struct stat st;
 
 	m->seen = 0;
-	if (m->plan->path[sizeof(m->plan->path) - 1] == '\0' && !stat(m->plan->path, &st) &&
+	if (!stat(m->plan->path, &st) &&
 	    (uint64_t)st.st_size == m->plan->file_size && dl_iterate_phdr(find_module, m))
 		patch_module(m);
 }
@@ -218,7 +271,7 @@ KFT_NOTRACE void kft_dynamic_patch(void)
 {
 	struct module m = { 0 };
 	struct stat st;
-	size_t map_size, at;
+	size_t map_size, at, block;
 	void *map;
 	int fd = openat(kft_rt.dirfd, KFT_PLAN_FILE, O_RDONLY | O_CLOEXEC);
 
@@ -231,16 +284,15 @@ KFT_NOTRACE void kft_dynamic_patch(void)
 	if (map == MAP_FAILED)
 		return;
 	map_size = (size_t)st.st_size;
-	/* each module's plan: its header, its functions */
-	for (at = 0; map_size - at >= sizeof(*m.plan); ) {
+	/* each module's plan: its header, its functions, their callers */
+	for (at = 0; at < map_size; at += block) {
 		m.plan = (const struct kft_plan_hdr *)((const char *)map + at);
-		m.funcs = (const struct kft_plan_func *)(m.plan + 1);
-		if (memcmp(m.plan->magic, KFT_PLAN_MAGIC, sizeof(KFT_PLAN_MAGIC)) ||
-		    m.plan->version != KFT_PLAN_VERSION ||
-		    (map_size - at - sizeof(*m.plan)) / sizeof(*m.funcs) < m.plan->nfuncs)
+		block = kft_plan_block(m.plan, map_size - at);
+		if (!block)
 			break;
+		m.funcs = kft_plan_funcs(m.plan);
+		m.callers = kft_plan_callers(m.plan);
 		patch_planned(&m);
-		at += sizeof(*m.plan) + m.plan->nfuncs * sizeof(*m.funcs);
 	}
 	munmap(map, map_size);
 }

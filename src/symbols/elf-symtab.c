@@ -695,6 +695,22 @@ size_t kft_elf_find_imports(const struct kft_elf *elf, const char *glob)
 	return n;
 }
 
+bool kft_elf_exports(const struct kft_elf *elf, uint64_t vaddr)
+{
+	GElf_Shdr sh;
+	Elf_Data *d;
+	size_t nsyms = symbol_table(elf->dynsym, &sh, &d);
+
+	for (size_t i = 0; i < nsyms; i++) {
+		GElf_Sym sym;
+
+		if (gelf_getsym(d, (int)i, &sym) && sym.st_shndx != SHN_UNDEF &&
+		    sym.st_value == vaddr && GELF_ST_BIND(sym.st_info) != STB_LOCAL)
+			return true;
+	}
+	return false;
+}
+
 const uint8_t *kft_elf_bytes_at(const struct kft_elf *elf, uint64_t vaddr, uint64_t *avail)
 {
 	size_t size;

@@ -115,6 +115,9 @@ size_t kft_elf_find_glob(const struct kft_elf *elf, const char *glob, uint64_t *
 /* How many functions the file imports (undefined in its .dynsym) whose
  * names match glob (or are that name): its library calls. */
 size_t kft_elf_find_imports(const struct kft_elf *elf, const char *glob);
+/* Whether the file exports a symbol at vaddr (its .dynsym defines one):
+ * other modules may call it there. */
+bool kft_elf_exports(const struct kft_elf *elf, uint64_t vaddr);
 
 /* The file's bytes at link-time address vaddr, and how many of its
  * loaded bytes follow (*avail); NULL if the file holds none there. */

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../format/patch-plan.h"
@@ -162,16 +163,19 @@ static bool planned(const char *dir, const char *path)
 	struct kft_plan_hdr h;
 	char name[4096];
 	bool same = false;
+	struct stat st;
+	size_t block;
 	off_t at = 0;
 	int fd;
 
 	if (snprintf(name, sizeof(name), "%s/%s", dir, KFT_PLAN_FILE) >= (int)sizeof(name) ||
 	    (fd = open(name, O_RDONLY | O_CLOEXEC)) < 0)
 		return false;
-	while (!same && pread(fd, &h, sizeof(h), at) == (ssize_t)sizeof(h) &&
-	       !memcmp(h.magic, KFT_PLAN_MAGIC, sizeof(KFT_PLAN_MAGIC))) {
-		same = h.path[sizeof(h.path) - 1] == '\0' && !strcmp(h.path, path);
-		at += (off_t)(sizeof(h) + h.nfuncs * sizeof(struct kft_plan_func));
+	/* (each block's header read, its size checked against the file's) */
+	while (!same && !fstat(fd, &st) && pread(fd, &h, sizeof(h), at) == (ssize_t)sizeof(h) &&
+	       (block = kft_plan_block(&h, (size_t)(st.st_size - at)))) {
+		same = !strcmp(h.path, path);
+		at += (off_t)block;
 	}
 	close(fd);
 	return same;

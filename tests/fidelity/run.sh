@@ -311,8 +311,22 @@ plain() {
 	judge_plain "$name" "$dir" "$truth_dir/truth.out" limit
 }
 
-# debian: /usr/bin/dash as Debian built it, against its uprobe counts
+# debian: /usr/bin/dash as Debian built it, against its uprobe counts (a
+# machine just booted may not have tracefs mounted: as root, it is
+# mounted for this, and taken away after)
 debian() {
+	local T=/sys/kernel/tracing mounted= rc
+	if [ ! -e "$T/uprobe_events" ] && [ "$(id -u)" = 0 ] &&
+		mount -t tracefs nodev "$T" 2>/dev/null; then
+		mounted=1
+	fi
+	debian_uprobes
+	rc=$?
+	[ -z "$mounted" ] || umount "$T"
+	return $rc
+}
+
+debian_uprobes() {
 	local dir=$work/debian bin=/usr/bin/dash T=/sys/kernel/tracing grp=kftfid$$
 	local libc off vaddr delta buf a patched total lost=
 	if [ ! -w "$T/uprobe_events" ] || ! command -v readelf >/dev/null; then

@@ -10,6 +10,7 @@
 #include "format/call-args.h"
 #include "format/control.h"
 #include "format/enum-defs.h"
+#include "format/patch-plan.h"
 #include "format/site-table.h"
 #include "format/trace-format.h"
 #include "format/thread-writer.h"
@@ -23,6 +24,40 @@
 #include <string.h>
 #include <unistd.h>
 #include <zstd.h>
+
+/* A patch plan's module block: whole, or refused (the runtime, the
+ * symbolizer and kft record -p's restore read it alike). */
+static void test_patch_plan_block(void **state)
+{
+	size_t whole = sizeof(struct kft_plan_hdr) + 2 * sizeof(struct kft_plan_func) +
+		       3 * sizeof(struct kft_plan_caller);
+	struct kft_plan_hdr *h = calloc(1, whole + 64);
+
+	(void)state;
+	assert_non_null(h);
+	memcpy(h->magic, KFT_PLAN_MAGIC, sizeof(KFT_PLAN_MAGIC));
+	h->version = KFT_PLAN_VERSION;
+	h->nfuncs = 2;
+	h->ncallers = 3;
+	strcpy(h->path, "/bin/prog");
+	assert_int_equal(kft_plan_block(h, whole + 64), whole);
+	assert_int_equal(kft_plan_block(h, whole), whole);
+	assert_int_equal(kft_plan_block(h, whole - 1), 0);	/* a caller cut */
+	assert_int_equal(kft_plan_block(h, sizeof(*h) - 1), 0);
+	assert_ptr_equal(kft_plan_callers(h), (const void *)(kft_plan_funcs(h) + 2));
+	h->nfuncs = UINT32_MAX;					/* no overflow */
+	assert_int_equal(kft_plan_block(h, whole), 0);
+	h->nfuncs = 2;
+	h->ncallers = UINT32_MAX;
+	assert_int_equal(kft_plan_block(h, whole), 0);
+	h->ncallers = 3;
+	h->version = KFT_PLAN_VERSION - 1;			/* an older kft's */
+	assert_int_equal(kft_plan_block(h, whole), 0);
+	h->version = KFT_PLAN_VERSION;
+	memset(h->path, 'x', sizeof(h->path));			/* no end to its path */
+	assert_int_equal(kft_plan_block(h, whole), 0);
+	free(h);
+}
 
 static void test_dur_exact_below_2s(void **state)
 {
@@ -825,6 +860,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_control_layout),
+		cmocka_unit_test(test_patch_plan_block),
 		cmocka_unit_test(test_dur_exact_below_2s),
 		cmocka_unit_test(test_dur_long_is_close),
 		cmocka_unit_test(test_dur_never_collides_with_markers),
