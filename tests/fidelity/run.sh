@@ -308,7 +308,27 @@ plain() {
 	plan_notes "$dir"
 	kd_counts "$dir/t" 2>"$dir/kd.err" | by_name >"$dir/kft.counts"
 	left_out "$dir/left" "$truth_dir/truth.counts" >"$dir/truth.counts"
-	judge_plain "$name" "$dir" "$truth_dir/truth.out" limit
+	judge_plain "$name" "$dir" "$truth_dir/truth.out" limit || return 1
+	uftrace_plain "$dir" "$truth_dir/truth.counts"
+}
+
+# uftrace_plain DIR TRUTH: where uftrace is installed (make bench's
+# machines), what its dynamic patching (-P .) makes of the same build, as
+# a line that judges nothing: functions patched, and of TRUTH's
+# functions, how many it counts exactly
+uftrace_plain() {
+	local stats exact
+	command -v uftrace >/dev/null || return 0
+	rm -rf "$1/uft"
+	stats=$(cd "$1" && "${clean_env[@]}" COUNT_CALLS_FILE=/nonexistent uftrace record -v -P . \
+		--no-libcall -d uft ./src/dash "$here/work.sh" 2>&1 >/dev/null |
+		awk '/patch stats for .dash./ { on = 1 } on && /total:/ { t = $3 }
+		     on && /patched:/ { print $3 " of " t; exit }')
+	uftrace report -d "$1/uft" 2>/dev/null | awk 'NR > 2 && $NF !~ /:/ { print $NF, $(NF - 1) }' |
+		by_name >"$1/uft.counts"
+	exact=$(join "$2" "$1/uft.counts" | awk '$2 == $3' | wc -l)
+	echo "  (uftrace -P . on the same build: ${stats:-?} functions patched, $exact of" \
+	     "$(wc -l <"$2") functions counted exactly)"
 }
 
 # debian: /usr/bin/dash as Debian built it, against its uprobe counts (a
