@@ -39,7 +39,7 @@ static const char usage[] =
 	"                  [--libcalls[=all] | --no-libcalls] [-A FUNC[@SPEC]] [-R FUNC]\n"
 	"                  [--lib LIB] [--dynamic-report] [--] PROG [ARGS...]\n"
 	"       kft record -p PID [-c CONFIG] [-o DIR] [--max-size SIZE] [--no-prime]\n"
-	"                  [--dynamic-report]\n"
+	"                  [--lib LIB] [--dynamic-report]\n"
 	"       kft record --kernel [-c CONFIG] [-o DIR] [--irqs] [--compensate] [-- CMD [ARGS...]]\n"
 	"\n"
 	"Run PROG and record its function calls into DIR (default kft.data). kft's\n"
@@ -124,9 +124,10 @@ static const char usage[] =
 	"                     DIR/latency (kft latency DIR reads it, at any moment)\n"
 	"      --lib LIB      patch the functions of the shared library LIB too, as\n"
 	"                     those of a program built without instrumentation\n"
-	"                     (x86-64): a library PROG loads at start, named by its\n"
-	"                     file name or a glob of it (libz.so.1, 'libfoo*') or\n"
-	"                     its path; repeat it for more\n"
+	"                     (x86-64): a library PROG loads at start (with -p, one\n"
+	"                     the process has loaded), named by its file name or a\n"
+	"                     glob of it (libz.so.1, 'libfoo*') or its path; repeat\n"
+	"                     it for more\n"
 	"      --dynamic-report  list each function of a patched PROG or LIB left\n"
 	"                     unpatched, and why (a stripped file's functions come\n"
 	"                     from its .eh_frame, named func_ADDR)\n"
@@ -264,6 +265,39 @@ static void say_plan(const struct kft_patch_plan *plan, const char *name, bool l
 			(unsigned long long)plan->skips[i].addr, plan->skips[i].why);
 }
 
+/* What plans patches: prog (named name), then libs' (when: "as it
+ * loads"). */
+static void say_plans(const struct kft_patch_plans *plans, const char *name,
+		      const struct kft_lib_list *libs, const char *when, bool report)
+{
+	for (size_t i = 0; i < plans->n; i++) {
+		bool lib = i || !plans->program;
+
+		say_plan(&plans->v[i], lib ? libs->v[i - plans->program].name : name, lib, when,
+			 report);
+	}
+}
+
+/* --lib's libraries of prog (running as pid, or 0: to start), into libs.
+ * 0, or 1 said. */
+static int choose_libs(const struct record_opts *o, const char *prog, pid_t pid,
+		       struct kft_lib_list *libs)
+{
+	char runtime[PATH_MAX];
+	struct kft_lib_list all = { 0 };
+	struct kft_error err;
+	int ret;
+
+	memset(libs, 0, sizeof(*libs));
+	if (!o->nlibs)
+		return 0;
+	ret = kft_launch_find_runtime(runtime, sizeof(runtime), &err) ||
+	      (pid ? kft_libraries_mapped(pid, prog, &all, &err) : kft_libraries_of(prog, &all, &err)) ||
+	      kft_libraries_chosen(&all, prog, !pid, runtime, o->libs, o->nlibs, libs, &err);
+	kft_lib_list_free(&all);
+	return kft_cli_said(ret ? -1 : 0, &err);
+}
+
 /* kft record -p: the process's program checked as a program to start is,
  * traced until Ctrl-C (or SIGTERM) or the run's end, then let go. */
 static int attach(const struct record_opts *o, struct kft_config *cfg)
@@ -272,7 +306,8 @@ static int attach(const struct record_opts *o, struct kft_config *cfg)
 	enum kft_attach_end how;
 	struct kft_error err;
 	char path[64], exe[PATH_MAX];
-	struct kft_patch_plan plan = { 0 };
+	struct kft_patch_plans plans = { 0 };
+	struct kft_lib_list libs = { 0 };
 	struct kft_hook_needs needs = { cfg, NULL };
 	bool plain = false;
 	char *end;
@@ -292,27 +327,25 @@ static int attach(const struct record_opts *o, struct kft_config *cfg)
 				    "root, may trace it",
 				    pid, strerror(errno));
 	exe[n] = '\0';
-	if (!o->no_check &&
-	    kft_cli_said(kft_record_check_program(exe, cfg, o->config ? o->config : "config",
-						  o->libcalls, o->libcalls_all, NULL, &plain,
-						  stderr, &err),
-			 &err))
-		return 1;
-	if (o->auto_args && kft_cli_said(kft_auto_args(cfg, exe, o->libcalls, o->libcalls_all, stderr,
-							     &err), &err))
-		return 1;
-	if (plain && kft_cli_said(kft_patch_plan_make(&plan, exe, &needs, &err), &err))
-		return 1;
+	if (choose_libs(o, exe, (pid_t)pid, &libs) ||
+	    (!o->no_check &&
+	     kft_cli_said(kft_record_check_program(exe, cfg, o->config ? o->config : "config",
+						   o->libcalls, o->libcalls_all, &libs, &plain,
+						   stderr, &err),
+			  &err)) ||
+	    (o->auto_args && kft_cli_said(kft_auto_args(cfg, exe, o->libcalls, o->libcalls_all,
+							stderr, &err), &err)) ||
+	    kft_cli_said(kft_patch_plans_make(exe, plain, &libs, &needs, &plans, &err), &err))
+		goto out;
 	if (kft_cli_said(kft_attach_begin((pid_t)pid, exe, o->dir, cfg, cfg->prime || !o->no_prime,
 					  (o->no_compress ? KFT_MODE_NO_COMPRESS : 0) |
 						  (o->libcalls ? KFT_MODE_LIBCALLS : 0) |
 						  (o->libcalls_all ? KFT_MODE_LIBCALLS_ALL : 0),
-					  o->max_size, plain ? &plan : NULL, &err),
+					  o->max_size, &plans, &err),
 			 &err) ||
 	    kft_cli_said(kft_auto_args_enums(cfg, exe, o->dir, stderr, &err), &err))
 		goto out;
-	if (plain)
-		say_plan(&plan, exe, false, "as kft attaches", o->dynamic_report);
+	say_plans(&plans, exe, &libs, "as kft attaches", o->dynamic_report);
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
@@ -329,7 +362,8 @@ static int attach(const struct record_opts *o, struct kft_config *cfg)
 			o->dir);
 	ret = how == KFT_ATTACH_FAILED;
 out:
-	kft_patch_plan_free(&plan);
+	kft_patch_plans_free(&plans);
+	kft_lib_list_free(&libs);
 	return ret;
 }
 
@@ -501,8 +535,8 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 			o->libcalls ? "--libcalls" : "-a");
 		return -1;
 	}
-	if (o->nlibs && (o->kernel || o->pid || o->no_check)) {
-		fprintf(stderr, "kft: record: --lib goes with a program kft starts and checks\n");
+	if (o->nlibs && (o->kernel || o->no_check)) {
+		fprintf(stderr, "kft: record: --lib goes with a program, checked\n");
 		return -1;
 	}
 	if (o->pid && (o->kernel || o->compensate || optind < argc)) {
@@ -640,44 +674,18 @@ static int check_cpus(const struct kft_config *cfg)
 	return -1;
 }
 
-/* The plans of what to patch, into *plans (*n of them, to free): prog's
- * if plain, then each of libs'. 0, or 1 said. */
-static int make_plans(const char *prog, const char *name, bool plain,
-		      const struct kft_lib_list *libs, const struct kft_hook_needs *needs,
-		      bool report, struct kft_patch_plan **plans, size_t *n)
-{
-	struct kft_error err;
-
-	*plans = calloc(1 + libs->n, sizeof(**plans));
-	if (!*plans)
-		return kft_cli_fail("record: out of memory");
-	if (plain) {
-		if (kft_cli_said(kft_patch_plan_make(&(*plans)[*n], prog, needs, &err), &err))
-			return 1;
-		say_plan(&(*plans)[(*n)++], name, false, "as it loads", report);
-	}
-	for (size_t i = 0; i < libs->n; i++) {
-		if (kft_cli_said(kft_patch_plan_make(&(*plans)[*n], libs->v[i].path, needs, &err),
-				 &err))
-			return 1;
-		say_plan(&(*plans)[(*n)++], libs->v[i].name, true, "as it loads", report);
-	}
-	return 0;
-}
-
 int kft_cmd_record(int argc, char **argv)
 {
 	struct record_opts o = { 0 };
 	struct kft_lib_list libs = { 0 };
-	struct kft_patch_plan *plans = NULL;
+	struct kft_patch_plans plans = { 0 };
 	struct kft_hook_needs needs;
-	size_t nplans = 0;
 	bool plain = false;
 	struct kft_record_run run = { 0 };
 	struct kft_record_end end = { 0 };
 	struct kft_config cfg;
 	struct kft_error err;
-	char prog[PATH_MAX], runtime[PATH_MAX];
+	char prog[PATH_MAX];
 	int ret = 1;
 
 	if (kft_cli_wants_help(argc, argv, usage))
@@ -715,10 +723,7 @@ int kft_cmd_record(int argc, char **argv)
 		return record_kernel(&cfg, &o, argc - optind, argv + optind);
 	if (kft_cli_said(kft_launch_find_program(argv[optind], prog, sizeof(prog), &err), &err))
 		goto out;
-	if (o.nlibs &&
-	    (kft_cli_said(kft_launch_find_runtime(runtime, sizeof(runtime), &err), &err) ||
-	     kft_cli_said(kft_libraries_chosen(prog, runtime, o.libs, o.nlibs, &libs, &err),
-			  &err)))
+	if (choose_libs(&o, prog, 0, &libs))
 		goto out;
 	if (!o.no_check &&
 	    (kft_cli_said(kft_record_check_program(prog, &cfg, o.config ? o.config : "config",
@@ -731,11 +736,10 @@ int kft_cmd_record(int argc, char **argv)
 							       &err), &err))
 		goto out;
 	needs = (struct kft_hook_needs){ &cfg, o.latency };
-	if ((plain || libs.n) &&
-	    make_plans(prog, argv[optind], plain, &libs, &needs, o.dynamic_report, &plans, &nplans))
+	if (kft_cli_said(kft_patch_plans_make(prog, plain, &libs, &needs, &plans, &err), &err))
 		goto out;
-	run.plans = plans;
-	run.nplans = nplans;
+	say_plans(&plans, argv[optind], &libs, "as it loads", o.dynamic_report);
+	run.plans = &plans;
 	run.cfg = &cfg;
 	run.prog = prog;
 	run.argc = argc - optind;
@@ -759,9 +763,7 @@ int kft_cmd_record(int argc, char **argv)
 	if (end.latency_copy)
 		record_finish(end.latency_copy, false, false);
 out:
-	for (size_t i = 0; i < nplans; i++)
-		kft_patch_plan_free(&plans[i]);
-	free(plans);
+	kft_patch_plans_free(&plans);
 	kft_lib_list_free(&libs);
 	free(end.latency_copy);
 	kft_config_release(&cfg);

@@ -58,35 +58,51 @@ static bool module_bias(pid_t pid, const char *path, const struct kft_elf *elf, 
 	return true;
 }
 
-int kft_attach_plain_prepare(pid_t pid, uint64_t main_pc, struct kft_patch_plan *plan,
-			     const char *dir, struct kft_stopped *held, struct kft_error *err)
+/* Leave out of plan, for the module loaded at bias, what a thread is
+ * inside: the main one at main_pc, and those held. 0, or -1 with err. */
+static int leave_out_running(struct kft_patch_plan *plan, uint64_t bias, uint64_t main_pc,
+			     const struct kft_stopped *held, struct kft_error *err)
 {
-	uint64_t bias, *at;
-	struct kft_elf elf;
-	bool loaded;
+	uint64_t *at = calloc(held->n + 1, sizeof(*at));
+	int ret;
 
-	if (kft_elf_open_headers(&elf, plan->path, err))
-		return -1;
-	loaded = module_bias(pid, plan->path, &elf, &bias);
-	kft_elf_close(&elf);
-	if (!loaded)
-		return kft_error_set(err, "process %d: %s is not mapped in it (replaced since it "
-				     "started?)", (int)pid, plan->path);
-	if (kft_threads_stop(pid, pid, held, err))
-		return -1;
-	at = calloc(held->n + 1, sizeof(*at));
 	if (!at)
 		return kft_error_set(err, "out of memory");
 	at[0] = main_pc - bias;
 	for (size_t i = 0; i < held->n; i++)
 		at[i + 1] = held->v[i].pc - bias;
-	if (kft_patch_plan_leave_out(plan, at, held->n + 1,
-				     "a thread was inside its first instructions as kft attached")) {
-		free(at);
-		return kft_error_set(err, "out of memory");
-	}
+	ret = kft_patch_plan_leave_out(plan, at, held->n + 1,
+				       "a thread was inside its first instructions as kft attached");
 	free(at);
-	return kft_patch_plan_write(plan, 1, dir, err);
+	return ret ? kft_error_set(err, "out of memory") : 0;
+}
+
+int kft_attach_plain_prepare(pid_t pid, uint64_t main_pc, struct kft_patch_plans *plans,
+			     const char *dir, struct kft_stopped *held, struct kft_error *err)
+{
+	uint64_t *bias = calloc(plans->n, sizeof(*bias));
+	int ret = 0;
+
+	if (!bias)
+		return kft_error_set(err, "out of memory");
+	for (size_t i = 0; i < plans->n && !ret; i++) {
+		struct kft_elf elf;
+
+		if (kft_elf_open_headers(&elf, plans->v[i].path, err)) {
+			ret = -1;
+			break;
+		}
+		if (!module_bias(pid, plans->v[i].path, &elf, &bias[i]))
+			ret = kft_error_set(err, "process %d: %s is not mapped in it (replaced "
+					    "since it started?)", (int)pid, plans->v[i].path);
+		kft_elf_close(&elf);
+	}
+	if (!ret)
+		ret = kft_threads_stop(pid, pid, held, err);
+	for (size_t i = 0; i < plans->n && !ret; i++)
+		ret = leave_out_running(&plans->v[i], bias[i], main_pc, held, err);
+	free(bias);
+	return ret ? -1 : kft_patch_plan_write(plans->v, plans->n, dir, err);
 }
 
 /* Put back at addr (in the process, through mem) the file's bytes there

@@ -16,11 +16,11 @@
 #include "stop-threads.h"
 
 /* Hold every thread of process pid still but its main one (held by the
- * caller, at main_pc), leave out of plan the functions a thread is
- * inside the first instructions of, and write it into dir for the
+ * caller, at main_pc), leave out of plans the functions a thread is
+ * inside the first instructions of, and write them into dir for the
  * runtime. 0 with the threads in *held (release them once the runtime
  * has patched), or -1 with err. */
-int kft_attach_plain_prepare(pid_t pid, uint64_t main_pc, struct kft_patch_plan *plan,
+int kft_attach_plain_prepare(pid_t pid, uint64_t main_pc, struct kft_patch_plans *plans,
 			     const char *dir, struct kft_stopped *held, struct kft_error *err);
 
 /* If dir holds a patch plan, put back in process pid every byte the

@@ -108,9 +108,9 @@ static void remote_dlerror(struct kft_inject *in, uint64_t dlerror_fn, char *msg
 }
 
 /* libkft into process pid, and into the trace in dir (absolute); with
- * plan, the program's entries patched by it, its threads held still. */
+ * plans, the entries they name patched by it, its threads held still. */
 static int inject_runtime(pid_t pid, const char *runtime, const char *dir,
-			  struct kft_patch_plan *plan, struct kft_error *err)
+			  struct kft_patch_plans *plans, struct kft_error *err)
 {
 	struct kft_stopped held = { 0 };
 	uint64_t dlopen_fn = remote_function(pid, "libc.so.6", "dlopen");
@@ -127,7 +127,7 @@ static int inject_runtime(pid_t pid, const char *runtime, const char *dir,
 		*err = in.err;
 		goto out;
 	}
-	if (plan && kft_attach_plain_prepare(pid, in.saved.rip, plan, dir, &held, err))
+	if (plans->n && kft_attach_plain_prepare(pid, in.saved.rip, plans, dir, &held, err))
 		goto out;
 	if (kft_inject_string(&in, runtime, &lib_at) ||
 	    kft_inject_string(&in, dir, &dir_at) ||
@@ -171,7 +171,7 @@ out:
 }
 
 int kft_attach_begin(pid_t pid, const char *exe, const char *dir, const struct kft_config *cfg,
-		     bool primed, uint32_t mode, uint64_t max_size, struct kft_patch_plan *plan,
+		     bool primed, uint32_t mode, uint64_t max_size, struct kft_patch_plans *plans,
 		     struct kft_error *err)
 {
 	char runtime[PATH_MAX], lib[PATH_MAX], absdir[PATH_MAX], pidtext[32];
@@ -184,7 +184,7 @@ int kft_attach_begin(pid_t pid, const char *exe, const char *dir, const struct k
 		return kft_error_set(err, "process %d: cannot read its program %s", (int)pid, exe);
 	patchable = elf.patch_size > 0;
 	kft_elf_close(&elf);
-	if (!patchable && !plan)
+	if (!patchable && !plans->program)
 		return kft_error_set(err, "process %d (%s) was not built with "
 				     "-fpatchable-function-entry=5: kft attaches only to such "
 				     "programs and those built without instrumentation (start "
@@ -199,7 +199,7 @@ int kft_attach_begin(pid_t pid, const char *exe, const char *dir, const struct k
 		return -1;
 	if (!realpath(dir, absdir))
 		return kft_error_set(err, "%s: %s", dir, strerror(errno));
-	if (inject_runtime(pid, runtime, absdir, plan, err))
+	if (inject_runtime(pid, runtime, absdir, plans, err))
 		return -1;
 	return kft_trace_dir_write_info(dir, 3, info_argv, "status = attached\n", err);
 }

@@ -15,14 +15,15 @@
 #include "../common/error.h"
 #include "../config/config.h"
 
-struct kft_patch_plan;
+struct kft_patch_plans;
 
 /* Lay out dir for a run of cfg and have process pid (its program exe)
  * load the runtime into it: its calls are traced from here on. exe is
- * patchable, or built without instrumentation and plan says how to
- * patch it (the functions a thread is found inside are left out of it). */
+ * patchable, or built without instrumentation and plans says how to
+ * patch it, and the libraries it names (the functions a thread is found
+ * inside are left out of them). */
 int kft_attach_begin(pid_t pid, const char *exe, const char *dir, const struct kft_config *cfg,
-		     bool primed, uint32_t mode, uint64_t max_size, struct kft_patch_plan *plan,
+		     bool primed, uint32_t mode, uint64_t max_size, struct kft_patch_plans *plans,
 		     struct kft_error *err);
 
 enum kft_attach_end {

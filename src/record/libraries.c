@@ -19,6 +19,7 @@
 #include "../common/grow.h"
 #include "../symbols/elf-symtab.h"
 #include "libraries.h"
+#include "target.h"
 
 static int add(struct kft_lib_list *list, const char *name, const char *path)
 {
@@ -180,8 +181,43 @@ static const char *names_of(const struct kft_lib_list *list, char *buf, size_t s
 	return list->n ? buf : "none";
 }
 
+struct mapped {
+	struct kft_lib_list *list;
+	const char *prog;
+	int oom;
+};
+
+static int add_mapped(struct kft_mapping *m, void *arg)
+{
+	struct mapped *a = arg;
+
+	if (m->offset || m->deleted || m->path[0] != '/' || !strcmp(m->path, a->prog) ||
+	    !strstr(strrchr(m->path, '/'), ".so"))
+		return 0;
+	a->oom = add(a->list, strrchr(m->path, '/') + 1, m->path);
+	return a->oom;
+}
+
+int kft_libraries_mapped(pid_t pid, const char *prog, struct kft_lib_list *out,
+			 struct kft_error *err)
+{
+	struct mapped a = { out, prog, 0 };
+
+	memset(out, 0, sizeof(*out));
+	if (kft_each_mapping(pid, add_mapped, &a) < 0 && !a.oom) {
+		kft_lib_list_free(out);
+		return kft_error_set(err, "process %d: its map cannot be read: %s", (int)pid,
+				     strerror(errno));
+	}
+	if (a.oom) {
+		kft_lib_list_free(out);
+		return kft_error_set(err, "out of memory");
+	}
+	return 0;
+}
+
 static int choose(const struct kft_lib_list *all, const struct kft_lib_list *own,
-		  const char *prog, char *const *patterns, size_t npatterns,
+		  const char *prog, bool started, char *const *patterns, size_t npatterns,
 		  struct kft_lib_list *out, struct kft_error *err)
 {
 	char buf[1024];
@@ -205,25 +241,28 @@ static int choose(const struct kft_lib_list *all, const struct kft_lib_list *own
 			return kft_error_set(err, "record: --lib %s: %s is one that kft's runtime (libkft.so) "
 					     "itself runs on: it cannot be patched", patterns[p],
 					     refused->name);
-		if (!found)
+		if (!found && started)
 			return kft_error_set(err, "record: --lib %s: %s loads no such library at start "
 					     "(it loads %s; one opened later, with dlopen, is not patched)",
 					     patterns[p], prog,
+					     names_of(all, buf, sizeof(buf)));
+		if (!found)
+			return kft_error_set(err, "record: --lib %s: the process has no such library "
+					     "loaded (it has %s)", patterns[p],
 					     names_of(all, buf, sizeof(buf)));
 	}
 	return 0;
 }
 
-int kft_libraries_chosen(const char *prog, const char *runtime, char *const *patterns,
-			 size_t npatterns, struct kft_lib_list *out, struct kft_error *err)
+int kft_libraries_chosen(const struct kft_lib_list *all, const char *prog, bool started,
+			 const char *runtime, char *const *patterns, size_t npatterns,
+			 struct kft_lib_list *out, struct kft_error *err)
 {
-	struct kft_lib_list all, own = { 0 };
+	struct kft_lib_list own = { 0 };
 	char interp[256];
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	if (kft_libraries_of(prog, &all, err))
-		return -1;
 	ret = interpreter_of(prog, interp, sizeof(interp), err);
 	/* the runtime's own, as the same dynamic linker finds them, and
 	 * the runtime itself */
@@ -231,10 +270,9 @@ int kft_libraries_chosen(const char *prog, const char *runtime, char *const *pat
 	    add(&own, runtime, runtime))
 		ret = kft_error_set(err, "out of memory");
 	if (!ret)
-		ret = choose(&all, &own, prog, patterns, npatterns, out, err);
+		ret = choose(all, &own, prog, started, patterns, npatterns, out, err);
 	if (ret)
 		kft_lib_list_free(out);
-	kft_lib_list_free(&all);
 	kft_lib_list_free(&own);
 	return ret;
 }

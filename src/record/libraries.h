@@ -6,7 +6,9 @@
 #ifndef KFT_RECORD_LIBRARIES_H
 #define KFT_RECORD_LIBRARIES_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "../common/error.h"
 
@@ -23,13 +25,18 @@ struct kft_lib_list {
 /* The libraries path loads at start, in load order (none for a static
  * program). 0, or -1 with err. */
 int kft_libraries_of(const char *path, struct kft_lib_list *out, struct kft_error *err);
+/* The libraries process pid (running prog) has mapped now. */
+int kft_libraries_mapped(pid_t pid, const char *prog, struct kft_lib_list *out,
+			 struct kft_error *err);
 void kft_lib_list_free(struct kft_lib_list *list);
 
-/* Of prog's libraries, those the --lib patterns name (a glob of the
+/* Of all, prog's libraries, those the --lib patterns name (a glob of the
  * file's name, or a path), into out; runtime is libkft.so, whose own
  * libraries are refused (its hooks run on them). A pattern naming none,
- * or only refused ones, is an error. 0, or -1 with err. */
-int kft_libraries_chosen(const char *prog, const char *runtime, char *const *patterns,
-			 size_t npatterns, struct kft_lib_list *out, struct kft_error *err);
+ * or only refused ones, is an error (started says whether all are those
+ * prog loads at start, or those it has now). 0, or -1 with err. */
+int kft_libraries_chosen(const struct kft_lib_list *all, const char *prog, bool started,
+			 const char *runtime, char *const *patterns, size_t npatterns,
+			 struct kft_lib_list *out, struct kft_error *err);
 
 #endif

@@ -29,6 +29,7 @@
 #include "../symbols/elf-symtab.h"
 #include "../symbols/frame-funcs.h"
 #include "hooked-funcs.h"
+#include "libraries.h"
 #include "patch-plan.h"
 #include "trace-dir.h"
 
@@ -638,6 +639,35 @@ int kft_patch_plan_leave_out(struct kft_patch_plan *plan, const uint64_t *at, si
 	if (named)
 		kft_elf_close(&elf);
 	return ret;
+}
+
+int kft_patch_plans_make(const char *prog, bool plain, const struct kft_lib_list *libs,
+			 const struct kft_hook_needs *needs, struct kft_patch_plans *out,
+			 struct kft_error *err)
+{
+	size_t nlibs = libs ? libs->n : 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!plain && !nlibs)
+		return 0;
+	out->v = calloc(1 + nlibs, sizeof(*out->v));
+	if (!out->v)
+		return kft_error_set(err, "out of memory");
+	out->program = plain;
+	if (plain && kft_patch_plan_make(&out->v[out->n++], prog, needs, err))
+		return -1;
+	for (size_t i = 0; i < nlibs; i++)
+		if (kft_patch_plan_make(&out->v[out->n++], libs->v[i].path, needs, err))
+			return -1;
+	return 0;
+}
+
+void kft_patch_plans_free(struct kft_patch_plans *plans)
+{
+	for (size_t i = 0; i < plans->n; i++)
+		kft_patch_plan_free(&plans->v[i]);
+	free(plans->v);
+	memset(plans, 0, sizeof(*plans));
 }
 
 int kft_patch_plan_write(const struct kft_patch_plan *plans, size_t n, const char *dir,

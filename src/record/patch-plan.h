@@ -7,6 +7,7 @@
 #ifndef KFT_RECORD_PATCH_PLAN_H
 #define KFT_RECORD_PATCH_PLAN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -33,7 +34,23 @@ struct kft_patch_plan {
 					 * functions: the C runtime's, cold parts */
 };
 
+/* What a run patches: the program built without instrumentation, then
+ * the libraries kft record --lib names. */
+struct kft_patch_plans {
+	struct kft_patch_plan *v;
+	size_t n;
+	bool program;		/* v[0] is the program's */
+};
+
 struct kft_hook_needs;
+struct kft_lib_list;
+/* The plans of prog, if plain, and of each of libs (or NULL), into out
+ * (kft_patch_plans_free it, whatever came). 0, or -1 with err. */
+int kft_patch_plans_make(const char *prog, bool plain, const struct kft_lib_list *libs,
+			 const struct kft_hook_needs *needs, struct kft_patch_plans *out,
+			 struct kft_error *err);
+void kft_patch_plans_free(struct kft_patch_plans *plans);
+
 /* Plan the patching of path's functions: those needs asks hooks for (all
  * with needs NULL). 0, or -1 with err. */
 int kft_patch_plan_make(struct kft_patch_plan *plan, const char *path,

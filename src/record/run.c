@@ -41,7 +41,7 @@ static int lay_out(const struct kft_record_run *r, char *runtime, size_t size, s
 	    kft_trace_dir_write_run(r->dir, r->cfg, r->primed, r->mode, r->max_size, err) ||
 	    kft_trace_dir_write_info(r->dir, r->argc, r->argv, "status = running\n", err) ||
 	    kft_auto_args_enums(r->cfg, r->prog, r->dir, notes, err) ||
-	    (r->nplans && kft_patch_plan_write(r->plans, r->nplans, r->dir, err)))
+	    (r->plans && r->plans->n && kft_patch_plan_write(r->plans->v, r->plans->n, r->dir, err)))
 		return -1;
 	if (stat(r->dir, st))
 		return kft_error_set(err, "%s: %s", r->dir, strerror(errno));

@@ -17,7 +17,7 @@
 #include "../common/error.h"
 #include "../config/config.h"
 
-struct kft_patch_plan;
+struct kft_patch_plans;
 
 struct kft_record_run {
 	const struct kft_config *cfg;
@@ -30,8 +30,7 @@ struct kft_record_run {
 	uint64_t max_size;	/* --max-size, or 0 */
 	bool switches;		/* record its context switches */
 	const char *latency;	/* --latency FUNC, or NULL */
-	const struct kft_patch_plan *plans;	/* entries to patch: the program's */
-	size_t nplans;				/* and its libraries' (--lib) */
+	const struct kft_patch_plans *plans;	/* entries to patch, or NULL */
 };
 
 struct kft_record_end {

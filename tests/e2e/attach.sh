@@ -202,28 +202,30 @@ test_attach_library_calls() {
 	check "usleep traced under the workers" test "$(grep -c '^usleep <- worker$' rows)" -gt 30
 }
 
-# attach_plain PROG [WHILE]: progs/PROG.c built without instrumentation,
-# started, attached to (the trace in t, kft's stderr in err), WHILE PID
-# run while attached, and let go: its code must be as it was, and its
-# output right
+# attach_plain PROG [WHILE [CODE [OPTION...]]]: progs/PROG.c built without
+# instrumentation (linked with $link too), started, attached to with
+# OPTIONs (the trace in t, kft's stderr in err), WHILE PID run while
+# attached (if not ""), and let go: the code of CODE (a file it maps,
+# PROG by default) must be as it was, and its output right
 attach_plain() {
-	local prog pid before rec
-	"$TCC" -g "$TOPT" -o "$1" "$PROGS/$1.c" -lpthread
-	./"$1" >out &
+	local name=$1 while=${2:-} code=${3:-$1} prog pid before rec
+	shift $(($# < 3 ? $# : 3))
+	"$TCC" -g "$TOPT" -o "$name" "$PROGS/$name.c" -lpthread ${link:-}
+	./"$name" >out &
 	prog=$!
 	wait_for pid
 	pid=$(cat pid)
-	before=$(code_sum "$pid" "$1")
-	"$KFT" record -p "$pid" -o t --dynamic-report 2>err &
+	before=$(code_sum "$pid" "$code")
+	"$KFT" record -p "$pid" -o t --dynamic-report "$@" 2>err &
 	rec=$!
 	wait_attached t
 	check "attached: $(cat err)" grep -q "^status = attached$" t/info
-	[ -z "${2:-}" ] || "$2" "$pid"
+	[ -z "$while" ] || "$while" "$pid"
 	sleep 0.2
 	kill -INT "$rec"
 	wait "$rec"
 	check "detached: $(cat err)" grep -q "^status = detached$" t/info
-	check "its code as it was" test "$(code_sum "$pid" "$1")" = "$before"
+	check "its code as it was" test "$(code_sum "$pid" "$code")" = "$before"
 	touch end
 	wait "$prog"
 	check "its output is unchanged" grep -q "^calls made, each sum right$" out
@@ -259,4 +261,23 @@ each_plain_attach_with_threads_inside() {
 		grep -q "^kft:   blocked_call (0x[0-9a-f]*): a thread was inside its first instructions as kft attached$" err
 	grep -q '^kft:   step[.a-z0-9]* (0x[0-9a-f]*): a thread was inside' err ||
 		check "step traced, where not left alone" grep -q '^step' <(kft kd -f Fc t)
+}
+
+# (a second kft record -p, for a library the process has not)
+no_such_library() {
+	refused kft record -p "$1" --lib libnone.so 2>err2
+	check "a library it has not" grep -q "^kft: record: --lib libnone.so: the process has no such library loaded (it has .*libplainlib.so" err2
+}
+
+# --lib on a running program: the library's functions patched as kft
+# attaches, and its code given back byte for byte
+each_plain_attach_library() {
+	"$TCC" -g "$TOPT" -fPIC -shared -o libplainlib.so "$PROGS/plainlib.c"
+	link="-L. -lplainlib -Wl,-rpath,\$ORIGIN" \
+		attach_plain plainlib-waiter no_such_library libplainlib.so --lib libplainlib.so
+	check "said" grep -q "^kft: note: libplainlib.so (--lib): 3 of its 3 functions are patched as kft attaches$" err
+	rows t >rows
+	check "lib_sum traced under main" test "$(grep -c '^lib_sum <- main$' rows)" -gt 10
+	check "lib_leaf under lib_sum" test "$(grep -c '^lib_leaf <- lib_sum$' rows)" = \
+		"$(( $(grep -c '^lib_sum <- main$' rows) * 3 ))"
 }

@@ -201,8 +201,8 @@ once_lib_refusals() {
 	check "libc: the runtime runs on it" grep -q "^kft: record: --lib libc.so\*: libc.so.6 is one that kft's runtime (libkft.so) itself runs on: it cannot be patched$" err
 	refused kft record --lib libnone.so -- ./uselib 2>err
 	check "a library it does not load" grep -q "^kft: record: --lib libnone.so: .*/uselib loads no such library at start (it loads libplainlib.so, libc.so.6, " err
-	refused kft record --lib libplainlib.so -p 1 2>err
-	check "not with -p" grep -q "^kft: record: --lib goes with a program kft starts and checks$" err
+	refused kft record --lib libplainlib.so --no-check -- ./uselib 2>err
+	check "not with --no-check" grep -q "^kft: record: --lib goes with a program, checked$" err
 	"$TCC" -g -O2 -fPIC -shared -finstrument-functions -o libplainlib.so "$PROGS/plainlib.c"
 	refused kft record --lib libplainlib.so -- ./uselib 2>err
 	check "not an instrumented library" grep -q "libplainlib.so is instrumented: it calls kft's hooks itself, and is not patched$" err
