@@ -158,6 +158,9 @@ static size_t first_landing(const struct planner *p, uint64_t addr)
 static const char loop_short[] = "it branches back to its own start (a loop kft would count as "
 				 "calls)";
 static const char loop_many[] = "it branches back to its own start too often to re-aim";
+/* Why a function cannot take the jmp (plan_all then moves it whole and
+ * has it entered by its callers, if it can be). */
+static const char too_short[] = "shorter than the five bytes a jump takes";
 
 /* Why a branch makes [lo, hi) unsafe to move for f, the function at
  * [start, end), or NULL. Its rel32 jumps back to its start go in f's
@@ -199,16 +202,17 @@ static void add_fix(struct kft_plan_func *f, unsigned int kind, unsigned int fie
  * behind the jmp: the callee returns there, into code unwinders know) and
  * a jump where it went, `call rel32` as `jmp rel32` and `call *x(%rip)` as
  * `jmp *x(%rip)`. Any other call would read the stack pointer the push
- * moved, or a register kft could not keep: refused. NULL, or why not.
+ * moved, or a register kft could not keep: refused. The instructions
+ * moved end at upto or after. NULL, or why not.
  */
 static const char *move_call(struct kft_plan_func *f, const ZydisDecodedInstruction *in,
-			     const uint8_t *b, uint64_t addr)
+			     const uint8_t *b, uint64_t addr, uint64_t upto)
 {
 	unsigned int at = f->body_len, len = in->length, jmp = at + 6, data;
 	int k = rel_imm(in);
 	int32_t disp;
 
-	if (addr + len < f->patch + JMP_LEN)
+	if (addr + len < upto)
 		return "a call in its first instructions with more behind it to move";
 	if (f->nfix + 2 > KFT_PLAN_FIXES)
 		return "too many addresses to move in its first instructions";
@@ -239,9 +243,10 @@ static const char *move_call(struct kft_plan_func *f, const ZydisDecodedInstruct
 	return NULL;
 }
 
-/* Move one instruction, at addr, into f's body. NULL, or why not. */
+/* Move one instruction, at addr, into f's body (of those up to upto).
+ * NULL, or why not. */
 static const char *move_insn(struct kft_plan_func *f, const ZydisDecodedInstruction *in,
-			     const uint8_t *b, uint64_t addr)
+			     const uint8_t *b, uint64_t addr, uint64_t upto)
 {
 	unsigned int at = f->body_len, len = in->length;
 	int k = rel_imm(in);
@@ -250,7 +255,7 @@ static const char *move_insn(struct kft_plan_func *f, const ZydisDecodedInstruct
 	if (f->nfix == KFT_PLAN_FIXES)
 		return "too many addresses to move in its first instructions";
 	if (in->meta.category == ZYDIS_CATEGORY_CALL)
-		return move_call(f, in, b, addr);
+		return move_call(f, in, b, addr, upto);
 	if (k >= 0 && in->raw.imm[k].size == 8 && len == 2) {
 		/* jmp or jcc rel8, made rel32 */
 		if (at + 6 > KFT_PLAN_BODY_MAX)
@@ -297,13 +302,14 @@ static bool padding(const ZydisDecodedInstruction *in, const uint8_t *b)
  * Plan the function s, which the next symbol (or the end of its segment)
  * follows at next. A function shorter than the jmp takes the padding
  * behind it too (`xor %eax,%eax; ret` and a nop): nothing runs there.
- * NULL, or why it is left alone.
+ * With whole, all of its instructions are moved, for a function entered
+ * by its callers (which takes no jmp). NULL, or why it is left alone.
  */
 static const char *plan_func(const struct planner *p, const struct kft_elf_sym *s, uint64_t next,
-			     struct kft_plan_func *f)
+			     bool whole, struct kft_plan_func *f)
 {
 	static const uint8_t endbr64[4] = { 0xf3, 0x0f, 0x1e, 0xfa };
-	uint64_t end = s->addr + s->size, avail, at;
+	uint64_t end = s->addr + s->size, avail, at, upto;
 	const uint8_t *b = kft_elf_bytes_at(p->elf, s->addr, &avail);
 	ZydisDecodedInstruction in;
 	const char *why;
@@ -315,22 +321,25 @@ static const char *plan_func(const struct planner *p, const struct kft_elf_sym *
 		next = s->addr + avail < end ? end : s->addr + avail;
 	f->func = s->addr;
 	f->patch = s->addr + (s->size >= 4 && !memcmp(b, endbr64, 4) ? 4 : 0);
-	for (at = f->patch; at < f->patch + JMP_LEN; at += in.length) {
+	upto = whole ? end : f->patch + JMP_LEN;
+	if (whole && (end <= f->patch || end - f->patch > KFT_PLAN_ORIG_MAX))
+		return too_short;
+	for (at = f->patch; at < upto; at += in.length) {
 		const uint8_t *ib = b + (at - s->addr);
-		uint64_t lim = at < end ? end : next;
+		uint64_t lim = at < end || whole ? end : next;
 
 		if (at < lim && !decode(p, ib, lim - at, &in))
-			return at < end ? "its first bytes do not decode"
-					: "shorter than the five bytes a jump takes";
+			return at < end ? "its first bytes do not decode" : too_short;
 		if (at >= lim || at + in.length > lim || (at >= end && !padding(&in, ib)))
-			return "shorter than the five bytes a jump takes";
-		why = move_insn(f, &in, ib, at);
+			return too_short;
+		why = move_insn(f, &in, ib, at, upto);
 		if (why)
 			return why;
 	}
 	f->orig_len = (uint8_t)(at - f->patch);
 	memcpy(f->orig, b + (f->patch - s->addr), f->orig_len);
-	return branch_into(p, s->addr, end, f->patch, at, f);
+	/* (moved whole, its own bytes stay: a branch into them runs them) */
+	return whole ? NULL : branch_into(p, s->addr, end, f->patch, at, f);
 }
 
 /* Whether something calls addr or names it (takes its address): a
@@ -491,7 +500,7 @@ static int plan_all(struct planner *p, struct kft_patch_plan *plan, struct kft_e
 	for (size_t i = 0; i < elf->nsyms && !ret; i++) {
 		const struct kft_elf_sym *s = &elf->syms[i];
 		const char *why;
-		bool part;
+		bool part, moved_whole;
 
 		if (!to_plan(elf, i, &last))
 			continue;
@@ -515,8 +524,12 @@ static int plan_all(struct planner *p, struct kft_patch_plan *plan, struct kft_e
 		if (!why && !whole[i])
 			why = "its code does not all decode (where it branches to is not known)";
 		if (!why)
-			why = plan_func(p, s, next_start(elf, i), &plan->funcs[plan->nfuncs]);
-		if (why == loop_short || why == loop_many) {
+			why = plan_func(p, s, next_start(elf, i), false, &plan->funcs[plan->nfuncs]);
+		/* (too short for the jmp: moved whole, to be entered by its
+		 * callers, as one whose loop a jmp would break) */
+		moved_whole = why == too_short &&
+			      !plan_func(p, s, next_start(elf, i), true, &plan->funcs[plan->nfuncs]);
+		if (moved_whole || why == loop_short || why == loop_many) {
 			int entered = by_callers(p, s, s->addr + s->size,
 						 &plan->funcs[plan->nfuncs], plan);
 
@@ -580,10 +593,11 @@ int kft_patch_plan_make(struct kft_patch_plan *plan, const char *path,
 }
 
 /* Whether some address of at[] lies inside f's first instructions (not
- * at their start: a thread there runs the jmp). */
+ * at their start: a thread there runs the jmp; nor in one entered by its
+ * callers, whose bytes stay). */
 static bool inside_first(const struct kft_plan_func *f, const uint64_t *at, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n && !f->by_callers; i++)
 		if (at[i] > f->patch && at[i] < f->patch + f->orig_len)
 			return true;
 	return false;

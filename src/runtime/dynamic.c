@@ -71,8 +71,10 @@ static KFT_NOTRACE bool sound(const struct module *m, const struct kft_plan_func
 {
 	uintptr_t p = m->bias + f->patch;
 
-	if (f->orig_len < 5 || f->orig_len > KFT_PLAN_ORIG_MAX || f->body_len > KFT_PLAN_BODY_MAX ||
-	    f->nfix > KFT_PLAN_FIXES || f->nloop > KFT_PLAN_LOOPS || !in_code(m, p, p + f->orig_len))
+	/* (one entered by its callers takes no jmp: it may be shorter) */
+	if (f->orig_len < (f->by_callers ? 1 : 5) || f->orig_len > KFT_PLAN_ORIG_MAX ||
+	    f->body_len > KFT_PLAN_BODY_MAX || f->nfix > KFT_PLAN_FIXES ||
+	    f->nloop > KFT_PLAN_LOOPS || !in_code(m, p, p + f->orig_len))
 		return false;
 	for (unsigned int i = 0; i < f->nfix; i++)
 		if (f->fix[i].field + (f->fix[i].kind == KFT_PLAN_FIX_ADDR ? 8 : 4) > f->body_len ||

@@ -123,6 +123,25 @@ E
 	check "inside loop" test "$(calls_of kft.data leaf)" = 6
 }
 
+# a caller's ymm8 upper half kept across patched calls; a function too
+# short for the jmp (gcc -O2: the last of .text) entered through its slot
+# by its callers
+each_plain_vector_registers_and_a_short_last_function() {
+	if ! grep -q ' avx2' /proc/cpuinfo; then
+		echo "this CPU has no AVX2"
+		return 77
+	fi
+	"$TCC" -g "$TOPT" -mavx2 -o vectors "$PROGS/vectors.c"
+	check "ymm8 kept untraced" ./vectors
+	check "...and traced" kft record -- ./vectors
+	kft kd -f Fc | awk 'NR > 2 { print $1, $2 }' | sort >counts
+	expect counts <<E
+add_one 3
+main 1
+say_twice 3
+E
+}
+
 once_plain_program_no_check_is_not_patched() {
 	build_plain plain
 	kft record --no-check -- ./plain >out 2>err
