@@ -220,7 +220,7 @@ static int choose(const struct kft_lib_list *all, const struct kft_lib_list *own
 		  const char *prog, bool started, char *const *patterns, size_t npatterns,
 		  struct kft_lib_list *out, struct kft_error *err)
 {
-	char buf[1024];
+	char buf[1024], real[PATH_MAX];
 
 	for (size_t p = 0; p < npatterns; p++) {
 		const struct kft_loaded_lib *refused = NULL;
@@ -237,13 +237,21 @@ static int choose(const struct kft_lib_list *all, const struct kft_lib_list *own
 				return kft_error_set(err, "out of memory");
 			found++;
 		}
+		/* a path none of those is: a library it opens later */
+		if (!found && !refused && started && strchr(patterns[p], '/') &&
+		    realpath(patterns[p], real) && !listed(own, real)) {
+			if (add(out, strrchr(real, '/') + 1, real))
+				return kft_error_set(err, "out of memory");
+			found++;
+		}
 		if (!found && refused)
 			return kft_error_set(err, "record: --lib %s: %s is one that kft's runtime (libkft.so) "
 					     "itself runs on: it cannot be patched", patterns[p],
 					     refused->name);
 		if (!found && started)
 			return kft_error_set(err, "record: --lib %s: %s loads no such library at start "
-					     "(it loads %s; one opened later, with dlopen, is not patched)",
+					     "(it loads %s; name one it opens later, with dlopen, by its "
+					     "path)",
 					     patterns[p], prog,
 					     names_of(all, buf, sizeof(buf)));
 		if (!found)

@@ -397,6 +397,25 @@ static bool to_plan(const struct kft_elf *elf, size_t i, uint64_t *last)
 	return true;
 }
 
+/* Whether addr lies in the first bytes of a function patched by a jmp,
+ * which its slot runs moved: a branch there is re-aimed in the slot
+ * (runtime/dynamic.c), not in the bytes the jmp covers. */
+static bool in_moved(const struct kft_patch_plan *plan, uint64_t addr)
+{
+	size_t a = 0, b = plan->nfuncs;
+
+	while (a < b) {
+		size_t m = a + (b - a) / 2;
+
+		if (plan->funcs[m].patch <= addr)
+			a = m + 1;
+		else
+			b = m;
+	}
+	return a && !plan->funcs[a - 1].by_callers &&
+	       addr < plan->funcs[a - 1].patch + plan->funcs[a - 1].orig_len;
+}
+
 /*
  * f, planned but for its loop back to its start (s, to end), entered by
  * its callers: each call or jump to it from elsewhere is re-aimed at its
@@ -421,6 +440,8 @@ static int by_callers(const struct planner *p, const struct kft_elf_sym *s, uint
 			continue;
 		if (br->from >= s->addr && br->from < end)
 			continue;	/* its own loop: runs its own bytes */
+		if (!br->rel32 && in_moved(plan, br->from))
+			continue;	/* moved into a slot as a rel32, re-aimed there */
 		if (!br->rel32 || kft_grow((void **)&plan->callers, plan->ncallers,
 					   &plan->callers_cap, sizeof(*plan->callers), 64)) {
 			plan->ncallers = first;
@@ -433,25 +454,6 @@ static int by_callers(const struct planner *p, const struct kft_elf_sym *s, uint
 	f->by_callers = 1;
 	f->nloop = 0;
 	return 1;
-}
-
-/* Whether addr lies in the first bytes of a function patched by a jmp,
- * which its slot runs moved: a branch there is re-aimed in the slot
- * (runtime/dynamic.c), not in the bytes the jmp covers. */
-static bool in_moved(const struct kft_patch_plan *plan, uint64_t addr)
-{
-	size_t a = 0, b = plan->nfuncs;
-
-	while (a < b) {
-		size_t m = a + (b - a) / 2;
-
-		if (plan->funcs[m].patch <= addr)
-			a = m + 1;
-		else
-			b = m;
-	}
-	return a && !plan->funcs[a - 1].by_callers &&
-	       addr < plan->funcs[a - 1].patch + plan->funcs[a - 1].orig_len;
 }
 
 /* The callers' fields that a jmp covers go: their moved copies are

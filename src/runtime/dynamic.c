@@ -18,13 +18,14 @@
  * written plainly. So with kft record -p, which holds every other thread
  * of the program still meanwhile (record/attach-plain.c), and puts the
  * bytes back itself when it leaves. A function whose bytes are not those
- * planned is left as it is. The patches stay for the program's life; the hooks follow
- * the run.
+ * planned is left as it is. The patches stay for the program's life; the
+ * hooks follow the run.
  */
+#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdlib.h>
 #include <link.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -34,6 +35,8 @@
 #include "runtime.h"
 
 void kft_dyn_entry(void) KFT_HIDDEN;
+
+#define MAX_PATCHED 256
 
 struct module {
 	const struct kft_plan_hdr *plan;
@@ -167,8 +170,9 @@ static KFT_NOTRACE void reaim_moved_callers(const struct module *m, uint8_t *slo
 			size_t j = by_callers_at(m, f->fix[k].target);
 			uintptr_t to = (uintptr_t)(slots + j * KFT_SLOT_SIZE);
 
-			if (f->fix[k].kind == KFT_PLAN_FIX_REL32 && j < n && slots[j * KFT_SLOT_SIZE] &&
-			    kft_rel32_reaches((uintptr_t)body + f->fix[k].insn_end, to))
+			/* (not its own jump back to its start: a loop) */
+			if (f->fix[k].kind == KFT_PLAN_FIX_REL32 && j < n && j != i &&
+			    slots[j * KFT_SLOT_SIZE] && kft_rel32_reaches((uintptr_t)body + f->fix[k].insn_end, to))
 				put_rel(body + f->fix[k].field, (uintptr_t)body + f->fix[k].insn_end, to);
 		}
 	}
@@ -204,8 +208,7 @@ static KFT_NOTRACE void patch_module(const struct module *m)
 	for (size_t i = 0; i < n; i++)
 		if (sound(m, &m->funcs[i]))
 			fill_slot(slots + i * KFT_SLOT_SIZE, m, &m->funcs[i]);
-	if (m->plan->ncallers)
-		reaim_moved_callers(m, slots);
+	reaim_moved_callers(m, slots);
 	if (mprotect(slots, size, PROT_READ | PROT_EXEC) ||
 	    protect_code(m, PROT_READ | PROT_WRITE))
 		return;
@@ -257,16 +260,74 @@ static KFT_NOTRACE int find_module(struct dl_phdr_info *info, size_t size, void 
 	return 1;
 }
 
-/* Patch the module the plan at m->plan is for, if it is loaded and is
- * the file planned. */
-static KFT_NOTRACE void patch_planned(struct module *m)
+/* The modules patched, each by its plan's place in the file and where
+ * it is loaded: a library opened later is patched once. */
+static struct {
+	size_t at;
+	uintptr_t bias;
+} patched[MAX_PATCHED];
+static size_t npatched;
+static bool planned;		/* the trace has a patch plan */
+
+/* Whether m, loaded as it is now, was patched already: its functions'
+ * bytes are not the planned ones any more (one closed and opened again
+ * at the same place has them again). */
+static KFT_NOTRACE bool patched_already(const struct module *m, size_t at)
+{
+	for (size_t i = 0; i < npatched; i++) {
+		if (patched[i].at != at || patched[i].bias != m->bias)
+			continue;
+		for (size_t k = 0; k < m->plan->nfuncs; k++)
+			if (!m->funcs[k].by_callers)
+				return !sound(m, &m->funcs[k]);
+		return true;
+	}
+	return false;
+}
+
+/* Patch the module the plan at m->plan (at at in the file) is for, if it
+ * is loaded, is the file planned, and was not patched yet. */
+static KFT_NOTRACE void patch_planned(struct module *m, size_t at)
 {
 	struct stat st;
 
 	m->seen = 0;
-	if (!stat(m->plan->path, &st) &&
-	    (uint64_t)st.st_size == m->plan->file_size && dl_iterate_phdr(find_module, m))
-		patch_module(m);
+	if (stat(m->plan->path, &st) || (uint64_t)st.st_size != m->plan->file_size ||
+	    !dl_iterate_phdr(find_module, m) || patched_already(m, at))
+		return;
+	patch_module(m);
+	for (size_t i = 0; i < npatched; i++)
+		if (patched[i].at == at) {
+			patched[i].bias = m->bias;
+			return;
+		}
+	if (npatched < MAX_PATCHED) {
+		patched[npatched].at = at;
+		patched[npatched++].bias = m->bias;
+	}
+}
+
+/* Whether the calling thread is the program's only one (kft's helper
+ * runs none of its code): none other can be running a library's code. */
+static KFT_NOTRACE bool alone(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return false;
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n == 1 + kft_helper_running();
+}
+
+KFT_NOTRACE void kft_dynamic_patch_opened(void)
+{
+	/* (attached, kft record -p plans only what is loaded) */
+	if (!kft_rt.attached && planned && alone())
+		kft_dynamic_patch();
 }
 
 KFT_NOTRACE void kft_dynamic_patch(void)
@@ -285,6 +346,7 @@ KFT_NOTRACE void kft_dynamic_patch(void)
 	close(fd);
 	if (map == MAP_FAILED)
 		return;
+	planned = true;
 	map_size = (size_t)st.st_size;
 	/* each module's plan: its header, its functions, their callers */
 	for (at = 0; at < map_size; at += block) {
@@ -294,7 +356,7 @@ KFT_NOTRACE void kft_dynamic_patch(void)
 			break;
 		m.funcs = kft_plan_funcs(m.plan);
 		m.callers = kft_plan_callers(m.plan);
-		patch_planned(&m);
+		patch_planned(&m, at);
 	}
 	munmap(map, map_size);
 }

@@ -196,6 +196,7 @@ KFT_EXPORT KFT_NOTRACE void *dlopen(const char *file, int mode)
 		kft_save_maps(false);
 		kft_resolve_config();
 		kft_patch_all();
+		kft_dynamic_patch_opened();
 		if (kft_rt.ctl->mode & KFT_MODE_LIBCALLS)
 			kft_plt_hook_all();
 		t->busy = 0;

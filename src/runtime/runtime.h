@@ -378,6 +378,9 @@ static inline KFT_NOTRACE bool kft_rel32_reaches(uintptr_t from, uintptr_t to)
 /* dynamic.c: a program built without instrumentation has its functions'
  * entries patched at start, as kft record planned (format/patch-plan.h) */
 void kft_dynamic_patch(void) KFT_HIDDEN;
+/* After dlopen: the libraries kft record --lib planned that are loaded
+ * now, if no other thread of the program runs. */
+void kft_dynamic_patch_opened(void) KFT_HIDDEN;
 /* --libcalls (plt.c): the GOT slots of the program and of instrumented
  * libraries through kft (at start, after dlopen); slot n's function and
  * what it is recorded as */

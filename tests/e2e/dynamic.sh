@@ -214,6 +214,22 @@ pow 300
 E
 }
 
+# --lib PATH: a library built without instrumentation that the program
+# opens later with dlopen, patched as it opens (the program has no other
+# thread then), again when opened anew
+each_plain_library_opened_later() {
+	"$TCC" -g "$TOPT" -fPIC -shared -o plugin.so "$PROGS/plugin.c"
+	build_plain plugin-user
+	kft record --lib "$PWD/plugin.so" -- ./plugin-user "$PWD/plugin.so" >out 2>err
+	check "ran" grep -q "^called$" out
+	check "said" grep -q "^kft: note: plugin.so (--lib): [0-9]* of its 2 functions are patched as it loads" err
+	check "plugin_helper, each call" test "$(calls_of kft.data plugin_helper)" = 4
+	check "ftrace: as many" test "$(kft ftrace | grep -c 'plugin_helper()')" = 4
+	refused kft record --lib plugin.so -- ./plugin-user "$PWD/plugin.so" 2>err
+	check "one opened later is named by its path" \
+		grep -q "name one it opens later, with dlopen, by its path" err
+}
+
 once_lib_refusals() {
 	build_plainlib
 	refused kft record --lib 'libc.so*' -- ./uselib 2>err

@@ -244,8 +244,9 @@ check "cpus: the calls on CPU 0 recorded" test "$(calls /tmp/tc do_sys_openat2)"
 check "cpus: settings restored" same_as_before
 
 # interrupts and softirqs (--irqs): KPTrace's table from kft stats; the
-# disk read makes the virtio disk interrupt
-if [ -b /dev/vda ]; then disk="dd if=/dev/vda of=/dev/null bs=64k"; else disk=true; fi
+# disk read makes the virtio disk interrupt (direct: not from the page
+# cache, which an earlier read may have filled)
+if [ -b /dev/vda ]; then disk="dd if=/dev/vda of=/dev/null bs=64k iflag=direct"; else disk=true; fi
 kft record --kernel --irqs -o /tmp/ti -- sh -c "/progs/sysprog; $disk" > /dev/null 2>&1
 check "irqs: the events put back after" same_as_before
 kft stats /tmp/ti 'irq[0-9:]*' 'softirq:*' > /tmp/irqstats 2>&1
