@@ -12,9 +12,31 @@
 struct kft_nest_open {
 	int64_t entry_ns, end_ns;
 	int64_t tid;
-	uint32_t row, func, coroutine, depth;
+	uint32_t row, func, caller, coroutine, depth;
 	bool irq;
 };
+
+static bool same_stack(const struct kft_nest_open *o, const struct kft_nest_row *r)
+{
+	return o->tid == r->tid && o->coroutine == r->coroutine && !o->irq && !r->irq;
+}
+
+/*
+ * An unfinished call is open for good, yet its thread's later rows show
+ * when it ended: a row that nests under an older call of its stack (or
+ * that repeats the unfinished call's function and caller, as its sibling
+ * would) began after it, and after every call its stack opened since.
+ * from: the first open call that row r shows ended, if it is unfinished.
+ */
+static void close_ended(struct kft_text_nest *n, size_t from, const struct kft_nest_row *r)
+{
+	size_t keep = from;
+
+	for (size_t j = from; j < n->nopen; j++)
+		if (!same_stack(&n->open[j], r) || n->open[j].end_ns != INT64_MAX)
+			n->open[keep++] = n->open[j];
+	n->nopen = keep;
+}
 
 int kft_text_nest_add(struct kft_text_nest *n, uint32_t row, const struct kft_nest_row *r,
 		      uint32_t *parent, uint32_t *depth)
@@ -41,6 +63,16 @@ int kft_text_nest_add(struct kft_text_nest *n, uint32_t row, const struct kft_ne
 		    (o->tid == r->tid && o->coroutine == r->coroutine && !o->irq)) {
 			*parent = o->row;
 			*depth = o->depth + 1;
+			if (!n->classic)
+				close_ended(n, j + 1, r);
+			break;
+		}
+	}
+	for (size_t j = 0; !n->classic && *parent == KFT_NONE && j < n->nopen; j++) {
+		o = &n->open[j];
+		if (same_stack(o, r) && o->end_ns == INT64_MAX && o->func == r->func &&
+		    o->caller == r->caller) {
+			close_ended(n, j, r);
 			break;
 		}
 	}
@@ -55,6 +87,7 @@ int kft_text_nest_add(struct kft_text_nest *n, uint32_t row, const struct kft_ne
 	o->tid = r->tid;
 	o->row = row;
 	o->func = r->func;
+	o->caller = r->caller;
 	o->coroutine = r->coroutine;
 	o->depth = *depth;
 	o->irq = r->irq;

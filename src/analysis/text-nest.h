@@ -5,7 +5,9 @@
  * function its caller names. Classic (kd 1.1): any thread's call, an
  * unfinished call open 9999999 usec. Otherwise the same thread's (or any
  * for an interrupt), a finished call open 1 usec longer (the log rounds
- * down), an unfinished one open for good. Fed row by row; memory grows
+ * down), an unfinished one until a later row of its thread shows it
+ * ended (nesting under an older call, or repeating its function and
+ * caller as a sibling). Fed row by row; memory grows
  * with the calls open at once, never with the log.
  */
 #ifndef KFT_TEXT_NEST_H

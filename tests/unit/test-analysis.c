@@ -149,6 +149,39 @@ static void test_nesting_per_thread(void **state)
 	assert_int_equal(nroots, 3);
 }
 
+/* An unfinished call (its exit never logged: the run stopped in it) is
+ * open only until its thread shows it ended: a sibling with its function
+ * and caller, or a call under an older one. Its namesake's child after
+ * that is no child of it. */
+static const char *const stopped_log[] = {
+	"   100    -1  7 outer  worker+0x39",
+	"   300    50  7 outer  worker+0x39",
+	"   310    10  7 inner  outer+0x2e",
+	"   900    10  7 inner  outer+0x3e",
+	"  1000    -1  7 main   __libc_start_main+0x80",
+	"  1010    -1  7 setup  main+0x10",
+	"  1020    -1  8 setup  main+0x10",
+	"  1100    10  7 run    main+0x20",
+	"  1200    10  7 load   setup+0x8",
+};
+
+static void test_unfinished_call_ends(void **state)
+{
+	(void)state;
+	load(stopped_log, 9, false);
+	assert_string_equal(parent_name(node_named("outer", 1)), "(root)");
+	assert_string_equal(parent_name(node_named("inner", 0)), "outer");
+	assert_int_equal(calls[node_named("inner", 0)].parent, node_named("outer", 1));
+	assert_string_equal(parent_name(node_named("inner", 1)), "(root)");
+	/* run, main's child, began after setup: load is no child of it */
+	assert_string_equal(parent_name(node_named("run", 0)), "main");
+	assert_string_equal(parent_name(node_named("load", 0)), "(root)");
+	/* kd 1.1 kept them open */
+	load(stopped_log, 9, true);
+	assert_int_equal(calls[node_named("inner", 1)].parent, node_named("outer", 0));
+	assert_string_equal(parent_name(node_named("load", 0)), "setup");
+}
+
 static void test_classic_nesting(void **state)
 {
 	/* kd 1.1: any thread's do_fork will do */
@@ -226,6 +259,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_nesting_per_thread),
+		cmocka_unit_test(test_unfinished_call_ends),
 		cmocka_unit_test(test_classic_nesting),
 		cmocka_unit_test(test_stats),
 		cmocka_unit_test(test_classic_stats),
