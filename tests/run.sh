@@ -79,6 +79,16 @@ if [ -z "$only" ]; then
 		fail "include floors (tests/floors.sh)"
 		echo "$floors"
 	fi
+	# the hooks' path calls no C library routine that changes vector
+	# registers, outside the places that keep them
+	for b in build build-clang; do
+		if calls=$(tests/hook-calls.sh "$b" 2>&1); then
+			pass
+		else
+			fail "C library calls on the hooks' path ($b, tests/hook-calls.sh)"
+			echo "$calls"
+		fi
+	done
 fi
 
 # --- fuzzing: the committed corpus and a short pass (tests/fuzz/) -----------

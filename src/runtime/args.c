@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "events-hot.h"
+#include "vector-state.h"
 
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23	/* Linux 5.14 */
@@ -74,9 +75,11 @@ static KFT_NOTRACE void read_string(struct kft_argval *v, char *text)
 		v->str_state = KFT_ARGSTR_FAULT;
 		return;
 	}
-	end = memchr(text, '\0', (size_t)n);
-	v->str_state = end ? KFT_ARGSTR_READ : KFT_ARGSTR_CUT;
-	v->str_len = (uint16_t)(end ? end - text : n);
+	/* (not memchr, whose builds change vector registers: vector-state.h) */
+	for (end = text; end < text + n && *end; end++)
+		;
+	v->str_state = end < text + n ? KFT_ARGSTR_READ : KFT_ARGSTR_CUT;
+	v->str_len = (uint16_t)(end - text);
 }
 
 /* The thread's file's name, thread-S-T-Q.args beside its thread file. */
@@ -173,15 +176,23 @@ static KFT_NOTRACE int take_step(struct kft_tls *t)
 	return 0;
 }
 
-/* The file's first need bytes taken: 0 or -1. */
-static KFT_NOTRACE int take_room(struct kft_tls *t, size_t need)
+/* The file's first need bytes taken: 0 or -1. Its name is made by
+ * snprintf: the vector registers are kept (vector-state.h). */
+static KFT_NOTRACE __attribute__((noinline)) int take_room(struct kft_tls *t, size_t need)
 {
+	struct kft_vec_keep vec;
+	int ret = 0;
+
+	if (t->args_hdr && t->args_ready >= need)
+		return 0;
+	kft_vec_keep(&vec);
 	if (!t->args_hdr && open_log(t, ARGS_FIRST_SIZE))
-		return -1;
-	while (t->args_ready < need)
+		ret = -1;
+	while (!ret && t->args_ready < need)
 		if ((t->args_ready == t->args_map_size && grow_log(t)) || take_step(t))
-			return -1;
-	return 0;
+			ret = -1;
+	kft_vec_give_back(&vec);
+	return ret;
 }
 
 KFT_NOTRACE void kft_args_finish(struct kft_tls *t)
@@ -265,8 +276,11 @@ static KFT_NOTRACE void put(struct kft_tls *t, unsigned char *rec, const struct 
 		}
 		if (v.fmt == KFT_ARG_ENUM && item[i]->enum_type) {
 			/* the type's name: the views find its enumerators */
-			v.str_len = (uint16_t)strnlen(item[i]->enum_type, KFT_ENUM_TYPE_MAX - 1);
-			memcpy(p + sizeof(v), item[i]->enum_type, v.str_len);
+			const char *name = item[i]->enum_type;
+
+			/* (by hand, not strnlen and memcpy: vector-state.h) */
+			for (; v.str_len < KFT_ENUM_TYPE_MAX - 1 && name[v.str_len]; v.str_len++)
+				p[sizeof(v) + v.str_len] = (unsigned char)name[v.str_len];
 		}
 		memcpy(p, &v, sizeof(v));
 		p += kft_argval_next(&v);

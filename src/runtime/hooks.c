@@ -11,17 +11,21 @@
 #include <errno.h>
 
 #include "events-hot.h"
+#include "vector-state.h"
 
 struct kft_runtime kft_rt;
 int kft_hooks_timed;
 __thread struct kft_tls kft_tls __attribute__((tls_model("initial-exec")));
 
-/* The first event of a thread (or of the process): set up, keep errno. */
+/* The first event of a thread (or of the process): set up, keep errno
+ * and the vector registers (vector-state.h). */
 static KFT_NOTRACE __attribute__((noinline)) int slow_setup(struct kft_tls *t)
 {
+	struct kft_vec_keep vec;
 	int saved = errno;
 	int ret = -1, ready;
 
+	kft_vec_keep(&vec);
 	if (!kft_rt.ready)
 		kft_runtime_init();
 	ready = __atomic_load_n(&kft_rt.ready, __ATOMIC_ACQUIRE);
@@ -31,6 +35,7 @@ static KFT_NOTRACE __attribute__((noinline)) int slow_setup(struct kft_tls *t)
 		t->dead = 1;	/* no trace for this thread: stop trying */
 	/* (2: kft_attach is still setting up in another thread: later) */
 	errno = saved;
+	kft_vec_give_back(&vec);
 	return ret;
 }
 

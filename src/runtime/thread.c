@@ -30,6 +30,7 @@
 #include <linux/futex.h>
 
 #include "runtime.h"
+#include "vector-state.h"
 
 static pthread_key_t exit_key;
 static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
@@ -79,10 +80,17 @@ KFT_NOTRACE int kft_take_room(int fd, uint64_t off, uint64_t len)
 
 static KFT_NOTRACE int open_own(const struct kft_tls *t)
 {
+	struct kft_vec_keep vec;
 	char name[96];
+	int fd;
 
+	/* (the hooks grow the file: snprintf must not change the program's
+	 * vector registers, vector-state.h) */
+	kft_vec_keep(&vec);
 	kft_thread_file_name(t, name, sizeof(name));
-	return openat(kft_rt.dirfd, name, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+	fd = openat(kft_rt.dirfd, name, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+	kft_vec_give_back(&vec);
+	return fd;
 }
 
 /* Change the file's length (the records end there); 0 or -1. A longer

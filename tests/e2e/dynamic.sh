@@ -82,7 +82,8 @@ each_plain_stripped_program_is_patched_and_counted() {
 each_plain_program_arguments() {
 	build_plain plain
 	kft record -A leaf@arg1 -R loop -- ./plain >/dev/null 2>&1
-	kft ftrace | sed -E 's/^ *[0-9]+\) +[0-9. us]*\| *//' >ft
+	# (a long call's duration has ftrace's mark before it: + ! # * @ $)
+	kft ftrace | sed -E 's/^ *[0-9]+\) +[-+!#*@$ ]*[0-9. us]*\| *//' >ft
 	check "leaf's argument" test "$(grep -c -E '^leaf\([0-9]+\);' ft)" = 8
 	check "loop's return value" grep -q '^} /\* loop = 51 \*/$' ft
 }
@@ -123,22 +124,33 @@ E
 	check "inside loop" test "$(calls_of kft.data leaf)" = 6
 }
 
-# a caller's ymm8 upper half kept across patched calls; a function too
-# short for the jmp (gcc -O2: the last of .text) entered through its slot
-# by its callers
+# a caller's ymm8 upper half (and ymm16, with AVX-512) kept across patched
+# calls, also where the first of them sets the thread's log up (with -F
+# only they are patched), which the C library's vector routines do; a
+# function too short for the jmp (gcc -O2: the last of .text) entered
+# through its slot by its callers
 each_plain_vector_registers_and_a_short_last_function() {
 	if ! grep -q ' avx2' /proc/cpuinfo; then
 		echo "this CPU has no AVX2"
 		return 77
 	fi
-	"$TCC" -g "$TOPT" -mavx2 -o vectors "$PROGS/vectors.c"
-	check "ymm8 kept untraced" ./vectors
+	"$TCC" -g "$TOPT" -mavx2 -pthread -o vectors "$PROGS/vectors.c"
+	check "vector registers kept untraced" ./vectors
 	check "...and traced" kft record -- ./vectors
 	kft kd -f Fc | awk 'NR > 2 { print $1, $2 }' | sort >counts
 	expect counts <<E
-add_one 3
+add_one 6
+in_thread 1
 main 1
-say_twice 3
+rounds 2
+say_twice 6
+E
+	check "...and where the first patched call sets a thread up" \
+		kft record -F add_one -F say_twice -o only -- ./vectors
+	kft kd -f Fc only | awk 'NR > 2 { print $1, $2 }' | sort >counts
+	expect counts <<E
+add_one 6
+say_twice 6
 E
 }
 
