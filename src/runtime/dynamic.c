@@ -17,13 +17,16 @@
  * patched: kft record refuses those libkft.so needs): the bytes are
  * written plainly. So with kft record -p, which holds every other thread
  * of the program still meanwhile (record/attach-plain.c), and puts the
- * bytes back itself when it leaves. A function whose bytes are not those
+ * bytes back itself when it leaves. A library opened later with dlopen
+ * is patched as it opens, the program's other threads held still by
+ * hold-threads.c meanwhile. A function whose bytes are not those
  * planned is left as it is. The patches stay for the program's life; the
  * hooks follow the run.
  */
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <link.h>
 #include <stdlib.h>
 #include <string.h>
@@ -195,8 +198,23 @@ static KFT_NOTRACE int protect_code(const struct module *m, int prot)
 	return 0;
 }
 
-static KFT_NOTRACE void patch_module(const struct module *m)
+/* Whether a held thread is at an instruction of [lo, hi) (held: NULL
+ * when no other thread runs). */
+static KFT_NOTRACE bool held_in(const struct kft_held *held, uintptr_t lo, uintptr_t hi)
 {
+	for (size_t i = 0; held && i < held->n; i++)
+		if (held->pc[i] >= lo && held->pc[i] < hi)
+			return true;
+	return false;
+}
+
+/* Patch m. With hold, the program's other threads are held still while
+ * the bytes are written (hold-threads.c), and a function one of them is
+ * inside the first instructions of is left as it is. */
+static KFT_NOTRACE void patch_module(const struct module *m, bool hold)
+{
+	static struct kft_held held_pcs;	/* (under dynamic_lock) */
+	const struct kft_held *held = NULL;
 	size_t n = m->plan->nfuncs, size = n * KFT_SLOT_SIZE;
 	uint8_t *slots;
 
@@ -209,15 +227,26 @@ static KFT_NOTRACE void patch_module(const struct module *m)
 		if (sound(m, &m->funcs[i]))
 			fill_slot(slots + i * KFT_SLOT_SIZE, m, &m->funcs[i]);
 	reaim_moved_callers(m, slots);
-	if (mprotect(slots, size, PROT_READ | PROT_EXEC) ||
-	    protect_code(m, PROT_READ | PROT_WRITE))
+	if (mprotect(slots, size, PROT_READ | PROT_EXEC))
 		return;
+	/* from here to the release, system calls only: a held thread may
+	 * hold the loader's lock or malloc's */
+	if (hold) {
+		if (kft_hold_threads(&held_pcs))
+			return;
+		held = &held_pcs;
+	}
+	if (protect_code(m, PROT_READ | PROT_WRITE)) {
+		if (hold)
+			kft_release_threads();
+		return;
+	}
 	for (size_t i = 0; i < n; i++) {
 		const struct kft_plan_func *f = &m->funcs[i];
 		uint8_t *p = (uint8_t *)(m->bias + f->patch), *slot = slots + i * KFT_SLOT_SIZE;
 
-		if (!slot[0] || f->by_callers)
-			continue;	/* not filled: left as it is */
+		if (!slot[0] || f->by_callers || held_in(held, (uintptr_t)p, (uintptr_t)p + f->orig_len))
+			continue;	/* not filled, or in use: left as it is */
 		p[0] = 0xe9;
 		put_rel(p + 1, (uintptr_t)p + 5, (uintptr_t)slot);
 		/* its jumps back to its own start (a loop made of a tail
@@ -234,6 +263,8 @@ static KFT_NOTRACE void patch_module(const struct module *m)
 			reaim(m, &m->funcs[c->func], c->rel32, (uintptr_t)slot);
 	}
 	protect_code(m, PROT_READ | PROT_EXEC);
+	if (hold)
+		kft_release_threads();
 }
 
 /* The loaded object whose file is m->plan's: the first is the program. */
@@ -287,7 +318,7 @@ static KFT_NOTRACE bool patched_already(const struct module *m, size_t at)
 
 /* Patch the module the plan at m->plan (at at in the file) is for, if it
  * is loaded, is the file planned, and was not patched yet. */
-static KFT_NOTRACE void patch_planned(struct module *m, size_t at)
+static KFT_NOTRACE void patch_planned(struct module *m, size_t at, bool hold)
 {
 	struct stat st;
 
@@ -295,7 +326,7 @@ static KFT_NOTRACE void patch_planned(struct module *m, size_t at)
 	if (stat(m->plan->path, &st) || (uint64_t)st.st_size != m->plan->file_size ||
 	    !dl_iterate_phdr(find_module, m) || patched_already(m, at))
 		return;
-	patch_module(m);
+	patch_module(m, hold);
 	for (size_t i = 0; i < npatched; i++)
 		if (patched[i].at == at) {
 			patched[i].bias = m->bias;
@@ -323,14 +354,9 @@ static KFT_NOTRACE bool alone(void)
 	return n == 1 + kft_helper_running();
 }
 
-KFT_NOTRACE void kft_dynamic_patch_opened(void)
-{
-	/* (attached, kft record -p plans only what is loaded) */
-	if (!kft_rt.attached && planned && alone())
-		kft_dynamic_patch();
-}
-
-KFT_NOTRACE void kft_dynamic_patch(void)
+/* Patch what the plan names and is loaded, not patched yet; with hold,
+ * under the program's other threads, held still meanwhile. */
+static KFT_NOTRACE void patch_loaded(bool hold)
 {
 	struct module m = { 0 };
 	struct stat st;
@@ -356,7 +382,24 @@ KFT_NOTRACE void kft_dynamic_patch(void)
 			break;
 		m.funcs = kft_plan_funcs(m.plan);
 		m.callers = kft_plan_callers(m.plan);
-		patch_planned(&m, at);
+		patch_planned(&m, at, hold);
 	}
 	munmap(map, map_size);
+}
+
+KFT_NOTRACE void kft_dynamic_patch(void)
+{
+	patch_loaded(false);
+}
+
+KFT_NOTRACE void kft_dynamic_patch_opened(void)
+{
+	static pthread_mutex_t dynamic_lock = PTHREAD_MUTEX_INITIALIZER;
+
+	/* (attached, kft record -p plans only what is loaded) */
+	if (kft_rt.attached || !planned)
+		return;
+	pthread_mutex_lock(&dynamic_lock);
+	patch_loaded(!alone());
+	pthread_mutex_unlock(&dynamic_lock);
 }

@@ -21,12 +21,14 @@
 
 static int running;
 static int quit;		/* the helper's end is asked */
+static int helper_tid;
 
 static KFT_NOTRACE void *helper(void *arg)
 {
 	struct timespec nap = { 0, 500000 };
 
 	(void)arg;
+	__atomic_store_n(&helper_tid, gettid(), __ATOMIC_RELEASE);
 	while (!__atomic_load_n(&quit, __ATOMIC_ACQUIRE)) {
 		bool busy = kft_prefault_step();
 
@@ -61,6 +63,7 @@ KFT_NOTRACE void kft_helper_start(void)
 	kft_compress_reset();
 	running = 0;
 	quit = 0;
+	helper_tid = 0;
 	if (want && !strcmp(want, "0"))
 		return;		/* for programs that must stay single-threaded */
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
@@ -86,4 +89,10 @@ KFT_NOTRACE void kft_helper_stop(void)
 KFT_NOTRACE bool kft_helper_running(void)
 {
 	return running;
+}
+
+KFT_NOTRACE int kft_helper_tid(void)
+{
+	return __atomic_load_n(&running, __ATOMIC_ACQUIRE) ?
+		       __atomic_load_n(&helper_tid, __ATOMIC_ACQUIRE) : 0;
 }

@@ -344,6 +344,18 @@ void kft_helper_stop(void) KFT_HIDDEN;
 /* The helper thread ends (after a detach, or a failed attach). */
 void kft_helper_quit(void) KFT_HIDDEN;
 bool kft_helper_running(void) KFT_HIDDEN;
+int kft_helper_tid(void) KFT_HIDDEN;	/* 0 when none runs */
+
+/* hold-threads.c: every other thread of the program held still in a
+ * signal handler, where each was (its pc), for code to be rewritten
+ * under it; nothing is held when it says -1. One hold at a time. */
+#define KFT_HELD_MAX 1024
+struct kft_held {
+	size_t n;
+	uintptr_t pc[KFT_HELD_MAX];
+};
+int kft_hold_threads(struct kft_held *held) KFT_HIDDEN;
+void kft_release_threads(void) KFT_HIDDEN;
 
 /* prefault.c: the helper keeps the logs faulted in ahead */
 void kft_prefault_reset(void) KFT_HIDDEN;
@@ -379,7 +391,7 @@ static inline KFT_NOTRACE bool kft_rel32_reaches(uintptr_t from, uintptr_t to)
  * entries patched at start, as kft record planned (format/patch-plan.h) */
 void kft_dynamic_patch(void) KFT_HIDDEN;
 /* After dlopen: the libraries kft record --lib planned that are loaded
- * now, if no other thread of the program runs. */
+ * now, the program's other threads held still meanwhile if it has any. */
 void kft_dynamic_patch_opened(void) KFT_HIDDEN;
 /* --libcalls (plt.c): the GOT slots of the program and of instrumented
  * libraries through kft (at start, after dlopen); slot n's function and
@@ -407,9 +419,11 @@ bool kft_patch_live(void) KFT_HIDDEN;
  * (KFT_STATE_DETACHED); true then. */
 bool kft_patch_detached(void) KFT_HIDDEN;
 
-/* signals.c: a signal kft handles first (SIGTRAP, for live patching);
- * what is not kft's goes on to the program's action */
-int kft_signal_own(int sig, void (*handler)(int, siginfo_t *, void *)) KFT_HIDDEN;
+/* signals.c: a signal kft handles first (SIGTRAP, for live patching;
+ * SIGURG, to hold threads), with block (or none) blocked meanwhile; what
+ * is not kft's goes on to the program's action */
+int kft_signal_own(int sig, void (*handler)(int, siginfo_t *, void *),
+		   const sigset_t *block) KFT_HIDDEN;
 void kft_signal_pass(int sig, siginfo_t *info, void *uctx) KFT_HIDDEN;
 uint64_t kft_signal_caller(const struct kft_tls *t, uint64_t call_site) KFT_HIDDEN;
 

@@ -5,9 +5,9 @@
  * the nesting around the program's own handler; calls made inside carry
  * the signal flag (`filter noints`/`onlyints`, the log's "i" mark). What
  * the program reads back as the old action is its own handler, never ours.
- * A signal kft owns (SIGTRAP, once code is patched live) keeps kft's
- * handler; the program's action is kept aside and taken for what is not
- * kft's.
+ * A signal kft owns (SIGTRAP, once code is patched live; SIGURG, once
+ * threads were held, hold-threads.c) keeps kft's handler; the program's
+ * action is kept aside and taken for what is not kft's.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -134,7 +134,8 @@ KFT_EXPORT KFT_NOTRACE sighandler_t signal(int sig, sighandler_t handler)
 					      old.sa_handler;
 }
 
-KFT_NOTRACE int kft_signal_own(int sig, void (*handler)(int, siginfo_t *, void *))
+KFT_NOTRACE int kft_signal_own(int sig, void (*handler)(int, siginfo_t *, void *),
+			       const sigset_t *block)
 {
 	sigaction_fn real = real_sigaction();
 	struct sigaction act, old;
@@ -146,7 +147,10 @@ KFT_NOTRACE int kft_signal_own(int sig, void (*handler)(int, siginfo_t *, void *
 	memset(&act, 0, sizeof(act));
 	act.sa_sigaction = handler;
 	act.sa_flags = SA_SIGINFO | SA_RESTART;
-	sigemptyset(&act.sa_mask);
+	if (block)
+		act.sa_mask = *block;
+	else
+		sigemptyset(&act.sa_mask);
 	if (real(sig, &act, &old))
 		return -1;
 	if (!wrapped[sig])

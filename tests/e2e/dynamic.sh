@@ -227,8 +227,9 @@ E
 }
 
 # --lib PATH: a library built without instrumentation that the program
-# opens later with dlopen, patched as it opens (the program has no other
-# thread then), again when opened anew
+# opens later with dlopen, patched as it opens, again when opened anew;
+# where another thread runs meanwhile, that one held still (and then
+# calling the library too)
 each_plain_library_opened_later() {
 	"$TCC" -g "$TOPT" -fPIC -shared -o plugin.so "$PROGS/plugin.c"
 	build_plain plugin-user
@@ -237,6 +238,12 @@ each_plain_library_opened_later() {
 	check "said" grep -q "^kft: note: plugin.so (--lib): [0-9]* of its 2 functions are patched as it loads" err
 	check "plugin_helper, each call" test "$(calls_of kft.data plugin_helper)" = 4
 	check "ftrace: as many" test "$(kft ftrace | grep -c 'plugin_helper()')" = 4
+	kft record --lib "$PWD/plugin.so" -o threaded -- ./plugin-user "$PWD/plugin.so" thread >out 2>err
+	check "with a thread: ran" grep -q "^called$" out
+	check "plugin_helper, each call, the thread's too" \
+		test "$(calls_of threaded plugin_helper)" = 5
+	check "the thread's own calls" test "$(calls_of threaded thread)" = 1
+	check "ftrace: as many" test "$(kft ftrace threaded | grep -c 'plugin_helper()')" = 5
 	refused kft record --lib plugin.so -- ./plugin-user "$PWD/plugin.so" 2>err
 	check "one opened later is named by its path" \
 		grep -q "name one it opens later, with dlopen, by its path" err
