@@ -39,15 +39,26 @@ static pthread_mutex_t hold_lock = PTHREAD_MUTEX_INITIALIZER;
 static int holding;		/* the hold's number while one is on, else 0 */
 static int released;		/* the last hold's number once let go (a futex) */
 static int generation;
+static unsigned int nslots;	/* held_pc's slots the handlers took */
 static unsigned int nheld;	/* handlers that have noted their thread */
 static uintptr_t held_pc[KFT_HELD_MAX];	/* where the handlers found them */
 static uintptr_t asleep_pc[KFT_HELD_MAX];	/* where the sleepers entered the kernel */
 static int seen[KFT_HELD_MAX];	/* the threads looked at */
 static size_t nseen, nsignalled, nasleep;
 
+/* Where the thread a signal interrupted was. */
+static KFT_NOTRACE uintptr_t pc_of(const void *uctx)
+{
+#if defined(__x86_64__)
+	return (uintptr_t)((const ucontext_t *)uctx)->uc_mcontext.gregs[REG_RIP];
+#else
+	(void)uctx;
+	return 0;	/* (nothing is patched under threads elsewhere yet) */
+#endif
+}
+
 static KFT_NOTRACE void on_hold(int sig, siginfo_t *info, void *uctx)
 {
-	const ucontext_t *uc = uctx;
 	int gen, saved;
 	unsigned int i;
 
@@ -60,9 +71,11 @@ static KFT_NOTRACE void on_hold(int sig, siginfo_t *info, void *uctx)
 	if (!gen)
 		return;		/* late: that hold is over */
 	saved = errno;
-	i = __atomic_fetch_add(&nheld, 1, __ATOMIC_ACQ_REL);
+	/* the pc stored before the count that the holder waits for */
+	i = __atomic_fetch_add(&nslots, 1, __ATOMIC_RELAXED);
 	if (i < KFT_HELD_MAX)
-		held_pc[i] = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+		held_pc[i] = pc_of(uctx);
+	__atomic_fetch_add(&nheld, 1, __ATOMIC_RELEASE);
 	while (__atomic_load_n(&released, __ATOMIC_ACQUIRE) != gen)
 		syscall(SYS_futex, &released, FUTEX_WAIT_PRIVATE, released, NULL, NULL, 0);
 	errno = saved;
@@ -249,6 +262,7 @@ KFT_NOTRACE int kft_hold_threads(struct kft_held *held)
 	}
 	gen = ++generation ? generation : ++generation;
 	nseen = nsignalled = nasleep = 0;
+	__atomic_store_n(&nslots, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&nheld, 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&holding, gen, __ATOMIC_RELEASE);
 	deadline = now_ns() + ANSWER_NS;
