@@ -25,36 +25,18 @@
 #include "attach-plain.h"
 #include "target.h"
 
-struct module_base {
-	const char *path;
-	uint64_t start;
-	bool found;
-};
-
-static int find_base(struct kft_mapping *m, void *arg)
-{
-	struct module_base *b = arg;
-
-	if (m->offset || m->deleted || strcmp(m->path, b->path))
-		return 0;
-	b->start = m->start;
-	b->found = true;
-	return 1;
-}
-
 /* Runtime address - link-time address of the file elf (at path) in
  * process pid: false if it is not loaded there. */
 static bool module_bias(pid_t pid, const char *path, const struct kft_elf *elf, uint64_t *bias)
 {
-	struct module_base b = { path, 0, false };
-	uint64_t first = 0;
+	uint64_t start = kft_object_base(pid, path, NULL, 0), first = 0;
 
-	if (kft_each_mapping(pid, find_base, &b) <= 0 || !b.found)
+	if (!start)
 		return false;
 	for (size_t i = 0; i < elf->nloads; i++)
 		if (!elf->loads[i].offset)
 			first = elf->loads[i].vaddr & ~(uint64_t)0xfff;
-	*bias = b.start - first;
+	*bias = start - first;
 	return true;
 }
 

@@ -45,40 +45,12 @@ static const char *const attach_errors[] = {
 	      "SYNC_CORE)",
 };
 
-/* Where object `name` (a path, or a file name) is loaded in process pid,
- * and its file: the start of its mapping at file offset 0 (the objects
- * this is asked of are linked at address 0). 0 if not loaded. */
-struct object {
-	const char *name;
-	char *path;
-	size_t size;
-	uint64_t base;
-};
-
-static int find_object(struct kft_mapping *m, void *arg)
-{
-	struct object *o = arg;
-
-	if (m->offset || m->deleted ||
-	    (strcmp(m->path, o->name) && strcmp(strrchr(m->path, '/') + 1, o->name)))
-		return 0;
-	snprintf(o->path, o->size, "%s", m->path);
-	o->base = m->start;
-	return 1;
-}
-
-static uint64_t object_base(pid_t pid, const char *name, char *path, size_t size)
-{
-	struct object o = { name, path, size, 0 };
-
-	return kft_each_mapping(pid, find_object, &o) > 0 ? o.base : 0;
-}
-
-/* The address of function sym of object `name` in process pid, or 0. */
+/* The address of function sym of object `name` in process pid, or 0
+ * (the objects this is asked of are linked at address 0). */
 static uint64_t remote_function(pid_t pid, const char *name, const char *sym)
 {
 	char path[PATH_MAX];
-	uint64_t base = object_base(pid, name, path, sizeof(path)), addr = 0;
+	uint64_t base = kft_object_base(pid, name, path, sizeof(path)), addr = 0;
 	char versioned[128];
 	struct kft_elf elf;
 

@@ -63,6 +63,33 @@ int kft_each_mapping(long pid, int (*fn)(struct kft_mapping *m, void *ctx), void
 	return ret;
 }
 
+struct object {
+	const char *name;
+	char *path;
+	size_t size;
+	uint64_t base;
+};
+
+static int find_object(struct kft_mapping *m, void *arg)
+{
+	struct object *o = arg;
+
+	if (m->offset || m->deleted ||
+	    (strcmp(m->path, o->name) && strcmp(strrchr(m->path, '/') + 1, o->name)))
+		return 0;
+	if (o->path)
+		snprintf(o->path, o->size, "%s", m->path);
+	o->base = m->start;
+	return 1;
+}
+
+uint64_t kft_object_base(long pid, const char *name, char *path, size_t size)
+{
+	struct object o = { name, path, size, 0 };
+
+	return kft_each_mapping(pid, find_object, &o) > 0 ? o.base : 0;
+}
+
 /* The trace directory whose control file a process has mapped. */
 struct control_of {
 	char *dir;

@@ -31,6 +31,11 @@ struct kft_mapping {
  * map cannot be read (no process: ENOENT; not ours to read: EACCES). */
 int kft_each_mapping(long pid, int (*fn)(struct kft_mapping *m, void *ctx), void *ctx);
 
+/* Where object `name` (a path, or a file name) is loaded in process pid:
+ * the start of its mapping at file offset 0, its file into path (size
+ * bytes; path may be NULL). 0 if it is not loaded. */
+uint64_t kft_object_base(long pid, const char *name, char *path, size_t size);
+
 /* The control file of the trace in dir, mapped shared, for steering a
  * program that still runs; NULL with err set (verb heads the message).
  * Unmap with kft_unmap_control(). */
