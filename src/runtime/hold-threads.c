@@ -59,6 +59,7 @@ static KFT_NOTRACE uintptr_t pc_of(const void *uctx)
 
 static KFT_NOTRACE void on_hold(int sig, siginfo_t *info, void *uctx)
 {
+	sigset_t all;
 	int gen, saved;
 	unsigned int i;
 
@@ -71,6 +72,12 @@ static KFT_NOTRACE void on_hold(int sig, siginfo_t *info, void *uctx)
 	if (!gen)
 		return;		/* late: that hold is over */
 	saved = errno;
+	/* every signal blocked until the return puts the thread's mask back
+	 * (here, not in the action's mask: the program's SIGURG handler runs
+	 * with its own); a handler that runs before it ends before the
+	 * thread counts as held */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	/* the pc stored before the count that the holder waits for */
 	i = __atomic_fetch_add(&nslots, 1, __ATOMIC_RELAXED);
 	if (i < KFT_HELD_MAX)
@@ -245,13 +252,11 @@ static KFT_NOTRACE bool answered(int64_t deadline)
 
 KFT_NOTRACE int kft_hold_threads(struct kft_held *held)
 {
-	sigset_t all;
 	int64_t deadline;
 	int dirfd, gen, added;
 
-	sigfillset(&all);
 	pthread_mutex_lock(&hold_lock);
-	if (kft_signal_own(HOLD_SIG, on_hold, &all)) {
+	if (kft_signal_own(HOLD_SIG, on_hold)) {
 		pthread_mutex_unlock(&hold_lock);
 		return -1;
 	}

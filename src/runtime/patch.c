@@ -303,7 +303,7 @@ static KFT_NOTRACE bool can_rewrite_live(void)
 	if (live < 0) {
 		live = !syscall(__NR_membarrier,
 				MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE, 0, 0) &&
-		       !kft_signal_own(SIGTRAP, on_trap, NULL);
+		       !kft_signal_own(SIGTRAP, on_trap);
 	}
 	return live == 1;
 }

@@ -420,10 +420,9 @@ bool kft_patch_live(void) KFT_HIDDEN;
 bool kft_patch_detached(void) KFT_HIDDEN;
 
 /* signals.c: a signal kft handles first (SIGTRAP, for live patching;
- * SIGURG, to hold threads), with block (or none) blocked meanwhile; what
- * is not kft's goes on to the program's action */
-int kft_signal_own(int sig, void (*handler)(int, siginfo_t *, void *),
-		   const sigset_t *block) KFT_HIDDEN;
+ * SIGURG, to hold threads); what is not kft's goes on to the program's
+ * action */
+int kft_signal_own(int sig, void (*handler)(int, siginfo_t *, void *)) KFT_HIDDEN;
 void kft_signal_pass(int sig, siginfo_t *info, void *uctx) KFT_HIDDEN;
 uint64_t kft_signal_caller(const struct kft_tls *t, uint64_t call_site) KFT_HIDDEN;
 

@@ -134,8 +134,7 @@ KFT_EXPORT KFT_NOTRACE sighandler_t signal(int sig, sighandler_t handler)
 					      old.sa_handler;
 }
 
-KFT_NOTRACE int kft_signal_own(int sig, void (*handler)(int, siginfo_t *, void *),
-			       const sigset_t *block)
+KFT_NOTRACE int kft_signal_own(int sig, void (*handler)(int, siginfo_t *, void *))
 {
 	sigaction_fn real = real_sigaction();
 	struct sigaction act, old;
@@ -147,10 +146,7 @@ KFT_NOTRACE int kft_signal_own(int sig, void (*handler)(int, siginfo_t *, void *
 	memset(&act, 0, sizeof(act));
 	act.sa_sigaction = handler;
 	act.sa_flags = SA_SIGINFO | SA_RESTART;
-	if (block)
-		act.sa_mask = *block;
-	else
-		sigemptyset(&act.sa_mask);
+	sigemptyset(&act.sa_mask);
 	if (real(sig, &act, &old))
 		return -1;
 	if (!wrapped[sig])
