@@ -183,8 +183,6 @@ static KFT_NOTRACE __attribute__((noinline)) int take_room(struct kft_tls *t, si
 	struct kft_vec_keep vec;
 	int ret = 0;
 
-	if (t->args_hdr && t->args_ready >= need)
-		return 0;
 	kft_vec_keep(&vec);
 	if (!t->args_hdr && open_log(t, ARGS_FIRST_SIZE))
 		ret = -1;

@@ -23,7 +23,6 @@
  * planned is left as it is. The patches stay for the program's life; the
  * hooks follow the run.
  */
-#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <link.h>
@@ -338,22 +337,6 @@ static KFT_NOTRACE void patch_planned(struct module *m, size_t at, bool hold)
 	}
 }
 
-/* Whether the calling thread is the program's only one (kft's helper
- * runs none of its code): none other can be running a library's code. */
-static KFT_NOTRACE bool alone(void)
-{
-	DIR *d = opendir("/proc/self/task");
-	struct dirent *e;
-	int n = 0;
-
-	if (!d)
-		return false;
-	while ((e = readdir(d)))
-		n += e->d_name[0] != '.';
-	closedir(d);
-	return n == 1 + kft_helper_running();
-}
-
 /* Patch what the plan names and is loaded, not patched yet; with hold,
  * under the program's other threads, held still meanwhile. */
 static KFT_NOTRACE void patch_loaded(bool hold)
@@ -400,6 +383,6 @@ KFT_NOTRACE void kft_dynamic_patch_opened(void)
 	if (kft_rt.attached || !planned)
 		return;
 	pthread_mutex_lock(&dynamic_lock);
-	patch_loaded(!alone());
+	patch_loaded(true);
 	pthread_mutex_unlock(&dynamic_lock);
 }

@@ -211,6 +211,10 @@ static KFT_NOTRACE int signal_new(int dirfd, bool *later)
 				continue;
 			}
 			seen[nseen++] = tid;
+			/* (SIGURG is kft's from the first thread to hold: a
+			 * program that never has one keeps it as it was) */
+			if (kft_signal_own(HOLD_SIG, on_hold))
+				return -1;
 			memset(&si, 0, sizeof(si));
 			si.si_signo = HOLD_SIG;
 			si.si_code = SI_QUEUE;
@@ -256,10 +260,6 @@ KFT_NOTRACE int kft_hold_threads(struct kft_held *held)
 	int dirfd, gen, added;
 
 	pthread_mutex_lock(&hold_lock);
-	if (kft_signal_own(HOLD_SIG, on_hold)) {
-		pthread_mutex_unlock(&hold_lock);
-		return -1;
-	}
 	dirfd = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dirfd < 0) {
 		pthread_mutex_unlock(&hold_lock);
