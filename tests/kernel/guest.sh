@@ -248,25 +248,25 @@ check "cpus: settings restored" same_as_before
 
 # interrupts and softirqs (--irqs): KPTrace's table from kft stats; the
 # disk write makes the virtio disk interrupt (a scratch disk; written and
-# flushed, which no page cache can answer, as it may a read)
+# flushed, which no page cache can answer, as it may a read). Only the
+# outermost kernel calls are logged (-D 1): every function of a 4 MiB
+# write overflows the 20 KiB buffer set above, and the disk's interrupts
+# were among the events lost (kft said how many: a test's slip, not kft's)
 if [ -b /dev/vda ]; then disk="dd if=/dev/zero of=/dev/vda bs=64k count=64 conv=fsync"; else disk=true; fi
-kft record --kernel --irqs -o /tmp/ti -- sh -c "/progs/sysprog; $disk" > /dev/null 2>&1
+kft record --kernel --irqs -D 1 -o /tmp/ti -- sh -c "/progs/sysprog; $disk" > /dev/null 2>/tmp/ierr
 check "irqs: the events put back after" same_as_before
 kft stats /tmp/ti 'irq[0-9:]*' 'softirq:*' > /tmp/irqstats 2>&1
 check "irqs: kft stats has an interrupt table, the timer's in it" awk '
 	NR > 2 && NF == 14 && $1 == "irq:local_timer" && $2 > 0 { t = 1 }
 	NR > 2 && NF == 14 && $1 ~ /^softirq:/ && $2 > 0 { s = 1 } END { exit !(t && s) }' /tmp/irqstats
 awk 'NR <= 2 || NF == 14' /tmp/irqstats | head -8 | sed 's/^/#   /'
-if [ -b /dev/vda ] && awk 'NR > 2 && NF == 14 && $1 == "softirq:BLOCK" && $2 > 0 { b = 1 }
-		END { exit !b }' /tmp/irqstats; then
+if [ -b /dev/vda ] && grep -q "events lost" /tmp/ierr; then
+	# (the reader fell behind after all: what was lost is unknown)
+	echo "#   $(grep -o '[0-9]* events lost' /tmp/ierr): no device row checked"
+elif [ -b /dev/vda ]; then
 	check "irqs: the virtio disk's interrupt has its row (irqN:virtio0-req.0)" awk '
 		NR > 2 && NF == 14 && $1 ~ /^irq[0-9]+:virtio[0-9]+-req/ && $2 > 0 { d = 1 }
 		END { exit !d }' /tmp/irqstats
-elif [ -b /dev/vda ]; then
-	# (seen on one machine: the disk's writes completed with no interrupt
-	# and no BLOCK softirq in the trace at all; a device row is checked
-	# where block I/O completed while recording)
-	echo "#   no block I/O completed while recording: no device row checked"
 else
 	echo "#   no virtio disk in this guest (its drivers were not staged): no device row checked"
 fi
