@@ -140,21 +140,21 @@ static int read_thread(struct pipe *p, const struct kft_trace *tr, struct kft_sy
 		       const struct kft_thread_file *th, bool last, bool *again)
 {
 	struct kft_read_progress *s = kft_read_progress_of(&p->seen, th->name);
-	uint64_t end = th->first + th->nrecs;
+	uint64_t oldest = kft_thread_oldest(th), end = oldest + th->nrecs;
 
 	if (!s)
 		return -1;
-	if (s->next < th->first)
-		s->next = th->first;	/* a ring overwrote what we had not read */
+	if (s->next < oldest)
+		s->next = oldest;	/* a ring overwrote what we had not read */
 	for (; s->next < end; s->next++) {
 		struct kft_call c;
 
-		if (given_back(th, s->next)) {
+		if (given_back(th, th->first + (s->next - oldest))) {
 			*again = true;
 			break;
 		}
 		/* indented as recorded: the nesting is not built here */
-		kft_thread_call(th, s->next - th->first, KFT_DEPTH_RECORDED, &c);
+		kft_thread_call(th, s->next - oldest, KFT_DEPTH_RECORDED, &c);
 		print_call(p, tr, sz, &c);
 	}
 	if (last && s->next == end) {

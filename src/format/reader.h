@@ -135,6 +135,15 @@ static inline void kft_thread_rec(const struct kft_thread_file *th, uint64_t i,
 	kft_thread_rec_at(th, th->first + i, out);
 }
 
+/* The number of the oldest record th holds, counting every record its
+ * thread wrote from 0: a ring's before it are gone. Progress kept across
+ * openings of a live trace counts in these (first, a place in the file,
+ * moves back each time a ring goes round). */
+static inline uint64_t kft_thread_oldest(const struct kft_thread_file *th)
+{
+	return th->hdr.head - th->nrecs;
+}
+
 /* The i-th of the calls the image began inside (i < ninherited). */
 static inline void kft_thread_inherited(const struct kft_thread_file *th, uint64_t i,
 					struct kft_rec_data *out)

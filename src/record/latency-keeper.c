@@ -114,7 +114,7 @@ static bool copied(const char *n)
 		(!strcmp(n + len - 4, ".kft") || !strcmp(n + len - 5, ".args")));
 }
 
-/* Whether record j (counted from the thread's first) was whole when read:
+/* Whether record j (kft_thread_oldest counts them) was whole when read:
  * the writer may have gone round the ring onto it since (its header is
  * mapped as it writes it), or be writing it now. */
 static bool still_there(const struct kft_thread_file *th, uint64_t j)
@@ -204,17 +204,17 @@ static void look(struct kft_latency_keeper *k)
 	for (size_t i = 0; i < tr.nthreads; i++) {
 		const struct kft_thread_file *th = &tr.threads[i];
 		struct kft_read_progress *r = kft_read_progress_of(&k->read, th->name);
-		uint64_t end = th->first + th->nrecs;
+		uint64_t oldest = kft_thread_oldest(th), end = oldest + th->nrecs;
 
 		if (!r)
 			break;
-		if (r->next < th->first)
-			r->next = th->first;	/* the ring went round: those are gone */
+		if (r->next < oldest)
+			r->next = oldest;	/* the ring went round: those are gone */
 		for (; r->next < end; r->next++) {
 			struct kft_rec_data rec;
 			int64_t dur;
 
-			kft_thread_rec(th, r->next - th->first, &rec);
+			kft_thread_rec(th, r->next - oldest, &rec);
 			dur = kft_dur_decode(rec.dur);
 			if (dur > longest && still_there(th, r->next) &&
 			    is_func(k, &sz, &tr, th->hdr.session, rec.entry_ns, rec.func)) {

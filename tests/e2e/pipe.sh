@@ -22,6 +22,32 @@ once_pipe_sees_every_call_once() {
 	done
 }
 
+# A flight recorder's small ring goes round many times; the pipe, let
+# read it after each of the program's pulses, prints each call once
+# (where it had read to once counted places in the file, which go back
+# each time the ring goes round: after the second it printed nothing).
+once_pipe_follows_a_ring_round_and_round() {
+	build pulses
+	printf 'begin\n  logentries 4096\n  overwrite\nend\n' >ring.conf
+	"$KFT" record -c ring.conf -o t -- ./pulses 8 3000 wait >/dev/null &
+	rec=$!
+	wait_for t/control
+	"$KFT" pipe t >piped &
+	pipe=$!
+	for r in $(seq 8); do
+		for _ in $(seq 400); do
+			[ "$(grep -c ' leaf ' piped)" -ge $((r * 3000)) ] && break
+			sleep 0.05
+		done
+		touch "go-$r"
+	done
+	wait "$rec"
+	wait "$pipe"
+	check "every pulse's calls, once ($(grep -c ' leaf ' piped) of 24000)" \
+		test "$(grep -c ' leaf ' piped)" = 24000
+	check "each pulse whole" test "$(grep -c ' pulse ' piped)" = 8
+}
+
 # Calls show while the program runs, and the pipe ends with it.
 once_pipe_is_live() {
 	build waiter

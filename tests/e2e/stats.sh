@@ -125,6 +125,26 @@ each_latency_kept() {
 	check "a function the program lacks" grep -q "record: --latency nosuch: no function of that name" err
 }
 
+# The longest call kept when it comes after the rings went round many
+# times, the keeper looking between (where it had read to once counted
+# places in the file, which go back each time a ring goes round: after
+# the second it read nothing, and kept no copy)
+each_latency_kept_after_rings_went_round() {
+	build pulses
+	printf 'begin\n  logentries 4096\nend\n' >ring.conf
+	"$KFT" record --latency slow -c ring.conf -- ./pulses 8 3000 wait 30 >/dev/null 2>err &
+	rec=$!
+	for r in $(seq 8); do
+		sleep 0.1	# (the keeper looks every 20 ms)
+		touch "go-$r"
+	done
+	wait "$rec"
+	check "nothing said: $(cat err)" test ! -s err
+	check "a copy kept" test -e kft.data/latency
+	check "... of the 30 ms call" awk '/^latency: / { exit !($2 >= 30000) }' \
+		<(kft latency -n 1 kft.data/latency slow)
+}
+
 # symbol sets, as kptrace.conf's groups: in the funclist, and for kft stats
 each_stats_sets() {
 	build periodic
