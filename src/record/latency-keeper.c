@@ -78,25 +78,58 @@ static bool is_func(struct kft_latency_keeper *k, struct kft_symbolizer **sz,
 	return *v;
 }
 
-static int copy_file(int from_dir, int to_dir, const char *name)
+/* Bytes [at, end) of in into out, at the same place. */
+static int copy_range(int in, int out, off_t at, off_t end)
 {
 	char buf[1 << 16];
+
+	while (at < end) {
+		size_t want = end - at < (off_t)sizeof(buf) ? (size_t)(end - at) : sizeof(buf);
+		ssize_t n = pread(in, buf, want, at);
+
+		if (n <= 0)
+			return n < 0 ? -1 : 0;	/* (cut short meanwhile: what is there) */
+		if (pwrite(out, buf, (size_t)n, at) != n)
+			return -1;
+		at += n;
+	}
+	return 0;
+}
+
+/* A file of the trace into to_dir, its holes left holes: a thread file is
+ * mostly room its shadow stack and site table never used, and a copy
+ * that wrote it out as zeros (some 70 times the records of a small
+ * ring) could take longer than the ring takes to go round. */
+static int copy_file(int from_dir, int to_dir, const char *name)
+{
 	int in = openat(from_dir, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW), out, ret = 0;
-	ssize_t n;
+	struct stat st;
+	off_t at = 0;
 
 	if (in < 0)
 		return errno == ENOENT ? 0 : -1;
 	out = openat(to_dir, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (out < 0) {
+	if (out < 0 || fstat(in, &st)) {
 		close(in);
+		if (out >= 0)
+			close(out);
 		return -1;
 	}
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, (size_t)n) != n) {
-			ret = -1;
-			break;
+	while (at < st.st_size && !ret) {
+		off_t data = lseek(in, at, SEEK_DATA), hole;
+
+		if (data < 0 && errno == ENXIO)
+			break;		/* nothing but a hole from at on */
+		if (data < 0) {
+			data = at;	/* a file system that cannot tell: all of it */
+			hole = st.st_size;
+		} else if ((hole = lseek(in, data, SEEK_HOLE)) < 0 || hole > st.st_size) {
+			hole = st.st_size;
 		}
-	if (n < 0)
+		ret = copy_range(in, out, data, hole);
+		at = hole;
+	}
+	if (!ret && ftruncate(out, st.st_size))
 		ret = -1;
 	close(in);
 	return close(out) || ret ? -1 : 0;

@@ -143,6 +143,9 @@ each_latency_kept_after_rings_went_round() {
 	check "a copy kept" test -e kft.data/latency
 	check "... of the 30 ms call" awk '/^latency: / { exit !($2 >= 30000) }' \
 		<(kft latency -n 1 kft.data/latency slow)
+	# (a thread file is mostly holes, room for its shadow stack and sites)
+	check "the copy keeps the holes: $(du -sk kft.data/latency/ | cut -f1) KiB on disk" \
+		test "$(du -sk kft.data/latency/ | cut -f1)" -lt 4096
 }
 
 # symbol sets, as kptrace.conf's groups: in the funclist, and for kft stats
