@@ -7,7 +7,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../common/grow.h"
 #include "../common/tempfile.h"
 
 #include "text-log.h"
@@ -314,46 +313,9 @@ void kft_text_row_free(struct kft_text_row *row)
 	row->func = row->caller = row->args = NULL;
 }
 
-int kft_text_log_load(struct kft_text_log *log, const char *path, unsigned int flags,
-		      struct kft_error *err)
-{
-	struct kft_text_reader *r = kft_text_reader_open(path, flags, err);
-	const struct kft_text_row *row;
-	size_t cap = 0;
-	int got;
-
-	memset(log, 0, sizeof(*log));
-	if (!r)
-		return -1;
-	while ((got = kft_text_reader_next(r, &row, err)) > 0) {
-		if (kft_grow((void **)&log->rows, log->nrows, &cap, sizeof(*log->rows), 1024)) {
-			got = kft_error_set(err, "%s: out of memory", r->origin);
-			break;
-		}
-		log->rows[log->nrows] = *row;
-		if (own_strings(&log->rows[log->nrows], r->origin, err)) {
-			got = -1;
-			break;
-		}
-		log->nrows++;
-	}
-	kft_text_reader_close(r);
-	if (got)
-		kft_text_log_free(log);
-	return got;
-}
-
 void kft_caller_name(const char *called_at, char *out, size_t size)
 {
 	size_t n = strcspn(called_at, "+");
 
 	snprintf(out, size, "%.*s", (int)(n < size ? n : size - 1), called_at);
-}
-
-void kft_text_log_free(struct kft_text_log *log)
-{
-	for (size_t i = 0; i < log->nrows; i++)
-		kft_text_row_free(&log->rows[i]);
-	free(log->rows);
-	memset(log, 0, sizeof(*log));
 }

@@ -30,12 +30,7 @@ struct kft_text_row {
 	unsigned int line;
 };
 
-struct kft_text_log {
-	struct kft_text_row *rows;
-	size_t nrows;
-};
-
-/* How a log is read (flags of kft_text_reader_open and kft_text_log_load) */
+/* How a log is read (flags of kft_text_reader_open) */
 /* A Delta of 0 is an exit not seen (-1), as KFI's logs meant it; a KFI-era
  * log (its last column titled "Called At") is read so without asking. */
 #define KFT_TEXT_ZERO_UNFINISHED	0x1
@@ -57,16 +52,11 @@ int kft_text_reader_next(struct kft_text_reader *r, const struct kft_text_row **
 /* Back to the first row. */
 int kft_text_reader_rewind(struct kft_text_reader *r, struct kft_error *err);
 void kft_text_reader_close(struct kft_text_reader *r);
-/* A row's own strings (kft_text_log_parse_row's, a loaded log's). */
+/* A row's own strings (kft_text_log_parse_row's). */
 void kft_text_row_free(struct kft_text_row *row);
 
 /* The caller's function: "name+0x1c" -> "name". */
 void kft_caller_name(const char *called_at, char *out, size_t size);
-
-/* A whole log in memory, from path ("-" for stdin). */
-int kft_text_log_load(struct kft_text_log *log, const char *path, unsigned int flags,
-		      struct kft_error *err);
-void kft_text_log_free(struct kft_text_log *log);
 
 /* A marker's row of `kft log` ("Entry # PID text"): no call, passed over. */
 bool kft_text_log_is_marker(const char *line);

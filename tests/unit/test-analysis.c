@@ -12,7 +12,11 @@
 #include "analysis/funcstats.h"
 #include "analysis/spooltree.h"
 
-static struct kft_text_log tlog;
+/* the rows the tests give, as a log's */
+static struct {
+	struct kft_text_row *rows;
+	size_t nrows;
+} tlog;
 static struct kft_spooltree st;
 static bool built;
 static struct kft_calltree classic_names;	/* kft_funcstats_classic_from_rows's */
@@ -54,7 +58,10 @@ static void unload(void)
 		kft_spooltree_free(&st);
 	built = false;
 	kft_calltree_free(&classic_names);
-	kft_text_log_free(&tlog);
+	for (size_t i = 0; i < tlog.nrows; i++)
+		kft_text_row_free(&tlog.rows[i]);
+	free(tlog.rows);
+	memset(&tlog, 0, sizeof(tlog));
 }
 
 /* rows: "entry delta pid func caller" lines, nested as kft kd nests a
