@@ -297,14 +297,6 @@ const struct kft_argitem *kft_argspec_find(const struct kft_argspec *spec, int s
 	return NULL;
 }
 
-bool kft_argspec_has_args(const struct kft_argspec *spec)
-{
-	for (unsigned int i = 0; i < spec->n; i++)
-		if (spec->item[i].slot != KFT_ARGSLOT_RETVAL)
-			return true;
-	return false;
-}
-
 int kft_argspec_merge(struct kft_argspec *to, const struct kft_argspec *from)
 {
 	for (unsigned int i = 0; i < from->n; i++) {

@@ -129,8 +129,6 @@ bool kft_enum_type_ok(const char *name, size_t len);
 const char *kft_enum_type_intern(const char *name, size_t len);
 /* spec's item for slot, or NULL. */
 const struct kft_argitem *kft_argspec_find(const struct kft_argspec *spec, int slot);
-/* Whether spec saves any argument (not only the return value). */
-bool kft_argspec_has_args(const struct kft_argspec *spec);
 /* Add to `to` what `from` asks and `to` does not: 0, or -1 (no room). */
 int kft_argspec_merge(struct kft_argspec *to, const struct kft_argspec *from);
 /* slot's name in a spec ("arg1", "fparg2", "retval") into buf. */
