@@ -42,7 +42,8 @@ all: $(O)/bin/kft $(O)/lib/libkft.so $(O)/include/kft.h
 
 $(O)/pic/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE) $(CFLAGS) -fPIC -fvisibility=hidden -MMD -MP -c $< -o $@
+	$(CC) $(BASE) $(CFLAGS) -fPIC -fvisibility=hidden -ffunction-sections -fdata-sections \
+		-MMD -MP -c $< -o $@
 
 $(O)/pic/%.o: %.S
 	@mkdir -p $(dir $@)
@@ -59,10 +60,12 @@ $(O)/pic/src/runtime/hooks-short.o: CFLAGS += -mgeneral-regs-only
 endif
 
 # The runtime goes into other programs: only the hooks and kft.h are
-# exported, and it is never built with sanitizers.
+# exported, and it is never built with sanitizers. What it shares with
+# the tool but never calls (config printing, trace unpacking, ELF exports)
+# is left out by --gc-sections.
 $(O)/lib/libkft.so: $(RUNTIME_OBJS) src/runtime/libkft.map
 	@mkdir -p $(dir $@)
-	$(CC) -shared -Wl,--version-script=src/runtime/libkft.map -Wl,-z,defs \
+	$(CC) -shared -Wl,--version-script=src/runtime/libkft.map -Wl,-z,defs -Wl,--gc-sections \
 		-o $@ $(RUNTIME_OBJS) -lelf -lzstd -ldl -lpthread
 
 $(O)/bin/kft: $(TOOL_OBJS)

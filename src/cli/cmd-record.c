@@ -255,8 +255,9 @@ static void say_plan(const struct kft_patch_plan *plan, const char *name, bool l
 		plan->nunhooked ? "the" : "its", plan->nfuncs + plan->nskips - plan->nparts,
 		plan->nunhooked ? " the filter logs" : "", when);
 	if (plan->nparts)
-		fprintf(stderr, ", nor its %zu piece%s of the C runtime and cold parts", plan->nparts,
-			plan->nparts > 1 ? "s" : "");
+		fprintf(stderr, " (%zu %s not counted)", plan->nparts,
+			plan->nparts > 1 ? "pieces of the C runtime and cold parts"
+					 : "piece of the C runtime or cold part");
 	if (!plan->nskips || report)
 		fprintf(stderr, "%s\n", plan->nskips ? "; left as they are:" : "");
 	else
