@@ -19,7 +19,8 @@
  * of the program still meanwhile (record/attach-plain.c), and puts the
  * bytes back itself when it leaves. A library opened later with dlopen
  * is patched as it opens, the program's other threads held still by
- * hold-threads.c meanwhile. A function whose bytes are not those
+ * hold-threads.c meanwhile, but for those asleep in a system call (see
+ * kft_dynamic_trap). A function whose bytes are not those
  * planned is left as it is. The patches stay for the program's life; the
  * hooks follow the run.
  */
@@ -207,20 +208,169 @@ static KFT_NOTRACE bool held_in(const struct kft_held *held, uintptr_t lo, uintp
 	return false;
 }
 
-/* Patch m. With hold, the program's other threads are held still while
- * the bytes are written (hold-threads.c), and a function one of them is
- * inside the first instructions of is left as it is. */
-static KFT_NOTRACE void patch_module(const struct module *m, bool hold)
+/*
+ * The modules patched, each by its plan's place in the file, where it is
+ * loaded, and its slots: a library opened later is patched once, and
+ * one closed and opened again takes its slots back (mappings within
+ * reach of a module are few: kft_map_near).
+ */
+struct patched {
+	size_t at;
+	uintptr_t bias;
+	uint8_t *slots;
+	size_t size;
+};
+static struct patched patched[MAX_PATCHED];
+static size_t npatched;
+static bool planned;		/* the trace has a patch plan */
+
+/*
+ * A thread asleep in a system call is not held (hold-threads.c), and may
+ * wake while a module's functions are written: their entries are then
+ * written as patch.c rewrites live sites, an int3 first, every CPU made
+ * to resynchronise, the jmp's last four bytes, the first byte. A thread
+ * that meets the int3 meanwhile goes on at the function's slot, as the
+ * jmp would take it (kft_dynamic_trap); one that trapped before the jmp
+ * was whole runs it anew. For that, the module being written.
+ */
+static const struct module *writing;
+static const uint8_t *writing_slots;
+
+KFT_NOTRACE uintptr_t kft_dynamic_trap(uintptr_t p)
+{
+	const uint8_t *op = (const uint8_t *)p;
+	const struct module *m;
+	uintptr_t to;
+	size_t a, b, n;
+	int32_t rel;
+
+	if (__atomic_load_n(op, __ATOMIC_ACQUIRE) == 0xe9) {
+		memcpy(&rel, op + 1, sizeof(rel));
+		to = p + 5 + (uintptr_t)(intptr_t)rel;
+		n = __atomic_load_n(&npatched, __ATOMIC_ACQUIRE);
+		for (size_t i = 0; i < n; i++)
+			if (to - (uintptr_t)patched[i].slots < patched[i].size)
+				return p;	/* whole now: run it */
+		return 0;
+	}
+	m = __atomic_load_n(&writing, __ATOMIC_ACQUIRE);
+	if (!m || *op != 0xcc)
+		return 0;
+	for (a = 0, b = m->plan->nfuncs; a < b;) {
+		size_t mid = a + (b - a) / 2;
+
+		if (m->bias + m->funcs[mid].patch < p)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	if (a == m->plan->nfuncs || m->bias + m->funcs[a].patch != p ||
+	    !writing_slots[a * KFT_SLOT_SIZE])
+		return 0;
+	return (uintptr_t)(writing_slots + a * KFT_SLOT_SIZE);
+}
+
+/* Whether f, its slot at slot, gets its jmp: the slot is filled, callers
+ * enter f at its start, and no held thread is inside its first bytes. */
+static KFT_NOTRACE bool to_write(const struct module *m, const struct kft_plan_func *f,
+				 const uint8_t *slot, const struct kft_held *held)
+{
+	uintptr_t p = m->bias + f->patch;
+
+	return slot[0] && !f->by_callers && !held_in(held, p, p + f->orig_len);
+}
+
+/* The jmps into the slots, written as kft_dynamic_trap expects where
+ * threads may wake (live), else plainly. */
+static KFT_NOTRACE void write_jmps(const struct module *m, uint8_t *slots,
+				   const struct kft_held *held, bool live)
+{
+	size_t n = m->plan->nfuncs;
+
+	if (live) {
+		__atomic_store_n(&writing_slots, slots, __ATOMIC_RELAXED);
+		__atomic_store_n(&writing, m, __ATOMIC_RELEASE);
+		for (size_t i = 0; i < n; i++)
+			if (to_write(m, &m->funcs[i], slots + i * KFT_SLOT_SIZE, held))
+				__atomic_store_n((uint8_t *)(m->bias + m->funcs[i].patch), 0xcc,
+						 __ATOMIC_RELEASE);
+		kft_patch_sync_cores();
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint8_t *p = (uint8_t *)(m->bias + m->funcs[i].patch), *slot = slots + i * KFT_SLOT_SIZE;
+
+		if (!to_write(m, &m->funcs[i], slot, held))
+			continue;
+		put_rel(p + 1, (uintptr_t)p + 5, (uintptr_t)slot);
+		if (!live)
+			p[0] = 0xe9;
+	}
+	if (live) {
+		kft_patch_sync_cores();
+		for (size_t i = 0; i < n; i++)
+			if (to_write(m, &m->funcs[i], slots + i * KFT_SLOT_SIZE, held))
+				__atomic_store_n((uint8_t *)(m->bias + m->funcs[i].patch), 0xe9,
+						 __ATOMIC_RELEASE);
+		kft_patch_sync_cores();
+		__atomic_store_n(&writing, NULL, __ATOMIC_RELEASE);
+	}
+}
+
+/* Whether code of m enters e's slots: a function's jmp, or a call its
+ * callers make through one. */
+static KFT_NOTRACE bool slots_in_use(const struct module *m, const struct patched *e)
+{
+	int32_t rel;
+
+	for (size_t i = 0; i < m->plan->nfuncs; i++) {
+		const uint8_t *p = (const uint8_t *)(m->bias + m->funcs[i].patch);
+
+		memcpy(&rel, p + 1, sizeof(rel));
+		if (in_code(m, (uintptr_t)p, (uintptr_t)p + 5) && p[0] == 0xe9 &&
+		    (uintptr_t)p + 5 + (uintptr_t)(intptr_t)rel - (uintptr_t)e->slots < e->size)
+			return true;
+	}
+	for (size_t i = 0; i < m->plan->ncallers; i++) {
+		uintptr_t field = m->bias + m->callers[i].rel32;
+
+		memcpy(&rel, (const void *)field, sizeof(rel));
+		if (in_code(m, field, field + 4) &&
+		    field + 4 + (uintptr_t)(intptr_t)rel - (uintptr_t)e->slots < e->size)
+			return true;
+	}
+	return false;
+}
+
+/* The slots of m, in e's mapping: the one it had when nothing enters it
+ * any more (m was closed and opened again at the same place), else a new
+ * one. */
+static KFT_NOTRACE uint8_t *slots_for(const struct module *m, struct patched *e)
+{
+	size_t size = m->plan->nfuncs * KFT_SLOT_SIZE;
+
+	if (e->slots && e->bias == m->bias && e->size == size &&
+	    !mprotect(e->slots, size, PROT_READ | PROT_WRITE)) {
+		memset(e->slots, 0, size);
+		return e->slots;
+	}
+	e->slots = (uint8_t *)kft_map_near(m->bias + m->funcs[0].patch, size);
+	e->size = e->slots ? size : 0;
+	return e->slots;
+}
+
+/* Patch m, e its entry in patched. With hold, the program's other
+ * threads are held still while the bytes are written (hold-threads.c),
+ * and a function one of them is inside the first instructions of is
+ * left as it is. */
+static KFT_NOTRACE void patch_module(const struct module *m, struct patched *e, bool hold)
 {
 	static struct kft_held held_pcs;	/* (under dynamic_lock) */
 	const struct kft_held *held = NULL;
 	size_t n = m->plan->nfuncs, size = n * KFT_SLOT_SIZE;
 	uint8_t *slots;
+	bool live;
 
-	if (!n)
-		return;
-	slots = (uint8_t *)kft_map_near(m->bias + m->funcs[0].patch, size);
-	if (!slots)
+	if (!n || !(slots = slots_for(m, e)))
 		return;
 	for (size_t i = 0; i < n; i++)
 		if (sound(m, &m->funcs[i]))
@@ -234,23 +384,32 @@ static KFT_NOTRACE void patch_module(const struct module *m, bool hold)
 		if (kft_hold_threads(&held_pcs))
 			return;
 		held = &held_pcs;
+		/* a sleeper may wake: int3s first, if the kernel can make
+		 * every CPU resynchronise (asked once, not while holding:
+		 * it takes a lock, and an RCU grace period to answer) */
+		if (held_pcs.asleep && kft_patch_live_known() < 0) {
+			kft_release_threads();
+			kft_patch_live();
+			if (kft_hold_threads(&held_pcs))
+				return;
+		}
 	}
-	if (protect_code(m, PROT_READ | PROT_WRITE)) {
+	live = held && held->asleep && kft_patch_live_known() == 1;
+	/* (with other threads, the code stays executable while it is
+	 * written: one asleep may wake and run it) */
+	if (protect_code(m, PROT_READ | PROT_WRITE | (hold ? PROT_EXEC : 0))) {
 		if (hold)
 			kft_release_threads();
 		return;
 	}
+	write_jmps(m, slots, held, live);
+	/* each one's jumps back to its own start (a loop made of a tail
+	 * call) run the moved instructions: a turn is no call */
 	for (size_t i = 0; i < n; i++) {
 		const struct kft_plan_func *f = &m->funcs[i];
-		uint8_t *p = (uint8_t *)(m->bias + f->patch), *slot = slots + i * KFT_SLOT_SIZE;
+		uint8_t *slot = slots + i * KFT_SLOT_SIZE;
 
-		if (!slot[0] || f->by_callers || held_in(held, (uintptr_t)p, (uintptr_t)p + f->orig_len))
-			continue;	/* not filled, or in use: left as it is */
-		p[0] = 0xe9;
-		put_rel(p + 1, (uintptr_t)p + 5, (uintptr_t)slot);
-		/* its jumps back to its own start (a loop made of a tail
-		 * call) run the moved instructions: a turn is no call */
-		for (unsigned int k = 0; k < f->nloop; k++)
+		for (unsigned int k = 0; to_write(m, f, slot, held) && k < f->nloop; k++)
 			reaim(m, f, f->loop[k], (uintptr_t)(slot + KFT_SLOT_BODY));
 	}
 	/* the functions entered by their callers, through their slots */
@@ -290,51 +449,32 @@ static KFT_NOTRACE int find_module(struct dl_phdr_info *info, size_t size, void 
 	return 1;
 }
 
-/* The modules patched, each by its plan's place in the file and where
- * it is loaded: a library opened later is patched once. */
-static struct {
-	size_t at;
-	uintptr_t bias;
-} patched[MAX_PATCHED];
-static size_t npatched;
-static bool planned;		/* the trace has a patch plan */
-
-/* Whether m, loaded as it is now, was patched already: its functions'
- * bytes are not the planned ones any more (one closed and opened again
- * at the same place has them again). */
-static KFT_NOTRACE bool patched_already(const struct module *m, size_t at)
-{
-	for (size_t i = 0; i < npatched; i++) {
-		if (patched[i].at != at || patched[i].bias != m->bias)
-			continue;
-		for (size_t k = 0; k < m->plan->nfuncs; k++)
-			if (!m->funcs[k].by_callers)
-				return !sound(m, &m->funcs[k]);
-		return true;
-	}
-	return false;
-}
-
 /* Patch the module the plan at m->plan (at at in the file) is for, if it
- * is loaded, is the file planned, and was not patched yet. */
+ * is loaded, is the file planned, and was not patched yet (loaded as it
+ * is now: one closed and opened again has its bytes again). */
 static KFT_NOTRACE void patch_planned(struct module *m, size_t at, bool hold)
 {
+	struct patched *e = NULL;
 	struct stat st;
 
 	m->seen = 0;
 	if (stat(m->plan->path, &st) || (uint64_t)st.st_size != m->plan->file_size ||
-	    !dl_iterate_phdr(find_module, m) || patched_already(m, at))
+	    !dl_iterate_phdr(find_module, m))
 		return;
-	patch_module(m, hold);
-	for (size_t i = 0; i < npatched; i++)
-		if (patched[i].at == at) {
-			patched[i].bias = m->bias;
+	for (size_t i = 0; i < npatched && !e; i++)
+		if (patched[i].at == at)
+			e = &patched[i];
+	if (!e) {
+		if (npatched == MAX_PATCHED)
 			return;
-		}
-	if (npatched < MAX_PATCHED) {
-		patched[npatched].at = at;
-		patched[npatched++].bias = m->bias;
+		e = &patched[npatched];
+		e->at = at;
+		__atomic_store_n(&npatched, npatched + 1, __ATOMIC_RELEASE);
+	} else if (e->bias == m->bias && slots_in_use(m, e)) {
+		return;
 	}
+	patch_module(m, e, hold);
+	e->bias = m->bias;
 }
 
 /* Patch what the plan names and is loaded, not patched yet; with hold,

@@ -6,7 +6,8 @@
  * names kft, and its handler notes where the thread was and waits,
  * every signal blocked, until it is let go. A thread asleep in a system
  * call is not signalled (its nanosleep or poll would end early, EINTR):
- * where it entered the kernel is noted instead, from /proc. The threads
+ * where it entered the kernel is noted instead, from /proc, and the
+ * writer must allow for its waking (dynamic.c writes int3s first). The threads
  * are listed from /proc/self/task again until no new one is found.
  * kft's helper runs none of the program's code and is left alone; a
  * running thread that blocks SIGURG is looked at again (a thread being
@@ -294,6 +295,7 @@ KFT_NOTRACE int kft_hold_threads(struct kft_held *held)
 	memcpy(held->pc, held_pc, nsignalled * sizeof(held->pc[0]));
 	memcpy(held->pc + nsignalled, asleep_pc, nasleep * sizeof(held->pc[0]));
 	held->n = nsignalled + nasleep;
+	held->asleep = nasleep;
 	return 0;
 }
 

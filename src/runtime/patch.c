@@ -131,8 +131,9 @@ static KFT_NOTRACE uintptr_t make_stub(uintptr_t addr)
 	return (uintptr_t)p;
 }
 
-/* Every CPU running this process drops what it fetched of the old code. */
-static KFT_NOTRACE void sync_cores(void)
+/* Every CPU running this process drops what it fetched of the old code
+ * (once kft_patch_live said yes). */
+KFT_NOTRACE void kft_patch_sync_cores(void)
 {
 	if (live == 1)
 		syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE, 0, 0);
@@ -153,16 +154,22 @@ static KFT_NOTRACE bool is_site(uintptr_t p)
 }
 
 /* A thread met a site being rewritten: skip it while it is an int3, run
- * it anew once it is whole. Any other trap is the program's. */
+ * it anew once it is whole; or a function entry dynamic.c is writing.
+ * Any other trap is the program's. */
 static KFT_NOTRACE void on_trap(int sig, siginfo_t *info, void *uctx)
 {
 #if defined(__x86_64__)
 	ucontext_t *uc = uctx;
-	uintptr_t p = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP] - 1;
+	uintptr_t p = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP] - 1, to;
 
 	if (is_site(p)) {
 		uc->uc_mcontext.gregs[REG_RIP] =
 			(greg_t)(*(volatile unsigned char *)p == INT3 ? p + 5 : p);
+		return;
+	}
+	to = kft_dynamic_trap(p);
+	if (to) {
+		uc->uc_mcontext.gregs[REG_RIP] = (greg_t)to;
 		return;
 	}
 #endif
@@ -231,11 +238,11 @@ static KFT_NOTRACE void rewrite(const struct module_sites *m, bool calls)
 		}
 	}
 	if (changing) {
-		sync_cores();
+		kft_patch_sync_cores();
 		finish_sites(m, calls, false);	/* 2: the tails, behind the int3s */
-		sync_cores();
+		kft_patch_sync_cores();
 		finish_sites(m, calls, true);	/* 3: the first bytes */
-		sync_cores();
+		kft_patch_sync_cores();
 	}
 	mprotect((void *)lo, len, PROT_READ | PROT_EXEC);
 }
@@ -306,6 +313,11 @@ static KFT_NOTRACE bool can_rewrite_live(void)
 		       !kft_signal_own(SIGTRAP, on_trap);
 	}
 	return live == 1;
+}
+
+KFT_NOTRACE int kft_patch_live_known(void)
+{
+	return __atomic_load_n(&live, __ATOMIC_ACQUIRE);
 }
 
 KFT_NOTRACE bool kft_patch_live(void)

@@ -352,6 +352,7 @@ int kft_helper_tid(void) KFT_HIDDEN;	/* 0 when none runs */
 #define KFT_HELD_MAX 1024
 struct kft_held {
 	size_t n;
+	size_t asleep;			/* of them, asleep in a system call: not held */
 	uintptr_t pc[KFT_HELD_MAX];
 };
 int kft_hold_threads(struct kft_held *held) KFT_HIDDEN;
@@ -393,6 +394,9 @@ void kft_dynamic_patch(void) KFT_HIDDEN;
 /* After dlopen: the libraries kft record --lib planned that are loaded
  * now, the program's other threads held still meanwhile if it has any. */
 void kft_dynamic_patch_opened(void) KFT_HIDDEN;
+/* A thread trapped on the int3 at p: where it goes on if the int3 is one
+ * dynamic.c wrote over a function entry, else 0 (patch.c's SIGTRAP). */
+uintptr_t kft_dynamic_trap(uintptr_t p) KFT_HIDDEN;
 /* --libcalls (plt.c): the GOT slots of the program and of instrumented
  * libraries through kft (at start, after dlopen); slot n's function and
  * what it is recorded as */
@@ -414,6 +418,8 @@ void kft_patch_forked(void) KFT_HIDDEN;
  * kernel for membarrier SYNC_CORE, taking SIGTRAP); kft_patch_all uses
  * live rewriting from then on. */
 bool kft_patch_live(void) KFT_HIDDEN;
+int kft_patch_live_known(void) KFT_HIDDEN;	/* -1 not asked yet, else kft_patch_live's */
+void kft_patch_sync_cores(void) KFT_HIDDEN;
 /* Attached, when kft record -p leaves (KFT_MODE_DETACH): once the run is
  * over and every site a NOP again, the control file says so
  * (KFT_STATE_DETACHED); true then. */

@@ -249,6 +249,25 @@ each_plain_library_opened_later() {
 		grep -q "name one it opens later, with dlopen, by its path" err
 }
 
+# --lib PATH: a library opened and closed 300 times, each time with a
+# thread its constructor started asleep in the library's code, waking
+# every few microseconds while kft writes the library's functions
+# (written as int3 first, the code kept executable): no crash, and every
+# opening patched (one new mapping of slots each would run out near the
+# library after about 126)
+each_plain_library_reopened_under_a_napping_thread() {
+	"$TCC" -g "$TOPT" -fPIC -shared -o napper.so "$PROGS/napper.c" -lpthread
+	build_plain napper-user
+	kft record --lib "$PWD/napper.so" -- ./napper-user "$PWD/napper.so" 300 >out 2>err
+	check "ran" grep -q "^opened 300 times, nap_work called [0-9]* times, [0-9]* after dlopen$" out
+	check "napper_stop, each opening" test "$(calls_of kft.data napper_stop)" = 300
+	# (the thread's calls before kft patched an opening are not seen;
+	# those after dlopen returned are)
+	check "nap_work, each call after dlopen, none more than made" \
+		awk -v n="$(calls_of kft.data nap_work)" '{ exit !($8 <= n && n <= $6) }' out
+	check "ftrace: as many" test "$(kft ftrace | grep -c 'napper_stop()')" = 300
+}
+
 once_lib_refusals() {
 	build_plainlib
 	refused kft record --lib 'libc.so*' -- ./uselib 2>err
