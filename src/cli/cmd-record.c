@@ -244,6 +244,11 @@ static int record_kernel(struct kft_config *cfg, const struct record_opts *o, in
 static void say_plan(const struct kft_patch_plan *plan, const char *name, bool lib,
 		     const char *when, bool report)
 {
+	if (!plan->nfuncs && !plan->nskips && plan->nunhooked) {
+		fprintf(stderr, "kft: note: %s %s the filter logs none of its functions: nothing "
+			"of it is patched\n", name, lib ? "(--lib):" : "is not instrumented:");
+		return;
+	}
 	if (!plan->nfuncs && !plan->nskips) {
 		fprintf(stderr, "kft: note: %s %s names none of its functions (stripped): nothing "
 			"of it is traced%s\n", name, lib ? "(--lib)" : "is not instrumented and",

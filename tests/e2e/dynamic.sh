@@ -197,6 +197,12 @@ each_plain_library_is_patched_and_counted() {
 		grep -q "^kft: note: libplainlib.so (--lib): 3 of its 3 functions are patched as it loads$" err
 	expect_lib_calls
 	check "main's calls too" test "$(kft kd -f Fc | grep -c '^main ')" = 1
+	# a filter that logs none of the program's functions: said so
+	kft record --lib libplainlib.so -F 'lib_*' -o filtered -- ./uselib >out 2>err
+	check "said the filter leaves the program out" \
+		grep -q "^kft: note: ./uselib is not instrumented: the filter logs none of its functions: nothing of it is patched$" err
+	check "the library's calls only" \
+		test "$(kft kd -f Fc filtered | awk 'NR > 2 { print $1 }' | sort | tr '\n' ' ')" = "lib_leaf lib_sum lib_twice "
 	# a program built with -pg -mfentry, the library patched: one trace
 	build_plainlib "-pg -mfentry"
 	kft record --lib 'libplain*' -- ./uselib >out 2>err
