@@ -217,11 +217,15 @@ static KFT_NOTRACE bool held_in(const struct kft_held *held, uintptr_t lo, uintp
 struct patched {
 	size_t at;
 	uintptr_t bias;
+	dev_t dev;			/* its file */
+	ino_t ino;
 	uint8_t *slots;
 	size_t size;
+	bool written;			/* a jmp at least */
 };
 static struct patched patched[MAX_PATCHED];
 static size_t npatched;
+static pthread_mutex_t dynamic_lock = PTHREAD_MUTEX_INITIALIZER;	/* after start */
 static bool planned;		/* the trace has a patch plan */
 
 /*
@@ -281,11 +285,12 @@ static KFT_NOTRACE bool to_write(const struct module *m, const struct kft_plan_f
 }
 
 /* The jmps into the slots, written as kft_dynamic_trap expects where
- * threads may wake (live), else plainly. */
-static KFT_NOTRACE void write_jmps(const struct module *m, uint8_t *slots,
+ * threads may wake (live), else plainly; whether any was. */
+static KFT_NOTRACE bool write_jmps(const struct module *m, uint8_t *slots,
 				   const struct kft_held *held, bool live)
 {
 	size_t n = m->plan->nfuncs;
+	bool any = false;
 
 	if (live) {
 		__atomic_store_n(&writing_slots, slots, __ATOMIC_RELAXED);
@@ -304,6 +309,7 @@ static KFT_NOTRACE void write_jmps(const struct module *m, uint8_t *slots,
 		put_rel(p + 1, (uintptr_t)p + 5, (uintptr_t)slot);
 		if (!live)
 			p[0] = 0xe9;
+		any = true;
 	}
 	if (live) {
 		kft_patch_sync_cores();
@@ -314,6 +320,7 @@ static KFT_NOTRACE void write_jmps(const struct module *m, uint8_t *slots,
 		kft_patch_sync_cores();
 		__atomic_store_n(&writing, NULL, __ATOMIC_RELEASE);
 	}
+	return any;
 }
 
 /* Whether code of m enters e's slots: a function's jmp, or a call its
@@ -402,7 +409,7 @@ static KFT_NOTRACE void patch_module(const struct module *m, struct patched *e, 
 			kft_release_threads();
 		return;
 	}
-	write_jmps(m, slots, held, live);
+	e->written = write_jmps(m, slots, held, live);
 	/* each one's jumps back to its own start (a loop made of a tail
 	 * call) run the moved instructions: a turn is no call */
 	for (size_t i = 0; i < n; i++) {
@@ -473,8 +480,26 @@ static KFT_NOTRACE void patch_planned(struct module *m, size_t at, bool hold)
 	} else if (e->bias == m->bias && slots_in_use(m, e)) {
 		return;
 	}
+	e->written = false;
 	patch_module(m, e, hold);
 	e->bias = m->bias;
+	e->dev = st.st_dev;
+	e->ino = st.st_ino;
+}
+
+KFT_NOTRACE bool kft_dynamic_patched(uintptr_t base, const char *path)
+{
+	struct stat st;
+	bool ret = false;
+
+	if (!npatched || stat(path, &st))
+		return false;
+	pthread_mutex_lock(&dynamic_lock);
+	for (size_t i = 0; i < npatched && !ret; i++)
+		ret = patched[i].written && patched[i].bias == base && patched[i].dev == st.st_dev &&
+		      patched[i].ino == st.st_ino;
+	pthread_mutex_unlock(&dynamic_lock);
+	return ret;
 }
 
 /* Patch what the plan names and is loaded, not patched yet; with hold,
@@ -517,7 +542,6 @@ KFT_NOTRACE void kft_dynamic_patch(void)
 
 KFT_NOTRACE void kft_dynamic_patch_opened(void)
 {
-	static pthread_mutex_t dynamic_lock = PTHREAD_MUTEX_INITIALIZER;
 
 	/* (attached, kft record -p plans only what is loaded) */
 	if (kft_rt.attached || !planned)

@@ -84,7 +84,8 @@ static uintptr_t asked_base;
 static bool asked_answer;
 
 /* Whether the object at base (its file path; "" for the program) is
- * instrumented: its calls are recorded by their own hooks. */
+ * instrumented, or patched as it loaded: its calls are recorded by their
+ * own hooks. */
 static KFT_NOTRACE bool instrumented(uintptr_t base, const char *path)
 {
 	struct kft_elf elf;
@@ -95,7 +96,11 @@ static KFT_NOTRACE bool instrumented(uintptr_t base, const char *path)
 	asked_answer = false;
 	if (path && !*path)
 		path = "/proc/self/exe";
-	if (!path || kft_elf_open_headers(&elf, path, NULL))
+	if (!path)
+		return false;
+	if (kft_dynamic_patched(base, path))
+		return asked_answer = true;
+	if (kft_elf_open_headers(&elf, path, NULL))
 		return false;
 	asked_answer = elf.patch_size || elf.calls_hooks;
 	kft_elf_close(&elf);

@@ -397,6 +397,9 @@ void kft_dynamic_patch_opened(void) KFT_HIDDEN;
 /* A thread trapped on the int3 at p: where it goes on if the int3 is one
  * dynamic.c wrote over a function entry, else 0 (patch.c's SIGTRAP). */
 uintptr_t kft_dynamic_trap(uintptr_t p) KFT_HIDDEN;
+/* Whether the object at base, the file at path, has functions patched
+ * (its calls are recorded by their own hooks, as an instrumented one's). */
+bool kft_dynamic_patched(uintptr_t base, const char *path) KFT_HIDDEN;
 /* --libcalls (plt.c): the GOT slots of the program and of instrumented
  * libraries through kft (at start, after dlopen); slot n's function and
  * what it is recorded as */

@@ -35,7 +35,10 @@ test_library_calls_of_libraries() {
 	"$TCC" -g "$TOPT" -fPIC -shared $INSTR -DPLUGIN -o plugin.so "$PROGS/libcalls-so.c"
 	"$TCC" -g "$TOPT" $INSTR -o lcmain "$PROGS/libcalls-main.c" -L. -llc \
 		-Wl,-rpath,"$PWD" -ldl
-	kft record --libcalls -- ./lcmain "$PWD/plugin.so"
+	local libs=()
+	# (built plain, the libraries are patched as they load: named)
+	[ "$TINSTR" = plain ] && libs=(--lib liblc.so --lib "$PWD/plugin.so")
+	kft record --libcalls "${libs[@]}" -- ./lcmain "$PWD/plugin.so"
 	# (main's subtree: -pg adds the start-up code's calls as roots; dlsym
 	# is named without its version, dlsym@@GLIBC_2.34, where libc's debug
 	# symbols are installed)
@@ -55,6 +58,12 @@ main
 |  |  getppid
 |  dlclose
 E
+}
+
+# the same, all built with no instrumentation flag: patched as they load,
+# they are the traced code whose library calls are recorded
+each_plain_library_calls_of_libraries() {
+	INSTR=$(plain_flags) TINSTR=plain test_library_calls_of_libraries
 }
 
 # --libcalls keeps the program's function pointers the library's: built
