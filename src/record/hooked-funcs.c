@@ -88,7 +88,8 @@ int kft_hooked_functions(const struct kft_elf *elf, const struct kft_hook_needs 
 
 bool kft_hooked_has(const struct kft_hooked *h, uint64_t addr)
 {
-	return h->all || bsearch(&addr, h->addrs, h->n, sizeof(*h->addrs), cmp_u64);
+	/* (none, when the filter logs none of the file's functions) */
+	return h->all || (h->n && bsearch(&addr, h->addrs, h->n, sizeof(*h->addrs), cmp_u64));
 }
 
 void kft_hooked_free(struct kft_hooked *h)
