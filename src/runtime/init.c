@@ -234,3 +234,32 @@ static KFT_NOTRACE __attribute__((constructor)) void kft_constructor(void)
 	kft_runtime_init();
 	t->busy = 0;
 }
+
+/*
+ * Every shared object's _init (the C runtime's crti.o) calls
+ * __gmon_start__, where one is defined, before the object's own
+ * constructors. The C library is set up first, and kft's constructor
+ * comes after those of the program's libraries, which may call functions
+ * whose entries are to be patched (a C++ library's static objects): kft
+ * defines __gmon_start__, and sets up at the first _init after the C
+ * library's, then patches the libraries a dlopen adds before their
+ * constructors run (the rest, names and GOT slots, after dlopen returns:
+ * inside dlopen the loader's lock is held, and the steps that look
+ * symbols up take it too). A -pg program defines its own (gprof's), which
+ * comes first: its hooks set kft up at their first call.
+ */
+KFT_EXPORT KFT_NOTRACE void __gmon_start__(void)
+{
+	struct kft_tls *t = &kft_tls;
+
+	if (t->busy)
+		return;
+	t->busy = 1;
+	if (!kft_rt.ready) {
+		kft_runtime_init();
+	} else if (kft_rt.ready == 1 && !kft_rt.attached) {
+		kft_patch_all();
+		kft_dynamic_patch_opened();
+	}
+	t->busy = 0;
+}
