@@ -243,12 +243,15 @@ static const uint8_t *writing_slots;
 KFT_NOTRACE uintptr_t kft_dynamic_trap(uintptr_t p)
 {
 	const uint8_t *op = (const uint8_t *)p;
-	const struct module *m;
+	/* (the module first: once it reads NULL, the jmps it wrote are
+	 * whole, and the byte read next is one) */
+	const struct module *m = __atomic_load_n(&writing, __ATOMIC_ACQUIRE);
+	uint8_t byte = __atomic_load_n(op, __ATOMIC_ACQUIRE);
 	uintptr_t to;
 	size_t a, b, n;
 	int32_t rel;
 
-	if (__atomic_load_n(op, __ATOMIC_ACQUIRE) == 0xe9) {
+	if (byte == 0xe9) {
 		memcpy(&rel, op + 1, sizeof(rel));
 		to = p + 5 + (uintptr_t)(intptr_t)rel;
 		n = __atomic_load_n(&npatched, __ATOMIC_ACQUIRE);
@@ -257,8 +260,7 @@ KFT_NOTRACE uintptr_t kft_dynamic_trap(uintptr_t p)
 				return p;	/* whole now: run it */
 		return 0;
 	}
-	m = __atomic_load_n(&writing, __ATOMIC_ACQUIRE);
-	if (!m || *op != 0xcc)
+	if (!m || byte != 0xcc)
 		return 0;
 	for (a = 0, b = m->plan->nfuncs; a < b;) {
 		size_t mid = a + (b - a) / 2;

@@ -8,6 +8,7 @@
  * for the symbolizer.
  */
 #include <fcntl.h>
+#include <link.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -245,21 +246,35 @@ static KFT_NOTRACE __attribute__((constructor)) void kft_constructor(void)
  * library's, then patches the libraries a dlopen adds before their
  * constructors run (the rest, names and GOT slots, after dlopen returns:
  * inside dlopen the loader's lock is held, and the steps that look
- * symbols up take it too). A -pg program defines its own (gprof's), which
- * comes first: its hooks set kft up at their first call.
+ * symbols up take it too). (A -pg program's own, gprof's, is not in its
+ * dynamic symbol table: libraries find kft's.)
  */
+static KFT_NOTRACE int count_adds(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	(void)size;
+	*(unsigned long long *)arg = info->dlpi_adds;
+	return 1;
+}
+
 KFT_EXPORT KFT_NOTRACE void __gmon_start__(void)
 {
+	/* objects ever loaded, when last looked at: one look per lot (at
+	 * start, or a dlopen), not per object's _init (under the loader's
+	 * lock: no other thread's _init meanwhile) */
+	static unsigned long long seen_adds;
 	struct kft_tls *t = &kft_tls;
+	unsigned long long adds = 0;
 
 	if (t->busy)
 		return;
 	t->busy = 1;
+	dl_iterate_phdr(count_adds, &adds);
 	if (!kft_rt.ready) {
 		kft_runtime_init();
-	} else if (kft_rt.ready == 1 && !kft_rt.attached) {
+	} else if (kft_rt.ready == 1 && !kft_rt.attached && adds != seen_adds) {
 		kft_patch_all();
 		kft_dynamic_patch_opened();
 	}
+	seen_adds = adds;
 	t->busy = 0;
 }

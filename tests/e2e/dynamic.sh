@@ -271,6 +271,18 @@ each_plain_library_reopened_under_a_napping_thread() {
 	check "nap_work, each call the thread made" \
 		test "$(calls_of kft.data nap_work)" = "$(awk '{ print $6 }' out)"
 	check "ftrace: as many" test "$(kft ftrace | grep -c 'napper_stop()')" = 300
+	# a library without the C runtime's _init (-nostartfiles) does not
+	# call __gmon_start__: it is patched once dlopen returns, its thread
+	# running or asleep in it (the old runtime: a SIGSEGV in most runs),
+	# the jmps written int3 first where a thread may wake
+	"$TCC" -g "$TOPT" -fPIC -shared -nostartfiles -o nostart.so "$PROGS/napper.c" -lpthread
+	kft record --lib "$PWD/nostart.so" -o nostart -- ./napper-user "$PWD/nostart.so" 300 >out 2>err
+	check "no _init: ran" grep -q "^opened 300 times, nap_work called [0-9]* times, [0-9]* after dlopen$" out
+	check "no _init: napper_stop, each opening" test "$(calls_of nostart napper_stop)" = 300
+	# (the thread's calls before kft patched an opening are not seen;
+	# those after dlopen returned are)
+	check "no _init: nap_work, each call after dlopen, none more than made" \
+		awk -v n="$(calls_of nostart nap_work)" '{ exit !($8 <= n && n <= $6) }' out
 }
 
 # A shared library's constructor calls functions of its own before kft's
