@@ -225,7 +225,8 @@ struct patched {
 };
 static struct patched patched[MAX_PATCHED];
 static size_t npatched;
-static pthread_mutex_t dynamic_lock = PTHREAD_MUTEX_INITIALIZER;	/* after start */
+/* (the table, once threads may run: patching at dlopen, and asking) */
+static pthread_mutex_t dynamic_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool planned;		/* the trace has a patch plan */
 
 /*
@@ -334,17 +335,19 @@ static KFT_NOTRACE bool slots_in_use(const struct module *m, const struct patche
 	for (size_t i = 0; i < m->plan->nfuncs; i++) {
 		const uint8_t *p = (const uint8_t *)(m->bias + m->funcs[i].patch);
 
+		if (!in_code(m, (uintptr_t)p, (uintptr_t)p + 5) || p[0] != 0xe9)
+			continue;
 		memcpy(&rel, p + 1, sizeof(rel));
-		if (in_code(m, (uintptr_t)p, (uintptr_t)p + 5) && p[0] == 0xe9 &&
-		    (uintptr_t)p + 5 + (uintptr_t)(intptr_t)rel - (uintptr_t)e->slots < e->size)
+		if ((uintptr_t)p + 5 + (uintptr_t)(intptr_t)rel - (uintptr_t)e->slots < e->size)
 			return true;
 	}
 	for (size_t i = 0; i < m->plan->ncallers; i++) {
 		uintptr_t field = m->bias + m->callers[i].rel32;
 
+		if (!in_code(m, field, field + 4))
+			continue;
 		memcpy(&rel, (const void *)field, sizeof(rel));
-		if (in_code(m, field, field + 4) &&
-		    field + 4 + (uintptr_t)(intptr_t)rel - (uintptr_t)e->slots < e->size)
+		if (field + 4 + (uintptr_t)(intptr_t)rel - (uintptr_t)e->slots < e->size)
 			return true;
 	}
 	return false;
@@ -544,7 +547,6 @@ KFT_NOTRACE void kft_dynamic_patch(void)
 
 KFT_NOTRACE void kft_dynamic_patch_opened(void)
 {
-
 	/* (attached, kft record -p plans only what is loaded) */
 	if (kft_rt.attached || !planned)
 		return;

@@ -236,6 +236,14 @@ static KFT_NOTRACE __attribute__((constructor)) void kft_constructor(void)
 	t->busy = 0;
 }
 
+/* (dl_iterate_phdr's first call: how many objects were ever loaded) */
+static KFT_NOTRACE int count_adds(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	(void)size;
+	*(unsigned long long *)arg = info->dlpi_adds;
+	return 1;
+}
+
 /*
  * Every shared object's _init (the C runtime's crti.o) calls
  * __gmon_start__, where one is defined, before the object's own
@@ -249,13 +257,6 @@ static KFT_NOTRACE __attribute__((constructor)) void kft_constructor(void)
  * symbols up take it too). (A -pg program's own, gprof's, is not in its
  * dynamic symbol table: libraries find kft's.)
  */
-static KFT_NOTRACE int count_adds(struct dl_phdr_info *info, size_t size, void *arg)
-{
-	(void)size;
-	*(unsigned long long *)arg = info->dlpi_adds;
-	return 1;
-}
-
 KFT_EXPORT KFT_NOTRACE void __gmon_start__(void)
 {
 	/* objects ever loaded, when last looked at: one look per lot (at
