@@ -60,8 +60,10 @@ test_trigger_time() {
 
 test_filter_mintime_maxtime() {
 	build phases
-	conf "trigger start entry work" "trigger stop exit work" "filter mintime 200" "filter maxtime 1900"
-	kft record -c cfg.conf -- ./phases
+	# (medium's 300 usec stays under maxtime on a loaded machine: slow
+	# takes 20 ms, and maxtime is 10 ms)
+	conf "trigger start entry work" "trigger stop exit work" "filter mintime 200" "filter maxtime 10000"
+	kft record -c cfg.conf -- ./phases 1 0 20000
 	check "only medium's 300 usec" test "$(funcs)" = "medium spin_us "
 	kft log >log
 	check "time filter count" grep -q "^Execution time filter count = 4$" log
@@ -72,7 +74,7 @@ test_filter_mintime_maxtime() {
 Logging stopped at USEC usec by exit from function work
 
 	200 usecs minimum execution time
-	1900 usecs maximum execution time
+	10000 usecs maximum execution time
 
 Filter Counters:
 E

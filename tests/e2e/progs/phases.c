@@ -14,7 +14,9 @@ __attribute__((noinline)) static void spin_us(long us)
 }
 
 __attribute__((noinline)) void fast(void) { __asm__ volatile(""); }	/* not pure: the call stays */
-__attribute__((noinline)) void slow(void) { spin_us(2000); }
+static long slow_us = 2000;
+
+__attribute__((noinline)) void slow(void) { spin_us(slow_us); }
 __attribute__((noinline)) void medium(void) { spin_us(300); }
 
 __attribute__((noinline)) void work(void)
@@ -30,12 +32,15 @@ static volatile int mark;
 __attribute__((noinline)) void before(void) { mark = 1; fast(); }
 __attribute__((noinline)) void after(void) { mark = 2; fast(); }
 
-/* phases [N [TICKS]]: before, N x work (default 1), a pause (30 ms, or
- * TICKS calls of 100 usec), after */
+/* phases [N [TICKS [SLOW_US]]]: before, N x work (default 1), a pause
+ * (30 ms, or TICKS calls of 100 usec), after; slow takes SLOW_US (2000) */
 int main(int argc, char **argv)
 {
 	int n = argc > 1 ? (int)strtol(argv[1], NULL, 10) : 1;
 	int ticks = argc > 2 ? (int)strtol(argv[2], NULL, 10) : 0;
+
+	if (argc > 3)
+		slow_us = strtol(argv[3], NULL, 10);
 
 	before();
 	for (int i = 0; i < n; i++)
