@@ -3,6 +3,7 @@
  * (with "wait") a wait for the file go-R (R counts the rounds from 1), so
  * that a reader can keep up with a small ring that goes round many
  * times; then, with MS, one call of slow() that takes MS milliseconds. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +27,10 @@ __attribute__((noinline)) static void slow(long ms)
 {
 	struct timespec t = { ms / 1000, (ms % 1000) * 1000000 };
 
-	nanosleep(&t, NULL);
+	/* (a -pg build's profiling timer counts every thread's CPU time,
+	 * kft's helper's too: its SIGPROF may end the sleep early) */
+	while (nanosleep(&t, &t) && errno == EINTR)
+		;
 }
 
 int main(int argc, char **argv)
