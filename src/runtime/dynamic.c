@@ -58,6 +58,16 @@ static KFT_NOTRACE void put_rel(uint8_t *field, uintptr_t from, uintptr_t to)
 	memcpy(field, &rel, sizeof(rel));
 }
 
+/* Where the branch whose rel32 field is at field (its instruction's last
+ * four bytes) goes. */
+static KFT_NOTRACE uintptr_t rel32_target(uintptr_t field)
+{
+	int32_t rel;
+
+	memcpy(&rel, (const void *)field, sizeof(rel));
+	return field + 4 + (uintptr_t)(intptr_t)rel;
+}
+
 /* Whether [lo, hi) lies in one of the module's code segments. */
 static KFT_NOTRACE bool in_code(const struct module *m, uintptr_t lo, uintptr_t hi)
 {
@@ -128,12 +138,10 @@ static KFT_NOTRACE void reaim(const struct module *m, const struct kft_plan_func
 {
 	uint8_t *field = (uint8_t *)(m->bias + at);
 	uintptr_t end = (uintptr_t)field + 4, was;
-	int32_t rel;
 
 	if (!in_code(m, (uintptr_t)field, end))
 		return;
-	memcpy(&rel, field, sizeof(rel));
-	was = end + (uintptr_t)(intptr_t)rel;
+	was = rel32_target((uintptr_t)field);
 	if ((was == m->bias + f->func || was == m->bias + f->patch) && kft_rel32_reaches(end, to))
 		put_rel(field, end, to);
 }
@@ -225,6 +233,12 @@ struct patched {
 };
 static struct patched patched[MAX_PATCHED];
 static size_t npatched;
+
+/* Whether to is in e's slots. */
+static KFT_NOTRACE bool in_slots(const struct patched *e, uintptr_t to)
+{
+	return to - (uintptr_t)e->slots < e->size;
+}
 /* (the table, once threads may run: patching at dlopen, and asking) */
 static pthread_mutex_t dynamic_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool planned;		/* the trace has a patch plan */
@@ -248,16 +262,14 @@ KFT_NOTRACE uintptr_t kft_dynamic_trap(uintptr_t p)
 	 * whole, and the byte read next is one) */
 	const struct module *m = __atomic_load_n(&writing, __ATOMIC_ACQUIRE);
 	uint8_t byte = __atomic_load_n(op, __ATOMIC_ACQUIRE);
-	uintptr_t to;
 	size_t a, b, n;
-	int32_t rel;
 
 	if (byte == 0xe9) {
-		memcpy(&rel, op + 1, sizeof(rel));
-		to = p + 5 + (uintptr_t)(intptr_t)rel;
+		uintptr_t to = rel32_target(p + 1);
+
 		n = __atomic_load_n(&npatched, __ATOMIC_ACQUIRE);
 		for (size_t i = 0; i < n; i++)
-			if (to - (uintptr_t)patched[i].slots < patched[i].size)
+			if (in_slots(&patched[i], to))
 				return p;	/* whole now: run it */
 		return 0;
 	}
@@ -330,24 +342,17 @@ static KFT_NOTRACE bool write_jmps(const struct module *m, uint8_t *slots,
  * callers make through one. */
 static KFT_NOTRACE bool slots_in_use(const struct module *m, const struct patched *e)
 {
-	int32_t rel;
-
 	for (size_t i = 0; i < m->plan->nfuncs; i++) {
 		const uint8_t *p = (const uint8_t *)(m->bias + m->funcs[i].patch);
 
-		if (!in_code(m, (uintptr_t)p, (uintptr_t)p + 5) || p[0] != 0xe9)
-			continue;
-		memcpy(&rel, p + 1, sizeof(rel));
-		if ((uintptr_t)p + 5 + (uintptr_t)(intptr_t)rel - (uintptr_t)e->slots < e->size)
+		if (in_code(m, (uintptr_t)p, (uintptr_t)p + 5) && p[0] == 0xe9 &&
+		    in_slots(e, rel32_target((uintptr_t)p + 1)))
 			return true;
 	}
 	for (size_t i = 0; i < m->plan->ncallers; i++) {
 		uintptr_t field = m->bias + m->callers[i].rel32;
 
-		if (!in_code(m, field, field + 4))
-			continue;
-		memcpy(&rel, (const void *)field, sizeof(rel));
-		if (field + 4 + (uintptr_t)(intptr_t)rel - (uintptr_t)e->slots < e->size)
+		if (in_code(m, field, field + 4) && in_slots(e, rel32_target(field)))
 			return true;
 	}
 	return false;
