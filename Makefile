@@ -14,7 +14,7 @@ SANITIZE ?=
 TRACEFS_CFLAGS := $(shell pkg-config --cflags libtracefs libtraceevent 2>/dev/null || echo -I/usr/include/tracefs -I/usr/include/traceevent)
 TRACEFS_LIBS   := $(shell pkg-config --libs libtracefs libtraceevent 2>/dev/null || echo -ltracefs -ltraceevent)
 
-SHARED_SRCS  := src/common/error.c src/config/config.c src/format/control.c \
+SHARED_SRCS  := src/common/error.c src/common/tsc-rate.c src/config/config.c src/format/control.c \
                 src/symbols/elf-symtab.c src/symbols/demangle.c src/symbols/xz.c \
                 src/format/zcodec.c src/format/zcodec-rice.c \
                 src/format/zwriter.c

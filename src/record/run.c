@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../common/tsc-rate.h"
 #include "auto-args.h"
 #include "latency-keeper.h"
 #include "launch.h"
@@ -84,10 +85,15 @@ int kft_record_program(const struct kft_record_run *r, struct kft_record_end *en
 	uint64_t clock_base;
 	struct stat dir_st;
 	int wstatus, gate[2];
+	uint64_t tsc0 = 0, tsc0_ns = 0;
+	bool tsc = kft_tsc_usable();
 	pid_t pid;
 
 	memset(end, 0, sizeof(*end));
 	end->status = 1;
+	/* the TSC's rate for the program's runtime, over the set-up below */
+	if (tsc)
+		kft_tsc_pair(&tsc0, &tsc0_ns);
 	if (lay_out(r, runtime, sizeof(runtime), &dir_st, notes, err))
 		return -1;
 	if (pipe2(gate, O_CLOEXEC))
@@ -119,7 +125,7 @@ int kft_record_program(const struct kft_record_run *r, struct kft_record_end *en
 	}
 	/* a program killed at the gate must not take kft with it (SIGPIPE) */
 	sigaction(SIGPIPE, &ign, &old_pipe);
-	if (write(gate[1], "g", 1) != 1)
+	if (kft_launch_go(gate[1], tsc ? kft_tsc_mult_since(tsc0, tsc0_ns) : 0))
 		fprintf(notes, "kft: could not start %s\n", r->argv[0]);
 	sigaction(SIGPIPE, &old_pipe, NULL);
 	close(gate[1]);

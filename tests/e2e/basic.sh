@@ -128,6 +128,20 @@ once_clock_monotonic() {
 	check "started" grep -q "^Logging started at [0-9]* usec by entry to function main$" log
 }
 
+# kft record measures the TSC's rate once and hands it to every process
+# of the run (KFT_TSC_RATE): the program and what it execs see the same,
+# whatever the environment held.
+once_tsc_rate_handed_down() {
+	KFT_TSC_RATE=junk kft record -- sh -c 'echo "$KFT_TSC_RATE"; sh -c "echo \"\$KFT_TSC_RATE\""' >rates 2>/dev/null
+	check "two lines" test "$(wc -l <rates)" = 2
+	check "the same in the exec'd shell" test "$(sed -n 1p rates)" = "$(sed -n 2p rates)"
+	check "not what the environment held" test "$(sed -n 1p rates)" != junk
+	if grep -q '^tsc$' /sys/devices/system/clocksource/clocksource0/current_clocksource &&
+	   grep -q ' constant_tsc.* nonstop_tsc\| nonstop_tsc.* constant_tsc' /proc/cpuinfo; then
+		check "a rate of 0.01 to 100 ns a tick" awk '{ exit !($1 >= 42949672 && $1 <= 429496729600) }' rates
+	fi
+}
+
 # Ctrl-C is the program's: kft ignores SIGINT while it waits, the program
 # gets the disposition kft found (default here, ignored when it was).
 once_sigint_is_the_programs() {

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "common/mono-clock.h"
+#include "common/tsc-rate.h"
 #include "config/config.h"
 #include "format/control.h"
 #include "record/target.h"
@@ -81,11 +82,52 @@ static int remove_dir(void **state)
 	return system(cmd) ? -1 : 0;
 }
 
+/* KFT_TSC_RATE as kft record hands it to the runtime: a rate of 10 MHz to
+ * 100 GHz in decimal, anything else none. */
+static void test_tsc_rate_parsed(void **state)
+{
+	(void)state;
+	assert_int_equal(kft_tsc_mult_parse("1867377403"), 1867377403ULL);
+	assert_int_equal(kft_tsc_mult_parse(NULL), 0);
+	assert_int_equal(kft_tsc_mult_parse(""), 0);
+	assert_int_equal(kft_tsc_mult_parse("0"), 0);
+	assert_int_equal(kft_tsc_mult_parse("junk"), 0);
+	assert_int_equal(kft_tsc_mult_parse("1867377403x"), 0);
+	assert_int_equal(kft_tsc_mult_parse("-1867377403"), 0);
+	assert_int_equal(kft_tsc_mult_parse("99999999999999999999999"), 0);
+	assert_int_equal(kft_tsc_mult_parse("42949672"), 42949672ULL);	/* 0.01 ns a tick */
+	assert_int_equal(kft_tsc_mult_parse("42949671"), 0);
+	assert_int_equal(kft_tsc_mult_parse("429496729600"), 429496729600ULL);
+	assert_int_equal(kft_tsc_mult_parse("429496729601"), 0);
+}
+
+/* A rate measured over the least span foretells CLOCK_MONOTONIC 20 ms on
+ * to within 20 us (1e-3; the measurement's own error is about 1e-5). */
+static void test_tsc_rate_measured(void **state)
+{
+	uint64_t t0, n0, t1, n1, mult;
+	double predicted;
+
+	(void)state;
+	if (!kft_tsc_usable())
+		skip();
+	kft_tsc_pair(&t0, &n0);
+	mult = kft_tsc_mult_since(t0, n0);
+	assert_true(mult != 0);
+	assert_true(kft_mono_now_ns() - n0 >= KFT_TSC_RATE_SPAN_NS);
+	kft_nap_ms(20);
+	kft_tsc_pair(&t1, &n1);
+	predicted = (double)(t1 - t0) * (double)mult / 4294967296.0;
+	assert_true(predicted > (double)(n1 - n0) - 20000 && predicted < (double)(n1 - n0) + 20000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_start_before_the_program_runs, remove_dir),
 		cmocka_unit_test_teardown(test_nothing_fired, remove_dir),
+		cmocka_unit_test(test_tsc_rate_parsed),
+		cmocka_unit_test(test_tsc_rate_measured),
 	};
 
 	if (!mkdtemp(dir))
