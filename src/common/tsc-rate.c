@@ -88,19 +88,8 @@ KFT_NOTRACE uint64_t kft_tsc_mult_since(uint64_t t0, uint64_t n0)
 	return (uint64_t)(((unsigned __int128)(n1 - n0) << 32) / (t1 - t0));
 }
 
-KFT_NOTRACE uint64_t kft_tsc_mult_parse(const char *s)
+KFT_NOTRACE bool kft_tsc_mult_valid(uint64_t mult)
 {
-	uint64_t v = 0;
-
-	if (!s || *s < '0' || *s > '9')
-		return 0;
-	for (; *s >= '0' && *s <= '9'; s++) {
-		if (v > (UINT64_MAX - 9) / 10)
-			return 0;
-		v = v * 10 + (uint64_t)(*s - '0');
-	}
 	/* 0.01 to 100 ns a tick */
-	if (*s || v < (1ULL << 32) / 100 || v > 100ULL << 32)
-		return 0;
-	return v;
+	return mult >= (1ULL << 32) / 100 && mult <= 100ULL << 32;
 }

@@ -3,8 +3,9 @@
  * The TSC as a clock: whether it can be one here, and its rate against
  * CLOCK_MONOTONIC. The runtime times calls with it (runtime/clock.c);
  * `kft record` measures its rate while it sets a run up, over the time it
- * waits anyway, and hands it to the program (KFT_TSC_RATE), so that no
- * traced process spends a millisecond measuring it again at start.
+ * waits anyway, and leaves it in the trace's control file
+ * (KFT_CONTROL_TSC_MULT_OFF), so that no traced process spends a
+ * millisecond measuring it again at start.
  */
 #ifndef KFT_TSC_RATE_H
 #define KFT_TSC_RATE_H
@@ -12,7 +13,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define KFT_TSC_RATE_ENV "KFT_TSC_RATE"
 /* the least time a rate is measured over (its error about 1e-5) */
 #define KFT_TSC_RATE_SPAN_NS 1000000
 
@@ -29,8 +29,7 @@ void kft_tsc_pair(uint64_t *tsc, uint64_t *ns);
  * readings give none. */
 uint64_t kft_tsc_mult_since(uint64_t t0, uint64_t n0);
 
-/* A rate as KFT_TSC_RATE holds it (decimal), parsed: 0 if s is none, or
- * is not one a TSC of 10 MHz to 100 GHz could have. */
-uint64_t kft_tsc_mult_parse(const char *s);
+/* Whether mult is a rate a TSC of 10 MHz to 100 GHz could have. */
+bool kft_tsc_mult_valid(uint64_t mult);
 
 #endif

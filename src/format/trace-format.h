@@ -253,6 +253,12 @@ struct kft_control {
 	uint32_t threads_lost;		/* atomic: threads no log could be made for */
 };
 
+/* After the struct, where `kft record` wrote it (not in attached runs or
+ * older traces, which end with the struct): the TSC's rate, ns a tick
+ * << 32, measured while it set the run up, taken by every process's
+ * runtime instead of measuring it again (common/tsc-rate.h). 0: none. */
+#define KFT_CONTROL_TSC_MULT_OFF sizeof(struct kft_control)
+
 /* Per-thread counters: each thread writes only its own, so no atomics. */
 struct kft_counters {
 	uint64_t time_filtered;		/* calls dropped by mintime/maxtime */

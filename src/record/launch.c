@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
-#include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -9,7 +8,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../common/tsc-rate.h"
 #include "launch.h"
 
 int kft_launch_find_program(const char *prog, char *out, size_t size, struct kft_error *err)
@@ -83,18 +81,6 @@ void kft_launch_release_signals(void)
 	caller_signals.saved = false;
 }
 
-/* The gate's message: "g", then the TSC's rate in decimal, if any. */
-#define GO_SIZE 32
-
-int kft_launch_go(int fd, uint64_t tsc_mult)
-{
-	char go[GO_SIZE];
-	int len = tsc_mult ? snprintf(go, sizeof(go), "g%" PRIu64, tsc_mult)
-			   : snprintf(go, sizeof(go), "g");
-
-	return write(fd, go, (size_t)len) == len ? 0 : -1;
-}
-
 pid_t kft_launch(const char *prog, char **argv, const char *runtime, const char *dir,
 		 const int *gate, struct kft_error *err)
 {
@@ -114,8 +100,8 @@ pid_t kft_launch(const char *prog, char **argv, const char *runtime, const char 
 	if (pid < 0)
 		return kft_error_set(err, "fork: %s", strerror(errno));
 	if (pid == 0) {
-		char go[GO_SIZE] = "";
 		sigset_t none;
+		char go;
 
 		/* what kft ignores or holds while it waits is the program's */
 		if (caller_signals.saved) {
@@ -126,18 +112,13 @@ pid_t kft_launch(const char *prog, char **argv, const char *runtime, const char 
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		if (gate) {
 			close(gate[1]);
-			if (read(gate[0], go, sizeof(go) - 1) < 1 || go[0] != 'g')
+			if (read(gate[0], &go, 1) != 1)
 				_exit(127);
 			close(gate[0]);
 		}
 		if (runtime) {
 			setenv("LD_PRELOAD", preload, 1);
 			setenv("KFT_DIR", abs_dir, 1);
-			/* (none from kft: none from elsewhere either) */
-			if (go[0] && go[1])
-				setenv(KFT_TSC_RATE_ENV, go + 1, 1);
-			else
-				unsetenv(KFT_TSC_RATE_ENV);
 		}
 		execv(prog, argv);
 		/* (the child's only way to say it: kft waits for its status) */

@@ -8,7 +8,6 @@
 #define KFT_RECORD_LAUNCH_H
 
 #include <stddef.h>
-#include <stdint.h>
 #include <sys/types.h>
 
 #include "../common/error.h"
@@ -26,12 +25,9 @@ int kft_launch_find_runtime(char *out, size_t size, struct kft_error *err);
 void kft_launch_hold_signals(void);
 void kft_launch_release_signals(void);
 /* Fork and exec prog with argv; runtime NULL: no libkft; gate, a pipe:
- * the child waits for kft_launch_go on it before exec (the caller may
- * have things to set up first). The child's pid, or -1. */
+ * the child waits for a byte on it before exec (the caller may have
+ * things to set up first). The child's pid, or -1. */
 pid_t kft_launch(const char *prog, char **argv, const char *runtime, const char *dir,
 		 const int *gate, struct kft_error *err);
-/* Let the child at the gate's end fd go, with the TSC's rate
- * (common/tsc-rate.h; 0: none) for its runtime: 0, or -1 if it is gone. */
-int kft_launch_go(int fd, uint64_t tsc_mult);
 
 #endif

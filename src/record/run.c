@@ -114,6 +114,10 @@ int kft_record_program(const struct kft_record_run *r, struct kft_record_end *en
 			fprintf(notes, "kft: context switches not recorded: %s; tracing without "
 				"them (--no-switches says nothing)\n", why);
 	}
+	/* (a rate not written: each process measures its own) */
+	if (tsc)
+		warn(notes, kft_trace_dir_set_tsc_mult(r->dir, kft_tsc_mult_since(tsc0, tsc0_ns),
+						       &later), &later);
 	/* the run's time counts from here, as the program is let go
 	 * (whatever the setup took: time triggers count from it) */
 	if (kft_trace_dir_reset_clock(r->dir, &clock_base))
@@ -125,7 +129,7 @@ int kft_record_program(const struct kft_record_run *r, struct kft_record_end *en
 	}
 	/* a program killed at the gate must not take kft with it (SIGPIPE) */
 	sigaction(SIGPIPE, &ign, &old_pipe);
-	if (kft_launch_go(gate[1], tsc ? kft_tsc_mult_since(tsc0, tsc0_ns) : 0))
+	if (write(gate[1], "g", 1) != 1)
 		fprintf(notes, "kft: could not start %s\n", r->argv[0]);
 	sigaction(SIGPIPE, &old_pipe, NULL);
 	close(gate[1]);

@@ -220,6 +220,20 @@ int kft_trace_dir_reset_clock(const char *dir, uint64_t *base)
 	return 0;
 }
 
+int kft_trace_dir_set_tsc_mult(const char *dir, uint64_t mult, struct kft_error *err)
+{
+	char path[PATH_MAX];
+	int fd, ret = 0;
+
+	snprintf(path, sizeof(path), "%s/control", dir);
+	fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0 || pwrite(fd, &mult, sizeof(mult), KFT_CONTROL_TSC_MULT_OFF) != sizeof(mult))
+		ret = kft_error_set(err, "%s: %s", path, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
 int kft_trace_dir_exit_status(int wstatus, char *status, size_t size)
 {
 	if (WIFSIGNALED(wstatus)) {

@@ -42,6 +42,10 @@ int kft_trace_dir_mark_ended(const char *dir, struct kft_error *err);
  * file, before the program runs: 0 with *base, or -1. A start or stop a
  * steering command made before then moves to the new base's 0. */
 int kft_trace_dir_reset_clock(const char *dir, uint64_t *base);
+/* The TSC's rate (common/tsc-rate.h) for the run's runtimes, after the
+ * control file's struct (KFT_CONTROL_TSC_MULT_OFF), before the program
+ * runs: 0 or -1 (then each measures it). */
+int kft_trace_dir_set_tsc_mult(const char *dir, uint64_t mult, struct kft_error *err);
 /* A copy kft record --latency made (latency.N in the trace directory
  * dfd): its files, which are a trace's, then the directory. */
 void kft_trace_dir_remove_latency_copy(int dfd, const char *name);

@@ -6,7 +6,7 @@
  * time with it (so it runs in step on every CPU), kft reads the TSC and
  * turns ticks into CLOCK_MONOTONIC nanoseconds with a rate measured
  * against clock_gettime: by `kft record` while it set the run up
- * (KFT_TSC_RATE, common/tsc-rate.h), else here over 1 ms at start-up
+ * (common/tsc-rate.h; the control file has it), else here over 1 ms at start-up
  * (relative error about 1e-5). Otherwise, or with KFT_CLOCK=monotonic,
  * it calls clock_gettime.
  */
@@ -26,10 +26,10 @@ KFT_NOTRACE uint64_t kft_mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-KFT_NOTRACE void kft_clock_init(uint64_t clock_base)
+KFT_NOTRACE void kft_clock_init(uint64_t clock_base, uint64_t mult)
 {
 	const char *want = kft_env("KFT_CLOCK");
-	uint64_t t0, n0, mult;
+	uint64_t t0, n0;
 
 	memset(&kft_clock, 0, sizeof(kft_clock));
 	kft_clock.base = clock_base;
@@ -37,9 +37,8 @@ KFT_NOTRACE void kft_clock_init(uint64_t clock_base)
 		return;
 	/* the rate kft record measured (this process's own reading anchors
 	 * it), else measured here */
-	mult = kft_tsc_mult_parse(kft_env(KFT_TSC_RATE_ENV));
 	kft_tsc_pair(&t0, &n0);
-	if (!mult)
+	if (!kft_tsc_mult_valid(mult))
 		mult = kft_tsc_mult_since(t0, n0);
 	kft_clock.tsc0 = t0;
 	kft_clock.ns0 = n0 - clock_base;

@@ -23,6 +23,7 @@
 static KFT_NOTRACE int map_control(void)
 {
 	struct kft_control *ctl;
+	uint64_t tsc_mult = 0;
 	struct stat st;
 	int fd = openat(kft_rt.dirfd, "control", O_RDWR | O_CLOEXEC);
 
@@ -33,6 +34,9 @@ static KFT_NOTRACE int map_control(void)
 		return -1;
 	}
 	ctl = mmap(NULL, sizeof(*ctl), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if ((size_t)st.st_size >= KFT_CONTROL_TSC_MULT_OFF + sizeof(tsc_mult) &&
+	    pread(fd, &tsc_mult, sizeof(tsc_mult), KFT_CONTROL_TSC_MULT_OFF) != sizeof(tsc_mult))
+		tsc_mult = 0;
 	close(fd);
 	if (ctl == MAP_FAILED)
 		return -1;
@@ -42,7 +46,7 @@ static KFT_NOTRACE int map_control(void)
 		return -1;
 	}
 	kft_rt.ctl = ctl;
-	kft_clock_init(ctl->clock_base_ns);
+	kft_clock_init(ctl->clock_base_ns, tsc_mult);
 	return 0;
 }
 

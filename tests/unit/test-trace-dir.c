@@ -82,23 +82,41 @@ static int remove_dir(void **state)
 	return system(cmd) ? -1 : 0;
 }
 
-/* KFT_TSC_RATE as kft record hands it to the runtime: a rate of 10 MHz to
- * 100 GHz in decimal, anything else none. */
-static void test_tsc_rate_parsed(void **state)
+/* The rates a TSC of 10 MHz to 100 GHz could have, and no other. */
+static void test_tsc_rate_bounds(void **state)
 {
 	(void)state;
-	assert_int_equal(kft_tsc_mult_parse("1867377403"), 1867377403ULL);
-	assert_int_equal(kft_tsc_mult_parse(NULL), 0);
-	assert_int_equal(kft_tsc_mult_parse(""), 0);
-	assert_int_equal(kft_tsc_mult_parse("0"), 0);
-	assert_int_equal(kft_tsc_mult_parse("junk"), 0);
-	assert_int_equal(kft_tsc_mult_parse("1867377403x"), 0);
-	assert_int_equal(kft_tsc_mult_parse("-1867377403"), 0);
-	assert_int_equal(kft_tsc_mult_parse("99999999999999999999999"), 0);
-	assert_int_equal(kft_tsc_mult_parse("42949672"), 42949672ULL);	/* 0.01 ns a tick */
-	assert_int_equal(kft_tsc_mult_parse("42949671"), 0);
-	assert_int_equal(kft_tsc_mult_parse("429496729600"), 429496729600ULL);
-	assert_int_equal(kft_tsc_mult_parse("429496729601"), 0);
+	assert_true(kft_tsc_mult_valid(1867377403ULL));
+	assert_false(kft_tsc_mult_valid(0));
+	assert_true(kft_tsc_mult_valid(42949672ULL));	/* 0.01 ns a tick */
+	assert_false(kft_tsc_mult_valid(42949671ULL));
+	assert_true(kft_tsc_mult_valid(429496729600ULL));	/* 100 */
+	assert_false(kft_tsc_mult_valid(429496729601ULL));
+	assert_false(kft_tsc_mult_valid(UINT64_MAX));
+}
+
+/* kft record leaves the rate after the control file's struct, where the
+ * runtime reads it; what the struct holds stays as it was. */
+static void test_tsc_rate_in_the_control_file(void **state)
+{
+	struct kft_control *ctl = new_run();
+	uint64_t base = ctl->clock_base_ns, mult = 0;
+	struct kft_error err;
+	char path[64];
+	FILE *f;
+
+	(void)state;
+	kft_unmap_control(ctl);
+	assert_int_equal(kft_trace_dir_set_tsc_mult(dir, 1867377403ULL, &err), 0);
+	snprintf(path, sizeof(path), "%s/control", dir);
+	assert_non_null(f = fopen(path, "r"));
+	assert_int_equal(fseek(f, (long)KFT_CONTROL_TSC_MULT_OFF, SEEK_SET), 0);
+	assert_int_equal(fread(&mult, sizeof(mult), 1, f), 1);
+	fclose(f);
+	assert_int_equal(mult, 1867377403ULL);
+	assert_non_null(ctl = kft_map_control(dir, "test", &err));
+	assert_int_equal(ctl->clock_base_ns, base);
+	kft_unmap_control(ctl);
 }
 
 /* A rate measured over the least span foretells CLOCK_MONOTONIC 20 ms on
@@ -126,7 +144,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_start_before_the_program_runs, remove_dir),
 		cmocka_unit_test_teardown(test_nothing_fired, remove_dir),
-		cmocka_unit_test(test_tsc_rate_parsed),
+		cmocka_unit_test(test_tsc_rate_bounds),
+		cmocka_unit_test_teardown(test_tsc_rate_in_the_control_file, remove_dir),
 		cmocka_unit_test(test_tsc_rate_measured),
 	};
 
