@@ -113,7 +113,9 @@ static int read_config(struct kft_trace *tr, struct kft_error *err)
 	return ret;
 }
 
-static int check_thread(struct kft_thread_file *th, const char *path, struct kft_error *err)
+/* unread: the records are not read (KFT_OPEN_NO_RECORDS), nor the .kfz */
+static int check_thread(struct kft_thread_file *th, const char *path, bool unread,
+			struct kft_error *err)
 {
 	const struct kft_thread_hdr *h = &th->hdr;
 	uint64_t size = th->map_size;
@@ -143,6 +145,10 @@ static int check_thread(struct kft_thread_file *th, const char *path, struct kft
 	    h->nsites > h->sites_cap || h->sites_cap > (size - h->sites_off) / sizeof(struct kft_site))
 		return kft_error_set(err, "%s: corrupt: call sites outside the file "
 				     "(truncated?)", path);
+	if (h->overwrite && !h->capacity && h->head)
+		return kft_error_set(err, "%s: corrupt: records in an empty ring", path);
+	if (unread)
+		return 0;
 	/* the records past the .kfz's must be in the file */
 	if (!h->overwrite && h->head > h->capacity && h->head > th->zcount && th->z)
 		return kft_error_set(err, "%s: %llu records, of which its .kfz holds %llu and "
@@ -159,8 +165,6 @@ static int check_thread(struct kft_thread_file *th, const char *path, struct kft
 				     "its ring the last %llu: the .kfz is cut short or damaged",
 				     path, (unsigned long long)h->head,
 				     (unsigned long long)th->zcount, (unsigned long long)h->ring);
-	if (h->overwrite && !h->capacity && h->head)
-		return kft_error_set(err, "%s: corrupt: records in an empty ring", path);
 	return 0;
 }
 
@@ -284,11 +288,12 @@ static int open_thread(struct kft_trace *tr, const char *name, struct kft_error 
 		goto out;
 	}
 	memcpy(&th->hdr, th->map, sizeof(th->hdr));
-	if (!th->hdr.overwrite && kft_zrecs_open(path, &tr->zcache, &th->z, &th->zcount, err)) {
+	if (!th->hdr.overwrite && !tr->records_unread &&
+	    kft_zrecs_open(path, &tr->zcache, &th->z, &th->zcount, err)) {
 		munmap(th->map, th->map_size);
 		goto out;
 	}
-	if (check_thread(th, path, err)) {
+	if (check_thread(th, path, tr->records_unread, err)) {
 		kft_zrecs_close(th->z);
 		munmap(th->map, th->map_size);
 		goto out;

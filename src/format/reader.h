@@ -196,7 +196,8 @@ enum kft_open_flags {
 	KFT_OPEN_NO_ARGS = 4,
 	/* the caller reads no records, only the threads' headers, sites and
 	 * counters (kft record's own reading): the records are not faulted
-	 * in ahead */
+	 * in ahead, nor the .kfz files opened (the compression of kft
+	 * record's finish waits for this reading) */
 	KFT_OPEN_NO_RECORDS = 8,
 };
 int kft_trace_open_as(struct kft_trace *tr, const char *dir, unsigned int flags,
