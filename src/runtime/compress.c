@@ -11,14 +11,16 @@
  *
  * Compressing takes some 10 ns a record, on another CPU. While a thread
  * runs, the newest records of its log stay raw (KFT_COMPRESS_BEHIND,
- * 4 MiB: 262,144 calls): a run shorter than that is never disturbed, and
+ * 256 KiB: 16,384 calls): a run shorter than that is never disturbed, and
  * `kft record` compresses its logs once the program has ended. A longer
  * run is compressed as it goes, so the disk holds at most about that much
  * raw per thread, and what is left for `kft record` after the program is
  * short: the whole process ends sooner (fib 32, 7 million calls: 390 ->
- * 325 ms) while the program's own time stays as it was. (Where CPUs share
- * a core the helper's work could stretch the durations kft measures; a
- * larger KFT_COMPRESS_BEHIND keeps it off the run.)
+ * 325 ms with 4 MiB behind; 4 MiB -> 256 KiB took kft record's packing
+ * at the end from 3 to 5 ms to under 1, and 21 paired runs 9 ms off the
+ * whole) while the program's own time stays as it was. (Where
+ * CPUs share a core the helper's work could stretch the durations kft
+ * measures; a larger KFT_COMPRESS_BEHIND keeps it off the run.)
  *
  * A log the helper follows from its start is a ring (trace-format.h's
  * ring, thread.c): once grown to KFT_RING_RECS records it wraps, and the
@@ -43,7 +45,7 @@
 #define ZSLOTS 1024
 #define ROUND_CHUNKS 64			/* frames per log per round (4 MiB of records) */
 #define BATCH_RECS (1ULL << 20)		/* sync and punch every 16 MiB of records */
-#define BEHIND_DEFAULT (1ULL << 18)	/* records left raw behind a running writer */
+#define BEHIND_DEFAULT (1ULL << 14)	/* records left raw behind a running writer */
 
 static uint64_t behind = BEHIND_DEFAULT;
 
