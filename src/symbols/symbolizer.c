@@ -253,6 +253,15 @@ void kft_symbolizer_free(struct kft_symbolizer *sz)
 	free(sz);
 }
 
+const struct kft_elf *kft_symbolizer_elf_read(const struct kft_symbolizer *sz, const char *path)
+{
+	for (size_t i = 0; i < sz->nfiles; i++)
+		if (!strcmp(sz->files[i].path, path))
+			return sz->files[i].saved == SIZE_MAX && sz->files[i].ok ? &sz->files[i].own
+										 : NULL;
+	return NULL;
+}
+
 static size_t file_index(struct kft_symbolizer *sz, const char *path)
 {
 	struct elf_file *bigger, *f;

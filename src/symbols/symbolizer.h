@@ -13,6 +13,8 @@
 
 #include "../common/error.h"
 
+struct kft_elf;
+
 struct kft_symbolizer;
 
 struct kft_symbol {
@@ -40,6 +42,9 @@ void kft_symbolizer_set_demangle(struct kft_symbolizer *sz, bool on);
  * (known when a call needs it). Those not taken before, each once. */
 size_t kft_symbolizer_take_warnings(struct kft_symbolizer *sz, char *const **list);
 void kft_symbolizer_free(struct kft_symbolizer *sz);
+/* The symbol table of the file at path as sz read it from disk to name an
+ * address in it (planned functions included), or NULL if it has not. */
+const struct kft_elf *kft_symbolizer_elf_read(const struct kft_symbolizer *sz, const char *path);
 
 /*
  * Which memory map names what process image `session` ran at time ns:

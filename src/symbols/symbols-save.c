@@ -152,8 +152,14 @@ int kft_symbols_save(const char *dir, const struct kft_trace *tr, struct kft_sym
 	}
 	fputs("kft-symbols 1\n", f);
 	for (size_t i = 0; i < p.n; i++) {
+		/* (read already to name the trace's addresses, most often) */
+		const struct kft_elf *read = kft_symbolizer_elf_read(sz, p.v[i].path);
 		struct kft_elf elf;
 
+		if (read) {
+			write_module(f, &p.v[i], read);
+			continue;
+		}
 		if (kft_elf_open(&elf, p.v[i].path, NULL))
 			continue;	/* gone already: names stay to be found on disk */
 		kft_elf_add_planned_functions(&elf, dir, p.v[i].path);
