@@ -463,7 +463,10 @@ struct kft_zhdr {
 	uint32_t hdr_size;		/* sizeof(struct kft_zhdr) */
 	uint32_t chunk_recs;		/* KFT_ZCHUNK_RECS */
 	uint32_t codec;			/* KFT_ZCODEC_* */
-	uint64_t spare;
+	uint64_t resume;		/* the newest whole frame, for a writer that
+					 * continues the file: kft_zresume_hint of
+					 * its offset and first record, written after
+					 * it; 0: none (read every frame's header) */
 };
 
 struct kft_zframe {
@@ -476,15 +479,30 @@ struct kft_zframe {
 
 /* Whether the .kfz bytes map[0, size) hold at off a whole frame of the
  * records from first on (*f its header); not, where a crash or a full
- * disk cut the file short. */
+ * disk cut the file short. kft_zframe_whole: the same, for a header read
+ * from off of a file of size bytes. */
+static inline KFT_NOTRACE bool kft_zframe_whole(const struct kft_zframe *f, uint64_t size,
+						uint64_t off, uint64_t first)
+{
+	return off <= size && size - off >= sizeof(*f) && f->magic == KFT_ZFRAME_MAGIC &&
+	       f->first == first && f->nrecs && f->nrecs <= KFT_ZCHUNK_RECS &&
+	       f->zsize <= size - off - sizeof(*f);
+}
+
 static inline KFT_NOTRACE bool kft_zframe_at(const char *map, uint64_t size, uint64_t off,
 					     uint64_t first, struct kft_zframe *f)
 {
 	if (off > size || size - off < sizeof(*f))
 		return false;
 	memcpy(f, map + off, sizeof(*f));
-	return f->magic == KFT_ZFRAME_MAGIC && f->first == first && f->nrecs &&
-	       f->nrecs <= KFT_ZCHUNK_RECS && f->zsize <= size - off - sizeof(*f);
+	return kft_zframe_whole(f, size, off, first);
+}
+
+/* The .kfz header's resume for a frame at off whose first record is
+ * first: the offset, and 16 bits of first to check it by. */
+static inline KFT_NOTRACE uint64_t kft_zresume_hint(uint64_t off, uint64_t first)
+{
+	return off << 16 | (uint16_t)((first * 0x9e3779b97f4a7c15ULL) >> 48);
 }
 
 /* Whether name is a thread file's: thread-*.kft. */

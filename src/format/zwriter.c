@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -29,15 +30,66 @@ static KFT_NOTRACE int read_all(int fd, void *buf, size_t len, uint64_t off)
 	return n == (ssize_t)len ? 0 : -1;
 }
 
-/* Find where the whole frames end; drop what follows. The frames'
- * headers are read through a map: one read each cost more than the
- * packing of what a program left for kft record. */
+/* The whole frames' walk from *off (records from w->done on), each header
+ * read by itself: the few a resume hint leaves. */
+static KFT_NOTRACE void walk_read(struct kft_zwriter *w, uint64_t size, uint64_t *off)
+{
+	struct kft_zframe f;
+
+	while (!w->sealed && !read_all(w->z_fd, &f, sizeof(f), *off) &&
+	       kft_zframe_whole(&f, size, *off, w->done)) {
+		*off += sizeof(f) + f.zsize;
+		w->done += f.nrecs;
+		w->sealed = f.nrecs < KFT_ZCHUNK_RECS;
+	}
+}
+
+/* The whole frames' walk from the first, through a map: one read each
+ * cost more than the packing of what a program left for kft record. */
+static KFT_NOTRACE int walk_all(struct kft_zwriter *w, uint64_t size, uint64_t *off)
+{
+	const char *map = mmap(NULL, size, PROT_READ, MAP_SHARED, w->z_fd, 0);
+
+	if (map == MAP_FAILED)
+		return -1;
+	/* (in one call: a fault every 16 pages was 190 of fib's) */
+	kft_populate((void *)map, size, MADV_POPULATE_READ);
+	while (!w->sealed) {
+		struct kft_zframe f;
+
+		if (!kft_zframe_at(map, size, *off, w->done, &f))
+			break;
+		*off += sizeof(f) + f.zsize;
+		w->done += f.nrecs;
+		w->sealed = f.nrecs < KFT_ZCHUNK_RECS;
+	}
+	munmap((void *)map, size);
+	return 0;
+}
+
+/* Where the resume hint points, if it checks out: the frame there is
+ * whole and its first record is the one the hint says. */
+static KFT_NOTRACE bool hinted(struct kft_zwriter *w, const struct kft_zhdr *zh, uint64_t size,
+			       uint64_t *off)
+{
+	uint64_t at = zh->resume >> 16;
+	struct kft_zframe f;
+
+	if (!zh->resume || at < sizeof(*zh) || read_all(w->z_fd, &f, sizeof(f), at) ||
+	    kft_zresume_hint(at, f.first) != zh->resume || !kft_zframe_whole(&f, size, at, f.first))
+		return false;
+	*off = at;
+	w->done = f.first;
+	return true;
+}
+
+/* Find where the whole frames end, from the header's resume hint if it
+ * checks out, else from the first; drop what follows. */
 static KFT_NOTRACE int resume(struct kft_zwriter *w)
 {
 	struct kft_zhdr zh;
 	struct stat st;
 	uint64_t off = sizeof(zh), size;
-	const char *map;
 
 	if (fstat(w->z_fd, &st))
 		return -1;
@@ -54,30 +106,19 @@ static KFT_NOTRACE int resume(struct kft_zwriter *w)
 		return ftruncate(w->z_fd, (off_t)w->zlen);
 	}
 	size = (uint64_t)st.st_size;
-	map = mmap(NULL, size, PROT_READ, MAP_SHARED, w->z_fd, 0);
-	if (map == MAP_FAILED)
+	if (read_all(w->z_fd, &zh, sizeof(zh), 0))
 		return -1;
-	/* (in one call: a fault every 16 pages was 190 of fib's) */
-	kft_populate((void *)map, size, MADV_POPULATE_READ);
-	memcpy(&zh, map, sizeof(zh));
 	if (memcmp(zh.magic, KFT_ZREC_MAGIC, sizeof(KFT_ZREC_MAGIC)) ||
 	    zh.hdr_size != sizeof(zh) || zh.chunk_recs != KFT_ZCHUNK_RECS ||
 	    !kft_zcodec_known(zh.codec)) {
-		munmap((void *)map, size);
 		errno = EINVAL;		/* not ours to append to */
 		return -1;
 	}
 	w->codec = zh.codec;
-	while (!w->sealed) {
-		struct kft_zframe f;
-
-		if (!kft_zframe_at(map, size, off, w->done, &f))
-			break;
-		off += sizeof(f) + f.zsize;
-		w->done += f.nrecs;
-		w->sealed = f.nrecs < KFT_ZCHUNK_RECS;
-	}
-	munmap((void *)map, size);
+	if (hinted(w, &zh, size, &off))
+		walk_read(w, size, &off);
+	else if (walk_all(w, size, &off))
+		return -1;
 	w->zlen = off;
 	return off < size ? ftruncate(w->z_fd, (off_t)off) : 0;
 }
@@ -183,6 +224,7 @@ KFT_NOTRACE void kft_zpacker_free(struct kft_zpacker *p)
 KFT_NOTRACE int kft_zwriter_append(struct kft_zwriter *w, const void *frame, size_t len, uint32_t n)
 {
 	struct kft_zframe f;
+	uint64_t hint;
 
 	memcpy(&f, frame, sizeof(f));
 	if (w->sealed || f.first != w->done || f.nrecs != n)
@@ -192,6 +234,13 @@ KFT_NOTRACE int kft_zwriter_append(struct kft_zwriter *w, const void *frame, siz
 		if (ftruncate(w->z_fd, (off_t)w->zlen))
 			w->sealed = true;	/* and cannot be undone: add no more */
 		return -1;
+	}
+	/* (after the frame: the hint names only frames that are whole; one
+	 * not written leaves it on one before, still right) */
+	hint = kft_zresume_hint(w->zlen, f.first);
+	if (pwrite(w->z_fd, &hint, sizeof(hint), offsetof(struct kft_zhdr, resume)) !=
+	    (ssize_t)sizeof(hint)) {
+		/* a resume walks from an older frame, or from the first */
 	}
 	w->zlen += len;
 	w->done += n;

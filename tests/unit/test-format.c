@@ -544,25 +544,21 @@ static void assert_kfz_holds(const char *dir, const char *name, const struct kft
 	kft_zcache_free(cache);
 }
 
-/* A new .kfz is written in the newest codec; one an older kft began (a
- * killed run's, say) is continued in its own, and both read back. */
-static void test_zwriter_keeps_codec(void **state)
+/* A thread file of ZN records in a new directory dir (its template
+ * filled in), its records as written into raw, its .kfz's path into
+ * zpath: the descriptor of dir. */
+enum { ZN = 3 * KFT_ZCHUNK_RECS + 100 };
+
+static int zwriter_fixture(char *dir, struct kft_rec *raw, char *zpath, size_t zsize)
 {
-	enum { N = 3 * KFT_ZCHUNK_RECS + 100 };
-	static struct kft_rec_data data[N];
-	static struct kft_rec raw[N];
+	static struct kft_rec_data data[ZN];
 	struct kft_thread_out t = { .session = 1, .pid = 7, .tid = 7, .comm = "t", .recs = data,
-				    .nrecs = N };
+				    .nrecs = ZN };
 	struct kft_thread_hdr h;
 	struct kft_error err = { 0 };
-	struct kft_zwriter w;
-	struct kft_zhdr zh;
-	char dir[] = "/tmp/kft-unit-XXXXXX", zpath[512];
-	const char *name = "thread-1-7-0.kft";
 	int dirfd, fd;
 
-	(void)state;
-	for (uint32_t i = 0; i < N; i++)
+	for (uint32_t i = 0; i < ZN; i++)
 		data[i] = (struct kft_rec_data){ .func = 0x401000 + (i % 3) * 64,
 						 .call_site = 0x402000 + i % 5,
 						 .entry_ns = 1000000 + (uint64_t)i * 37 - (i % 4) * 90,
@@ -570,12 +566,28 @@ static void test_zwriter_keeps_codec(void **state)
 	assert_non_null(mkdtemp(dir));
 	assert_int_equal(kft_thread_write(dir, &t, &err), 0);
 	dirfd = open(dir, O_RDONLY | O_DIRECTORY);
-	fd = openat(dirfd, name, O_RDONLY);
+	fd = openat(dirfd, "thread-1-7-0.kft", O_RDONLY);
 	assert_true(dirfd >= 0 && fd >= 0);
 	assert_int_equal(pread(fd, &h, sizeof(h), 0), sizeof(h));
-	assert_int_equal(pread(fd, raw, sizeof(raw), (off_t)h.records_off), sizeof(raw));
+	assert_int_equal(pread(fd, raw, ZN * sizeof(*raw), (off_t)h.records_off),
+			 ZN * sizeof(*raw));
 	close(fd);
-	snprintf(zpath, sizeof(zpath), "%s/thread-1-7-0.kfz", dir);
+	snprintf(zpath, zsize, "%s/thread-1-7-0.kfz", dir);
+	return dirfd;
+}
+
+/* A new .kfz is written in the newest codec; one an older kft began (a
+ * killed run's, say) is continued in its own, and both read back. */
+static void test_zwriter_keeps_codec(void **state)
+{
+	static struct kft_rec raw[ZN];
+	struct kft_zwriter w;
+	struct kft_zhdr zh;
+	char dir[] = "/tmp/kft-unit-XXXXXX", zpath[512];
+	const char *name = "thread-1-7-0.kft";
+	int dirfd = zwriter_fixture(dir, raw, zpath, sizeof(zpath)), fd;
+
+	(void)state;
 
 	/* new: the newest codec */
 	assert_int_equal(kft_zwriter_open(&w, dirfd, name), 0);
@@ -610,6 +622,70 @@ static void test_zwriter_keeps_codec(void **state)
 	assert_int_equal(write(fd, &zh, sizeof(zh)), sizeof(zh));
 	close(fd);
 	assert_int_equal(kft_zwriter_open(&w, dirfd, name), -1);
+	unlinkat(dirfd, "thread-1-7-0.kfz", 0);
+	unlinkat(dirfd, name, 0);
+	close(dirfd);
+	rmdir(dir);
+}
+
+/* Set the .kfz's resume hint to v. */
+static void set_resume(const char *zpath, uint64_t v)
+{
+	int fd = open(zpath, O_WRONLY);
+
+	assert_true(fd >= 0);
+	assert_int_equal(pwrite(fd, &v, sizeof(v), offsetof(struct kft_zhdr, resume)), sizeof(v));
+	close(fd);
+}
+
+/* A writer continuing a .kfz starts at the frame its header's resume hint
+ * names, and where the hint does not check out (garbage, an older frame,
+ * a crash's half frame after it) finds the same end by reading the frames
+ * from the first. */
+static void test_zwriter_resumes_at_the_hint(void **state)
+{
+	static struct kft_rec raw[ZN];
+	struct kft_zwriter w;
+	struct kft_zhdr zh;
+	struct kft_zframe f;
+	char dir[] = "/tmp/kft-unit-XXXXXX", zpath[512];
+	const char *name = "thread-1-7-0.kft";
+	uint64_t first_frame = sizeof(zh), whole;
+	int dirfd = zwriter_fixture(dir, raw, zpath, sizeof(zpath)), fd;
+
+	(void)state;
+
+	assert_int_equal(kft_zwriter_open(&w, dirfd, name), 0);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(kft_zwriter_add(&w, KFT_ZCHUNK_RECS), 0);
+	whole = w.zlen;
+	kft_zwriter_close(&w);
+	/* the hint names the third frame */
+	fd = open(zpath, O_RDWR);
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, &zh, sizeof(zh), 0), sizeof(zh));
+	assert_int_equal(pread(fd, &f, sizeof(f), (off_t)(zh.resume >> 16)), sizeof(f));
+	assert_int_equal(f.first, 2 * KFT_ZCHUNK_RECS);
+	assert_int_equal(zh.resume, kft_zresume_hint(zh.resume >> 16, f.first));
+	/* a crash's half frame after the last whole one */
+	assert_int_equal(pwrite(fd, "KFZF half", 9, (off_t)whole), 9);
+	close(fd);
+	for (int round = 0; round < 3; round++) {
+		/* the hint; garbage; an older frame's */
+		if (round == 1)
+			set_resume(zpath, 12345);
+		if (round == 2)
+			set_resume(zpath, kft_zresume_hint(first_frame, 0));
+		assert_int_equal(kft_zwriter_open(&w, dirfd, name), 0);
+		assert_int_equal(w.done, 3 * KFT_ZCHUNK_RECS);
+		assert_int_equal(w.zlen, whole);
+		kft_zwriter_close(&w);
+	}
+	/* and what it goes on with reads back whole */
+	assert_int_equal(kft_zwriter_open(&w, dirfd, name), 0);
+	assert_int_equal(kft_zwriter_add(&w, 100), 0);
+	kft_zwriter_close(&w);
+	assert_kfz_holds(dir, name, raw, ZN);
 	unlinkat(dirfd, "thread-1-7-0.kfz", 0);
 	unlinkat(dirfd, name, 0);
 	close(dirfd);
@@ -870,6 +946,7 @@ int main(void)
 		cmocka_unit_test(test_args_index_v3),
 		cmocka_unit_test(test_args_file_cursor),
 		cmocka_unit_test(test_zwriter_keeps_codec),
+		cmocka_unit_test(test_zwriter_resumes_at_the_hint),
 		cmocka_unit_test(test_zcodec_made_up_frames),
 		cmocka_unit_test(test_rice_damaged_frames),
 		cmocka_unit_test(test_site_table),
