@@ -1,9 +1,10 @@
-// SPDX-License-Identifier: GPL-2.0-only
+// SPDX-License-Identifier: LGPL-2.1
 #include <time.h>
 
+#include "compiler.h"
 #include "mono-clock.h"
 
-uint64_t kft_mono_now_ns(void)
+KFT_NOTRACE uint64_t kft_mono_now_ns(void)
 {
 	struct timespec ts;
 
@@ -11,7 +12,7 @@ uint64_t kft_mono_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-void kft_nap_ms(long ms)
+KFT_NOTRACE void kft_nap_ms(long ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
 

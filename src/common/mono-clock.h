@@ -1,5 +1,6 @@
-/* SPDX-License-Identifier: GPL-2.0-only */
-/* The tools' clock: CLOCK_MONOTONIC, the clock a trace's times count on. */
+/* SPDX-License-Identifier: LGPL-2.1 */
+/* CLOCK_MONOTONIC, the clock a trace's times count on: the tools' and the
+ * runtime's. */
 #ifndef KFT_MONO_CLOCK_H
 #define KFT_MONO_CLOCK_H
 

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1
 #include <fcntl.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #if defined(__x86_64__)
 #include <cpuid.h>
@@ -9,15 +8,8 @@
 #endif
 
 #include "compiler.h"
+#include "mono-clock.h"
 #include "tsc-rate.h"
-
-static KFT_NOTRACE uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 #if defined(__x86_64__)
 static KFT_NOTRACE bool kernel_uses_tsc(void)
@@ -53,8 +45,9 @@ KFT_NOTRACE void kft_tsc_pair(uint64_t *tsc, uint64_t *ns)
 {
 	uint64_t best = UINT64_MAX;
 
+	*tsc = *ns = 0;
 	for (int i = 0; i < 8; i++) {
-		uint64_t t1 = __rdtsc(), m = mono_ns(), t2 = __rdtsc();
+		uint64_t t1 = __rdtsc(), m = kft_mono_now_ns(), t2 = __rdtsc();
 
 		if (t2 - t1 < best) {
 			best = t2 - t1;
@@ -72,7 +65,7 @@ KFT_NOTRACE bool kft_tsc_usable(void)
 KFT_NOTRACE void kft_tsc_pair(uint64_t *tsc, uint64_t *ns)
 {
 	*tsc = 0;
-	*ns = mono_ns();
+	*ns = kft_mono_now_ns();
 }
 #endif
 
@@ -80,7 +73,7 @@ KFT_NOTRACE uint64_t kft_tsc_mult_since(uint64_t t0, uint64_t n0)
 {
 	uint64_t t1, n1;
 
-	while (mono_ns() - n0 < KFT_TSC_RATE_SPAN_NS)
+	while (kft_mono_now_ns() - n0 < KFT_TSC_RATE_SPAN_NS)
 		;
 	kft_tsc_pair(&t1, &n1);
 	if (t1 <= t0 || n1 <= n0)

@@ -5,26 +5,18 @@
  * rdtsc. Where the CPU's TSC is invariant and the kernel itself keeps
  * time with it (so it runs in step on every CPU), kft reads the TSC and
  * turns ticks into CLOCK_MONOTONIC nanoseconds with a rate measured
- * against clock_gettime: by `kft record` while it set the run up
- * (common/tsc-rate.h; the control file has it), else here over 1 ms at start-up
- * (relative error about 1e-5). Otherwise, or with KFT_CLOCK=monotonic,
- * it calls clock_gettime.
+ * against clock_gettime: by `kft record` while it set the run up (the
+ * control file has it; common/tsc-rate.h), else here over 1 ms at
+ * start-up (relative error about 1e-5). Otherwise, or with
+ * KFT_CLOCK=monotonic, it calls clock_gettime.
  */
 #include <string.h>
-#include <time.h>
 
+#include "../common/mono-clock.h"
 #include "../common/tsc-rate.h"
 #include "runtime.h"
 
 struct kft_clock kft_clock KFT_HIDDEN;
-
-KFT_NOTRACE uint64_t kft_mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 KFT_NOTRACE void kft_clock_init(uint64_t clock_base, uint64_t mult)
 {
@@ -48,5 +40,5 @@ KFT_NOTRACE void kft_clock_init(uint64_t clock_base, uint64_t mult)
 
 KFT_NOTRACE uint64_t kft_clock_slow(void)
 {
-	return kft_mono_ns() - kft_clock.base;
+	return kft_mono_now_ns() - kft_clock.base;
 }

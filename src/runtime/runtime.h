@@ -186,8 +186,6 @@ struct kft_clock {
 extern struct kft_clock kft_clock KFT_HIDDEN;
 /* tsc_mult: the TSC's rate kft record measured (0: none, measure it) */
 void kft_clock_init(uint64_t clock_base, uint64_t tsc_mult) KFT_HIDDEN;
-/* CLOCK_MONOTONIC now, in ns (the clock bases are in it) */
-uint64_t kft_mono_ns(void) KFT_HIDDEN;
 uint64_t kft_clock_slow(void) KFT_HIDDEN;
 
 /*

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "../format/control.h"
+#include "../common/mono-clock.h"
 #include "runtime.h"
 
 /* defined by the program, when it was linked with kft embed's file */
@@ -58,7 +59,7 @@ static KFT_NOTRACE int put_trace_files(int dirfd)
 	if (kft_config_parse(&cfg, kft_embedded_config, strlen(kft_embedded_config),
 			     "kft_embedded_config", NULL))
 		kft_config_init(&cfg);	/* checked by kft embed: not expected */
-	kft_control_init(&ctl, kft_mono_ns(),
+	kft_control_init(&ctl, kft_mono_now_ns(),
 			 KFT_MODE_TIMED | (cfg.autorepeat ? KFT_MODE_AUTOREPEAT : 0) |
 				 (cfg.overwrite ? KFT_MODE_OVERWRITE : 0),
 			 true);
@@ -119,6 +120,6 @@ KFT_NOTRACE void kft_static_run_end(void)
 
 	if (!maker || getpid() != maker || !kft_rt.ctl)
 		return;
-	ended = kft_mono_ns() - kft_rt.ctl->clock_base_ns;
+	ended = kft_mono_now_ns() - kft_rt.ctl->clock_base_ns;
 	__atomic_store_n(&kft_rt.ctl->ended_ns, ended ? ended : 1, __ATOMIC_RELEASE);
 }
