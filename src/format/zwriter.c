@@ -30,6 +30,15 @@ static KFT_NOTRACE int read_all(int fd, void *buf, size_t len, uint64_t off)
 	return n == (ssize_t)len ? 0 : -1;
 }
 
+/* The whole frame f at *off taken: the walk goes on past it. */
+static KFT_NOTRACE void take_frame(struct kft_zwriter *w, const struct kft_zframe *f,
+				   uint64_t *off)
+{
+	*off += sizeof(*f) + f->zsize;
+	w->done += f->nrecs;
+	w->sealed = f->nrecs < KFT_ZCHUNK_RECS;
+}
+
 /* The whole frames' walk from *off (records from w->done on), each header
  * read by itself: the few a resume hint leaves. */
 static KFT_NOTRACE void walk_read(struct kft_zwriter *w, uint64_t size, uint64_t *off)
@@ -37,11 +46,8 @@ static KFT_NOTRACE void walk_read(struct kft_zwriter *w, uint64_t size, uint64_t
 	struct kft_zframe f;
 
 	while (!w->sealed && !read_all(w->z_fd, &f, sizeof(f), *off) &&
-	       kft_zframe_whole(&f, size, *off, w->done)) {
-		*off += sizeof(f) + f.zsize;
-		w->done += f.nrecs;
-		w->sealed = f.nrecs < KFT_ZCHUNK_RECS;
-	}
+	       kft_zframe_whole(&f, size, *off, w->done))
+		take_frame(w, &f, off);
 }
 
 /* The whole frames' walk from the first, through a map: one read each
@@ -59,9 +65,7 @@ static KFT_NOTRACE int walk_all(struct kft_zwriter *w, uint64_t size, uint64_t *
 
 		if (!kft_zframe_at(map, size, *off, w->done, &f))
 			break;
-		*off += sizeof(f) + f.zsize;
-		w->done += f.nrecs;
-		w->sealed = f.nrecs < KFT_ZCHUNK_RECS;
+		take_frame(w, &f, off);
 	}
 	munmap((void *)map, size);
 	return 0;
