@@ -25,8 +25,9 @@
 # Debian's own dash, stripped as installed, is patched as it loads too,
 # its functions found in its .eh_frame: its truth is a run counting each
 # function's entry with a uprobe (tracefs), without kft; the signal
-# handler (the function kft logs in a signal's context: onsig) is left out
-# on both sides, as above.
+# handler (the function kft logs in a signal's context: onsig) and the
+# functions that call wait3 (its waitone, waitproc inlined) are left out on
+# both sides, as above.
 #
 # A second program, Debian's gzip from its source package, built plain
 # (gcc and clang, -O2), compresses a file at three levels under kft
@@ -269,6 +270,19 @@ left_out() {
 	awk 'FILENAME == ARGV[1] { skip[$1] = 1; next } !($1 in skip)' "$1" "$2"
 }
 
+# callers_of BIN STARTS PLT: the functions of BIN (starting at the sorted
+# hex addresses in STARTS) with a call to PLT@plt, named func_ADDRESS
+callers_of() {
+	objdump -d --no-show-raw-insn "$1" | awk -v plt="<$3@plt>" '$2 == "call" && $NF == plt {
+		sub(/:$/, "", $1); print $1 }' | sort -u | while read -r site; do
+		local a f=
+		while read -r a; do
+			[ $((0x$a)) -le $((0x$site)) ] && [ $((0x$a)) -gt $((0x${f:-0})) ] && f=$a
+		done <"$2"
+		echo "func_$f"
+	done
+}
+
 # judge_plain NAME DIR TRUTH_OUT [LIMIT]: a plain build's runs in DIR
 # (out, err, and truth.counts and kft.counts without what is left out)
 # against the untraced output TRUTH_OUT; with LIMIT, at most 1% of the
@@ -389,6 +403,8 @@ debian_uprobes() {
 	# the signal handler, and what kft left alone, on both sides
 	"$kft" log "$dir/t" 2>/dev/null | awk '/^--------/ { rows = 1; next }
 		rows && $3 ~ /i$/ { print $4 }' | sort -u | cat - "$dir/left" >"$dir/skip"
+	# and the wait for children, whose count depends on timing
+	callers_of "$bin" "$dir/starts" wait3 >>"$dir/skip"
 	kd_counts "$dir/t" 2>"$dir/kd.err" | left_out "$dir/skip" - | sort >"$dir/kft.counts"
 	left_out "$dir/skip" "$dir/uprobe.counts" | sort >"$dir/truth.counts"
 	if [ -n "$lost" ]; then
