@@ -15,7 +15,8 @@
 #
 # Workloads: fib (tiny functions), work (merge sort, hashing, a tree:
 # varied depth and real work per call), mt4 (4 threads of fib); storm
-# (200 short children or threads: the cost of starting a log); libcalls
+# (200 short children or threads: the cost of starting a log; 200
+# openings of a library: the cost of following it); libcalls
 # (2 million strlen calls through the PLT: kft --libcalls against
 # uftrace, which records library calls by default); args (every call of
 # fib saving its argument and return value: kft -A/-R against uftrace's
@@ -292,18 +293,24 @@ echo "  arguments: kft $(args_added kft-args) ns (without $(args_added kft))," \
      "-a: kft $(args_added kft-auto), uftrace $(args_added uftrace-auto)" >&2
 
 # --- set-up cost: 200 processes, 200 threads, 1000 calls each --------------
-gcc -O2 -g -o "$out/storm-base" bench/storm.c -lpthread
-gcc -O2 -g -finstrument-functions -o "$out/storm-inst" bench/storm.c -lpthread
+# (and 200 dlopen and dlclose of a library, 1000 calls into it each time)
+gcc -O2 -g -o "$out/storm-base" bench/storm.c -lpthread -ldl
+gcc -O2 -g -finstrument-functions -o "$out/storm-inst" bench/storm.c -lpthread -ldl
+gcc -O2 -g -shared -fPIC -o "$out/storm-lib-base.so" bench/storm-lib.c
+gcc -O2 -g -shared -fPIC -finstrument-functions -o "$out/storm-lib-inst.so" bench/storm-lib.c
 declare -A S
-for kind in procs threads; do
+for kind in procs threads dlopens; do
 	for tool in base kft uftrace; do
 		ts=()
 		for i in $(seq "$runs"); do
 			rm -rf "$tmp/storm"
+			lib=()
+			[ $kind = dlopens ] && lib=("$out/storm-lib-$([ $tool = base ] && echo base || echo inst).so")
 			case $tool in
-			base) run "$out/storm-base" $kind 200 1000 ;;
-			kft) run "$kft" record -o "$tmp/storm" -- "$out/storm-inst" $kind 200 1000 ;;
-			uftrace) run uftrace record --no-libcall -d "$tmp/storm" "$out/storm-inst" $kind 200 1000 ;;
+			base) run "$out/storm-base" $kind 200 1000 "${lib[@]}" ;;
+			kft) run "$kft" record -o "$tmp/storm" -- "$out/storm-inst" $kind 200 1000 "${lib[@]}" ;;
+			uftrace) run uftrace record --no-libcall -d "$tmp/storm" "$out/storm-inst" $kind 200 1000 \
+				"${lib[@]}" ;;
 			esac
 			ts+=("$elapsed_ns")
 		done
@@ -436,12 +443,13 @@ rat() { awk -v a="$1" -v b="$2" 'BEGIN { printf (b > 0 ? "%.2f" : "-"), a / b }'
 	     "uftrace ${F[fib,uftrace-all]}; perf stat: kft ${PF[kft-all]:-?}, --no-compress" \
 	     "${PF[kft-raw]:-?}, uftrace ${PF[uftrace-all]:-?} (target 500)"
 	echo
-	echo "Set-up cost, 200 children (fork, one at a time) or 200 threads (4 at a time), 1000 calls" \
-	     "each, trace on $(findmnt -n -o FSTYPE -T "$tmp"); ms added per child or thread (target 0.5):"
+	echo "Set-up cost, 200 children (fork, one at a time), 200 threads (4 at a time) or 200" \
+	     "dlopen and dlclose of a library, 1000 calls each, trace on $(findmnt -n -o FSTYPE -T "$tmp");" \
+	     "ms added per child, thread or opening (target 0.5):"
 	echo
 	echo "| storm | untraced ms | kft ms | uftrace ms | kft per child | uftrace per child | ratio |"
 	echo "|---|---|---|---|---|---|---|"
-	for kind in procs threads; do
+	for kind in procs threads dlopens; do
 		awk -v b="${S[$kind,base]}" -v k="${S[$kind,kft]}" -v u="${S[$kind,uftrace]}" -v n="$kind" \
 			'BEGIN { kc = (k - b) / 200e6; uc = (u - b) / 200e6
 				 printf "| %s | %.1f | %.1f | %.1f | %.3f | %.3f | %.2f |\n", n, b / 1e6, k / 1e6,

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 
 #include "runtime.h"
@@ -112,6 +113,8 @@ KFT_NOTRACE const char *kft_object_path(const struct dl_phdr_info *info, char *o
 	for (size_t i = 0; i < info->dlpi_phnum && !addr; i++)
 		if (info->dlpi_phdr[i].p_type == PT_LOAD)
 			addr = info->dlpi_addr + info->dlpi_phdr[i].p_vaddr;
+	if (addr == getauxval(AT_SYSINFO_EHDR))
+		return NULL;	/* (without reading the maps) */
 	buf = malloc(cap);
 	if (!buf || !addr || !read_self_maps(&buf, &len, &cap)) {
 		free(buf);

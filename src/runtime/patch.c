@@ -31,6 +31,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -59,6 +60,22 @@ struct module_sites {
 
 static struct module_sites modules[MAX_MODULES];
 static int nmodules;			/* read by the trap handler: atomic */
+
+/* What a loaded object held when last looked at, by its base and the
+ * file behind it: each dlopen looks at every object again, and reading
+ * one's headers maps and unmaps its file (a TLB shootdown on every CPU
+ * the program runs on). */
+struct seen_object {
+	uintptr_t base;
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtime;
+	struct module_sites *m;		/* NULL: it has no sites */
+};
+
+static struct seen_object seen[MAX_MODULES];
+static int nseen;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static bool calls_on = true;		/* what the sites hold now */
 static int live = -1;			/* membarrier SYNC_CORE: -1 not asked yet, 0 no, 1 yes */
@@ -247,11 +264,15 @@ static KFT_NOTRACE void rewrite(const struct module_sites *m, bool calls)
 	mprotect((void *)lo, len, PROT_READ | PROT_EXEC);
 }
 
-/* Note one module's sites, once; NULL if it has none or no stub. */
+/* Note one module's sites; NULL if it has none or no stub. A module
+ * whose list lies where an earlier one's did (that one closed, this one
+ * opened in its place, or the same file rebuilt) takes over its entry,
+ * and its stub if that is within reach. */
 static KFT_NOTRACE struct module_sites *add_module(const char *path, uintptr_t base)
 {
 	struct module_sites *m = NULL;
 	const uintptr_t *entry;
+	uintptr_t lo = UINTPTR_MAX, hi = 0, stub;
 	struct kft_elf elf;
 	size_t n;
 
@@ -262,40 +283,66 @@ static KFT_NOTRACE struct module_sites *add_module(const char *path, uintptr_t b
 	kft_elf_close(&elf);
 	if (!n)
 		return NULL;
-	for (int i = 0; i < nmodules; i++)
-		if (modules[i].entry == entry)
-			return &modules[i];
-	if (nmodules == MAX_MODULES)
-		return NULL;
-	m = &modules[nmodules];
-	m->entry = entry;
-	m->n = n;
-	m->lo = UINTPTR_MAX;
-	m->hi = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (entry[i] < m->lo)
-			m->lo = entry[i];
-		if (entry[i] + 5 > m->hi)
-			m->hi = entry[i] + 5;
+		if (entry[i] < lo)
+			lo = entry[i];
+		if (entry[i] + 5 > hi)
+			hi = entry[i] + 5;
 	}
-	m->stub = make_stub(m->lo);
-	if (!m->stub)
+	for (int i = 0; i < nmodules && !m; i++)
+		if (modules[i].entry == entry)
+			m = &modules[i];
+	if (m && m->n == n && m->lo == lo && m->hi == hi)
+		return m;
+	if (!m && nmodules == MAX_MODULES)
 		return NULL;
+	stub = m && in_reach(lo, m->stub) && in_reach(hi - 5, m->stub) ? m->stub : make_stub(lo);
+	if (!stub)
+		return NULL;
+	if (m) {
+		/* (under lock: no int3 of ours is in its code meanwhile) */
+		*m = (struct module_sites){ entry, n, lo, hi, stub };
+		return m;
+	}
+	m = &modules[nmodules];
+	*m = (struct module_sites){ entry, n, lo, hi, stub };
 	__atomic_store_n(&nmodules, nmodules + 1, __ATOMIC_RELEASE);
 	return m;
+}
+
+/* The object at base whose file is st, if it was looked at before. */
+static KFT_NOTRACE struct seen_object *find_seen(uintptr_t base, const struct stat *st)
+{
+	for (int i = 0; i < nseen; i++)
+		if (seen[i].base == base && seen[i].dev == st->st_dev && seen[i].ino == st->st_ino &&
+		    seen[i].size == st->st_size && seen[i].mtime.tv_sec == st->st_mtim.tv_sec &&
+		    seen[i].mtime.tv_nsec == st->st_mtim.tv_nsec)
+			return &seen[i];
+	return NULL;
 }
 
 static KFT_NOTRACE int add_object(struct dl_phdr_info *info, size_t size, void *arg)
 {
 	char real[PATH_MAX];
 	const char *path = kft_object_path(info, real, sizeof(real));
+	struct seen_object *s = NULL;
 	struct module_sites *m;
+	struct stat st;
+	bool known = false;
 
 	(void)size;
 	(void)arg;
 	if (!path)
 		return 0;	/* the vDSO */
-	m = add_module(path, info->dlpi_addr);
+	if (!stat(path, &st)) {
+		known = (s = find_seen(info->dlpi_addr, &st)) != NULL;
+		if (!s && nseen < MAX_MODULES)
+			s = &seen[nseen++];
+	}
+	m = known ? s->m : add_module(path, info->dlpi_addr);
+	if (s && !known)
+		*s = (struct seen_object){ info->dlpi_addr, st.st_dev, st.st_ino, st.st_size,
+					   st.st_mtim, m };
 	if (m)
 		rewrite(m, calls_on);
 	return 0;

@@ -193,6 +193,27 @@ work_b 1
 E
 }
 
+# A plugin closed, rebuilt in place (the same file, other code) and opened
+# again: its second opening is traced as what it is now, not as what the
+# file held when first looked at (every call of both is in the trace;
+# the first's names went with its bytes)
+test_library_rebuilt_in_place() {
+	"$TCC" -g "$TOPT" -fPIC -shared $INSTR -DWORK=work_a -o libwork.so "$PROGS/reload-lib.c"
+	"$TCC" -g "$TOPT" -fPIC -shared $INSTR -DWORK=work_b -DPAD -o libnew.so "$PROGS/reload-lib.c"
+	"$TCC" -g "$TOPT" $INSTR -o reload "$PROGS/reload.c" -ldl
+	kft record -- ./reload "$PWD/libwork.so" "$PWD/libwork.so" "$PWD/libnew.so"
+	check "rebuilt" cmp -s libwork.so libnew.so
+	# main, run twice, entry and work_X in each, and copy_over
+	kft kd -f Fc | awk 'NR > 2 { n += $NF } END { print n }' >calls
+	expect calls <<<8
+	kft kd -c | sed 1,2d | sed 's/ \[.*\]$//' | tail -n 3 >tree
+	expect tree <<'E'
+|  run
+|  |  entry
+|  |  |  work_b
+E
+}
+
 # run the waiting program in the background; wait until it ticks
 start_waiting() {
 	build waiting
