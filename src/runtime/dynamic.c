@@ -49,6 +49,8 @@ struct module {
 	const ElfW(Phdr) *phdr;
 	size_t phnum;
 	size_t seen;			/* loaded objects looked at */
+	dev_t dev;			/* the planned file's, as it is now */
+	ino_t ino;
 };
 
 static KFT_NOTRACE void put_rel(uint8_t *field, uintptr_t from, uintptr_t to)
@@ -442,23 +444,17 @@ static KFT_NOTRACE void patch_module(const struct module *m, struct patched *e, 
 		kft_release_threads();
 }
 
-/* The loaded object whose file is m->plan's: the first is the program. */
+/* The loaded object whose file is m->plan's (m->dev, m->ino): the first
+ * is the program. (By the file, not its path: a stat, where resolving
+ * the path took a readlink for each of its parts.) */
 static KFT_NOTRACE int find_module(struct dl_phdr_info *info, size_t size, void *arg)
 {
 	struct module *m = arg;
-	char real[PATH_MAX];
+	const char *path = m->seen++ ? info->dlpi_name : "/proc/self/exe";
+	struct stat st;
 
 	(void)size;
-	if (!m->seen++) {
-		ssize_t len = readlink("/proc/self/exe", real, sizeof(real) - 1);
-
-		if (len <= 0)
-			return 0;
-		real[len] = '\0';
-	} else if (!info->dlpi_name[0] || !realpath(info->dlpi_name, real)) {
-		return 0;
-	}
-	if (strncmp(real, m->plan->path, sizeof(m->plan->path)))
+	if (!path[0] || stat(path, &st) || st.st_dev != m->dev || st.st_ino != m->ino)
 		return 0;
 	m->bias = info->dlpi_addr;
 	m->phdr = info->dlpi_phdr;
@@ -475,8 +471,11 @@ static KFT_NOTRACE void patch_planned(struct module *m, size_t at, bool hold)
 	struct stat st;
 
 	m->seen = 0;
-	if (stat(m->plan->path, &st) || (uint64_t)st.st_size != m->plan->file_size ||
-	    !dl_iterate_phdr(find_module, m))
+	if (stat(m->plan->path, &st) || (uint64_t)st.st_size != m->plan->file_size)
+		return;
+	m->dev = st.st_dev;
+	m->ino = st.st_ino;
+	if (!dl_iterate_phdr(find_module, m))
 		return;
 	for (size_t i = 0; i < npatched && !e; i++)
 		if (patched[i].at == at)
@@ -513,25 +512,33 @@ KFT_NOTRACE bool kft_dynamic_patched(uintptr_t base, const char *path)
 }
 
 /* Patch what the plan names and is loaded, not patched yet; with hold,
- * under the program's other threads, held still meanwhile. */
+ * under the program's other threads, held still meanwhile. The plan is
+ * mapped once, for the image's life: each dlopen reads it again (and an
+ * unmap would stop every CPU the program runs on). */
 static KFT_NOTRACE void patch_loaded(bool hold)
 {
+	static const void *map;
+	static size_t map_size;
 	struct module m = { 0 };
 	struct stat st;
-	size_t map_size, at, block;
-	void *map;
-	int fd = openat(kft_rt.dirfd, KFT_PLAN_FILE, O_RDONLY | O_CLOEXEC);
+	size_t at, block;
 
-	if (fd < 0)
-		return;
-	map = fstat(fd, &st) || !st.st_size
-		      ? MAP_FAILED
-		      : mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (map == MAP_FAILED)
-		return;
+	if (!map) {
+		int fd = openat(kft_rt.dirfd, KFT_PLAN_FILE, O_RDONLY | O_CLOEXEC);
+		void *p;
+
+		if (fd < 0)
+			return;
+		p = fstat(fd, &st) || !st.st_size
+			    ? MAP_FAILED
+			    : mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		close(fd);
+		if (p == MAP_FAILED)
+			return;
+		map_size = (size_t)st.st_size;
+		map = p;
+	}
 	planned = true;
-	map_size = (size_t)st.st_size;
 	/* each module's plan: its header, its functions, their callers */
 	for (at = 0; at < map_size; at += block) {
 		m.plan = (const struct kft_plan_hdr *)((const char *)map + at);
@@ -542,7 +549,6 @@ static KFT_NOTRACE void patch_loaded(bool hold)
 		m.callers = kft_plan_callers(m.plan);
 		patch_planned(&m, at, hold);
 	}
-	munmap(map, map_size);
 }
 
 KFT_NOTRACE void kft_dynamic_patch(void)
