@@ -8,10 +8,14 @@
  * one taken just before a dlclose: a library opened later may take the
  * closed one's addresses, and the reader names each call by the maps in
  * force when it ran. One write with O_APPEND per snapshot, so that
- * processes sharing the file never interleave lines. A snapshot whose
- * code mappings are those of the last one is not written: a fork child,
- * whose map is its parent's (its thread files say so), writes none until
- * its map changes.
+ * processes sharing the file never interleave lines. After the maps, a
+ * line "# build-id ADDR HEX" for each loaded object that has one (ADDR
+ * the note's address): the reader tells by it whether the file it names
+ * the calls by is the build that ran (a library rebuilt or replaced while
+ * the program ran is not). A snapshot whose code mappings and build-ids
+ * are those of the last one is not written: a fork child, whose map is
+ * its parent's (its thread files say so), writes none until its map
+ * changes.
  */
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -32,7 +36,10 @@ static char *last;
 static size_t last_len;
 static pthread_mutex_t last_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* The next line of buf[*at, len) that maps code, and its length n. */
+#define BUILD_ID_LINE "# build-id "
+
+/* The next line of buf[*at, len) that maps code or gives a build-id, and
+ * its length n. */
 static KFT_NOTRACE const char *next_code_line(const char *buf, size_t len, size_t *at, size_t *n)
 {
 	while (*at < len) {
@@ -42,7 +49,8 @@ static KFT_NOTRACE const char *next_code_line(const char *buf, size_t len, size_
 
 		*at += l;
 		/* "start-end r-xp ..." */
-		if (line[0] != '#' && perms && (size_t)(perms - line) + 4 < l && perms[3] == 'x') {
+		if ((line[0] != '#' && perms && (size_t)(perms - line) + 4 < l && perms[3] == 'x') ||
+		    (l > strlen(BUILD_ID_LINE) && !memcmp(line, BUILD_ID_LINE, strlen(BUILD_ID_LINE)))) {
 			*n = l;
 			return line;
 		}
@@ -142,6 +150,69 @@ KFT_NOTRACE const char *kft_object_path(const struct dl_phdr_info *info, char *o
 	return *out ? out : NULL;
 }
 
+/* A snapshot being made: its text so far. */
+struct snapshot {
+	char *buf;
+	size_t len, cap;
+};
+
+/* The object's NT_GNU_BUILD_ID note, from its loaded notes, as a
+ * BUILD_ID_LINE appended to the snapshot at arg. */
+static KFT_NOTRACE int add_build_id(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct snapshot *sn = arg;
+
+	(void)size;
+	for (size_t i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		const char *p = (const char *)(info->dlpi_addr + ph->p_vaddr), *end = p + ph->p_memsz;
+		size_t align = ph->p_align == 8 ? 8 : 4;
+
+		if (ph->p_type != PT_NOTE)
+			continue;
+		while (end - p >= (ptrdiff_t)sizeof(ElfW(Nhdr))) {
+			const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)p;
+			const unsigned char *desc = (const unsigned char *)p + sizeof(*nh) +
+						    ((nh->n_namesz + align - 1) & ~(align - 1));
+			size_t next = (size_t)(desc - (const unsigned char *)p) +
+				      ((nh->n_descsz + align - 1) & ~(align - 1));
+
+			if (next > (size_t)(end - p))
+				break;
+			if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 && !memcmp(nh + 1, "GNU", 4) &&
+			    nh->n_descsz && nh->n_descsz <= 64) {
+				if (sn->cap - sn->len < 256) {
+					char *bigger = realloc(sn->buf, sn->cap * 2);
+
+					if (!bigger)
+						return 1;
+					sn->buf = bigger;
+					sn->cap *= 2;
+				}
+				sn->len += (size_t)snprintf(sn->buf + sn->len, sn->cap - sn->len,
+							    BUILD_ID_LINE "%" PRIxPTR " ", (uintptr_t)desc);
+				for (size_t k = 0; k < nh->n_descsz; k++)
+					sn->len += (size_t)snprintf(sn->buf + sn->len, 3, "%02x", desc[k]);
+				sn->buf[sn->len++] = '\n';
+				return 0;
+			}
+			p += next;
+		}
+	}
+	return 0;
+}
+
+/* The loaded objects' build-ids appended to buf[*len, *cap), which grows. */
+static KFT_NOTRACE void add_build_ids(char **buf, size_t *len, size_t *cap)
+{
+	struct snapshot sn = { *buf, *len, *cap };
+
+	dl_iterate_phdr(add_build_id, &sn);
+	*buf = sn.buf;
+	*len = sn.len;
+	*cap = sn.cap;
+}
+
 KFT_NOTRACE void kft_save_maps(bool closing)
 {
 	size_t cap = 65536, len;
@@ -155,6 +226,7 @@ KFT_NOTRACE void kft_save_maps(bool closing)
 			       closing ? " close" : "");
 	if (!read_self_maps(&buf, &len, &cap))
 		goto out;
+	add_build_ids(&buf, &len, &cap);
 	/* another thread saving now (or, in a fork child, at the fork): save
 	 * without comparing */
 	locked = !pthread_mutex_trylock(&last_lock);

@@ -25,6 +25,13 @@ struct mapping {
 	uint64_t start, end, offset;
 	size_t file;		/* index in files[] */
 	uint32_t epoch;		/* closes before its snapshot */
+	uint32_t build;		/* the build mapped: 1 + index in builds[], 0 not known */
+};
+
+/* A build-id a snapshot gave for a mapped file. */
+struct build_id {
+	unsigned char id[64];
+	size_t len;
 };
 
 /* A maps file as read once (many fork children read their parent's): its
@@ -62,6 +69,7 @@ struct elf_file {
 	char *path;
 	bool tried;		/* own opened (at the first address in it) */
 	bool ok;
+	bool replaced_said;	/* the warning that another build ran */
 	size_t saved;		/* its saved module, or SIZE_MAX: own */
 	struct kft_elf own;
 };
@@ -84,6 +92,8 @@ struct kft_symbolizer {
 	struct kft_addrmap maps_at;	/* (0, image) -> index in mfiles */
 	struct maps_file *mfiles;
 	size_t nmfiles, mfcap;
+	struct build_id *builds;
+	size_t nbuilds, bcap;
 	char **warnings;
 	size_t nwarnings;
 	size_t ntaken;			/* warnings[0..ntaken) were taken */
@@ -235,6 +245,7 @@ void kft_symbolizer_free(struct kft_symbolizer *sz)
 		free(sz->mfiles[i].maps);
 	}
 	free(sz->mfiles);
+	free(sz->builds);
 	kft_addrmap_free(&sz->maps_at);
 	for (size_t i = 0; i < sz->nnames; i++) {
 		free(sz->names[i]);
@@ -305,12 +316,25 @@ static int cmp_mapping(const void *a, const void *b)
 		return x->end < y->end ? -1 : 1;
 	if (x->file != y->file)
 		return x->file < y->file ? -1 : 1;
+	if (x->build != y->build)
+		return x->build < y->build ? -1 : 1;
 	return x->offset < y->offset ? -1 : x->offset > y->offset;
 }
 
-/* Whether some address was mapped to two files, or two places of one
- * file, in different snapshots: a closed library's range reused. */
-static bool ranges_reused(const struct session *s)
+/* Whether two mappings are known to be of different builds. */
+static bool other_builds(const struct kft_symbolizer *sz, const struct mapping *a,
+			 const struct mapping *b)
+{
+	const struct build_id *x = &sz->builds[a->build - 1], *y = &sz->builds[b->build - 1];
+
+	return a->build && b->build && a->build != b->build &&
+	       (x->len != y->len || memcmp(x->id, y->id, x->len));
+}
+
+/* Whether some address was mapped to two files, two places of one
+ * file, or two builds of one file, in different snapshots: a closed
+ * library's range reused. */
+static bool ranges_reused(const struct kft_symbolizer *sz, const struct session *s)
 {
 	struct mapping *m = malloc((s->nmaps ? s->nmaps : 1) * sizeof(*m));
 	size_t n = 0;
@@ -326,7 +350,7 @@ static bool ranges_reused(const struct session *s)
 			m[n++] = m[i];
 	for (size_t i = 0; i < n && !reused; i++)
 		for (size_t j = i + 1; j < n && m[j].start < m[i].end; j++)
-			if (m[j].file != m[i].file ||
+			if (m[j].file != m[i].file || other_builds(sz, &m[j], &m[i]) ||
 			    m[j].start - m[j].offset != m[i].start - m[i].offset) {
 				reused = true;
 				break;
@@ -335,9 +359,40 @@ static bool ranges_reused(const struct session *s)
 	return reused;
 }
 
+/* A snapshot's "# build-id ADDR HEX" (line past the "# build-id "):
+ * the mappings of the file whose mapping holds ADDR, among the snapshot's
+ * last n in mf, are of that build. 0, or -1 if memory ran out. */
+static int note_build(struct kft_symbolizer *sz, struct maps_file *mf, size_t n, const char *line)
+{
+	struct build_id b = { { 0 }, 0 };
+	struct mapping *snap = mf->maps + mf->nmaps - n;
+	uint64_t addr;
+	unsigned int byte;
+	int at;
+	size_t file = SIZE_MAX;
+
+	if (sscanf(line, "%" SCNx64 " %n", &addr, &at) != 1)
+		return 0;
+	for (line += at; b.len < sizeof(b.id) && sscanf(line, "%2x", &byte) == 1; line += 2)
+		b.id[b.len++] = (unsigned char)byte;
+	for (size_t i = 0; i < n && file == SIZE_MAX; i++)
+		if (addr >= snap[i].start && addr < snap[i].end)
+			file = snap[i].file;
+	if (!b.len || file == SIZE_MAX)
+		return 0;
+	if (kft_grow((void **)&sz->builds, sz->nbuilds, &sz->bcap, sizeof(*sz->builds), 16))
+		return -1;
+	sz->builds[sz->nbuilds++] = b;
+	for (size_t i = 0; i < n; i++)
+		if (snap[i].file == file)
+			snap[i].build = (uint32_t)sz->nbuilds;
+	return 0;
+}
+
 /* Read maps-<id>: snapshots of "start-end perms offset dev inode path",
  * each after a line "# kft-maps NS" or "# kft-maps NS close" (before a
- * dlclose); older traces have no such lines. 0, or -1 if memory ran out. */
+ * dlclose), and its mapped files' "# build-id ADDR HEX"; older traces
+ * have no such lines. 0, or -1 if memory ran out. */
 static int read_maps(struct kft_symbolizer *sz, uint32_t id, struct maps_file *mf)
 {
 	char path[4096], line[4352];
@@ -373,6 +428,13 @@ static int read_maps(struct kft_symbolizer *sz, uint32_t id, struct maps_file *m
 			if (n >= 1)
 				continue;
 		}
+		if (!strncmp(line, "# build-id ", 11)) {
+			if (note_build(sz, mf, mf->snaps[mf->nsnaps - 1].n, line + 11)) {
+				ret = -1;
+				break;
+			}
+			continue;
+		}
 		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %*s %*s %4095s", &start,
 			   &end, perms, &offset, file) != 5 || file[0] != '/' || start >= end)
 			continue;
@@ -382,7 +444,7 @@ static int read_maps(struct kft_symbolizer *sz, uint32_t id, struct maps_file *m
 			ret = -1;
 			break;
 		}
-		mf->maps[mf->nmaps++] = (struct mapping){ start, end, offset, idx, 0 };
+		mf->maps[mf->nmaps++] = (struct mapping){ start, end, offset, idx, 0, 0 };
 		mf->snaps[mf->nsnaps - 1].n++;
 	}
 	fclose(f);
@@ -463,7 +525,7 @@ static void load_session(struct kft_symbolizer *sz, struct session *s)
 	}
 	parse_lineage(sz, s, s->id, UINT64_MAX, &cap, &close_cap, 0);
 	s->missing = maps_file(sz, s->id) ? maps_file(sz, s->id)->missing : 0;
-	s->reused = s->ncloses && ranges_reused(s);
+	s->reused = s->ncloses && ranges_reused(sz, s);
 	if (s->reused)
 		qsort(s->closes, s->ncloses, sizeof(*s->closes), cmp_u64);
 }
@@ -609,6 +671,28 @@ static const struct mapping *mapping_of(const struct session *s, uint32_t epoch,
 	return newest;
 }
 
+/* Whether m mapped another build of f's file than elf, the one names
+ * come from: the file was rebuilt or replaced while the program ran. Its
+ * calls are then left as addresses, not given the new build's names. */
+static bool other_build(struct kft_symbolizer *sz, struct elf_file *f, const struct kft_elf *elf,
+			const struct mapping *m)
+{
+	const struct build_id *b = m->build ? &sz->builds[m->build - 1] : NULL;
+	char ran[129], named[129];
+
+	if (!b || (b->len == elf->build_id_len && !memcmp(b->id, elf->build_id, b->len)))
+		return false;
+	if (!f->replaced_said) {
+		f->replaced_said = true;
+		hex(b->id, b->len, ran);
+		hex(elf->build_id, elf->build_id_len, named);
+		warn(sz, "%s was rebuilt or replaced while the program ran (build-id %s ran, %s "
+			 "is the one read): the calls into the other build show as addresses",
+		     f->path, ran, *named ? named : "none");
+	}
+	return true;
+}
+
 static bool lookup(struct kft_symbolizer *sz, uint64_t image, uint64_t addr,
 		   struct kft_symbol *sym)
 {
@@ -643,7 +727,8 @@ static bool lookup(struct kft_symbolizer *sz, uint64_t image, uint64_t addr,
 			kft_elf_add_planned_functions(&f->own, sz->dir, f->path);
 	}
 	elf = f->saved == SIZE_MAX ? &f->own : &sz->saved.mods[f->saved].elf;
-	if (!f->ok || !kft_elf_offset_to_vaddr(elf, addr - m->start + m->offset, &vaddr))
+	if (!f->ok || other_build(sz, f, elf, m) ||
+	    !kft_elf_offset_to_vaddr(elf, addr - m->start + m->offset, &vaddr))
 		return false;
 	es = kft_elf_lookup(elf, vaddr);
 	if (!es)
