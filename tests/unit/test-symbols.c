@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,6 +180,71 @@ static void test_map_epochs(void **state)
 	rmdir(dir);
 }
 
+/* This program's mappings, as /proc/self/maps gives them, into out. */
+static void own_maps(char *out, size_t size, const char *exe)
+{
+	char line[4352];
+	size_t len = 0;
+	FILE *f = fopen("/proc/self/maps", "r");
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, exe) && len + strlen(line) < size)
+			len += (size_t)sprintf(out + len, "%s", line);
+	fclose(f);
+	assert_true(len > 0);
+}
+
+/* A file closed, rebuilt and opened again at its place: the snapshots'
+ * build-ids make two epochs of it, and a call into the build that is not
+ * the file's now gets no name from the file (with a warning), where one
+ * into the file's own build does. */
+static void test_other_build(void **state)
+{
+	char dir[] = "/tmp/kft-test-maps.XXXXXX", path[256], exe[4096], maps[16384];
+	char text[65536], real[129] = "", line[256];
+	uint64_t func = (uintptr_t)test_map_epochs;
+	struct kft_symbolizer *sz;
+	struct kft_symbol sym;
+	struct kft_elf elf;
+	struct kft_error err;
+	char *const *warnings;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	(void)state;
+	assert_true(n > 0);
+	exe[n] = '\0';
+	assert_int_equal(kft_elf_open_headers(&elf, exe, &err), 0);
+	if (!elf.build_id_len) {
+		kft_elf_close(&elf);
+		skip();	/* built without a build-id */
+	}
+	for (size_t i = 0; i < elf.build_id_len; i++)
+		sprintf(real + 2 * i, "%02x", elf.build_id[i]);
+	kft_elf_close(&elf);
+	own_maps(maps, sizeof(maps), exe);
+	assert_non_null(mkdtemp(dir));
+	/* (the notes are where the code is, as far as the reader cares) */
+	snprintf(line, sizeof(line), "# build-id %" PRIx64 " ", func);
+	snprintf(text, sizeof(text), "# kft-maps 100\n%s%s0123456789abcdef\n# kft-maps 500 close\n"
+		 "%s%s0123456789abcdef\n# kft-maps 600\n%s%s%s\n", maps, line, maps, line, maps,
+		 line, real);
+	write_maps(dir, text);
+	sz = kft_symbolizer_new_from_disk(dir, &err);
+	assert_non_null(sz);
+	assert_int_equal(kft_symbolizer_epochs(sz, 1), 2);
+	assert_false(kft_symbolize(sz, kft_symbolizer_image(sz, 1, 400), func, &sym));
+	assert_string_equal(sym.module, exe);
+	assert_int_equal(kft_symbolizer_take_warnings(sz, &warnings), 1);
+	assert_non_null(strstr(warnings[0], "rebuilt or replaced while the program ran"));
+	assert_true(kft_symbolize(sz, kft_symbolizer_image(sz, 1, 700), func, &sym));
+	assert_string_equal(sym.name, "test_map_epochs");
+	kft_symbolizer_free(sz);
+	snprintf(path, sizeof(path), "%s/maps-1", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
 /* The name index finds what the pass over every function finds: each
  * function of this test program, by name, the same addresses in the same
  * order; a name it lacks, none. */
@@ -215,6 +281,7 @@ int main(void)
 		cmocka_unit_test(test_demangled_matches),
 		cmocka_unit_test(test_symbols_file),
 		cmocka_unit_test(test_map_epochs),
+		cmocka_unit_test(test_other_build),
 		cmocka_unit_test(test_name_index),
 	};
 
