@@ -31,7 +31,6 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -61,16 +60,11 @@ struct module_sites {
 static struct module_sites modules[MAX_MODULES];
 static int nmodules;			/* read by the trap handler: atomic */
 
-/* What a loaded object held when last looked at, by its base and the
- * file behind it: each dlopen looks at every object again, and reading
- * one's headers maps and unmaps its file (a TLB shootdown on every CPU
- * the program runs on). */
+/* What a loaded object held when last looked at: each dlopen looks at
+ * every object again, and reading one's headers maps and unmaps its file
+ * (a TLB shootdown on every CPU the program runs on). */
 struct seen_object {
-	uintptr_t base;
-	dev_t dev;
-	ino_t ino;
-	off_t size;
-	struct timespec mtime;
+	struct kft_object_id id;
 	struct module_sites *m;		/* NULL: it has no sites */
 };
 
@@ -314,9 +308,7 @@ static KFT_NOTRACE struct module_sites *add_module(const char *path, uintptr_t b
 static KFT_NOTRACE struct seen_object *find_seen(uintptr_t base, const struct stat *st)
 {
 	for (int i = 0; i < nseen; i++)
-		if (seen[i].base == base && seen[i].dev == st->st_dev && seen[i].ino == st->st_ino &&
-		    seen[i].size == st->st_size && seen[i].mtime.tv_sec == st->st_mtim.tv_sec &&
-		    seen[i].mtime.tv_nsec == st->st_mtim.tv_nsec)
+		if (kft_object_is(&seen[i].id, base, st))
 			return &seen[i];
 	return NULL;
 }
@@ -341,8 +333,7 @@ static KFT_NOTRACE int add_object(struct dl_phdr_info *info, size_t size, void *
 	}
 	m = known ? s->m : add_module(path, info->dlpi_addr);
 	if (s && !known)
-		*s = (struct seen_object){ info->dlpi_addr, st.st_dev, st.st_ino, st.st_size,
-					   st.st_mtim, m };
+		*s = (struct seen_object){ kft_object_id(info->dlpi_addr, &st), m };
 	if (m)
 		rewrite(m, calls_on);
 	return 0;

@@ -113,25 +113,86 @@ static KFT_NOTRACE void resolve_name(struct names *names, const struct resolve_c
 		free(addrs);
 }
 
+/*
+ * The symbols of each loaded object, read once while it stays loaded: a
+ * dlopen resolves the config in every object again, and reading them
+ * (libc's, sorted) took 3-4 ms an opening. Known by the object's base and
+ * its file (device, inode, size, mtime: a file rebuilt is read anew);
+ * one no longer loaded at the end of a pass is let go. Under resolve_lock.
+ */
+#define MAX_READ 256
+
+struct read_object {
+	struct kft_object_id id;
+	bool loaded;		/* seen in this pass */
+	struct kft_elf elf;
+};
+
+static struct read_object read_objects[MAX_READ];
+static int nread;
+
+/* Object base's symbols (its file path), read now or before; NULL if
+ * they cannot be. own: where they are read; returned when there is no
+ * room to keep them, to be closed after use. */
+static KFT_NOTRACE struct kft_elf *object_symbols(uintptr_t base, const char *path,
+						  struct kft_elf *own)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return NULL;
+	for (int i = 0; i < nread; i++) {
+		struct read_object *o = &read_objects[i];
+
+		if (kft_object_is(&o->id, base, &st)) {
+			o->loaded = true;
+			return &o->elf;
+		}
+	}
+	if (kft_elf_open(own, path, NULL))
+		return NULL;
+	if (nread == MAX_READ)
+		return own;
+	read_objects[nread] = (struct read_object){ kft_object_id(base, &st), true, *own };
+	return &read_objects[nread++].elf;
+}
+
+/* Let go of the symbols of the objects a pass did not see. */
+static KFT_NOTRACE void forget_unloaded(void)
+{
+	int kept = 0;
+
+	for (int i = 0; i < nread; i++) {
+		if (!read_objects[i].loaded) {
+			kft_elf_close(&read_objects[i].elf);
+			continue;
+		}
+		read_objects[i].loaded = false;
+		read_objects[kept++] = read_objects[i];
+	}
+	nread = kept;
+}
+
 static KFT_NOTRACE int resolve_object(struct dl_phdr_info *info, size_t size, void *arg)
 {
 	struct names *names = arg;
 	char real[PATH_MAX];
 	const char *path = kft_object_path(info, real, sizeof(real));
-	struct kft_elf elf;
+	struct kft_elf own, *elf;
 
 	(void)size;
-	if (!path || kft_elf_open(&elf, path, NULL))
+	if (!path || !(elf = object_symbols(info->dlpi_addr, path, &own)))
 		return 0;
 	/* (many names, as kft record -a gives: each by a binary search) */
-	if (names->n > 16)
-		kft_elf_index_names(&elf);
+	if (names->n > 16 && !elf->by_name)
+		kft_elf_index_names(elf);
 	for (size_t i = 0; i < names->n; i++)
-		resolve_name(names, &names->ctx[i], &elf, info->dlpi_addr);
+		resolve_name(names, &names->ctx[i], elf, info->dlpi_addr);
 	for (size_t i = 0; i < names->nhex; i++)
 		if (names->hex[i] >= info->dlpi_addr)
-			add_range(names, &elf, names->hex[i] - info->dlpi_addr, info->dlpi_addr);
-	kft_elf_close(&elf);
+			add_range(names, elf, names->hex[i] - info->dlpi_addr, info->dlpi_addr);
+	if (elf == &own)
+		kft_elf_close(&own);
 	return 0;
 }
 
@@ -294,8 +355,10 @@ static KFT_NOTRACE void resolve_locked(void)
 	list_refs(&names, hex, cfg->graph.refs, cfg->graph.n, &graph);
 	for (size_t i = 0; i < cfg->args.n; i++)
 		list_refs(&names, hex, &cfg->args.refs[i], 1, &args[i]);
-	if (names.n || names.nhex)
+	if (names.n || names.nhex) {
 		dl_iterate_phdr(resolve_object, &names);
+		forget_unloaded();
+	}
 	if (names.nranges)
 		qsort(names.ranges, names.nranges, sizeof(*names.ranges), cmp_u64);
 	__atomic_store_n(&kft_rt.nranges, 0, __ATOMIC_RELEASE);

@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "../common/compiler.h"
@@ -379,6 +380,30 @@ int kft_compress_make_room(struct kft_tls *t, uint64_t need) KFT_HIDDEN;
 void kft_patch_all(void) KFT_HIDDEN;
 /* size bytes, read-write, which a rel32 from near addr reaches; 0: none */
 uintptr_t kft_map_near(uintptr_t addr, size_t size) KFT_HIDDEN;
+
+/* A loaded object, by its base and its file as stat(2) saw it: what was
+ * learnt of it holds while both are the same (a file rebuilt or replaced
+ * is another). */
+struct kft_object_id {
+	uintptr_t base;
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtime;
+};
+
+static inline KFT_NOTRACE struct kft_object_id kft_object_id(uintptr_t base, const struct stat *st)
+{
+	return (struct kft_object_id){ base, st->st_dev, st->st_ino, st->st_size, st->st_mtim };
+}
+
+static inline KFT_NOTRACE bool kft_object_is(const struct kft_object_id *id, uintptr_t base,
+					     const struct stat *st)
+{
+	return id->base == base && id->dev == st->st_dev && id->ino == st->st_ino &&
+	       id->size == st->st_size && id->mtime.tv_sec == st->st_mtim.tv_sec &&
+	       id->mtime.tv_nsec == st->st_mtim.tv_nsec;
+}
 
 /* Whether a rel32 in an instruction that ends at from reaches to. */
 static inline KFT_NOTRACE bool kft_rel32_reaches(uintptr_t from, uintptr_t to)

@@ -219,6 +219,12 @@ main
 |  |  |  work_b
 E
 	check "the views say why" grep -q "libwork.so was rebuilt or replaced while the program ran" err
+	# a filter's names are looked up in the build opened, each time
+	"$TCC" -g "$TOPT" -fPIC -shared $INSTR -DWORK=work_a -o libwork.so "$PROGS/reload-lib.c"
+	kft record -o filtered --no-check -F 'work_*' -- ./reload "$PWD/libwork.so" "$PWD/libwork.so" \
+		"$PWD/libnew.so"
+	kft kd -f Fc filtered | awk 'NR > 2 { n += $NF } END { print n }' >calls
+	expect calls <<<2
 }
 
 # run the waiting program in the background; wait until it ticks
