@@ -78,8 +78,16 @@ KFT_NOTRACE uintptr_t kft_plt_func(uint64_t n)
 	return slots[n].func;
 }
 
-/* The last object instrumented() read: most slots of an object call into
- * the same library. Forgotten at dlclose (another may come at its base). */
+/* What instrumented() found of each object, by its base and file (each
+ * dlopen asks of every object not hooked, and reading one's headers maps
+ * and unmaps its file); and the last one asked, as most slots of an
+ * object call into the same library: forgotten at dlclose (another may
+ * come at its base). */
+static struct {
+	struct kft_object_id id;
+	bool answer;
+} asked[MAX_OBJECTS];
+static size_t nasked;
 static uintptr_t asked_base;
 static bool asked_answer;
 
@@ -89,6 +97,8 @@ static bool asked_answer;
 static KFT_NOTRACE bool instrumented(uintptr_t base, const char *path)
 {
 	struct kft_elf elf;
+	struct stat st;
+	bool known;
 
 	if (base == asked_base && asked_base)
 		return asked_answer;
@@ -98,12 +108,22 @@ static KFT_NOTRACE bool instrumented(uintptr_t base, const char *path)
 		path = "/proc/self/exe";
 	if (!path)
 		return false;
-	if (kft_dynamic_patched(base, path))
-		return asked_answer = true;
-	if (kft_elf_open_headers(&elf, path, NULL))
+	known = !stat(path, &st);
+	for (size_t i = 0; known && i < nasked; i++)
+		if (kft_object_is(&asked[i].id, base, &st))
+			return asked_answer = asked[i].answer;
+	if (kft_dynamic_patched(base, path)) {
+		asked_answer = true;
+	} else if (!kft_elf_open_headers(&elf, path, NULL)) {
+		asked_answer = elf.patch_size || elf.calls_hooks;
+		kft_elf_close(&elf);
+	} else {
 		return false;
-	asked_answer = elf.patch_size || elf.calls_hooks;
-	kft_elf_close(&elf);
+	}
+	if (known && nasked < MAX_OBJECTS) {
+		asked[nasked].id = kft_object_id(base, &st);
+		asked[nasked++].answer = asked_answer;
+	}
 	return asked_answer;
 }
 
