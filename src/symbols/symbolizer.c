@@ -321,20 +321,17 @@ static int cmp_mapping(const void *a, const void *b)
 	return x->offset < y->offset ? -1 : x->offset > y->offset;
 }
 
-/* Whether two mappings are known to be of different builds. */
-static bool other_builds(const struct kft_symbolizer *sz, const struct mapping *a,
-			 const struct mapping *b)
+/* Whether two mappings are known to be of different builds (each build
+ * is in builds[] once). */
+static bool other_builds(const struct mapping *a, const struct mapping *b)
 {
-	const struct build_id *x = &sz->builds[a->build - 1], *y = &sz->builds[b->build - 1];
-
-	return a->build && b->build && a->build != b->build &&
-	       (x->len != y->len || memcmp(x->id, y->id, x->len));
+	return a->build && b->build && a->build != b->build;
 }
 
 /* Whether some address was mapped to two files, two places of one
  * file, or two builds of one file, in different snapshots: a closed
  * library's range reused. */
-static bool ranges_reused(const struct kft_symbolizer *sz, const struct session *s)
+static bool ranges_reused(const struct session *s)
 {
 	struct mapping *m = malloc((s->nmaps ? s->nmaps : 1) * sizeof(*m));
 	size_t n = 0;
@@ -350,7 +347,7 @@ static bool ranges_reused(const struct kft_symbolizer *sz, const struct session 
 			m[n++] = m[i];
 	for (size_t i = 0; i < n && !reused; i++)
 		for (size_t j = i + 1; j < n && m[j].start < m[i].end; j++)
-			if (m[j].file != m[i].file || other_builds(sz, &m[j], &m[i]) ||
+			if (m[j].file != m[i].file || other_builds(&m[j], &m[i]) ||
 			    m[j].start - m[j].offset != m[i].start - m[i].offset) {
 				reused = true;
 				break;
@@ -369,7 +366,7 @@ static int note_build(struct kft_symbolizer *sz, struct maps_file *mf, size_t n,
 	uint64_t addr;
 	unsigned int byte;
 	int at;
-	size_t file = SIZE_MAX;
+	size_t file = SIZE_MAX, k;
 
 	if (sscanf(line, "%" SCNx64 " %n", &addr, &at) != 1)
 		return 0;
@@ -380,12 +377,18 @@ static int note_build(struct kft_symbolizer *sz, struct maps_file *mf, size_t n,
 			file = snap[i].file;
 	if (!b.len || file == SIZE_MAX)
 		return 0;
-	if (kft_grow((void **)&sz->builds, sz->nbuilds, &sz->bcap, sizeof(*sz->builds), 16))
-		return -1;
-	sz->builds[sz->nbuilds++] = b;
+	/* (each build once: every snapshot names them all again) */
+	for (k = 0; k < sz->nbuilds; k++)
+		if (sz->builds[k].len == b.len && !memcmp(sz->builds[k].id, b.id, b.len))
+			break;
+	if (k == sz->nbuilds) {
+		if (kft_grow((void **)&sz->builds, sz->nbuilds, &sz->bcap, sizeof(*sz->builds), 16))
+			return -1;
+		sz->builds[sz->nbuilds++] = b;
+	}
 	for (size_t i = 0; i < n; i++)
 		if (snap[i].file == file)
-			snap[i].build = (uint32_t)sz->nbuilds;
+			snap[i].build = (uint32_t)k + 1;
 	return 0;
 }
 
@@ -525,7 +528,7 @@ static void load_session(struct kft_symbolizer *sz, struct session *s)
 	}
 	parse_lineage(sz, s, s->id, UINT64_MAX, &cap, &close_cap, 0);
 	s->missing = maps_file(sz, s->id) ? maps_file(sz, s->id)->missing : 0;
-	s->reused = s->ncloses && ranges_reused(sz, s);
+	s->reused = s->ncloses && ranges_reused(s);
 	if (s->reused)
 		qsort(s->closes, s->ncloses, sizeof(*s->closes), cmp_u64);
 }
