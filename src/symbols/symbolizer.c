@@ -655,23 +655,43 @@ static bool lookup_kernel(struct kft_symbolizer *sz, uint64_t addr, struct kft_s
 	return true;
 }
 
+/* The first of s's mappings (in order of epoch) of an epoch after
+ * epoch - 1. */
+static size_t epoch_start(const struct session *s, uint32_t epoch)
+{
+	size_t lo = 0, hi = s->nmaps;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->maps[mid].epoch < epoch)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The newest of s's mappings [lo, hi) that holds addr, or NULL. */
+static const struct mapping *newest_holding(const struct session *s, size_t lo, size_t hi,
+					     uint64_t addr)
+{
+	for (size_t i = hi; i-- > lo;)
+		if (addr >= s->maps[i].start && addr < s->maps[i].end)
+			return &s->maps[i];
+	return NULL;
+}
+
 /* The mapping of addr in session s: of the epoch asked for if it is
- * there, else the newest. */
+ * there (found among that epoch's alone: a program that opens and closes
+ * a library thousands of times has as many epochs), else the newest. */
 static const struct mapping *mapping_of(const struct session *s, uint32_t epoch, uint64_t addr)
 {
-	const struct mapping *newest = NULL;
+	const struct mapping *m = NULL;
 
-	for (size_t i = s->nmaps; i-- > 0;) {
-		const struct mapping *m = &s->maps[i];
-
-		if (addr < m->start || addr >= m->end)
-			continue;
-		if (!s->reused || m->epoch == epoch)
-			return m;
-		if (!newest)
-			newest = m;
-	}
-	return newest;
+	if (s->reused && epoch < UINT32_MAX)
+		m = newest_holding(s, epoch_start(s, epoch), epoch_start(s, epoch + 1), addr);
+	return m ? m : newest_holding(s, 0, s->nmaps, addr);
 }
 
 /* Whether m mapped another build of f's file than elf, the one names
