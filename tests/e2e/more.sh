@@ -292,11 +292,18 @@ once_demo() {
 	make -s -C "$ROOT" O="$PWD/b" demo >out 2>&1
 	sed -n '/^ Entry/,/^$/p' out | awk 'NR > 2 && NF { print $2 == "-1" ? "-1" : "", $4, $5 }' |
 		sed -E 's/\+0x[0-9a-f]+//; s/^ //' >r
-	expect r <<'E'
+	# the outlier, with busy_wait_us under it; a fast parse_record shows
+	# too when the machine held it up past the 5 us filter (the tests run
+	# side by side): such rows are checked apart
+	awk '{ l[NR] = $0 } END { for (i = 1; i <= NR; i++)
+		if (l[i] != "parse_record load_file" || l[i + 1] == "busy_wait_us parse_record")
+			print l[i] }' r >r.outlier
+	expect r.outlier <<'E'
 load_file main
 parse_record load_file
 busy_wait_us parse_record
 E
+	check "no more parse_record than made" test "$(grep -c '^parse_record load_file$' r)" -le 8
 	check "status" grep -q "^status: run id 1, primed, triggered, complete$" out
 }
 
