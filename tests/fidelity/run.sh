@@ -270,8 +270,8 @@ left_out() {
 	awk 'FILENAME == ARGV[1] { skip[$1] = 1; next } !($1 in skip)' "$1" "$2"
 }
 
-# callers_of BIN STARTS PLT: the functions of BIN (starting at the sorted
-# hex addresses in STARTS) with a call to PLT@plt, named func_ADDRESS
+# callers_of BIN STARTS PLT: the functions of BIN (their starts in STARTS,
+# hex, one a line) with a call to PLT@plt, named func_START
 callers_of() {
 	objdump -d --no-show-raw-insn "$1" | awk -v plt="<$3@plt>" '$2 == "call" && $NF == plt {
 		sub(/:$/, "", $1); print $1 }' | sort -u | while read -r site; do
