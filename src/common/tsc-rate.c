@@ -69,6 +69,11 @@ KFT_NOTRACE void kft_tsc_pair(uint64_t *tsc, uint64_t *ns)
 }
 #endif
 
+KFT_NOTRACE bool kft_tsc_clock(const char *clock_env)
+{
+	return !(clock_env && !strcmp(clock_env, "monotonic")) && kft_tsc_usable();
+}
+
 KFT_NOTRACE uint64_t kft_tsc_mult_since(uint64_t t0, uint64_t n0)
 {
 	uint64_t t1, n1;

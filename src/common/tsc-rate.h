@@ -20,6 +20,11 @@
  * CPU, as CLOCK_MONOTONIC does. */
 bool kft_tsc_usable(void);
 
+/* Whether a traced process times its calls with the TSC: it is usable,
+ * and clock_env (KFT_CLOCK's value, or NULL) does not ask for
+ * clock_gettime ("monotonic"). */
+bool kft_tsc_clock(const char *clock_env);
+
 /* A TSC reading and CLOCK_MONOTONIC's, read as close together as the
  * machine allows. */
 void kft_tsc_pair(uint64_t *tsc, uint64_t *ns);

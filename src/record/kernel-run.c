@@ -171,7 +171,7 @@ int kft_kernel_run(const struct kft_kernel_run *r, int *status, struct kft_error
 		goto out_child;
 	armed = true;
 	if (child > 0) {
-		if (write(gate[1], "g", 1) != 1)
+		if (kft_launch_go(gate[1]))
 			say(r, "cannot start %s", r->argv[0]);
 	} else {
 		say(r, "tracing the kernel%s; Ctrl-C to stop",

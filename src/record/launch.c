@@ -81,6 +81,11 @@ void kft_launch_release_signals(void)
 	caller_signals.saved = false;
 }
 
+int kft_launch_go(int fd)
+{
+	return write(fd, "g", 1) == 1 ? 0 : -1;
+}
+
 pid_t kft_launch(const char *prog, char **argv, const char *runtime, const char *dir,
 		 const int *gate, struct kft_error *err)
 {

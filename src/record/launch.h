@@ -25,9 +25,11 @@ int kft_launch_find_runtime(char *out, size_t size, struct kft_error *err);
 void kft_launch_hold_signals(void);
 void kft_launch_release_signals(void);
 /* Fork and exec prog with argv; runtime NULL: no libkft; gate, a pipe:
- * the child waits for a byte on it before exec (the caller may have
- * things to set up first). The child's pid, or -1. */
+ * the child waits for kft_launch_go on it before exec (the caller may
+ * have things to set up first). The child's pid, or -1. */
 pid_t kft_launch(const char *prog, char **argv, const char *runtime, const char *dir,
 		 const int *gate, struct kft_error *err);
+/* Let the child at the gate's end fd go: 0, or -1 if it is gone. */
+int kft_launch_go(int fd);
 
 #endif

@@ -87,9 +87,8 @@ int kft_record_program(const struct kft_record_run *r, struct kft_record_end *en
 	struct stat dir_st;
 	int wstatus, gate[2];
 	uint64_t tsc0 = 0, tsc0_ns = 0;
-	const char *want = getenv("KFT_CLOCK");
-	/* (none wanted on the clock_gettime clock) */
-	bool tsc = !(want && !strcmp(want, "monotonic")) && kft_tsc_usable();
+	/* (no rate wanted on the clock_gettime clock) */
+	bool tsc = kft_tsc_clock(getenv("KFT_CLOCK"));
 	pid_t pid;
 
 	memset(end, 0, sizeof(*end));
@@ -132,7 +131,7 @@ int kft_record_program(const struct kft_record_run *r, struct kft_record_end *en
 	}
 	/* a program killed at the gate must not take kft with it (SIGPIPE) */
 	sigaction(SIGPIPE, &ign, &old_pipe);
-	if (write(gate[1], "g", 1) != 1)
+	if (kft_launch_go(gate[1]))
 		fprintf(notes, "kft: could not start %s\n", r->argv[0]);
 	sigaction(SIGPIPE, &old_pipe, NULL);
 	close(gate[1]);

@@ -20,12 +20,11 @@ struct kft_clock kft_clock KFT_HIDDEN;
 
 KFT_NOTRACE void kft_clock_init(uint64_t clock_base, uint64_t mult)
 {
-	const char *want = kft_env("KFT_CLOCK");
 	uint64_t t0, n0;
 
 	memset(&kft_clock, 0, sizeof(kft_clock));
 	kft_clock.base = clock_base;
-	if ((want && !strcmp(want, "monotonic")) || !kft_tsc_usable())
+	if (!kft_tsc_clock(kft_env("KFT_CLOCK")))
 		return;
 	/* the rate kft record measured (this process's own reading anchors
 	 * it), else measured here */
