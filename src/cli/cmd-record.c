@@ -35,7 +35,7 @@
 static const char usage[] =
 	"usage: kft record [-c CONFIG] [-o DIR] [--max-size SIZE] [--no-prime] [--no-check]\n"
 	"                  [-F PATTERN] [-N PATTERN] [-G FUNC] [-D N] [--cpus LIST]\n"
-	"                  [--compensate] [--no-compress] [--no-switches]\n"
+	"                  [--compensate] [--no-compress] [--no-switches] [--no-wait]\n"
 	"                  [--libcalls[=all] | --no-libcalls] [-A FUNC[@SPEC]] [-R FUNC]\n"
 	"                  [--lib LIB] [--dynamic-report] [--] PROG [ARGS...]\n"
 	"       kft record -p PID [-c CONFIG] [-o DIR] [--max-size SIZE] [--no-prime]\n"
@@ -43,9 +43,11 @@ static const char usage[] =
 	"                  [--libcalls[=all] | --no-libcalls] [--lib LIB] [--dynamic-report]\n"
 	"       kft record --kernel [-c CONFIG] [-o DIR] [--irqs] [--compensate] [-- CMD [ARGS...]]\n"
 	"\n"
-	"Run PROG and record its function calls into DIR (default kft.data). kft's\n"
-	"exit status is PROG's. PROG built with -finstrument-functions, -pg,\n"
-	"-pg -mfentry or -fpatchable-function-entry=5 calls kft itself; a program\n"
+	"Run PROG and record its function calls into DIR (default kft.data). kft\n"
+	"waits for the processes PROG leaves running too (a daemon, a job in the\n"
+	"background), which write the trace; its exit status is PROG's. PROG built\n"
+	"with -finstrument-functions, -pg, -pg -mfentry or\n"
+	"-fpatchable-function-entry=5 calls kft itself; a program\n"
 	"built with none of them has its functions' entries patched as it loads\n"
 	"(x86-64; the functions kft cannot patch safely are left out, and said).\n"
 	"\n"
@@ -77,6 +79,10 @@ static const char usage[] =
 	"                     kernel.perf_event_paranoid allows; with --kernel, the\n"
 	"                     sched_switch events. kft kd's On-CPU column and kft\n"
 	"                     ftrace's switch lines come from them)\n"
+	"      --no-wait      do not wait for the processes PROG leaves running: the\n"
+	"                     trace is read as far as they got (Ctrl-C while kft\n"
+	"                     waits does the same); kft status lists those still\n"
+	"                     running\n"
 	"      --libcalls     the calls the program and its instrumented libraries\n"
 	"                     make into shared libraries too (libc's malloc,\n"
 	"                     read...), each under its caller, named as called;\n"
@@ -151,6 +157,7 @@ struct record_opts {
 	bool kernel;
 	bool no_compress;
 	bool no_switches;
+	bool no_wait;
 	bool libcalls;
 	bool libcalls_all;	/* --libcalls=all */
 	bool no_libcalls;	/* --no-libcalls: whatever the config says */
@@ -411,6 +418,7 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		{ "compensate", no_argument, NULL, 'K' },
 		{ "no-compress", no_argument, NULL, 'Z' },
 		{ "no-switches", no_argument, NULL, 'S' },
+		{ "no-wait", no_argument, NULL, 1010 },
 		{ "libcalls", optional_argument, NULL, 1001 },
 		{ "no-libcalls", no_argument, NULL, 1002 },
 		{ "irqs", no_argument, NULL, 'I' },
@@ -514,6 +522,9 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 			break;
 		case 'S':
 			o->no_switches = true;
+			break;
+		case 1010:
+			o->no_wait = true;
 			break;
 		case 'I':
 			o->irqs = true;
@@ -760,6 +771,7 @@ int kft_cmd_record(int argc, char **argv)
 		   (o.libcalls_all ? KFT_MODE_LIBCALLS_ALL : 0);
 	run.max_size = o.max_size;
 	run.switches = !o.no_switches;
+	run.no_wait = o.no_wait;
 	run.latency = o.latency;
 	if (kft_cli_said(kft_record_program(&run, &end, stderr, &err), &err))
 		goto out;

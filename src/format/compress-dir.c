@@ -3,7 +3,6 @@
 #include <pthread.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,31 +11,10 @@
 #include <unistd.h>
 
 #include "../common/populate.h"
+#include "../common/process.h"
 #include "compress-dir.h"
 #include "trace-format.h"
 #include "zwriter.h"
-
-/* Whether process pid has ended (a zombie has: it runs no more code). */
-static bool gone(pid_t pid)
-{
-	char path[64], buf[256], *p;
-	ssize_t n;
-	int fd;
-
-	if (kill(pid, 0) && errno == ESRCH)
-		return true;
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return errno == ENOENT;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
-	/* "pid (comm) S ...": the state follows the last ')' */
-	p = strrchr(buf, ')');
-	return p && (p[2] == 'Z' || p[2] == 'X');
-}
 
 /* Whether the thread file's writer is gone: kft wrote a kernel file in
  * one go; a program's is done when its process is. */
@@ -52,7 +30,18 @@ static bool finished(int fd, const struct kft_thread_hdr *h)
 	    pread(fd, &f, sizeof(f), (off_t)h->shadow_off) == sizeof(f) &&
 	    (f.flags & KFT_FRAME_KERNEL))
 		return true;
-	return gone((pid_t)h->pid);
+	return kft_process_gone((pid_t)h->pid);
+}
+
+/* Whether h is all zeros: a header not written yet. */
+static bool unwritten(const struct kft_thread_hdr *h)
+{
+	const unsigned char *p = (const unsigned char *)h;
+
+	for (size_t i = 0; i < sizeof(*h); i++)
+		if (p[i])
+			return false;
+	return true;
 }
 
 static int copy_range(int in, uint64_t off, uint64_t len, int out, uint64_t to_off)
@@ -317,8 +306,14 @@ static int compress_file(int dirfd, const char *name, bool raw_only, struct kft_
 
 	if (fd < 0)
 		return -1;
-	if (pread(fd, &h, sizeof(h), 0) != sizeof(h) ||
-	    memcmp(h.magic, KFT_THREAD_MAGIC, sizeof(KFT_THREAD_MAGIC)) ||
+	if (pread(fd, &h, sizeof(h), 0) != sizeof(h) || unwritten(&h)) {
+		/* a thread's file is made first and its header written
+		 * after: one of a process still starting a thread */
+		st->live++;
+		ret = 0;
+		goto out;
+	}
+	if (memcmp(h.magic, KFT_THREAD_MAGIC, sizeof(KFT_THREAD_MAGIC)) ||
 	    h.hdr_size != sizeof(h) || h.rec_size != sizeof(struct kft_rec) ||
 	    !kft_zname(name, zname, sizeof(zname))) {
 		errno = EINVAL;

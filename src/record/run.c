@@ -5,10 +5,12 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../common/process.h"
 #include "../common/tsc-rate.h"
 #include "auto-args.h"
 #include "latency-keeper.h"
@@ -48,6 +50,73 @@ static int lay_out(const struct kft_record_run *r, char *runtime, size_t size, s
 	if (stat(r->dir, st))
 		return kft_error_set(err, "%s: %s", r->dir, strerror(errno));
 	return 0;
+}
+
+static volatile sig_atomic_t stop_waiting;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop_waiting = 1;
+}
+
+/* The processes the program left running (kft adopted them: a daemon, a
+ * job in the background), listed after what comes before: how many. */
+static size_t say_left(FILE *notes, const char *before)
+{
+	pid_t pids[8];
+	size_t n = kft_process_children(getpid(), pids, 8);
+
+	fprintf(notes, "%s%zu process%s (", before, n, n == 1 ? "" : "es");
+	for (size_t i = 0; i < n && i < 8; i++)
+		fprintf(notes, "%s%d", i ? " " : "pid ", (int)pids[i]);
+	fprintf(notes, "%s)", n > 8 ? " ..." : "");
+	return n;
+}
+
+/*
+ * The program has ended, but what it started may not have (a daemon, a
+ * job in the background): they write the trace still, and kft adopted
+ * them (a subreaper). Wait for each to end, as strace -f does, unless
+ * told not to or until Ctrl-C; what is left running keeps writing its
+ * own thread files, which kft's finish leaves as they are.
+ */
+static void wait_left(const struct kft_record_run *r, FILE *notes)
+{
+	struct sigaction sa = { .sa_handler = on_stop }, old_int, old_term;
+	bool said = false;
+	size_t n;
+	pid_t got;
+
+	/* (no SA_RESTART: the signal ends the wait) */
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	for (;;) {
+		got = waitpid(-1, NULL, said ? 0 : WNOHANG);
+		if (got > 0)
+			continue;
+		if (got < 0 && errno == ECHILD)
+			break;
+		if (got < 0 && errno != EINTR)
+			break;
+		if (stop_waiting || r->no_wait) {
+			n = say_left(notes, "kft: ");
+			fprintf(notes, " that %s left running still write%s the trace: read now, "
+				"%s part ends where %s (kft status lists what runs)\n",
+				r->argv[0], n == 1 ? "s" : "", n == 1 ? "its" : "their",
+				n == 1 ? "it is" : "they are");
+			break;
+		}
+		if (!said) {
+			n = say_left(notes, "kft: waiting for ");
+			fprintf(notes, " that %s left running: %s the trace (Ctrl-C "
+				"stops waiting; --no-wait does not wait)\n", r->argv[0],
+				n == 1 ? "it writes" : "they write");
+			said = true;
+		}
+	}
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
 }
 
 /* The program's end, as kft's status and the trace's info. */
@@ -102,9 +171,12 @@ int kft_record_program(const struct kft_record_run *r, struct kft_record_end *en
 		return kft_error_set(err, "pipe: %s", strerror(errno));
 	/* like system(): Ctrl-C is for the program, we wait for it to end */
 	kft_launch_hold_signals();
+	/* what the program leaves running becomes kft's to wait for */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	pid = kft_launch(r->prog, r->argv, runtime, r->dir, gate, err);
 	close(gate[0]);
 	if (pid < 0) {
+		prctl(PR_SET_CHILD_SUBREAPER, 0);
 		close(gate[1]);
 		kft_launch_release_signals();
 		return -1;
@@ -142,6 +214,8 @@ int kft_record_program(const struct kft_record_run *r, struct kft_record_end *en
 	}
 	while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
 		;
+	wait_left(r, notes);
+	prctl(PR_SET_CHILD_SUBREAPER, 0);
 	kft_spares_stop(spares);
 	warn(notes, kft_latency_keeper_stop(keeper, &end->latency_copy, &later), &later);
 	kft_switches_stop(switches, &lost_switches);

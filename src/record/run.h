@@ -29,6 +29,7 @@ struct kft_record_run {
 	uint32_t mode;		/* KFT_MODE_* */
 	uint64_t max_size;	/* --max-size, or 0 */
 	bool switches;		/* record its context switches */
+	bool no_wait;		/* not for what the program leaves running */
 	const char *latency;	/* --latency FUNC, or NULL */
 	const struct kft_patch_plans *plans;	/* entries to patch, or NULL */
 };

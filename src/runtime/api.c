@@ -68,7 +68,7 @@ static KFT_NOTRACE int marks_file(void)
 
 	if (fd >= 0)
 		return fd;
-	fd = openat(kft_rt.dirfd, "marks", O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW,
+	fd = openat(kft_dir(), "marks", O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW,
 		    0600);
 	if (fd < 0)
 		return -1;

@@ -94,7 +94,7 @@ static KFT_NOTRACE int open_file(const struct kft_tls *t)
 	char name[96];
 
 	file_name(t, name, sizeof(name));
-	return openat(kft_rt.dirfd, name, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+	return openat(kft_dir(), name, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
 }
 
 /* The thread's file made with its header, size bytes long and mapped,
@@ -112,14 +112,14 @@ static KFT_NOTRACE int open_log(struct kft_tls *t, size_t size)
 	memcpy(h.magic, KFT_ARGS_MAGIC, sizeof(h.magic));
 	memcpy(head, &h, sizeof(h));
 	file_name(t, name, sizeof(name));
-	fd = openat(kft_rt.dirfd, name, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	fd = openat(kft_dir(), name, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		return -1;
 	if (pwrite(fd, head, sizeof(head), 0) == (ssize_t)sizeof(head) && !ftruncate(fd, (off_t)size))
 		map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	close(fd);
 	if (map == MAP_FAILED) {
-		unlinkat(kft_rt.dirfd, name, 0);
+		unlinkat(kft_dir(), name, 0);
 		return -1;
 	}
 	t->args_hdr = map;

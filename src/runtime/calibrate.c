@@ -176,7 +176,7 @@ static KFT_NOTRACE uint32_t batch_median(const struct kft_rec *recs, size_t firs
  * to write (and take the file system's page faults for, as in a run). */
 static KFT_NOTRACE void *log_room(size_t size, bool log_like)
 {
-	int fd = log_like ? openat(kft_rt.dirfd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600) : -1;
+	int fd = log_like ? openat(kft_dir(), ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600) : -1;
 	void *p = MAP_FAILED;
 
 	if (fd >= 0 && !ftruncate(fd, (off_t)size)) {

@@ -82,7 +82,7 @@ static KFT_NOTRACE void release(struct zslot *s)
 /* Map the log's header, to follow its head. */
 static KFT_NOTRACE void start(struct zslot *s)
 {
-	int fd = openat(kft_rt.dirfd, s->name, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+	int fd = openat(kft_dir(), s->name, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
 	/* (writable: a ring's capacity is the helper's to raise) */
 	void *map = fd < 0 ? MAP_FAILED
 			   : mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -145,7 +145,7 @@ static KFT_NOTRACE bool follow(struct zslot *s)
 
 	/* the .kfz only once there is a frame for it */
 	if (s->w.raw_fd < 0 && s->w.done + KFT_ZCHUNK_RECS + keep <= head &&
-	    kft_zwriter_open(&s->w, kft_rt.dirfd, s->name)) {
+	    kft_zwriter_open(&s->w, kft_dir(), s->name)) {
 		release(s);
 		return false;
 	}

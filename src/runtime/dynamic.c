@@ -524,7 +524,7 @@ static KFT_NOTRACE void patch_loaded(bool hold)
 	size_t at, block;
 
 	if (!map) {
-		int fd = openat(kft_rt.dirfd, KFT_PLAN_FILE, O_RDONLY | O_CLOEXEC);
+		int fd = openat(kft_dir(), KFT_PLAN_FILE, O_RDONLY | O_CLOEXEC);
 		void *p;
 
 		if (fd < 0)

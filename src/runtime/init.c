@@ -25,7 +25,7 @@ static KFT_NOTRACE int map_control(void)
 	struct kft_control *ctl;
 	uint64_t tsc_mult = 0;
 	struct stat st;
-	int fd = openat(kft_rt.dirfd, "control", O_RDWR | O_CLOEXEC);
+	int fd = openat(kft_dir(), "control", O_RDWR | O_CLOEXEC);
 
 	if (fd < 0)
 		return -1;
@@ -184,8 +184,7 @@ static KFT_NOTRACE int join_trace(const char *dir, bool attaching)
 	kft_rt.attach_error = KFT_ATTACH_TRACE;
 	if (!dir || !*dir)
 		goto disable;
-	kft_rt.dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (kft_rt.dirfd < 0)
+	if (kft_dir_open(dir))
 		goto disable;
 	if (map_control())
 		goto disable;

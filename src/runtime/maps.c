@@ -233,7 +233,7 @@ KFT_NOTRACE void kft_save_maps(bool closing)
 	if (locked && !closing && last && same_code(last, last_len, buf, len))
 		goto out;
 	snprintf(name, sizeof(name), "maps-%u", kft_rt.session);
-	out = openat(kft_rt.dirfd, name, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600);
+	out = openat(kft_dir(), name, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (out >= 0) {
 		if (write(out, buf, len) != (ssize_t)len) {
 			/* a short snapshot only costs names; nothing to do here */

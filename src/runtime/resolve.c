@@ -407,9 +407,9 @@ static KFT_NOTRACE void read_config(struct kft_config *cfg)
 {
 	char path[64];
 
-	snprintf(path, sizeof(path), "/proc/self/fd/%d/user-config", kft_rt.dirfd);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d/user-config", kft_dir());
 	if (access(path, R_OK))
-		snprintf(path, sizeof(path), "/proc/self/fd/%d/config", kft_rt.dirfd);
+		snprintf(path, sizeof(path), "/proc/self/fd/%d/config", kft_dir());
 	if (kft_config_load(cfg, path, NULL))
 		kft_config_init(cfg);
 }

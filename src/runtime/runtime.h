@@ -43,7 +43,7 @@ struct kft_args_fn {
 struct kft_runtime {
 	volatile int ready;		/* 0: not yet, 1: recording, -1: disabled */
 	struct kft_control *ctl;
-	int dirfd;
+	int dirfd;			/* the trace directory: kft_dir() */
 	uint32_t session;
 	uint32_t run_id;			/* the run whose config is loaded */
 	struct kft_config cfg;
@@ -186,6 +186,11 @@ struct kft_clock {
 
 extern struct kft_clock kft_clock KFT_HIDDEN;
 /* tsc_mult: the TSC's rate kft record measured (0: none, measure it) */
+/* trace-dir.c: the trace directory opened at path (0, or -1), and its
+ * descriptor, opened again if the program closed it */
+int kft_dir_open(const char *path) KFT_HIDDEN;
+int kft_dir(void) KFT_HIDDEN;
+
 void kft_clock_init(uint64_t clock_base, uint64_t tsc_mult) KFT_HIDDEN;
 uint64_t kft_clock_slow(void) KFT_HIDDEN;
 

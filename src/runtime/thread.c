@@ -88,7 +88,7 @@ static KFT_NOTRACE int open_own(const struct kft_tls *t)
 	 * vector registers, vector-state.h) */
 	kft_vec_keep(&vec);
 	kft_thread_file_name(t, name, sizeof(name));
-	fd = openat(kft_rt.dirfd, name, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+	fd = openat(kft_dir(), name, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
 	kft_vec_give_back(&vec);
 	return fd;
 }
@@ -417,9 +417,9 @@ static KFT_NOTRACE int new_file(const char *name, size_t size, bool *spare_taken
 		snprintf(spare, sizeof(spare), "spare-%u", taken);
 		/* never over a file of that name; a spare gone (kft record
 		 * clears them once the program ends) is no error */
-		if (renameat2(kft_rt.dirfd, spare, kft_rt.dirfd, name, RENAME_NOREPLACE))
+		if (renameat2(kft_dir(), spare, kft_dir(), name, RENAME_NOREPLACE))
 			break;
-		fd = openat(kft_rt.dirfd, name, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+		fd = openat(kft_dir(), name, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
 		if (fd >= 0 && size != KFT_SPARE_SIZE && ftruncate(fd, (off_t)size)) {
 			close(fd);
 			fd = -1;
@@ -427,14 +427,14 @@ static KFT_NOTRACE int new_file(const char *name, size_t size, bool *spare_taken
 		*spare_taken = fd >= 0;
 		if (fd >= 0)
 			return fd;
-		unlinkat(kft_rt.dirfd, name, 0);
+		unlinkat(kft_dir(), name, 0);
 		break;
 	}
 	*spare_taken = false;
-	fd = openat(kft_rt.dirfd, name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+	fd = openat(kft_dir(), name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd >= 0 && ftruncate(fd, (off_t)size)) {
 		close(fd);
-		unlinkat(kft_rt.dirfd, name, 0);
+		unlinkat(kft_dir(), name, 0);
 		fd = -1;
 	}
 	return fd;
@@ -469,7 +469,7 @@ static KFT_NOTRACE int map_new_file(struct kft_tls *t)
 	    ((!spare || room > KFT_FIRST_RECORDS) &&
 	     kft_take_room(fd, KFT_RECORDS_OFF, room * sizeof(struct kft_rec)))) {
 		close(fd);
-		unlinkat(kft_rt.dirfd, name, 0);
+		unlinkat(kft_dir(), name, 0);
 		goto fail;
 	}
 	map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);

@@ -71,6 +71,7 @@ struct elf_file {
 	bool ok;
 	bool replaced_said;	/* the warning that another build ran */
 	size_t saved;		/* its saved module, or SIZE_MAX: own */
+	bool own_ok;		/* own is open (saved or not) */
 	struct kft_elf own;
 };
 
@@ -231,7 +232,7 @@ void kft_symbolizer_free(struct kft_symbolizer *sz)
 		free(sz->sessions[i].closes);
 	}
 	for (size_t i = 0; i < sz->nfiles; i++) {
-		if (sz->files[i].ok && sz->files[i].saved == SIZE_MAX)
+		if (sz->files[i].own_ok)
 			kft_elf_close(&sz->files[i].own);
 		free(sz->files[i].path);
 	}
@@ -582,6 +583,18 @@ uint32_t kft_symbolizer_epochs(struct kft_symbolizer *sz, uint32_t session)
 	return s && s->reused ? s->ncloses + 1 : 1;
 }
 
+/* f's file as it is on disk, opened at the first call. */
+static bool open_own(struct kft_symbolizer *sz, struct elf_file *f)
+{
+	if (!f->tried) {
+		f->tried = true;
+		f->own_ok = !kft_elf_open(&f->own, f->path, NULL);
+		if (f->own_ok)
+			kft_elf_add_planned_functions(&f->own, sz->dir, f->path);
+	}
+	return f->own_ok;
+}
+
 static bool lookup(struct kft_symbolizer *sz, uint64_t image, uint64_t addr,
 		   struct kft_symbol *sym);
 
@@ -743,17 +756,21 @@ static bool lookup(struct kft_symbolizer *sz, uint64_t image, uint64_t addr,
 	f = &sz->files[m->file];
 	sym->module = f->path;
 	sym->offset = addr - m->start + m->offset;	/* file offset, until a symbol is found */
-	if (f->saved == SIZE_MAX && !f->tried) {
-		f->tried = true;
-		f->ok = !kft_elf_open(&f->own, f->path, NULL);
-		if (f->ok)
-			kft_elf_add_planned_functions(&f->own, sz->dir, f->path);
-	}
+	if (f->saved == SIZE_MAX)
+		f->ok = open_own(sz, f);
 	elf = f->saved == SIZE_MAX ? &f->own : &sz->saved.mods[f->saved].elf;
 	if (!f->ok || other_build(sz, f, elf, m) ||
 	    !kft_elf_offset_to_vaddr(elf, addr - m->start + m->offset, &vaddr))
 		return false;
 	es = kft_elf_lookup(elf, vaddr);
+	/* a function the saved names lack (called after kft record saved
+	 * them: a process it did not wait for) is named from the file, if
+	 * that is still the build that ran */
+	if (!es && f->saved != SIZE_MAX && open_own(sz, f) && elf->build_id_len &&
+	    f->own.build_id_len == elf->build_id_len &&
+	    !memcmp(f->own.build_id, elf->build_id, elf->build_id_len) &&
+	    kft_elf_offset_to_vaddr(&f->own, addr - m->start + m->offset, &vaddr))
+		es = kft_elf_lookup(&f->own, vaddr);
 	if (!es)
 		return false;
 	sym->name = shown_name(sz, es->name, &sym->params);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../common/grow.h"
+#include "../common/process.h"
 #include "../config/config.h"
 #include "views.h"
 
@@ -123,6 +124,26 @@ static void print_watch_chain(FILE *out, const struct kft_thread_file *th,
 	free(chain);
 }
 
+/* The processes still writing the trace (kft record did not wait for
+ * them, or was stopped waiting), by the thread files they have mapped. */
+static void print_running(FILE *out, const struct kft_trace *tr)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < tr->nthreads; i++) {
+		uint32_t pid = tr->threads[i].hdr.pid;
+		bool listed = false;
+
+		for (size_t k = 0; k < i && !listed; k++)
+			listed = tr->threads[k].hdr.pid == pid;
+		if (listed || !pid || !kft_process_maps_dir((pid_t)pid, tr->dir))
+			continue;
+		fprintf(out, "%s%u", n++ ? " " : "  still running, writing the trace: pid ", pid);
+	}
+	if (n)
+		fputc('\n', out);
+}
+
 void kft_view_status(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz)
 {
 	const struct kft_control *ctl = &tr->ctl;
@@ -162,6 +183,7 @@ void kft_view_status(FILE *out, const struct kft_trace *tr, struct kft_symbolize
 	if (stacks)
 		fprintf(out, " (and %zu coroutine stack%s)", stacks, stacks == 1 ? "" : "s");
 	fputc('\n', out);
+	print_running(out, tr);
 	fprintf(out, "  entries %" PRIu64 " (%" PRIu64 " unfinished)\n", entries,
 		kft_trace_unfinished(tr));
 	kft_view_losses(out, tr, "  lost: ");

@@ -483,5 +483,72 @@ E
 each_plain_threads() { INSTR=$(plain_flags) TINSTR=plain test_threads; }
 each_plain_fork_exec() { INSTR=$(plain_flags) TINSTR=plain test_fork_exec; }
 each_plain_longjmp() { INSTR=$(plain_flags) TINSTR=plain test_longjmp; }
+each_plain_daemon() { INSTR=$(plain_flags) TINSTR=plain test_daemon; }
 each_plain_signal_context() { INSTR=$(plain_flags) TINSTR=plain test_signal_context; }
 each_plain_coroutines() { INSTR=$(plain_flags) TINSTR=plain test_coroutines; }
+
+# A daemon (fork; the parent exits; the child goes on): kft record waits
+# for it, as for any process the program leaves running, and its calls
+# are kept whole and named. With --no-wait, kft status lists it while it
+# runs, and the trace read after it ended names its calls too.
+test_daemon() {
+	build daemon
+	kft record -- ./daemon "$PWD/done" 2>err
+	check "kft record waited for the daemon" test -s done
+	check "said it waits: $(cat err)" grep -q "^kft: waiting for 1 process (pid [0-9]*) that ./daemon left running" err
+	check "nothing failed: $(cat err)" test "$(grep -vc -e '^kft: waiting' -e '^kft: note' err)" = 0
+	kft kd -c | grep -A3 -E '^main /\* inherited \*/$' >tree
+	expect tree <<'E'
+main /* inherited */
+|  a
+|  |  b
+|  |  |  c
+E
+	rm -f done
+	kft record --no-wait -o t2 -- ./daemon "$PWD/done" 1500 2>err
+	check "did not wait" test ! -e done
+	check "said so: $(cat err)" grep -q "^kft: 1 process (pid [0-9]*) that ./daemon left running still writes the trace" err
+	pid=$(sed -n 's/^kft: 1 process (pid \([0-9]*\)).*/\1/p' err)
+	kft status t2 >st
+	check "kft status lists it" grep -q "^  still running, writing the trace: pid $pid\$" st
+	wait_for done
+	check "the daemon ended" gone "$pid" 10
+	kft status t2 >st
+	check "kft status no longer lists it" test "$(count 'still running' st)" = 0
+	kft kd -c t2 | grep -A3 -E '^main /\* inherited \*/$' >tree
+	expect tree <<'E'
+main /* inherited */
+|  a
+|  |  b
+|  |  |  c
+E
+	# Ctrl-C while kft waits: it stops waiting, with the program's status
+	rm -f done
+	"$KFT" record -o t3 -- ./daemon "$PWD/done" 3000 2>err &
+	local rec=$! st=0
+	for _ in $(seq 200); do grep -q waiting err && break; sleep 0.05; done
+	kill -INT "$rec"
+	wait "$rec" || st=$?
+	check "kft record's status is the program's: $st" test "$st" = 0
+	check "stopped waiting: $(cat err)" grep -q "^kft: 1 process (pid [0-9]*) that ./daemon left running still writes the trace" err
+	check "before the daemon's end" test ! -e done
+	wait_for done
+}
+
+# kft's descriptors stay out of the program's way: its first open returns
+# 3, as untraced; a program that closes every descriptor and fills the
+# numbers with its own still has its new thread's and child's calls
+# traced (kft opens its directory again)
+test_descriptors_closed() {
+	build closer
+	./closer >untraced
+	kft record -- ./closer >out 2>err
+	diff untraced out
+	check "nothing said: $(cat err)" test "$(grep -vc '^kft: note' err)" = 0
+	kft kd -f Fc | awk '$1 ~ /^in_/ { print $1, $2 }' | sort >counts
+	expect counts <<'E'
+in_child 1
+in_thread 1
+E
+}
+each_plain_descriptors_closed() { INSTR=$(plain_flags) TINSTR=plain test_descriptors_closed; }
