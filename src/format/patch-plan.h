@@ -16,11 +16,13 @@
  * the function, behind the jmp, and a jump: the callee returns into the
  * function itself, where unwinders know the frame.
  *
- * A function that jumps back to its own start by a short jump (a loop
- * the compiler made of a tail call), which cannot reach the slot, is
- * entered through the slot by its callers instead (by_callers): their
- * rel32 calls and jumps to it are re-aimed at the slot, and its own
- * bytes are left as they are, so that the loop's turns run there.
+ * A jump to a function's start, from its own code too (a tail call of
+ * itself, which gcc -O2 leaves as jmp <self>), lands on the jmp: it is
+ * counted as a call, as the hook of an instrumented build counts it.
+ *
+ * A function shorter than the jmp is moved whole into its slot and
+ * entered by its callers instead (by_callers): their rel32 calls and
+ * jumps to it are re-aimed at the slot.
  */
 #ifndef KFT_PATCH_PLAN_H
 #define KFT_PATCH_PLAN_H
@@ -30,7 +32,7 @@
 
 #define KFT_PLAN_FILE "patch-plan"
 #define KFT_PLAN_MAGIC "KFTPLAN"
-#define KFT_PLAN_VERSION 3
+#define KFT_PLAN_VERSION 4
 
 /*
  * A trampoline slot, 64 bytes, 64-aligned (the stub finds the function's
@@ -48,7 +50,6 @@
 #define KFT_PLAN_BODY_MAX (KFT_SLOT_STUB - KFT_SLOT_BODY - 5)
 #define KFT_PLAN_ORIG_MAX 24	/* bytes the jmp covers, whole instructions */
 #define KFT_PLAN_FIXES 4
-#define KFT_PLAN_LOOPS 4
 
 /* A field of the body that must point at target: a rel32 counted from
  * the end of its instruction, or an address, 8 bytes. */
@@ -68,17 +69,11 @@ struct kft_plan_func {
 	uint8_t orig_len;	/* bytes from patch the jmp replaces (at least 5) */
 	uint8_t body_len;
 	uint8_t nfix;
-	uint8_t nloop;
 	uint8_t by_callers;	/* entered by its callers re-aimed, not by a jmp */
-	uint8_t pad[3];
+	uint8_t pad[4];
 	uint8_t orig[KFT_PLAN_ORIG_MAX];	/* what they are: checked first */
 	uint8_t body[KFT_PLAN_BODY_MAX + 1];
 	struct kft_plan_fix fix[KFT_PLAN_FIXES];
-	/* the rel32 fields (link-time addresses, each its instruction's last
-	 * four bytes) of the function's jumps back to its own start, a loop
-	 * made of a tail call: re-aimed at the slot's body, a turn of the
-	 * loop runs the moved instructions and is not counted as a call */
-	uint64_t loop[KFT_PLAN_LOOPS];
 };
 
 /* A call or jump to a by_callers function: its rel32 field. */

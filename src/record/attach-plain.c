@@ -7,7 +7,7 @@
  * function some thread is inside the first instructions of is left as
  * it is. Leaving, kft writes back through /proc/PID/mem, with every
  * thread held again, the bytes the runtime changed (the entries' jmps,
- * the loops it re-aimed), from the program's file: a thread running in
+ * the callers it re-aimed), from the program's file: a thread running in
  * a trampoline then comes back to code as it was. The trampolines stay,
  * as the runtime does.
  */
@@ -121,11 +121,8 @@ static int restore_module(pid_t pid, int mem, const struct kft_plan_hdr *h, stru
 		kft_elf_close(&elf);
 		return 0;	/* (not there: nothing was patched) */
 	}
-	for (uint32_t i = 0; i < h->nfuncs && !ret; i++) {
+	for (uint32_t i = 0; i < h->nfuncs && !ret; i++)
 		ret = put_back(mem, bias + f[i].patch, &elf, f[i].patch, 5, 0xe9);
-		for (unsigned int k = 0; k < f[i].nloop && k < KFT_PLAN_LOOPS && !ret; k++)
-			ret = put_back(mem, bias + f[i].loop[k], &elf, f[i].loop[k], 4, -1);
-	}
 	for (uint32_t i = 0; i < h->ncallers && !ret; i++)
 		ret = put_back(mem, bias + c[i].rel32, &elf, c[i].rel32, 4, -1);
 	kft_elf_close(&elf);

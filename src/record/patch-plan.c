@@ -11,8 +11,8 @@
  * run from the trampoline (a RIP-relative operand or a branch's target is
  * re-aimed there; a short branch becomes a long one; loop and jrcxz have
  * no long form and are refused), no branch anywhere in the program lands
- * inside them, and none inside the function goes back to its start (a
- * loop made of a tail call: each turn would count as a call). Functions
+ * inside them (one to the function's start lands on the jmp: a call, a
+ * tail call of itself too). Functions
  * the C runtime runs around main and the cold parts of others (entered
  * by a jump, with no return address of their own) are left alone.
  */
@@ -36,7 +36,7 @@
 #define JMP_LEN 5
 
 /* A relative branch: where it lands, where it is, and whether it is a
- * call (a function calling itself is a recursion, not a loop). */
+ * call. */
 struct branch {
 	uint64_t target, from;
 	uint64_t rel32;		/* its rel32 field's address when it ends the
@@ -153,36 +153,21 @@ static size_t first_landing(const struct planner *p, uint64_t addr)
 	return a;
 }
 
-/* Why a function's loop back to its start cannot be re-aimed at its
- * slot (plan_all then has it entered by its callers, if it can be). */
-static const char loop_short[] = "it branches back to its own start (a loop kft would count as "
-				 "calls)";
-static const char loop_many[] = "it branches back to its own start too often to re-aim";
 /* Why a function cannot take the jmp (plan_all then moves it whole and
  * has it entered by its callers, if it can be). */
 static const char too_short[] = "shorter than the five bytes a jump takes";
 
-/* Why a branch makes [lo, hi) unsafe to move for f, the function at
- * [start, end), or NULL. Its rel32 jumps back to its start go in f's
- * loops. */
-static const char *branch_into(const struct planner *p, uint64_t start, uint64_t end,
-			       uint64_t lo, uint64_t hi, struct kft_plan_func *f)
+/* Whether a branch lands inside [lo, hi), the first instructions of the
+ * function at start. One to its start (lo, or the endbr64 before it)
+ * lands on the jmp: from its own code too, a tail call of itself is a
+ * call, counted as an instrumented build's hook counts it. */
+static bool branch_into(const struct planner *p, uint64_t start, uint64_t lo, uint64_t hi)
 {
 	for (size_t a = first_landing(p, start); a < p->nbranches && p->branches[a].target < hi;
-	     a++) {
-		const struct branch *br = &p->branches[a];
-
-		if (br->target > lo)
-			return "a branch lands inside its first instructions";
-		if (br->call || br->from < start || br->from >= end)
-			continue;
-		if ((br->target != lo && br->target != start) || !br->rel32)
-			return loop_short;
-		if (f->nloop == KFT_PLAN_LOOPS)
-			return loop_many;
-		f->loop[f->nloop++] = br->rel32;
-	}
-	return NULL;
+	     a++)
+		if (p->branches[a].target > lo)
+			return true;
+	return false;
 }
 
 static void add_fix(struct kft_plan_func *f, unsigned int kind, unsigned int field,
@@ -339,7 +324,8 @@ static const char *plan_func(const struct planner *p, const struct kft_elf_sym *
 	f->orig_len = (uint8_t)(at - f->patch);
 	memcpy(f->orig, b + (f->patch - s->addr), f->orig_len);
 	/* (moved whole, its own bytes stay: a branch into them runs them) */
-	return whole ? NULL : branch_into(p, s->addr, end, f->patch, at, f);
+	return whole || !branch_into(p, s->addr, f->patch, at) ? NULL
+		: "a branch lands inside its first instructions";
 }
 
 /* Whether something calls addr or names it (takes its address): a
@@ -417,9 +403,9 @@ static bool in_moved(const struct kft_patch_plan *plan, uint64_t addr)
 }
 
 /*
- * f, planned but for its loop back to its start (s, to end), entered by
- * its callers: each call or jump to it from elsewhere is re-aimed at its
- * slot, and its own bytes, which the loop runs, stay. Only where every
+ * f (s, to end), too short for the jmp and moved whole, entered by its
+ * callers: each call or jump to it from elsewhere is re-aimed at its
+ * slot (its own, moved with it, are re-aimed there). Only where every
  * entry is such a branch: it is not exported, nor its address taken, and
  * each branch to it is a rel32. 1 if it is, 0 if not, -1: out of memory.
  */
@@ -439,7 +425,7 @@ static int by_callers(const struct planner *p, const struct kft_elf_sym *s, uint
 		if (br->target != s->addr && br->target != f->patch)
 			continue;
 		if (br->from >= s->addr && br->from < end)
-			continue;	/* its own loop: runs its own bytes */
+			continue;	/* its own: moved with it */
 		if (!br->rel32 && in_moved(plan, br->from))
 			continue;	/* moved into a slot as a rel32, re-aimed there */
 		if (!br->rel32 || kft_grow((void **)&plan->callers, plan->ncallers,
@@ -452,7 +438,6 @@ static int by_callers(const struct planner *p, const struct kft_elf_sym *s, uint
 		plan->callers[plan->ncallers++].rel32 = br->rel32;
 	}
 	f->by_callers = 1;
-	f->nloop = 0;
 	return 1;
 }
 
@@ -528,10 +513,10 @@ static int plan_all(struct planner *p, struct kft_patch_plan *plan, struct kft_e
 		if (!why)
 			why = plan_func(p, s, next_start(elf, i), false, &plan->funcs[plan->nfuncs]);
 		/* (too short for the jmp: moved whole, to be entered by its
-		 * callers, as one whose loop a jmp would break) */
+		 * callers) */
 		moved_whole = why == too_short &&
 			      !plan_func(p, s, next_start(elf, i), true, &plan->funcs[plan->nfuncs]);
-		if (moved_whole || why == loop_short || why == loop_many) {
+		if (moved_whole) {
 			int entered = by_callers(p, s, s->addr + s->size,
 						 &plan->funcs[plan->nfuncs], plan);
 

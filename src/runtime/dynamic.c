@@ -92,7 +92,7 @@ static KFT_NOTRACE bool sound(const struct module *m, const struct kft_plan_func
 	/* (one entered by its callers takes no jmp: it may be shorter) */
 	if (f->orig_len < (f->by_callers ? 1 : 5) || f->orig_len > KFT_PLAN_ORIG_MAX ||
 	    f->body_len > KFT_PLAN_BODY_MAX || f->nfix > KFT_PLAN_FIXES ||
-	    f->nloop > KFT_PLAN_LOOPS || !in_code(m, p, p + f->orig_len))
+	    !in_code(m, p, p + f->orig_len))
 		return false;
 	for (unsigned int i = 0; i < f->nfix; i++)
 		if (f->fix[i].field + (f->fix[i].kind == KFT_PLAN_FIX_ADDR ? 8 : 4) > f->body_len ||
@@ -183,8 +183,7 @@ static KFT_NOTRACE void reaim_moved_callers(const struct module *m, uint8_t *slo
 			size_t j = by_callers_at(m, f->fix[k].target);
 			uintptr_t to = (uintptr_t)(slots + j * KFT_SLOT_SIZE);
 
-			/* (not its own jump back to its start: a loop) */
-			if (f->fix[k].kind == KFT_PLAN_FIX_REL32 && j < n && j != i &&
+			if (f->fix[k].kind == KFT_PLAN_FIX_REL32 && j < n &&
 			    slots[j * KFT_SLOT_SIZE] && kft_rel32_reaches((uintptr_t)body + f->fix[k].insn_end, to))
 				put_rel(body + f->fix[k].field, (uintptr_t)body + f->fix[k].insn_end, to);
 		}
@@ -422,15 +421,6 @@ static KFT_NOTRACE void patch_module(const struct module *m, struct patched *e, 
 		return;
 	}
 	e->written = write_jmps(m, slots, held, live);
-	/* each one's jumps back to its own start (a loop made of a tail
-	 * call) run the moved instructions: a turn is no call */
-	for (size_t i = 0; i < n; i++) {
-		const struct kft_plan_func *f = &m->funcs[i];
-		uint8_t *slot = slots + i * KFT_SLOT_SIZE;
-
-		for (unsigned int k = 0; to_write(m, f, slot, held) && k < f->nloop; k++)
-			reaim(m, f, f->loop[k], (uintptr_t)(slot + KFT_SLOT_BODY));
-	}
 	/* the functions entered by their callers, through their slots */
 	for (size_t i = 0; i < m->plan->ncallers; i++) {
 		const struct kft_plan_caller *c = &m->callers[i];

@@ -552,3 +552,31 @@ in_thread 1
 E
 }
 each_plain_descriptors_closed() { INSTR=$(plain_flags) TINSTR=plain test_descriptors_closed; }
+
+# A function that jumps to its own entry (a tail call of itself) is
+# entered anew each time: counted as often as it counts itself, patched
+# as it loads and with patchable entries alike (the instrumentations that
+# call a hook from the function's own code leave its hand-written code
+# without one)
+test_self_tail_jump() {
+	case $TINSTR in
+	plain) INSTR="$INSTR" ;;
+	-fpatchable*) INSTR="$INSTR -DPATCHABLE" ;;
+	*) return 0 ;;
+	esac
+	build selfjump
+	kft record -- ./selfjump 394 >out
+	check "the truth: $(cat out)" test "$(cat out)" = "entries 395"
+	kft kd -f Fc | awk '$1 == "countdown" || $1 == "start" { print $1, $2 }' | sort >counts
+	expect counts <<'E'
+countdown 395
+start 1
+E
+	# each entry a call under start's, one after another: the jump ends
+	# the call it leaves
+	kft kd -c | grep -c '^|  |  countdown$' >n
+	expect n <<'E'
+395
+E
+}
+each_plain_self_tail_jump() { INSTR=$(plain_flags) TINSTR=plain test_self_tail_jump; }
