@@ -280,6 +280,13 @@ static void say_plan(const struct kft_patch_plan *plan, const char *name, bool l
 			(unsigned long long)plan->skips[i].addr, plan->skips[i].why);
 }
 
+/* A program the run started after its first, planned as it started
+ * (record/plan-server.c): said as the first was; ctx: --dynamic-report. */
+static void say_started(void *ctx, const struct kft_patch_plan *plan)
+{
+	say_plan(plan, plan->path, false, "as it loads", *(const bool *)ctx);
+}
+
 /* What plans patches: prog (named name), then libs' (when: "as it
  * loads"). */
 static void say_plans(const struct kft_patch_plans *plans, const char *name,
@@ -773,6 +780,9 @@ int kft_cmd_record(int argc, char **argv)
 	run.switches = !o.no_switches;
 	run.no_wait = o.no_wait;
 	run.latency = o.latency;
+	run.needs = &needs;
+	run.said = say_started;
+	run.said_ctx = &o.dynamic_report;
 	if (kft_cli_said(kft_record_program(&run, &end, stderr, &err), &err))
 		goto out;
 	ret = end.status;

@@ -31,6 +31,14 @@
 #include <string.h>
 
 #define KFT_PLAN_FILE "patch-plan"
+/* A process whose program is not in the plan (exec'd by another, or by
+ * a shell) asks kft record for its plan here: it sends the program's
+ * path, ended by a NUL, and waits for one byte: KFT_PLAN_ADDED (the plan
+ * file holds its block now) or KFT_PLAN_NONE (instrumented, or not to
+ * be patched). The trace directory's socket. */
+#define KFT_PLAN_SOCKET "plan.sock"
+#define KFT_PLAN_ADDED 'p'
+#define KFT_PLAN_NONE 'n'
 #define KFT_PLAN_MAGIC "KFTPLAN"
 #define KFT_PLAN_VERSION 4
 

@@ -52,6 +52,7 @@ struct planner {
 	size_t nbranches, branches_cap;
 	uint64_t *refs;		/* addresses the code or a relocation names */
 	size_t nrefs, refs_cap;
+	struct kft_frame_cfi *cfi;	/* a stripped file's unwind table, or NULL */
 };
 
 static int add_ref(struct planner *p, uint64_t addr)
@@ -339,6 +340,26 @@ static bool entered_as_function(const struct planner *p, uint64_t addr)
 	return bsearch(&addr, p->refs, p->nrefs, sizeof(*p->refs), cmp_u64) != NULL;
 }
 
+/* Why a function found in a stripped file's .eh_frame is the cold part
+ * of another, or NULL. Its unwind table says: a cold part begins inside
+ * the frame its function set up (the CFA above rsp+8, registers saved).
+ * A function reached only through pointers (a non-PIE file's tables
+ * carry no relocation to find them by) is one all the same. Where the
+ * table says nothing, by how it is entered: something calls it or takes
+ * its address. */
+static const char *cold_part(const struct planner *p, uint64_t addr)
+{
+	int inside = kft_frame_cfi_inside(p->cfi, addr);
+
+	if (inside > 0)
+		return "found in .eh_frame, and begins inside a frame set up before it (a cold "
+		       "part of another function, entered by a jump)";
+	if (inside < 0 && !entered_as_function(p, addr))
+		return "found in .eh_frame, but nothing calls it or takes its address (a cold "
+		       "part of another function, entered by a jump)";
+	return NULL;
+}
+
 /* Code the C runtime runs around main, and parts of other functions. */
 static const char *not_a_function(const char *name)
 {
@@ -503,9 +524,8 @@ static int plan_all(struct planner *p, struct kft_patch_plan *plan, struct kft_e
 		why = s->name ? not_a_function(s->name) : NULL;
 		if (!why && s->made && s->addr == elf->entry)
 			why = "the program's entry point (_start): the C runtime's start-up";
-		if (!why && s->made && !entered_as_function(p, s->addr))
-			why = "found in .eh_frame, but nothing calls it or takes its address (a cold "
-			      "part of another function, entered by a jump)";
+		if (!why && s->made)
+			why = cold_part(p, s->addr);
 		/* (so far, code that is none of the program's functions) */
 		part = why != NULL;
 		if (!why && !whole[i])
@@ -554,6 +574,7 @@ int kft_patch_plan_make(struct kft_patch_plan *plan, const char *path,
 	if (kft_elf_open(&elf, plan->path, err))
 		return -1;
 	if (elf.instrumented) {
+		plan->instrumented = true;
 		kft_elf_close(&elf);
 		return kft_error_set(err, "%s is instrumented: it calls kft's hooks itself, and is "
 				     "not patched", plan->path);
@@ -563,6 +584,8 @@ int kft_patch_plan_make(struct kft_patch_plan *plan, const char *path,
 		return -1;
 	}
 	p.elf = &elf;
+	if (!elf.has_symtab)
+		p.cfi = kft_frame_cfi_open(&elf);
 	if (kft_hooked_functions(&elf, needs, &p.hooked, err))
 		ret = -1;
 	else if (!ZYAN_SUCCESS(ZydisDecoderInit(&p.dec, ZYDIS_MACHINE_MODE_LONG_64,
@@ -570,6 +593,7 @@ int kft_patch_plan_make(struct kft_patch_plan *plan, const char *path,
 		ret = kft_error_set(err, "the Zydis decoder would not start");
 	else
 		ret = plan_all(&p, plan, err);
+	kft_frame_cfi_close(p.cfi);
 	free(p.branches);
 	free(p.refs);
 	kft_hooked_free(&p.hooked);
@@ -701,7 +725,7 @@ int kft_patch_plan_write(const struct kft_patch_plan *plans, size_t n, const cha
 			memcpy((char *)(h + 1) + funcs, plans[i].callers, callers);
 		at += sizeof(*h) + funcs + callers;
 	}
-	ret = kft_trace_dir_write(dir, KFT_PLAN_FILE, file, size, err);
+	ret = kft_trace_dir_replace(dir, KFT_PLAN_FILE, file, size, err);
 	free(file);
 	return ret;
 }

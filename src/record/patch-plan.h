@@ -22,6 +22,7 @@ struct kft_plan_skip {
 
 struct kft_patch_plan {
 	char path[4096];		/* the program, resolved */
+	bool instrumented;		/* not planned: it calls the hooks itself */
 	uint64_t file_size;
 	size_t nunhooked;		/* functions the run needs no hooks in */
 	struct kft_plan_func *funcs;	/* patchable, by address */
@@ -61,8 +62,9 @@ int kft_patch_plan_make(struct kft_patch_plan *plan, const char *path,
  * each said with why. 0, or -1: out of memory. */
 int kft_patch_plan_leave_out(struct kft_patch_plan *plan, const uint64_t *at, size_t n,
 			     const char *why);
-/* Write the n plans (a program's and its libraries') as KFT_PLAN_FILE
- * in the trace directory dir. */
+/* Write the n plans (a program's and its libraries', the programs it
+ * starts') as KFT_PLAN_FILE in the trace directory dir, replacing it
+ * whole. */
 int kft_patch_plan_write(const struct kft_patch_plan *plans, size_t n, const char *dir,
 			 struct kft_error *err);
 void kft_patch_plan_free(struct kft_patch_plan *plan);

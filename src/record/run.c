@@ -16,6 +16,7 @@
 #include "latency-keeper.h"
 #include "launch.h"
 #include "patch-plan.h"
+#include "plan-server.h"
 #include "run.h"
 #include "spares.h"
 #include "switch-recorder.h"
@@ -149,6 +150,7 @@ int kft_record_program(const struct kft_record_run *r, struct kft_record_end *en
 	struct kft_switch_rec *switches = NULL;
 	struct kft_latency_keeper *keeper = NULL;
 	struct kft_spares *spares;
+	struct kft_plan_server *planner;
 	unsigned long long lost_switches = 0;
 	char runtime[PATH_MAX], why[512] = "";
 	struct kft_error later;
@@ -167,8 +169,15 @@ int kft_record_program(const struct kft_record_run *r, struct kft_record_end *en
 		kft_tsc_pair(&tsc0, &tsc0_ns);
 	if (lay_out(r, runtime, sizeof(runtime), &dir_st, notes, err))
 		return -1;
-	if (pipe2(gate, O_CLOEXEC))
+	/* the programs it starts, planned as they start */
+	planner = kft_plan_server_start(r->dir, r->plans, r->needs, r->said, r->said_ctx, &later);
+	if (!planner)
+		fprintf(notes, "kft: %s; the programs %s starts are traced only if they are "
+			"instrumented\n", later.msg, r->argv[0]);
+	if (pipe2(gate, O_CLOEXEC)) {
+		kft_plan_server_stop(planner);
 		return kft_error_set(err, "pipe: %s", strerror(errno));
+	}
 	/* like system(): Ctrl-C is for the program, we wait for it to end */
 	kft_launch_hold_signals();
 	/* what the program leaves running becomes kft's to wait for */
@@ -177,6 +186,7 @@ int kft_record_program(const struct kft_record_run *r, struct kft_record_end *en
 	close(gate[0]);
 	if (pid < 0) {
 		prctl(PR_SET_CHILD_SUBREAPER, 0);
+		kft_plan_server_stop(planner);
 		close(gate[1]);
 		kft_launch_release_signals();
 		return -1;
@@ -216,6 +226,7 @@ int kft_record_program(const struct kft_record_run *r, struct kft_record_end *en
 		;
 	wait_left(r, notes);
 	prctl(PR_SET_CHILD_SUBREAPER, 0);
+	kft_plan_server_stop(planner);
 	kft_spares_stop(spares);
 	warn(notes, kft_latency_keeper_stop(keeper, &end->latency_copy, &later), &later);
 	kft_switches_stop(switches, &lost_switches);

@@ -18,6 +18,8 @@
 #include "../config/config.h"
 
 struct kft_patch_plans;
+struct kft_patch_plan;
+struct kft_hook_needs;
 
 struct kft_record_run {
 	const struct kft_config *cfg;
@@ -32,6 +34,11 @@ struct kft_record_run {
 	bool no_wait;		/* not for what the program leaves running */
 	const char *latency;	/* --latency FUNC, or NULL */
 	const struct kft_patch_plans *plans;	/* entries to patch, or NULL */
+	/* the programs it starts after are planned for these (each said
+	 * to said, with said_ctx, as it is planned) */
+	const struct kft_hook_needs *needs;
+	void (*said)(void *ctx, const struct kft_patch_plan *plan);
+	void *said_ctx;
 };
 
 struct kft_record_end {

@@ -171,6 +171,24 @@ int kft_trace_dir_write(const char *dir, const char *name, const void *data, siz
 	return 0;
 }
 
+int kft_trace_dir_replace(const char *dir, const char *name, const void *data, size_t len,
+			  struct kft_error *err)
+{
+	char tmp[PATH_MAX], path[PATH_MAX];
+
+	snprintf(tmp, sizeof(tmp), ".%s.new", name);
+	if (kft_trace_dir_write(dir, tmp, data, len, err))
+		return -1;
+	snprintf(tmp, sizeof(tmp), "%s/.%s.new", dir, name);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (rename(tmp, path)) {
+		kft_error_set(err, "%s: %s", path, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
 int kft_trace_dir_write_info(const char *dir, int argc, char **argv, const char *status,
 			     struct kft_error *err)
 {

@@ -24,6 +24,10 @@ int kft_trace_dir_prepare(const char *dir, struct kft_error *err);
 /* dir/name holds len bytes of data, made anew. */
 int kft_trace_dir_write(const char *dir, const char *name, const void *data, size_t len,
 			struct kft_error *err);
+/* The same, the file replaced whole (written beside it, then renamed
+ * over it): a process that has the old one mapped keeps it as it was. */
+int kft_trace_dir_replace(const char *dir, const char *name, const void *data, size_t len,
+			  struct kft_error *err);
 /* The info file: kft's and the format's versions, the command, status. */
 int kft_trace_dir_write_info(const char *dir, int argc, char **argv, const char *status,
 			     struct kft_error *err);

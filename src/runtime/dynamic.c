@@ -24,14 +24,18 @@
  * planned is left as it is. The patches stay for the program's life; the
  * hooks follow the run.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <link.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "../format/patch-plan.h"
@@ -501,6 +505,77 @@ KFT_NOTRACE bool kft_dynamic_patched(uintptr_t base, const char *path)
 	return ret;
 }
 
+/* The plan file mapped whole, into *map and *size: 0, or -1 (none). */
+static KFT_NOTRACE int map_plan(const void **map, size_t *size)
+{
+	int fd = openat(kft_dir(), KFT_PLAN_FILE, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	void *p;
+
+	if (fd < 0)
+		return -1;
+	p = fstat(fd, &st) || !st.st_size
+		    ? MAP_FAILED
+		    : mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED)
+		return -1;
+	*map = p;
+	*size = (size_t)st.st_size;
+	return 0;
+}
+
+/* Whether the plan at map names the program this image runs. */
+static KFT_NOTRACE bool program_planned(const void *map, size_t size)
+{
+	struct stat exe, st;
+	size_t block;
+
+	if (stat("/proc/self/exe", &exe))
+		return true;	/* (nothing to ask about) */
+	for (size_t at = 0; map && at < size; at += block) {
+		const struct kft_plan_hdr *h = (const struct kft_plan_hdr *)((const char *)map + at);
+
+		block = kft_plan_block(h, size - at);
+		if (!block)
+			break;
+		if (!stat(h->path, &st) && st.st_dev == exe.st_dev && st.st_ino == exe.st_ino)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The program this image runs is not in the plan: exec'd by another, or
+ * by a shell. kft record plans it now, as it planned the first
+ * (record/plan-server.c), and this image waits for it before its
+ * program's first instruction: whether it was added to the plan file.
+ * No kft record to ask (a run kft did not start, or one that ended), or
+ * an instrumented program: no.
+ */
+static KFT_NOTRACE bool ask_for_plan(void)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	char path[PATH_MAX], reply = KFT_PLAN_NONE;
+	ssize_t len = readlink("/proc/self/exe", path, sizeof(path) - 1);
+	int sock;
+
+	if (len <= 0)
+		return false;
+	path[len++] = '\0';
+	snprintf(addr.sun_path, sizeof(addr.sun_path), "/proc/self/fd/%d/%s", kft_dir(),
+		 KFT_PLAN_SOCKET);
+	sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (sock < 0)
+		return false;
+	if (!connect(sock, (struct sockaddr *)&addr, sizeof(addr)) &&
+	    write(sock, path, (size_t)len) == len)
+		while (read(sock, &reply, 1) < 0 && errno == EINTR)
+			;
+	close(sock);
+	return reply == KFT_PLAN_ADDED;
+}
+
 /* Patch what the plan names and is loaded, not patched yet; with hold,
  * under the program's other threads, held still meanwhile. The plan is
  * mapped once, for the image's life: each dlopen reads it again (and an
@@ -510,23 +585,21 @@ static KFT_NOTRACE void patch_loaded(bool hold)
 	static const void *map;
 	static size_t map_size;
 	struct module m = { 0 };
-	struct stat st;
 	size_t at, block;
 
 	if (!map) {
-		int fd = openat(kft_dir(), KFT_PLAN_FILE, O_RDONLY | O_CLOEXEC);
-		void *p;
+		bool have = !map_plan(&map, &map_size);
 
-		if (fd < 0)
+		/* (attached, kft record -p plans the program itself) */
+		if (!kft_rt.attached && !program_planned(map, map_size) && ask_for_plan()) {
+			if (have)
+				munmap((void *)map, map_size);
+			have = !map_plan(&map, &map_size);
+		}
+		if (!have) {
+			map = NULL;
 			return;
-		p = fstat(fd, &st) || !st.st_size
-			    ? MAP_FAILED
-			    : mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-		close(fd);
-		if (p == MAP_FAILED)
-			return;
-		map_size = (size_t)st.st_size;
-		map = p;
+		}
 	}
 	planned = true;
 	/* each module's plan: its header, its functions, their callers */

@@ -6,9 +6,12 @@
  * for a binary search. kft reads that list (its usual encoding; another
  * gives nothing): a function runs to the next one's start (its padding
  * with it), or to the end of its section. Those no symbol names are named
- * func_ADDR. A cold part of a function has an FDE of its own too:
- * patch-plan.c tells it by how it is entered.
+ * func_ADDR. A cold part of a function has an FDE of its own too: its
+ * first instruction runs inside the frame its function set up, which
+ * the FDE says (kft_frame_cfi_inside, through libdw).
  */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <stdio.h>
@@ -132,6 +135,63 @@ out:
 	free(addr);
 	free(size);
 	return ret;
+}
+
+struct kft_frame_cfi {
+	Dwarf_CFI *cfi;
+};
+
+struct kft_frame_cfi *kft_frame_cfi_open(const struct kft_elf *elf)
+{
+	struct kft_frame_cfi *c = malloc(sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->cfi = dwarf_getcfi_elf(elf->handle);
+	if (!c->cfi) {
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
+void kft_frame_cfi_close(struct kft_frame_cfi *c)
+{
+	if (!c)
+		return;
+	dwarf_cfi_end(c->cfi);
+	free(c);
+}
+
+/* x86-64's DWARF register numbers: rsp, and those a callee saves */
+#define DW_RSP 7
+static const int callee_saved[] = { 3, 6, 12, 13, 14, 15 };	/* rbx rbp r12-r15 */
+
+int kft_frame_cfi_inside(struct kft_frame_cfi *c, uint64_t addr)
+{
+	Dwarf_Op mem[3], *ops;
+	Dwarf_Frame *frame;
+	size_t nops;
+	int inside = -1;
+
+	if (!c || dwarf_cfi_addrframe(c->cfi, addr, &frame))
+		return -1;
+	/* the CFA: rsp + 8 at a function's first instruction (only the
+	 * return address pushed) */
+	if (dwarf_frame_cfa(frame, &ops, &nops) || nops != 1)
+		goto out;
+	if (!((ops[0].atom == DW_OP_breg0 + DW_RSP && ops[0].number == 8) ||
+	      (ops[0].atom == DW_OP_bregx && ops[0].number == DW_RSP && ops[0].number2 == 8))) {
+		inside = 1;	/* rsp+16 or more, or rbp's: a frame set up */
+		goto out;
+	}
+	inside = 0;
+	for (size_t i = 0; i < sizeof(callee_saved) / sizeof(callee_saved[0]); i++)
+		if (!dwarf_frame_register(frame, callee_saved[i], mem, &ops, &nops) && nops)
+			inside = 1;	/* saved already */
+out:
+	free(frame);
+	return inside;
 }
 
 int kft_elf_each_relative(const struct kft_elf *elf, int (*fn)(void *ctx, uint64_t addr), void *ctx)

@@ -19,6 +19,23 @@ int kft_elf_add_frame_functions(struct kft_elf *elf, struct kft_error *err);
  * functions found so; other stripped files read as they always did). */
 void kft_elf_add_planned_functions(struct kft_elf *elf, const char *dir, const char *path);
 
+/*
+ * What a file's unwind table (.eh_frame) says of the state at an
+ * address: a function's entry begins with the caller's frame alone (the
+ * CFA at rsp+8, no register saved); the cold part of a function, entered
+ * by a jump from inside it, begins inside its frame.
+ */
+struct kft_frame_cfi;
+
+/* elf's unwind table, or NULL (none, or no memory): then nothing is
+ * known. kft_frame_cfi_close(NULL) does nothing. */
+struct kft_frame_cfi *kft_frame_cfi_open(const struct kft_elf *elf);
+void kft_frame_cfi_close(struct kft_frame_cfi *cfi);
+
+/* 1 if the code at addr runs inside a frame set up before it (a cold
+ * part), 0 if as a function's first instruction, -1 if not known. */
+int kft_frame_cfi_inside(struct kft_frame_cfi *cfi, uint64_t addr);
+
 /* Call fn(ctx, address) for each address a relative relocation of elf
  * writes into its data (a PIE's tables of function pointers), until it
  * returns non-zero; what it returned, or 0. */

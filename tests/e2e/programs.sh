@@ -580,3 +580,36 @@ E
 E
 }
 each_plain_self_tail_jump() { INSTR=$(plain_flags) TINSTR=plain test_self_tail_jump; }
+
+# Programs built without instrumentation that the traced program starts
+# (posix_spawn, and a shell pipeline through system()) are patched as
+# they load, planned by kft record as they start: each once, said once
+test_started_plain_programs() {
+	build starter
+	"$TCC" -g "$TOPT" $(plain_flags) -o plainkid "$PROGS/plainkid.c"
+	kft record -- ./starter "$PWD/plainkid" >out 2>err
+	expect out <<'E'
+0
+6
+E
+	check "planned once, said: $(cat err)" test "$(count "^kft: note: $PWD/plainkid is not instrumented: 3 of its 3 functions are patched as it loads" err)" = 1
+	kft kd -f Fc | awk '$1 == "leaf" || $1 == "work" || $1 == "start_one" || $1 == "start_pipeline" { print $1, $2 }' | sort >counts
+	expect counts <<'E'
+leaf 6
+start_one 1
+start_pipeline 1
+work 3
+E
+	# each under its own image's main, wherever that is (the shell's
+	# calls it exec'd inside are inherited): depths relative to it
+	kft kd -c | awk 'BEGIN { base = -1 } { d = 0; while (substr($0, 3 * d + 1, 3) == "|  ") d++; name = substr($0, 3 * d + 1) }
+		name == "main [plainkid]" { base = d; print "main"; next }
+		base >= 0 && d > base && name ~ /^(work|leaf)$/ { printf "%d %s\n", d - base, name; next }
+		{ base = -1 }' | sort | uniq -c | sed 's/^ *//' >tree
+	expect tree <<'E'
+3 1 work
+6 2 leaf
+3 main
+E
+}
+each_plain_started_plain_programs() { INSTR=$(plain_flags) TINSTR=plain test_started_plain_programs; }
