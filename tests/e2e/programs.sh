@@ -613,3 +613,27 @@ E
 E
 }
 each_plain_started_plain_programs() { INSTR=$(plain_flags) TINSTR=plain test_started_plain_programs; }
+
+# A stripped program built without PIE, whose functions are reached
+# through a table of pointers (no relocation names them): its functions
+# come from its unwind table, told from cold parts by the frame each
+# begins in, and every call is counted
+test_stripped_non_pie() {
+	"$TCC" -g "$TOPT" $(plain_flags) -fno-pie -no-pie -o optable "$PROGS/optable.c"
+	./optable >untraced
+	strip optable
+	kft record -- ./optable >out 2>err
+	diff untraced out
+	# (the four, and the C runtime's _dl_relocate_static_pie, which
+	# only a static PIE calls)
+	check "its functions patched: $(cat err)" grep -q "^kft: note: ./optable is not instrumented: 5 of its 5 functions are patched" err
+	# (named func_ADDR: main once, each of the three ten times)
+	kft kd -f Fc | awk '$1 ~ /^func_/ { print $2 }' | sort -n >counts
+	expect counts <<'E'
+1
+10
+10
+10
+E
+}
+each_stripped_non_pie() { TINSTR=plain test_stripped_non_pie; }
