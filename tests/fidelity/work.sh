@@ -34,7 +34,7 @@ echo "vowel words: $(count_words 'the quick brown fox jumps over the lazy dog sp
 printf '%s\n' one two three four five | while read -r line; do
 	echo "${#line}:${line%e}"
 done
-cat <<HERE | (read -r a b; echo "$b $a")
+while read -r a b; do echo "$b $a"; done <<HERE | (read -r l; echo "$l")
 first second
 HERE
 for v in a b c; do
@@ -42,5 +42,5 @@ for v in a b c; do
 done
 echo "$var_a $var_b $var_c"
 ( trap 'echo trapped' EXIT; exit 0 )
-x=$( (echo sub; echo shell) | wc -l )
+x=$( (echo sub; echo shell) | { n=0; while read -r _; do n=$((n + 1)); done; echo "$n"; } )
 echo "lines $x"
