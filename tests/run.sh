@@ -58,6 +58,8 @@ if [ -z "$only" ]; then
 			while read -r line; do
 				case $line in
 				"ok "*) pass ;;
+				# (a test that cannot run here: the TSC not the clock)
+				"not ok "*"# SKIP"*) skipped=$((skipped + 1)) ;;
 				"not ok "*) fail "$t: ${line#not ok }" ;;
 				esac
 			done <<<"$out"
