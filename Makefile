@@ -40,10 +40,12 @@ FUZZ_TIME    ?= 60
 
 all: $(O)/bin/kft $(O)/lib/libkft.so $(O)/include/kft.h
 
+# The runtime never calls the program's allocator: its code, and what it
+# shares with the tool, allocate from its own (src/runtime/own-alloc.h)
 $(O)/pic/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE) $(CFLAGS) -fPIC -fvisibility=hidden -ffunction-sections -fdata-sections \
-		-MMD -MP -c $< -o $@
+		-include src/runtime/own-alloc.h -MMD -MP -c $< -o $@
 
 $(O)/pic/%.o: %.S
 	@mkdir -p $(dir $@)

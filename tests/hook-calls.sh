@@ -10,12 +10,37 @@
 # functions that reaches it from a hook, and exits 1; silent and 0 when
 # there is none. Calls through pointers are not followed.
 #
+# And nothing in libkft.so calls the program's allocator (a program may
+# define malloc, count its calls, be the code traced): it imports none of
+# the C library's allocating routines, nor those that allocate inside
+# (stdio, qsort's copy, pthread_getattr_np's CPU set). What libelf and
+# libstdc++ allocate (the config's names looked up in a library as it
+# loads; --libcalls; a C++ name demangled) is said in kft-record(1).
+#
 #   tests/hook-calls.sh [BUILD_DIR]     (default build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 lib=${1:-build}/lib/libkft.so
 [ -e "$lib" ] || { echo "hook-calls: no $lib (make first)"; exit 1; }
 case $(uname -m) in x86_64) ;; *) exit 0 ;; esac
+
+allocating="malloc calloc realloc reallocarray free strdup strndup asprintf vasprintf
+qsort qsort_r fopen fdopen getline getdelim open_memstream pthread_getattr_np realpath"
+imports=$(nm -D --undefined-only "$lib" | awk '{ sub(/@.*/, "", $2); print $2 }')
+# (but the C library's free of what __cxa_demangle allocated, in
+# kft_demangle alone)
+free_callers=$(objdump -d --no-show-raw-insn "$lib" | awk '
+	/^[0-9a-f]+ <.*>:$/ { fn = substr($2, 2, length($2) - 3); next }
+	/\t(call|jmp) +[0-9a-f]+ <free@plt>$/ { print fn }' | sort -u | tr '\n' ' ')
+bad_imports=0
+for f in $allocating; do
+	[ "$f" = free ] && [ "$free_callers" = "kft_demangle " ] && continue
+	if grep -qx "$f" <<<"$imports"; then
+		echo "hook-calls: libkft.so calls $f, which allocates with the program's malloc"
+		bad_imports=1
+	fi
+done
+[ $bad_imports = 0 ] || exit 1
 
 # the C side of every hook stub: -pg and patched functions, their
 # returns, library calls, and the paths every hook may take

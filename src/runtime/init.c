@@ -60,6 +60,7 @@ static KFT_NOTRACE void forked_child(void)
 {
 	struct kft_tls *t = &kft_tls;
 
+	kft_own_alloc_forked();
 	if (kft_rt.ready != 1)
 		return;
 	t->busy = 1;

@@ -108,6 +108,39 @@ static KFT_NOTRACE bool read_self_maps(char **buf, size_t *len, size_t *cap)
  * changes, so the file is the one the kernel mapped at the object's first
  * segment. NULL for the vDSO, which has no file.
  */
+KFT_NOTRACE uintptr_t kft_maps_end_of(uintptr_t addr)
+{
+	char buf[4096];
+	size_t have = 0;
+	uintptr_t end = 0;
+	ssize_t n;
+	int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	/* line by line, "start-end perms ...", a line cut by the buffer's
+	 * end carried over to the next read */
+	while (!end && (n = read(fd, buf + have, sizeof(buf) - have)) > 0) {
+		char *line = buf, *nl;
+
+		have += (size_t)n;
+		while (!end && (nl = memchr(line, '\n', have - (size_t)(line - buf)))) {
+			char *p;
+			uintptr_t lo = strtoul(line, &p, 16), hi = *p == '-' ? strtoul(p + 1, NULL, 16) : 0;
+
+			if (addr >= lo && addr < hi)
+				end = hi;
+			line = nl + 1;
+		}
+		have -= (size_t)(line - buf);
+		memmove(buf, line, have);
+		if (have == sizeof(buf))
+			break;	/* (no line is that long) */
+	}
+	close(fd);
+	return end;
+}
+
 KFT_NOTRACE const char *kft_object_path(const struct dl_phdr_info *info, char *out, size_t size)
 {
 	size_t cap = 65536, len = 0, at = 0;

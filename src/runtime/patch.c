@@ -267,14 +267,13 @@ static KFT_NOTRACE struct module_sites *add_module(const char *path, uintptr_t b
 	struct module_sites *m = NULL;
 	const uintptr_t *entry;
 	uintptr_t lo = UINTPTR_MAX, hi = 0, stub;
-	struct kft_elf elf;
+	uint64_t vaddr, size;
 	size_t n;
 
-	if (kft_elf_open_headers(&elf, path, NULL))
+	if (kft_elf_section(path, "__patchable_function_entries", &vaddr, &size))
 		return NULL;
-	n = elf.patch_size / sizeof(*entry);
-	entry = (const uintptr_t *)(base + elf.patch_vaddr);
-	kft_elf_close(&elf);
+	n = size / sizeof(*entry);
+	entry = (const uintptr_t *)(base + vaddr);
 	if (!n)
 		return NULL;
 	for (size_t i = 0; i < n; i++) {

@@ -186,6 +186,13 @@ struct kft_clock {
 
 extern struct kft_clock kft_clock KFT_HIDDEN;
 /* tsc_mult: the TSC's rate kft record measured (0: none, measure it) */
+/* maps.c: the end of the mapping that holds addr, or 0 */
+uintptr_t kft_maps_end_of(uintptr_t addr) KFT_HIDDEN;
+
+/* elf-section.c: the link-time address and size of path's allocated
+ * section called name (0), or -1 */
+int kft_elf_section(const char *path, const char *name, uint64_t *addr, uint64_t *size) KFT_HIDDEN;
+
 /* trace-dir.c: the trace directory opened at path (0, or -1), and its
  * descriptor, opened again if the program closed it */
 int kft_dir_open(const char *path) KFT_HIDDEN;

@@ -366,19 +366,20 @@ static KFT_NOTRACE void make_exit_key(void)
 	pthread_key_create(&exit_key, thread_exit);
 }
 
-static KFT_NOTRACE uintptr_t stack_top(uintptr_t *low)
-{
-	pthread_attr_t attr;
-	void *addr = NULL;
-	size_t size = 0;
+extern void *__libc_stack_end;
 
-	*low = 0;
-	if (pthread_getattr_np(pthread_self(), &attr))
-		return 0;
-	pthread_attr_getstack(&attr, &addr, &size);
-	pthread_attr_destroy(&attr);
-	*low = (uintptr_t)addr;
-	return (uintptr_t)addr + size;
+/* The top of the calling thread's stack, as pthread_getattr_np gives it
+ * (which reads the maps with stdio and allocates a CPU set: the
+ * program's malloc): the main thread's is the page above where its
+ * stack began (the arguments and environment above it are not counted);
+ * another's, the end of the mapping it is in. */
+static KFT_NOTRACE uintptr_t stack_top(void)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+
+	if (gettid() == getpid())
+		return ((uintptr_t)__libc_stack_end & -page) + page;
+	return kft_maps_end_of((uintptr_t)__builtin_frame_address(0));
 }
 
 /* A new log's room: a ring's whole size; else small, and smaller under
@@ -543,14 +544,12 @@ KFT_NOTRACE void kft_thread_set_stack(struct kft_tls *t, uintptr_t top)
 
 KFT_NOTRACE int kft_thread_setup(struct kft_tls *t)
 {
-	uintptr_t low;
-
 	pthread_once(&exit_key_once, make_exit_key);
 	if (map_new_file(t)) {
 		__atomic_add_fetch(&kft_rt.ctl->threads_lost, 1, __ATOMIC_RELAXED);
 		return -1;
 	}
-	kft_thread_set_stack(t, stack_top(&low));
+	kft_thread_set_stack(t, stack_top());
 	pthread_setspecific(exit_key, t);
 	kft_prefault_add(t, 0);
 	kft_compress_add(t);

@@ -27,16 +27,17 @@ char *kft_demangle(const char *name)
 {
 	cxa_demangle_fn fn;
 	int status = -1;
-	char *out;
+	char *out, *copy;
 
 	if (strncmp(name, "_Z", 2) || !(fn = find_demangler()))
 		return NULL;
+	/* __cxa_demangle allocates with the C library's malloc, which the
+	 * runtime's free is not (runtime/own-alloc.h): the name is copied,
+	 * and let go with the C library's free, called as (free) */
 	out = fn(name, NULL, NULL, &status);
-	if (status) {
-		free(out);
-		return NULL;
-	}
-	return out;
+	copy = status || !out ? NULL : strdup(out);
+	(free)(out);
+	return copy;
 }
 
 #define ANON "(anonymous namespace)"

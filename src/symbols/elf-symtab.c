@@ -529,10 +529,11 @@ int kft_elf_add_made(struct kft_elf *elf, const uint64_t *addr, const uint64_t *
 	for (size_t i = 0; i < n; i++) {
 		char *name;
 
+		/* (malloc'd here, not by asprintf: the runtime frees with its own) */
 		if (kft_grow((void **)&elf->owned, elf->nowned, &elf->owned_cap,
-			     sizeof(*elf->owned), 64) ||
-		    asprintf(&name, "func_%" PRIx64, addr[i]) < 0)
+			     sizeof(*elf->owned), 64) || !(name = malloc(24)))
 			return -1;
+		snprintf(name, 24, "func_%" PRIx64, addr[i]);
 		elf->owned[elf->nowned++] = name;
 		memset(&v[elf->nsyms], 0, sizeof(*v));
 		v[elf->nsyms].addr = addr[i];

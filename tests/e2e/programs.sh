@@ -637,3 +637,22 @@ test_stripped_non_pie() {
 E
 }
 each_stripped_non_pie() { TINSTR=plain test_stripped_non_pie; }
+
+# kft's runtime never calls the program's allocator, and leaves its
+# descriptors alone: a program that defines malloc and counts its calls
+# counts as many traced as untraced, in the parent and in a fork child,
+# and its trace holds each of them, under main
+test_own_allocator_untouched() {
+	build countmalloc -fno-builtin
+	./countmalloc >untraced
+	kft record -- ./countmalloc >out
+	diff untraced out
+	# the trace's calls of the allocator under main: the parent's, then
+	# the child's since the fork (its count holds the parent's before)
+	kft kd -c | awk '/^main( \/\* inherited \*\/)?$/ { n++; next } /^[^|]/ { n = 0 }
+		n && /^\|.*(malloc|free|calloc|realloc)$/ { c[n]++ } END { print c[1] + 0, c[2] + 0 }' >got
+	read -r parent child <got
+	check "the parent's, traced: $parent" test "$parent" = "$(sed -n 's/^parent //p' out)"
+	check "the child's since the fork, traced: $child" test "$((child + 3))" = "$(sed -n 's/^child //p' out)"
+}
+each_plain_own_allocator_untouched() { INSTR=$(plain_flags) TINSTR=plain test_own_allocator_untouched; }

@@ -44,8 +44,8 @@ __attribute__((noinline)) static int tail(int n) { return leaf(n + sink); }
 __attribute__((noinline)) static int callfirst(int x) { return leaf(x) * 2 + sink; }
 
 /* tiny(x): x, in three bytes and the padding behind them; countdown(n):
- * n turns of a loop whose jump back to the start is a jmp rel32, then 7;
- * spin8(n): the same with a jmp rel8, then 8 */
+ * n jumps back to its own start by a jmp rel32 (a tail call of itself,
+ * n + 1 entries), then 7; spin8(n): the same with a jmp rel8, then 8 */
 int tiny(int x);
 int countdown(int n);
 int spin8(int n);
