@@ -271,13 +271,22 @@ static void say_plan(const struct kft_patch_plan *plan, const char *name, bool l
 		fprintf(stderr, " (%zu %s not counted)", plan->nparts,
 			plan->nparts > 1 ? "pieces of the C runtime and cold parts"
 					 : "piece of the C runtime or cold part");
-	if (!plan->nskips || report)
-		fprintf(stderr, "%s\n", plan->nskips ? "; left as they are:" : "");
-	else
-		fprintf(stderr, " (--dynamic-report says why not the others)\n");
-	for (size_t i = 0; report && i < plan->nskips; i++)
-		fprintf(stderr, "kft:   %s (%#llx): %s\n", plan->skips[i].name,
-			(unsigned long long)plan->skips[i].addr, plan->skips[i].why);
+	/* (the functions left out first, then what is none of them) */
+	if (plan->nskips > plan->nparts && !report)
+		fprintf(stderr, " (--dynamic-report says why not the others)");
+	fputc('\n', stderr);
+	for (int parts = 0; report && parts < 2; parts++) {
+		size_t n = parts ? plan->nparts : plan->nskips - plan->nparts;
+
+		if (n)
+			fprintf(stderr, "kft:   %s (%zu):\n", parts ? "not counted, none of its "
+				"functions" : "left as they are", n);
+		for (size_t i = 0; i < plan->nskips; i++)
+			if (plan->skips[i].part == parts)
+				fprintf(stderr, "kft:   %s (%#llx): %s\n", plan->skips[i].name,
+					(unsigned long long)plan->skips[i].addr,
+					plan->skips[i].why);
+	}
 }
 
 /* A program the run started after its first, planned as it started

@@ -377,7 +377,8 @@ static const char *not_a_function(const char *name)
 	return NULL;
 }
 
-static int skip(struct kft_patch_plan *plan, const struct kft_elf_sym *s, const char *why)
+static int skip(struct kft_patch_plan *plan, const struct kft_elf_sym *s, const char *why,
+		bool part)
 {
 	struct kft_plan_skip *k;
 
@@ -390,7 +391,9 @@ static int skip(struct kft_patch_plan *plan, const struct kft_elf_sym *s, const 
 		return -1;
 	k->addr = s->addr;
 	k->why = why;
+	k->part = part;
 	plan->nskips++;
+	plan->nparts += part;
 	return 0;
 }
 
@@ -549,10 +552,8 @@ static int plan_all(struct planner *p, struct kft_patch_plan *plan, struct kft_e
 		}
 		if (!why)
 			plan->nfuncs++;
-		else if (skip(plan, s, why))
+		else if (skip(plan, s, why, part))
 			ret = kft_error_set(err, "out of memory");
-		else
-			plan->nparts += part;
 	}
 	free(whole);
 	drop_moved_callers(plan);
@@ -645,7 +646,7 @@ int kft_patch_plan_leave_out(struct kft_patch_plan *plan, const uint64_t *at, si
 		}
 		found = named ? kft_elf_lookup(&elf, s.addr) : NULL;
 		s.name = found && found->addr == s.addr ? found->name : NULL;
-		if (!ret && skip(plan, &s, why))
+		if (!ret && skip(plan, &s, why, false))
 			ret = -1;
 	}
 	plan->nfuncs = kept;

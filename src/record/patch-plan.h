@@ -18,6 +18,8 @@ struct kft_plan_skip {
 	char *name;
 	uint64_t addr;
 	const char *why;
+	bool part;		/* none of the program's functions: the C
+				 * runtime's, a cold part */
 };
 
 struct kft_patch_plan {

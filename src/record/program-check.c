@@ -115,17 +115,25 @@ int kft_record_check_program(const char *path, const struct kft_config *cfg,
 	struct kft_elf elf;
 	const struct kft_func_ref *refs[2 + 4 * KFT_MAX_FUNCLIST];
 	size_t nrefs = 0, args_from;
-	char magic[4] = { 0 };
+	char magic[256] = { 0 };
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t got = -1;
 	int ret = 0;
 
 	if (fd >= 0) {
-		if (read(fd, magic, sizeof(magic)) < 0)
-			magic[0] = 0;
+		got = read(fd, magic, sizeof(magic) - 1);
 		close(fd);
 	}
-	if (memcmp(magic, "\177ELF", 4))
-		return 0;	/* a script: what it runs is checked by nobody */
+	if (got >= 2 && magic[0] == '#' && magic[1] == '!') {
+		/* its interpreter is planned as it starts, as the programs it
+		 * runs are (record/plan-server.c) */
+		magic[strcspn(magic, "\n")] = '\0';
+		fprintf(notes, "kft: note: %s is a script: its interpreter (%s) and the programs "
+			"it starts are traced\n", path, magic + 2 + strspn(magic + 2, " \t"));
+		return 0;
+	}
+	if (got < 4 || memcmp(magic, "\177ELF", 4))
+		return 0;	/* (what exec makes of it, kft record says) */
 	if (kft_elf_open(&elf, path, err))
 		return -1;
 	if (!elf.has_interp) {
