@@ -94,6 +94,10 @@ each_plain_program_report() {
 	kft record --dynamic-report -- ./plain >/dev/null 2>err
 	check "the one left out, and why" \
 		grep -q "^kft:   _start (0x[0-9a-f]*): the C runtime's start-up and end, not the program's$" err
+	check "under its heading: $(cat err)" grep -q "^kft:   not counted, none of its functions (1):$" err
+	check "no function left as it is" sh -c "! grep -q 'left as they are' err"
+	kft record -- ./plain >/dev/null 2>err
+	check "no pointer to the report: $(cat err)" sh -c "! grep -q 'says why not the others' err"
 	check "spin8, whose short jump back to its start lands on the patch, is patched" \
 		sh -c "! grep -q '^kft:   spin8 ' err"
 	check "a trace directory's own file" test -s kft.data/patch-plan

@@ -656,3 +656,24 @@ test_own_allocator_untouched() {
 	check "the child's since the fork, traced: $child" test "$((child + 3))" = "$(sed -n 's/^child //p' out)"
 }
 each_plain_own_allocator_untouched() { INSTR=$(plain_flags) TINSTR=plain test_own_allocator_untouched; }
+
+# A script as the program: said to be one, its interpreter and what it
+# runs traced (a program built without instrumentation, planned as it
+# starts)
+once_script_is_followed() {
+	"$TCC" -g -O2 $(plain_flags) -o plainkid "$PROGS/plainkid.c"
+	printf '#!/bin/sh\n./plainkid 2\nexit 3\n' >s.sh
+	chmod +x s.sh
+	local st=0
+	kft record -- ./s.sh >out 2>err || st=$?
+	check "its exit status: $st" test "$st" = 3
+	expect out <<'E'
+2
+E
+	check "said: $(cat err)" grep -q "^kft: note: ./s.sh is a script: its interpreter (/bin/sh) and the programs it starts are traced$" err
+	kft kd -f Fc | awk '$1 == "leaf" || $1 == "work" { print $1, $2 }' | sort >counts
+	expect counts <<'E'
+leaf 2
+work 1
+E
+}
