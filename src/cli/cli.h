@@ -62,6 +62,10 @@ void kft_cli_close_trace(struct kft_trace *tr, struct kft_symbolizer *sz);
  * on stderr (sz may be NULL). */
 void kft_cli_symbol_warnings(struct kft_symbolizer *sz);
 
+/* A command line a command does not take: its synopsis (usage up to its
+ * first empty line) and a pointer to --help, on stderr. */
+void kft_cli_usage_error(const char *usage);
+
 /* If argv has -h/--help before "--", print usage to stdout and return true. */
 bool kft_cli_wants_help(int argc, char **argv, const char *usage);
 

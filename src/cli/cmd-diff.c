@@ -57,7 +57,7 @@ int kft_cmd_diff(int argc, char **argv)
 			kft_cli_no_demangle = true;
 			break;
 		default:
-			fputs(usage, stderr);
+			kft_cli_usage_error(usage);
 			return 2;
 		}
 	}

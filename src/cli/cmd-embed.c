@@ -98,7 +98,7 @@ int kft_cmd_embed(int argc, char **argv)
 		else if (c == 'd')
 			dir = optarg;
 		else {
-			fputs(usage, stderr);
+			kft_cli_usage_error(usage);
 			return 2;
 		}
 	}

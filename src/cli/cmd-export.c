@@ -93,7 +93,7 @@ int kft_cmd_export(int argc, char **argv)
 			if ((c = kft_cli_export_option(c, &o, only, notrace, "export")) < 0)
 				return 1;
 			if (c) {
-				fputs(usage, stderr);
+				kft_cli_usage_error(usage);
 				return 2;
 			}
 		}

@@ -57,7 +57,7 @@ int kft_cmd_flame(int argc, char **argv)
 		} else if ((c = kft_cli_export_option(c, &o, only, notrace, "flame")) < 0) {
 			return 1;
 		} else if (c) {
-			fputs(flame_usage, stderr);
+			kft_cli_usage_error(flame_usage);
 			return 2;
 		}
 	}

@@ -88,7 +88,7 @@ int kft_cmd_ftrace(int argc, char **argv)
 							    "'no' in front turns one off)",
 							    word);
 		} else {
-			fputs(usage, stderr);
+			kft_cli_usage_error(usage);
 			return 2;
 		}
 	}

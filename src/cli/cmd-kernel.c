@@ -378,6 +378,6 @@ int kft_cmd_kernel(int argc, char **argv)
 	for (size_t i = 0; argc == 2 && i < sizeof(steps) / sizeof(steps[0]); i++)
 		if (!strcmp(what, steps[i].name))
 			return steps[i].run();
-	fputs(usage, stderr);
+	kft_cli_usage_error(usage);
 	return 2;
 }

@@ -105,7 +105,7 @@ int kft_cmd_latency(int argc, char **argv)
 		} else if (c == 'W') {
 			wakeup = true;
 		} else {
-			fputs(usage, stderr);
+			kft_cli_usage_error(usage);
 			return 2;
 		}
 	}

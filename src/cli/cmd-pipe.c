@@ -287,7 +287,7 @@ static int parse(int argc, char **argv, struct pipe *p)
 		} else if (c == 'D') {
 			kft_cli_no_demangle = true;
 		} else {
-			fputs(usage, stderr);
+			kft_cli_usage_error(usage);
 			return 2;
 		}
 	}

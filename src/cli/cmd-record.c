@@ -96,10 +96,13 @@ static const char usage[] =
 	"                     size 8..64, /f32 /f64, /e:ENUM or /s a string:\n"
 	"                     open@arg1/s,arg2/x; default: the first three, /d); the\n"
 	"                     views show them (config: args, kft-config(5))\n"
-	"  -R, --retval FUNC[@retval/FMT]  save FUNC's return value. -A and -R need\n"
-	"                     -pg, -pg -mfentry or -fpatchable-function-entry=5, or a\n"
-	"                     library call under --libcalls; with --kernel, a kernel\n"
-	"                     function's are saved by kprobe events (kft-kernel(1))\n"
+	"  -R, --retval FUNC[@retval/FMT]  save FUNC's return value. -A and -R take\n"
+	"                     a program built with -pg, -pg -mfentry,\n"
+	"                     -fpatchable-function-entry=5 or none of them\n"
+	"                     (patched), or a library call under --libcalls; not\n"
+	"                     -finstrument-functions, whose hooks see no argument;\n"
+	"                     with --kernel, a kernel function's are saved by\n"
+	"                     kprobe events (kft-kernel(1))\n"
 	"  -a, --auto-args    save the arguments and return value of every function\n"
 	"                     whose types the program's debug information (-g) gives,\n"
 	"                     and under --libcalls of the C library's common functions\n"
@@ -553,7 +556,7 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 				return -1;
 			break;
 		default:
-			fputs(usage, stderr);
+			kft_cli_usage_error(usage);
 			return -1;
 		}
 	}
@@ -607,6 +610,35 @@ static void move_refs(bool *has, size_t *n, struct kft_func_ref **refs, bool *fr
 	*from_has = false;
 }
 
+/* A parse error of the options' config text (msg, "kft record options:
+ * LINE: ...") said by the option it came from: "record: -D: '0': ...". */
+static const char *option_said(char *msg, const char *const *line_opt, int nlines,
+			       const struct record_opts *o)
+{
+	static const char prefix[] = "kft record options:";
+	static char said[sizeof(((struct kft_error *)0)->msg) + 32];
+	const char *opt, *rest;
+	char *end;
+	long line;
+
+	if (strncmp(msg, prefix, sizeof(prefix) - 1))
+		return msg;
+	line = strtol(msg + sizeof(prefix) - 1, &end, 10);
+	if (*end != ':' || line < 0 || line >= nlines || !(opt = line_opt[line]))
+		return msg;
+	rest = end + 1 + strspn(end + 1, " ");
+	/* -A and -R share a line: the word said is one of theirs */
+	for (size_t i = 0; !strcmp(opt, "-A") && i < o->nargs; i++) {
+		char quoted[300];
+
+		snprintf(quoted, sizeof(quoted), "'%s", o->args[i]);
+		if (o->args_ret[i] && strstr(rest, quoted))
+			opt = "-R";
+	}
+	snprintf(said, sizeof(said), "record: %s: %s", opt, rest);
+	return said;
+}
+
 /* -F, -N, -G, -D and --cpus into cfg, as the config statements they stand
  * for (patterns add to the config's lists, the depth and CPUs replace its
  * own). */
@@ -615,6 +647,9 @@ static int add_selections(struct kft_config *cfg, const struct record_opts *o)
 	const char *const *lists[3] = { o->filter, o->notrace, o->graph };
 	const size_t counts[3] = { o->nfilter, o->nnotrace, o->ngraph };
 	static const char *const words[3] = { "funclist", "notrace", "graph" };
+	static const char *const names[3] = { "-F", "-N", "-G" };
+	const char *line_opt[8] = { NULL };	/* the option each line stands for */
+	int line = 2;
 	struct kft_config opt;
 	struct kft_error err;
 	size_t len = 64;
@@ -636,28 +671,34 @@ static int add_selections(struct kft_config *cfg, const struct record_opts *o)
 	for (int l = 0; l < 3; l++) {
 		if (!counts[l])
 			continue;
+		line_opt[line++] = names[l];
 		p += sprintf(p, "filter %s", words[l]);
 		for (size_t i = 0; i < counts[l]; i++)
 			p += sprintf(p, " %s", lists[l][i]);
 		p += sprintf(p, " fend\n");
 	}
 	if (o->nargs) {
+		line_opt[line++] = "-A";
 		p += sprintf(p, "args");
 		for (size_t i = 0; i < o->nargs; i++)
 			p += sprintf(p, " %s%s", o->args[i],
 				     o->args_ret[i] && !strchr(o->args[i], '@') ? "@retval" : "");
 		p += sprintf(p, " fend\n");
 	}
-	if (o->depth)
+	if (o->depth) {
+		line_opt[line++] = "-D";
 		p += sprintf(p, "filter depth %s\n", o->depth);
-	if (o->cpus)
+	}
+	if (o->cpus) {
+		line_opt[line++] = "--cpus";
 		p += sprintf(p, "filter cpus %s\n", o->cpus);
+	}
 	p += sprintf(p, "end\n");
 	kft_config_init(&opt);
 	ret = kft_config_parse(&opt, text, (size_t)(p - text), "kft record options", &err);
 	free(text);
 	if (ret)
-		return kft_cli_fail("%s", err.msg);
+		return kft_cli_fail("%s", option_said(err.msg, line_opt, 8, o));
 	move_refs(&cfg->has_funclist, &cfg->nfuncs, &cfg->funcs, &opt.has_funclist, &opt.nfuncs,
 		  &opt.funcs);
 	move_refs(&cfg->skip_list.set, &cfg->skip_list.n, &cfg->skip_list.refs, &opt.skip_list.set,
@@ -756,8 +797,12 @@ int kft_cmd_record(int argc, char **argv)
 	}
 	if (o.kernel)
 		return record_kernel(&cfg, &o, argc - optind, argv + optind);
-	if (kft_cli_said(kft_launch_find_program(argv[optind], prog, sizeof(prog), &err), &err))
+	ret = kft_launch_find_program(argv[optind], prog, sizeof(prog), &err);
+	if (ret) {
+		kft_cli_said(-1, &err);
 		goto out;
+	}
+	ret = 1;
 	if (choose_libs(&o, prog, 0, &libs))
 		goto out;
 	if (!o.no_check &&

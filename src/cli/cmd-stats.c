@@ -109,7 +109,7 @@ int kft_cmd_stats(int argc, char **argv)
 			kft_cli_no_demangle = true;
 			break;
 		default:
-			fputs(usage, stderr);
+			kft_cli_usage_error(usage);
 			free(funcs);
 			return 2;
 		}

@@ -12,7 +12,8 @@ static const char usage[] =
 	"Record every function call of a C program, the KFT way, and read it back.\n"
 	"\n"
 	"commands:\n"
-	"  record   run a program built with -finstrument-functions and trace it\n"
+	"  record   run a program and trace its calls (built with an instrumentation\n"
+	"           flag, or as it is: patched as it loads)\n"
 	"           (--kernel: trace the kernel through ftrace)\n"
 	"  log      print a trace in the /proc/kft_data layout\n"
 	"  kd       where the time went: per-function totals and call trees (kd)\n"
@@ -68,6 +69,18 @@ bool kft_cli_wants_help(int argc, char **argv, const char *text)
 		}
 	}
 	return false;
+}
+
+void kft_cli_usage_error(const char *text)
+{
+	const char *end = strstr(text, "\n\n"), *cmd = text + strlen("usage: ");
+	size_t len = strcspn(cmd, " \n");
+
+	/* the synopsis, and where the rest is, as git and perf say it */
+	fprintf(stderr, "%.*s\n", end ? (int)(end - text) : (int)strlen(text), text);
+	if (!strncmp(cmd, "kft ", 4))
+		len = 4 + strcspn(cmd + 4, " \n");
+	fprintf(stderr, "Run '%.*s --help' for what each option does.\n", (int)len, cmd);
 }
 
 int main(int argc, char **argv)

@@ -17,6 +17,7 @@
 #include "enum-defs.h"
 #include "inherited.h"
 #include "reader.h"
+#include "text-log.h"
 
 static char *path_join(const char *dir, const char *name)
 {
@@ -75,7 +76,7 @@ static int read_control(struct kft_trace *tr, struct kft_error *err)
 		if (access(tr->dir, F_OK))
 			kft_error_set(err, "%s: no such trace directory (record one with `kft record`)",
 				      tr->dir);
-		else if (access(path, F_OK))
+		else if (access(path, F_OK) && !kft_not_a_program(tr->dir, err))
 			kft_error_set(err, "%s: not a kft trace directory (it has no control file)",
 				      tr->dir);
 		goto out;

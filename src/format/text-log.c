@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -226,6 +227,21 @@ static FILE *rereadable_stdin(off_t *start, bool *own, struct kft_error *err)
 	return copy;
 }
 
+int kft_not_a_program(const char *path, struct kft_error *err)
+{
+	char magic[4];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	bool elf = fd >= 0 && read(fd, magic, sizeof(magic)) == sizeof(magic) &&
+		   !memcmp(magic, "\177ELF", 4);
+
+	if (fd >= 0)
+		close(fd);
+	if (elf)
+		return kft_error_set(err, "%s is a program, not a trace: record it first (kft record "
+				     "-- %s), then read the trace it writes (kft.data)", path, path);
+	return 0;
+}
+
 struct kft_text_reader *kft_text_reader_open(const char *path, unsigned int flags,
 					     struct kft_error *err)
 {
@@ -245,7 +261,7 @@ struct kft_text_reader *kft_text_reader_open(const char *path, unsigned int flag
 	} else {
 		r->f = rereadable_stdin(&r->start, &r->own, err);
 	}
-	if (!r->f || kft_text_reader_rewind(r, err)) {
+	if ((r->own && kft_not_a_program(path, err)) || !r->f || kft_text_reader_rewind(r, err)) {
 		kft_text_reader_close(r);
 		return NULL;
 	}

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "launch.h"
@@ -13,11 +14,22 @@
 int kft_launch_find_program(const char *prog, char *out, size_t size, struct kft_error *err)
 {
 	const char *path = getenv("PATH");
+	struct stat st;
 
 	if (strchr(prog, '/')) {
 		snprintf(out, size, "%s", prog);
+		/* found but not to run: the status a shell gives it */
+		if (!stat(out, &st) && S_ISDIR(st.st_mode)) {
+			kft_error_set(err, "%s: is a directory, not a program", prog);
+			return 126;
+		}
 		if (!access(out, X_OK))
 			return 0;
+		if (!access(out, F_OK)) {
+			kft_error_set(err, "%s: not executable (chmod +x, or name its interpreter: "
+				       "kft record -- sh %s)", prog, prog);
+			return 126;
+		}
 	} else {
 		for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
 			const char *end = strchrnul(p, ':');
@@ -28,7 +40,9 @@ int kft_launch_find_program(const char *prog, char *out, size_t size, struct kft
 			p = *end ? end + 1 : end;
 		}
 	}
-	return kft_error_set(err, "%s: program not found or not executable", prog);
+	kft_error_set(err, "%s: program not found%s", prog,
+		      strchr(prog, '/') ? "" : " in PATH");
+	return 127;
 }
 
 int kft_launch_find_runtime(char *out, size_t size, struct kft_error *err)
@@ -128,7 +142,7 @@ pid_t kft_launch(const char *prog, char **argv, const char *runtime, const char 
 		execv(prog, argv);
 		/* (the child's only way to say it: kft waits for its status) */
 		fprintf(stderr, "kft: cannot run %s: %s\n", prog, strerror(errno));
-		_exit(127);
+		_exit(errno == ENOENT ? 127 : 126);
 	}
 	return pid;
 }

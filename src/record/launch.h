@@ -15,7 +15,8 @@
 /* The variables the runtime and the kernel backend read hold what they
  * may (the runtime cannot say that it ignored a value). 0, or -1 with err. */
 int kft_launch_check_environment(struct kft_error *err);
-/* prog as execvp would find it, into out. */
+/* prog as execvp would find it, into out: 0; or, with err, the status
+ * a shell exits with (126: found but not to run, 127: not found). */
 int kft_launch_find_program(const char *prog, char *out, size_t size, struct kft_error *err);
 /* libkft.so: $KFT_LIBRARY, else ../lib beside this kft (the build tree
  * and an installed kft alike). */
