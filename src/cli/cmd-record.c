@@ -144,7 +144,8 @@ static const char usage[] =
 	"                     from its .eh_frame, named func_ADDR)\n"
 	"      --no-check     do not check that PROG is instrumented and that the\n"
 	"                     config's functions exist in it (for functions that live\n"
-	"                     in shared libraries); nothing is patched then\n";
+	"                     in shared libraries); a program built without\n"
+	"                     instrumentation is still patched, as it starts\n";
 
 #define LATENCY_RING (1 << 20)	/* --latency: calls a thread's ring holds */
 

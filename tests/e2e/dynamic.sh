@@ -159,12 +159,15 @@ say_twice 6
 E
 }
 
-once_plain_program_no_check_is_not_patched() {
+# --no-check checks nothing before the run, but a program built without
+# instrumentation is still patched: as it starts, as the programs a run
+# starts are
+once_plain_program_no_check_is_patched() {
 	build_plain plain
 	kft record --no-check -- ./plain >out 2>err
-	check "nothing said" test ! -s err
-	check "no plan" test ! -e kft.data/patch-plan
-	check "nothing recorded of the program" test "$(kft kd -f Fc | awk 'NR > 2' | wc -l)" = 0
+	check "said as it started: $(cat err)" grep -q "^kft: note: $PWD/plain is not instrumented: 12 of its 12 functions are patched as it loads" err
+	kft kd -f Fc | awk 'NR > 2 { print $1, $2 }' | sort >counts
+	expect_plain_counts counts
 }
 
 # --lib: a shared library built without instrumentation, patched as it
