@@ -25,6 +25,9 @@
  *                                the thread's saved arguments and return
  *                                values: struct kft_args_hdr, then struct
  *                                kft_argrec records in the order written
+ *   kft.data/vdso                the kernel's vDSO as the traced processes
+ *                                had it mapped (an ELF image: its functions'
+ *                                names, for the mappings "[vdso]" names)
  *   kft.data/switches            the traced threads' context switches, as
  *                                the kernel reported them (perf events):
  *                                struct kft_switches_hdr, then struct
@@ -36,6 +39,8 @@
  */
 #ifndef KFT_TRACE_FORMAT_H
 #define KFT_TRACE_FORMAT_H
+
+#define KFT_VDSO_FILE "vdso"
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -246,6 +246,39 @@ static KFT_NOTRACE void add_build_ids(char **buf, size_t *len, size_t *cap)
 	*cap = sn.cap;
 }
 
+/*
+ * The vDSO, an ELF image the kernel maps into every process (time,
+ * gettimeofday, clock_gettime called through it never enter the C
+ * library), has no file the reader could name its functions from: its
+ * image is copied into the trace once (KFT_VDSO_FILE), the whole of it
+ * as mapped, section headers included.
+ */
+static KFT_NOTRACE void save_vdso(void)
+{
+	static bool saved;
+	const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *)getauxval(AT_SYSINFO_EHDR);
+	const ElfW(Phdr) *ph;
+	size_t size;
+	int fd;
+
+	if (saved || !eh || memcmp(eh->e_ident, ELFMAG, SELFMAG))
+		return;
+	saved = true;
+	size = eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
+	ph = (const ElfW(Phdr) *)((const char *)eh + eh->e_phoff);
+	for (size_t i = 0; i < eh->e_phnum; i++)
+		if (ph[i].p_type == PT_LOAD && ph[i].p_offset + ph[i].p_filesz > size)
+			size = ph[i].p_offset + ph[i].p_filesz;
+	/* (one process writes it: the others find it there) */
+	fd = openat(kft_dir(), KFT_VDSO_FILE, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+		    0600);
+	if (fd < 0)
+		return;
+	if (write(fd, eh, size) != (ssize_t)size)
+		ftruncate(fd, 0);	/* (a part is worth nothing: no names) */
+	close(fd);
+}
+
 KFT_NOTRACE void kft_save_maps(bool closing)
 {
 	size_t cap = 65536, len;
@@ -260,6 +293,7 @@ KFT_NOTRACE void kft_save_maps(bool closing)
 	if (!read_self_maps(&buf, &len, &cap))
 		goto out;
 	add_build_ids(&buf, &len, &cap);
+	save_vdso();
 	/* another thread saving now (or, in a fork child, at the fork): save
 	 * without comparing */
 	locked = !pthread_mutex_trylock(&last_lock);

@@ -11,6 +11,7 @@
 #include "../common/grow.h"
 #include "../common/strmap.h"
 #include "../format/forks.h"
+#include "../format/trace-format.h"
 #include "demangle.h"
 #include "elf-symtab.h"
 #include "saved-symbols.h"
@@ -440,7 +441,12 @@ static int read_maps(struct kft_symbolizer *sz, uint32_t id, struct maps_file *m
 			continue;
 		}
 		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %*s %*s %4095s", &start,
-			   &end, perms, &offset, file) != 5 || file[0] != '/' || start >= end)
+			   &end, perms, &offset, file) != 5 || start >= end)
+			continue;
+		/* the vDSO: by the copy the trace holds */
+		if (!strcmp(file, "[vdso]"))
+			snprintf(file, sizeof(file), "%s/%s", sz->dir, KFT_VDSO_FILE);
+		else if (file[0] != '/')
 			continue;
 		idx = file_index(sz, file);
 		if (idx == SIZE_MAX ||

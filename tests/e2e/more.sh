@@ -414,3 +414,21 @@ once_help() {
 	set -e
 	check "unknown command" test $rc = 2
 }
+
+# The vDSO's functions (gettimeofday and time, bound there by the C
+# library) are named in every view, from the copy the trace holds
+test_vdso_calls_named() {
+	build vdsocalls
+	kft record --libcalls -- ./vdsocalls >out
+	check "a copy of the vDSO" test -s kft.data/vdso
+	kft kd -c | awk '/^main$/ { p = 1; next } p && /^\|  / { print } /^[^|]/ && !/^main$/ { p = 0 }' |
+		grep -E 'gettimeofday|time$' >tree
+	expect tree <<'E'
+|  gettimeofday
+|  time
+E
+	check "ftrace names them" test "$(kft ftrace | grep -c -E ' (gettimeofday|time)\(\);')" = 2
+	check "log names them" test "$(kft log | grep -c -E ' (gettimeofday|time) ')" = 2
+	check "no address left" sh -c "! kft kd -c | grep -q 0x0000"
+}
+each_plain_vdso_calls_named() { INSTR=$(plain_flags) TINSTR=plain test_vdso_calls_named; }
