@@ -94,7 +94,8 @@ static const char usage[] =
 	"                     arg1..arg6, fparg1..fparg8, stack1..stack8 (the words\n"
 	"                     passed on the stack) by commas, each /d /u /x /b with a\n"
 	"                     size 8..64, /f32 /f64, /e:ENUM or /s a string:\n"
-	"                     open@arg1/s,arg2/x; default: the first three, /d); the\n"
+	"                     open@arg1/s,arg2/x; default: the types the debug\n"
+	"                     information gives, else the first three, /d); the\n"
 	"                     views show them (config: args, kft-config(5))\n"
 	"  -R, --retval FUNC[@retval/FMT]  save FUNC's return value. -A and -R take\n"
 	"                     a program built with -pg, -pg -mfentry,\n"
@@ -812,6 +813,10 @@ int kft_cmd_record(int argc, char **argv)
 						   stderr, &err),
 			  &err) ||
 	     (o.latency && kft_cli_said(kft_record_check_latency_func(prog, o.latency, &err), &err))))
+		goto out;
+	if (o.nargs && cfg.args.n >= o.nargs &&
+	    kft_cli_said(kft_auto_args_bare(&cfg, cfg.args.n - o.nargs, o.args, o.args_ret, o.nargs,
+					    prog, stderr, &err), &err))
 		goto out;
 	if (o.auto_args && kft_cli_said(kft_auto_args(&cfg, prog, o.libcalls, o.libcalls_all, stderr,
 							       &err), &err))

@@ -17,7 +17,9 @@ static int own_functions(struct kft_config *cfg, const struct kft_elf *elf, cons
 	struct kft_error why;
 	size_t added = 0, partial = 0;
 
-	if (!elf->calls_pg_hooks && !elf->patch_size) {
+	/* (a program built without instrumentation is patched: its entries
+	 * see the registers, as -pg -mfentry's do) */
+	if (elf->calls_hooks && !elf->calls_pg_hooks && !elf->patch_size) {
 		fprintf(notes, "kft: -a: %s was built with -finstrument-functions, whose hooks "
 			"do not see the registers: its own functions' arguments are not saved "
 			"(-pg, -pg -mfentry or -fpatchable-function-entry=5 would)\n", path);
@@ -84,6 +86,54 @@ int kft_auto_args(struct kft_config *cfg, const char *path, bool libcalls, bool 
 		ret = library_calls(cfg, &elf, libcalls_all, err);
 	kft_elf_close(&elf);
 	return ret;
+}
+
+int kft_auto_args_bare(struct kft_config *cfg, size_t first, const char *const *opts,
+		       const bool *ret, size_t n, const char *path, FILE *notes,
+		       struct kft_error *err)
+{
+	struct kft_dwarf_funcs funcs = { 0 };
+	struct kft_error why;
+	bool have = false, tried = false;
+	struct kft_elf elf;
+
+	for (size_t i = 0; i < n && first + i < cfg->args.n; i++) {
+		const char *name = cfg->args.refs[first + i].name;
+		struct kft_argspec *spec = &cfg->argspecs[first + i], from = { .n = 0 };
+		const struct kft_dwarf_func *f = NULL;
+		char said[256];
+
+		if (!name || kft_is_glob(name) || strchr(opts[i], '@'))
+			continue;	/* (a spec given is kept) */
+		if (!tried) {
+			tried = true;
+			have = !kft_elf_open(&elf, path, NULL);
+			if (have && kft_dwarf_funcs_read(&elf, path, &funcs, &why))
+				memset(&funcs, 0, sizeof(funcs));
+			if (have)
+				kft_elf_close(&elf);
+		}
+		for (size_t k = 0; k < funcs.n && !f; k++)
+			if (!strcmp(funcs.v[k].name, name))
+				f = &funcs.v[k];
+		if (!f) {
+			fprintf(notes, "kft: %s %s: %s gives no types for it: %s\n",
+				ret[i] ? "-R" : "-A", name, path,
+				kft_argspec_str(spec, said, sizeof(said)));
+			continue;
+		}
+		/* -A: its parameters; -R: its result */
+		for (unsigned int k = 0; k < f->spec.n; k++)
+			if ((f->spec.item[k].slot == KFT_ARGSLOT_RETVAL) == ret[i])
+				from.item[from.n++] = f->spec.item[k];
+		if (!from.n)
+			fprintf(notes, "kft: %s %s: %s\n", ret[i] ? "-R" : "-A", name,
+				ret[i] ? "it returns nothing (void)" : "it takes no argument");
+		*spec = from;
+	}
+	kft_dwarf_funcs_free(&funcs);
+	(void)err;
+	return 0;
 }
 
 int kft_auto_args_enums(const struct kft_config *cfg, const char *path, const char *dir,

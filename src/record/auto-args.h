@@ -24,6 +24,17 @@ int kft_auto_args(struct kft_config *cfg, const char *path, bool libcalls, bool 
 		  FILE *notes, struct kft_error *err);
 
 /*
+ * -A FUNC and -R FUNC with no spec (the n args entries from first in
+ * cfg's statement, given as opts[i], ret[i] true for an -R): the types the debug
+ * information of the program at path gives FUNC in place of the default
+ * (its parameters for -A, its result for -R), as -a takes them; where it
+ * gives none, notes says which spec stands. 0, or -1 with err.
+ */
+int kft_auto_args_bare(struct kft_config *cfg, size_t first, const char *const *opts,
+		       const bool *ret, size_t n, const char *path, FILE *notes,
+		       struct kft_error *err);
+
+/*
  * The enumerators of every enum type cfg's args specs show by name
  * (/e:TYPE), from the debug information of the program at path, into
  * dir's enums file (format/enum-defs.h); a type not found there shows as

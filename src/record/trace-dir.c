@@ -50,7 +50,9 @@ static bool trace_file_name(const char *n)
 	if (!strcmp(n, "info") || !strcmp(n, "config") || !strcmp(n, "control") ||
 	    !strcmp(n, "user-config") || !strcmp(n, "kallsyms") || !strcmp(n, "symbols") ||
 	    !strcmp(n, ".symbols.tmp") || !strcmp(n, "switches") || !strcmp(n, "marks") ||
-	    !strcmp(n, "config.new") || !strcmp(n, "enums") || !strcmp(n, KFT_PLAN_FILE))
+	    !strcmp(n, "config.new") || !strcmp(n, "enums") || !strcmp(n, KFT_PLAN_FILE) ||
+	    !strcmp(n, "." KFT_PLAN_FILE ".new") || !strcmp(n, KFT_PLAN_SOCKET) ||
+	    !strcmp(n, KFT_VDSO_FILE))
 		return true;
 	/* kft record --latency: the function, the link, the copies */
 	if (!strcmp(n, "latency-func") || !strcmp(n, "latency") || !strcmp(n, ".latency.tmp"))

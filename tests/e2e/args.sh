@@ -545,3 +545,24 @@ once_args_of_many_functions() {
 	expect n <<<60
 	kft ftrace | sed -n 's/^[^|]*|  *//p' | grep -q '^f41(41, "s41"); /\* = 42 \*/$'
 }
+
+# A program built without instrumentation: -a finds its functions'
+# types as for -pg -mfentry (its patched entries see the registers)
+each_plain_args_from_debug_info() { INSTR=$(plain_flags) TINSTR=plain test_args_from_debug_info; }
+
+# -A FUNC and -R FUNC without a spec take FUNC's types from the debug
+# information, as -a does: its parameters, its result; one it has no
+# types for keeps the default, and a note says which
+test_bare_args_take_debug_types() {
+	[ "$TINSTR" = -finstrument-functions ] && return 0	# (hooks without registers)
+	build types
+	kft record -A small -A color_name -R next_color -A nosuch_fn --no-check -- ./types >out 2>err
+	kft ftrace | sed -n 's/^[^|]*|  *//p' | grep -E "^(small|color_name|next_color)\(" >calls
+	expect calls <<'E'
+small(-100, -30000, 250, 65000);
+color_name(GREEN);
+next_color(); /* = BLUE */
+E
+	check "the default said: $(cat err)" grep -q "^kft: -A nosuch_fn: ./types gives no types for it: arg1,arg2,arg3$" err
+}
+each_plain_bare_args_take_debug_types() { INSTR=$(plain_flags) TINSTR=plain test_bare_args_take_debug_types; }
