@@ -27,6 +27,37 @@ static bool in_patched_libs(const struct kft_lib_list *libs, const struct kft_fu
 	return found;
 }
 
+/* The library among those prog loads at start (*needed, read at the
+ * first call) that has r's function, or NULL; *hooked: it calls kft's
+ * hooks itself (instrumented), so its calls are seen as the program's. */
+static const struct kft_loaded_lib *in_needed_libs(const char *prog, struct kft_lib_list *needed,
+						   bool *read, const struct kft_func_ref *r,
+						   bool *hooked)
+{
+	struct kft_error ignored;
+
+	if (!*read) {
+		*read = true;
+		if (kft_libraries_of(prog, needed, &ignored))
+			kft_lib_list_free(needed);
+	}
+	for (size_t i = 0; i < needed->n; i++) {
+		struct kft_elf elf;
+		uint64_t addr;
+		bool found;
+
+		if (kft_elf_open(&elf, needed->v[i].path, NULL))
+			continue;
+		found = kft_is_glob(r->name) ? kft_elf_find_glob(&elf, r->name, NULL, 0)
+					     : kft_elf_find(&elf, r->name, &addr, 1);
+		*hooked = elf.instrumented;
+		kft_elf_close(&elf);
+		if (found)
+			return &needed->v[i];
+	}
+	return NULL;
+}
+
 /* Whether the args statement's function r, which path's own code has,
  * can have its arguments and return value saved: the -pg hooks and
  * patched entries (of a patchable build, or of one built without
@@ -114,6 +145,9 @@ int kft_record_check_program(const char *path, const struct kft_config *cfg,
 {
 	struct kft_elf elf;
 	const struct kft_func_ref *refs[2 + 4 * KFT_MAX_FUNCLIST];
+	struct kft_lib_list needed = { 0 };
+	bool needed_read = false, hooked = false;
+	const struct kft_loaded_lib *lib;
 	size_t nrefs = 0, args_from;
 	char magic[256] = { 0 };
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -201,9 +235,15 @@ int kft_record_check_program(const char *path, const struct kft_config *cfg,
 				"imports: looked for in the calls between its libraries "
 				"(--libcalls=all)\n",
 				where, r->name, path);
+		else if ((lib = in_needed_libs(path, &needed, &needed_read, r, &hooked)) && hooked)
+			ret = 0;	/* (an instrumented library: its hooks see it) */
+		else if (lib)
+			fprintf(notes, "kft: note: %s'%s': in %s, built without instrumentation: "
+				"its calls are traced with --lib %s (or, from the other libraries, "
+				"--libcalls=all)\n", where, r->name, lib->path, lib->name);
 		else
-			ret = kft_error_set(err, "%s'%s': no function %s in %s (if it lives in a shared "
-					   "library, use --no-check)",
+			ret = kft_error_set(err, "%s'%s': no function %s in %s nor in the libraries "
+					   "it loads (one it opens with dlopen: use --no-check)",
 					   where, r->name,
 					   kft_is_glob(r->name) ? "matches it" : "of that name",
 					   path);
@@ -211,6 +251,7 @@ int kft_record_check_program(const char *path, const struct kft_config *cfg,
 	if (!ret)
 		ret = fp_args_seen(&elf, cfg, cfgname, path, err);
 out:
+	kft_lib_list_free(&needed);
 	kft_elf_close(&elf);
 	return ret;
 }

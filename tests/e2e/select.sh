@@ -36,11 +36,11 @@ E
 once_select_errors() {
 	build nest
 	refused kft record -F 'zz*' -o t -- ./nest 2>err
-	check "a glob matching nothing" grep -q "^kft: kft record: 'zz\*': no function matches it in ./nest (if it lives in a shared library, use --no-check)" err
+	check "a glob matching nothing" grep -q "^kft: kft record: 'zz\*': no function matches it in ./nest nor in the libraries it loads (one it opens with dlopen: use --no-check)" err
 	refused kft record -G nothere -o t -- ./nest 2>err
 	check "a graph function not there" grep -q "'nothere': no function of that name in ./nest" err
 	refused kft record -D 0 -o t -- ./nest 2>err
-	check "depth 0" grep -q "^kft: kft record options:.*'0': a depth of at least 1" err
+	check "depth 0" grep -q "^kft: record: -D: '0': a depth of at least 1" err
 	printf 'begin\ntrigger start entry ma*\nend\n' >trig.conf
 	refused kft record -c trig.conf -o t -- ./nest 2>err
 	check "a trigger glob" grep -q "^kft: trig.conf:2: 'ma\*': a trigger names one function, not a glob" err
@@ -183,4 +183,22 @@ printf [libc.so.6]
 E
 	refused kft functions /nonexistent/prog 2>err
 	check "no program" grep -q "program not found" err
+}
+
+# -F names a function of a library the program loads (not one it calls
+# itself): found there, not refused; an instrumented library's calls of
+# it are the trace, a library built without instrumentation is said
+test_filter_names_a_library_function() {
+	"$TCC" -g "$TOPT" -fPIC -shared $INSTR -o libsame.so "$PROGS/same/a.c" "$PROGS/same/b.c"
+	"$TCC" -g "$TOPT" -fPIE -pie $INSTR -o libs "$PROGS/libs.c" -L. -lsame -Wl,-rpath,"$PWD" -ldl
+	"$TCC" -g "$TOPT" -fPIC -shared $INSTR -o plugin.so "$PROGS/plugin.c"
+	kft record -F create_dir -- ./libs "$PWD/plugin.so" 2>err
+	# (two static functions of that name, one each in a.c and b.c)
+	kft kd -f Fc | sed 's/ \[.*\]//' | awk 'NR > 2 { c[$1] += $2 } END { for (f in c) print f, c[f] }' >counts
+	expect counts <<'E'
+create_dir 3
+E
+	"$TCC" -g "$TOPT" -fPIC -shared -o libsame.so "$PROGS/same/a.c" "$PROGS/same/b.c"
+	kft record -F create_dir -o t2 -- ./libs "$PWD/plugin.so" 2>err
+	check "said where it is: $(cat err)" grep -q "^kft: note: kft record: 'create_dir': in $PWD/libsame.so, built without instrumentation: its calls are traced with --lib libsame.so" err
 }
