@@ -162,3 +162,24 @@ once_man_page_examples() {
 	check "the examples of $ran pages ran" test "$ran" -ge 15
 	check "each did what its page says" test "$failed" = 0
 }
+
+# README's examples (its ```sh blocks), run as written, in order, in an
+# empty directory that has the source tree's examples/; what they print
+# checked where README shows it
+once_readme_examples() {
+	cp -r "$ROOT/examples" .
+	mkdir bin && ln -s "$KFT" bin/kft
+	awk '/^```sh$/ { on = 1; next } /^```/ { on = 0; next } on' "$ROOT/README.md" >readme.sh
+	check "README has examples" test "$(grep -c . readme.sh)" -ge 10
+	if ! PATH="$PWD/bin:$PATH" bash -e readme.sh >out 2>err; then
+		echo "README's examples failed:"; tail -20 err
+		return 1
+	fi
+	# (a fast parse_record the machine held up past the 5 us filter may
+	# show too, when tests run side by side: the outlier is checked)
+	kft log | awk '/^-------- / { r = 1; next } r && NF { print $4 }' >rows
+	check "load_file first: $(head -1 rows)" test "$(head -1 rows)" = load_file
+	check "the outlier and what it called" grep -A1 -x parse_record rows | grep -qx busy_wait_us
+	check "the library call and its argument" grep -q 'printf("loaded %d records\\n");' out
+	check "gzip traced under the shell" test "$(kft kd -f Fc gz.data | grep -c 'func_\|main')" -gt 3
+}
