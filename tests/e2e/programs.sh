@@ -515,7 +515,8 @@ E
 	check "the daemon ended" gone "$pid" 10
 	kft status t2 >st
 	check "kft status no longer lists it" test "$(count 'still running' st)" = 0
-	kft kd -c t2 | grep -A3 -E '^main /\* inherited \*/$' >tree
+	# (clang instruments the atoi it inlines: not what is checked)
+	kft kd -c t2 | grep -v atoi | grep -A3 -E '^main /\* inherited \*/$' >tree
 	expect tree <<'E'
 main /* inherited */
 |  a
