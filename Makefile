@@ -55,6 +55,9 @@ $(O)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE) $(CFLAGS) $(SANITIZE) $(TRACEFS_CFLAGS) -MMD -MP -c $< -o $@
 
+# The tools demangle C++ and Rust through libiberty (libiberty-dev)
+$(O)/obj/src/symbols/demangle.o: CFLAGS += -DKFT_LIBIBERTY
+
 # The hooks' short path touches no vector register: the -pg stubs save
 # those only for the whole path (src/runtime/hooks-short.c)
 ifeq ($(shell uname -m),x86_64)
@@ -72,7 +75,7 @@ $(O)/lib/libkft.so: $(RUNTIME_OBJS) src/runtime/libkft.map
 
 $(O)/bin/kft: $(TOOL_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(SANITIZE) -o $@ $(TOOL_OBJS) $(TRACEFS_LIBS) -lZydis -ldw -lelf -lzstd -lz -ldl -lpthread -lm
+	$(CC) $(SANITIZE) -o $@ $(TOOL_OBJS) $(TRACEFS_LIBS) -lZydis -ldw -lelf -lzstd -lz -liberty -ldl -lpthread -lm
 
 $(O)/include/kft.h: include/kft.h
 	@mkdir -p $(dir $@)
@@ -80,14 +83,14 @@ $(O)/include/kft.h: include/kft.h
 
 $(O)/tests/%: tests/unit/%.c $(LIB_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE) $(CFLAGS) $(SANITIZE) -Isrc -o $@ $< $(LIB_OBJS) -lcmocka $(TRACEFS_LIBS) -lZydis -ldw -lelf -lzstd -lz -ldl -lm
+	$(CC) $(BASE) $(CFLAGS) $(SANITIZE) -Isrc -o $@ $< $(LIB_OBJS) -lcmocka $(TRACEFS_LIBS) -lZydis -ldw -lelf -lzstd -lz -liberty -ldl -lm
 
 unit: $(UNIT_BINS)
 
 $(O)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz-util.c tests/fuzz/fuzz.h $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE) $(CFLAGS) $(SANITIZE) -fsanitize=fuzzer -Isrc -o $@ $< tests/fuzz/fuzz-util.c \
-		$(LIB_OBJS) $(TRACEFS_LIBS) -lZydis -ldw -lelf -lzstd -lz -ldl -lm
+		$(LIB_OBJS) $(TRACEFS_LIBS) -lZydis -ldw -lelf -lzstd -lz -liberty -ldl -lm
 
 fuzz-targets: $(FUZZ_BINS)
 

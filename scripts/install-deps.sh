@@ -28,6 +28,10 @@ have_cmd pkg-config || need="$need pkg-config"
 # instructions of programs built without instrumentation, decoded to patch
 # their entries (Zydis)
 [ -e /usr/include/Zydis/Zydis.h ] || need="$need libzydis-dev"
+# C++ and Rust names demangled (libiberty's demangler)
+[ -e /usr/include/libiberty/demangle.h ] || need="$need libiberty-dev"
+# a Rust program in the tests (Debian's rustc)
+[ -x /usr/bin/rustc ] || need="$need rustc"
 # compressed logs; Perfetto's deflated packets
 [ -e /usr/include/zstd.h ] || need="$need libzstd-dev"
 [ -e /usr/include/zlib.h ] || need="$need zlib1g-dev"

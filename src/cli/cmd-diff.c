@@ -24,7 +24,7 @@ static const char usage[] =
 	"  --by FUNC@argN FUNC's calls grouped by the value of its argument N (or\n"
 	"                 FUNC@retval), saved by `kft record -A/-R`: each value's\n"
 	"                 calls and time in OLD and NEW, the largest change first\n"
-	"  --no-demangle  C++ names as the symbol table has them\n";
+	"  --no-demangle  C++ and Rust names as the symbol table has them\n";
 
 int kft_cmd_diff(int argc, char **argv)
 {

@@ -38,7 +38,7 @@ static const char usage[] =
 	"                        may be given again\n"
 	"  --notrace GLOB        leave out calls of functions matching GLOB (wins over\n"
 	"                        --filter); may be given again\n"
-	"  --no-demangle         C++ names as the symbol table has them\n"
+	"  --no-demangle         C++ and Rust names as the symbol table has them\n"
 	"\n"
 	"A call left out by a filter is as if it was not logged: its calls go under\n"
 	"the nearest call kept, whose own time then holds its time.\n";

@@ -26,7 +26,7 @@ static const char flame_usage[] =
 	"                        20us, 3ms, 1s)\n"
 	"  --filter GLOB         only calls of functions matching GLOB; again for more\n"
 	"  --notrace GLOB        leave out calls of functions matching GLOB\n"
-	"  --no-demangle         C++ names as the symbol table has them\n";
+	"  --no-demangle         C++ and Rust names as the symbol table has them\n";
 
 int kft_cmd_flame(int argc, char **argv)
 {

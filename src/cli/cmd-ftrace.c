@@ -39,7 +39,7 @@ static const char usage[] =
 	"                                TID:PRIO:STATE' (the task leaving, the one\n"
 	"                                coming in) and wakeups 'WAKER:PRIO:R +\n"
 	"                                TID:PRIO:STATE'; '?' where not known\n"
-	"      --no-demangle             C++ names as the symbol table has them\n";
+	"      --no-demangle             C++ and Rust names as the symbol table has them\n";
 
 int kft_cmd_ftrace(int argc, char **argv)
 {

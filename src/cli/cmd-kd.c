@@ -52,7 +52,7 @@ static const char usage[] =
 	"                     markers a program made (kft_printf, kft_mark) show\n"
 	"                     as '/* text */' rows there always (but with -i, -r,\n"
 	"                     --classic and text logs)\n"
-	"  --no-demangle      C++ names as the symbol table has them\n"
+	"  --no-demangle      C++ and Rust names as the symbol table has them\n"
 	"  --classic          kd 1.1's arithmetic: functions by name, nesting by\n"
 	"                     caller name across threads, unfinished calls summed\n"
 	"                     as -1, Range always shown (to compare old reports)\n"

@@ -33,7 +33,7 @@ static const char usage[] =
 	"                 sched_wakeup to the task's switch in, as ftrace's wakeup\n"
 	"                 tracer kept it), with what ran meanwhile\n"
 	"  -n N           at most N lines of calls (default 1000)\n"
-	"  --no-demangle  C++ names as the symbol table has them\n";
+	"  --no-demangle  C++ and Rust names as the symbol table has them\n";
 
 static bool is_dir(const char *path)
 {

@@ -17,7 +17,7 @@ static const char usage[] =
 	"\n"
 	"  --raw   hex addresses instead of names (for the addr2sym workflow)\n"
 	"  --ns    times in nanoseconds\n"
-	"  --no-demangle  C++ names as the symbol table has them (_ZN2ns3Foo3barEi)\n";
+	"  --no-demangle  C++ and Rust names as the symbol table has them (_ZN2ns3Foo3barEi)\n";
 
 int kft_cmd_log(int argc, char **argv)
 {

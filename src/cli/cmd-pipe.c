@@ -49,7 +49,7 @@ static const char usage[] =
 	"  -t function_graph  each call as a leaf, 'f();' with its duration,\n"
 	"                     indented by its depth\n"
 	"  --ns               log rows in nanoseconds\n"
-	"  --no-demangle      C++ names as the symbol table has them\n"
+	"  --no-demangle      C++ and Rust names as the symbol table has them\n"
 	"\n"
 	"The markers the program makes (kft_printf, kft_mark) come as they are\n"
 	"read, each once, as '#' rows or '/* text */' lines.\n";

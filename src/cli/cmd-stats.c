@@ -32,7 +32,7 @@ static const char usage[] =
 	"  --hist FUNC         FUNC's durations as a histogram (log-scale buckets)\n"
 	"  --intervals         with --hist: the intervals between entries instead\n"
 	"  -o FILE.svg         with --hist: draw it as an SVG picture in FILE\n"
-	"  --no-demangle       C++ names as the symbol table has them\n";
+	"  --no-demangle       C++ and Rust names as the symbol table has them\n";
 
 /* Whether s is a trace directory, not a function. */
 static bool is_trace_dir(const char *s)

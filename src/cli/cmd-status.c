@@ -16,7 +16,7 @@ static const char usage[] =
 	"[not ]complete', the config as given, then why and when the run started\n"
 	"and stopped, the entries logged and the deepest stack seen.\n"
 	"\n"
-	"  --no-demangle  C++ names as the symbol table has them\n";
+	"  --no-demangle  C++ and Rust names as the symbol table has them\n";
 
 int kft_cmd_status(int argc, char **argv)
 {

@@ -3,9 +3,31 @@
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef KFT_LIBIBERTY
+#include <libiberty/demangle.h>
+#endif
 
 #include "demangle.h"
 
+bool kft_is_mangled(const char *name)
+{
+	return !strncmp(name, "_Z", 2)
+#ifdef KFT_LIBIBERTY
+	       || !strncmp(name, "_R", 2)
+#endif
+		;
+}
+
+#ifdef KFT_LIBIBERTY
+/* The tools: libiberty's demangler, which reads C++ and Rust's two
+ * schemes (legacy, whose hash it leaves out as rustfilt does, and v0). */
+char *kft_demangle(const char *name)
+{
+	if (!kft_is_mangled(name))
+		return NULL;
+	return cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI | DMGL_AUTO);
+}
+#else
 typedef char *(*cxa_demangle_fn)(const char *, char *, size_t *, int *);
 
 static cxa_demangle_fn find_demangler(void)
@@ -39,6 +61,7 @@ char *kft_demangle(const char *name)
 	(free)(out);
 	return copy;
 }
+#endif
 
 #define ANON "(anonymous namespace)"
 

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * C++ names, through the C++ runtime's own demangler (__cxa_demangle,
- * from the libstdc++ the program already has, or loaded for the tools).
- * Where there is none, names stay as they are.
+ * Mangled names: in the tools, C++ and Rust's (legacy and v0) through
+ * libiberty's demangler; in the runtime (the config's C++ names matched
+ * as a library loads), C++'s through the C++ runtime's own
+ * (__cxa_demangle, from the libstdc++ the program already has). Where
+ * there is none, names stay as they are.
  */
 #ifndef KFT_DEMANGLE_H
 #define KFT_DEMANGLE_H
@@ -10,8 +12,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The demangled name ("ns::Foo::bar(int) const"), malloc'd; NULL if
- * name is not a mangled C++ name or no demangler is at hand. */
+/* Whether name is one kft_demangle reads (_Z..., and in the tools _R...). */
+bool kft_is_mangled(const char *name);
+
+/* The demangled name ("ns::Foo::bar(int) const", "m::fib"), malloc'd;
+ * NULL if name is not a mangled name or no demangler is at hand. */
 char *kft_demangle(const char *name);
 
 /* The name as views show it: qualified, without parameters or blanks

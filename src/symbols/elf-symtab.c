@@ -586,7 +586,7 @@ static bool cxx_match(const char *sym, const char *name)
 	char *d;
 	bool yes;
 
-	if (strncmp(sym, "_Z", 2) || !(d = kft_demangle(sym)))
+	if (!kft_is_mangled(sym) || !(d = kft_demangle(sym)))
 		return false;
 	yes = kft_demangled_matches(d, name);
 	free(d);

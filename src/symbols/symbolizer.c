@@ -187,7 +187,7 @@ static const char *shown_name(struct kft_symbolizer *sz, const char *name, const
 	uint32_t i;
 
 	*params = NULL;
-	if (sz->raw_names || strncmp(name, "_Z", 2))
+	if (sz->raw_names || !kft_is_mangled(name))
 		return name;
 	if (kft_strmap_get(&sz->shown, name, &i)) {
 		*params = sz->params[i];

@@ -122,3 +122,31 @@ each_plain_library_exceptions() {
 	check "the tree" diff want got
 	check "nothing left open" test "$(kft log | grep -c -- ' -1 ')" = 0
 }
+
+# Rust's names, legacy and v0, demangled without their hash (as rustfilt
+# shows them) in every view; --no-demangle as the symbol table has them
+once_rust_names() {
+	[ -x /usr/bin/rustc ] || { echo "no rustc (Debian's rustc package)"; return 77; }
+	for scheme in legacy v0; do
+		# (legacy: rustc's default, which it takes no flag for)
+		/usr/bin/rustc -O -g $([ $scheme = v0 ] && echo -C symbol-mangling-version=v0) \
+			-o rn-$scheme "$PROGS/rustnames.rs"
+		kft record -o $scheme -- ./rn-$scheme >out 2>/dev/null
+		expect out <<<"55 42 true"
+		# (v0 names a generic's instance: twice::<u64>)
+		kft kd -f Fc $scheme | awk '$1 ~ /^rustnames::/ { sub(/::<.*/, "", $1); print $1 }' |
+			sort -u >names
+		expect names <<'E'
+rustnames::fails
+rustnames::fib
+rustnames::main
+rustnames::twice
+E
+		kft kd $scheme >kd
+		check "$scheme: no hash, no mangled name" sh -c "! grep -q -E '::h[0-9a-f]{16}|^_R|^_ZN' kd"
+		kft ftrace $scheme >ft
+		check "$scheme: ftrace too" grep -q 'rustnames::fib();' ft
+	done
+	kft kd --no-demangle -f F legacy >raw
+	check "--no-demangle: legacy as it is" grep -q '^_ZN9rustnames3fib17h[0-9a-f]*E$' raw
+}
