@@ -3,7 +3,7 @@
 # so that the pages cannot drift from kft.
 #
 # In a page's EXAMPLES section, each line of a .nf/.fi block that begins
-# with a command (kft, gcc, cc, nm, du, cat, ./) is run, in order, in one
+# with a command (kft, gcc, cc, nm, du, cat, printf, ./) is run, in order, in one
 # shell, in a directory of its own; a here-document goes with its
 # command; a line ending in & runs in the background, and the next one a
 # second later (as a user types it). Each must exit 0 (a pipeline: its
@@ -55,7 +55,7 @@ examples_script() {
 			next
 		}
 		shown_cmd_line = sub(/^\$ /, "", line)
-		is_cmd = line ~ /^(kft|gcc|cc|nm|du|cat)( |$)/ || line ~ /^\.\//
+		is_cmd = line ~ /^(kft|gcc|cc|nm|du|cat|printf)( |$)/ || line ~ /^\.\//
 		if (first && !is_cmd)
 			nf = 0	# output shown, all of it
 		first = 0
