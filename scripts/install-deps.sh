@@ -30,6 +30,8 @@ have_cmd pkg-config || need="$need pkg-config"
 [ -e /usr/include/Zydis/Zydis.h ] || need="$need libzydis-dev"
 # C++ and Rust names demangled (libiberty's demangler)
 [ -e /usr/include/libiberty/demangle.h ] || need="$need libiberty-dev"
+# callgrind counts a plain program's calls for the fidelity test
+have_cmd valgrind || need="$need valgrind"
 # a Rust program in the tests (Debian's rustc)
 [ -x /usr/bin/rustc ] || need="$need rustc"
 # compressed logs; Perfetto's deflated packets

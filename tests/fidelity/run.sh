@@ -33,7 +33,8 @@
 # (gcc and clang, -O2), compresses a file at three levels under kft
 # record, one run each, the last started by a shell (sh -c: the shell
 # traced too, gzip planned as it starts); its truth is its -pg -mfentry
-# build's counts, as for dash.
+# build's counts, as for dash. Its first level's run is also held against
+# callgrind's count on the very binary kft patched (valgrind).
 #
 # Prints "fidelity VARIANT: N functions, M calls, exact" or what differs,
 # one line a variant; "fidelity: skipped: ..." when dash's source cannot
@@ -453,6 +454,45 @@ gzip_plain() {
 	judge_plain "$name" "$dir" "$dir/truth.out" limit
 }
 
+# callgrind_plain CC: gzip's plain build (CC's) against a second truth,
+# callgrind's count of the calls into each of its own functions on the
+# very binary kft patched, at the first level; kft's count from that
+# level's run (t1), less what kft left alone
+callgrind_plain() {
+	local dir=$work/gzip/$1 name="gzip $1 -O2 plain, against callgrind" args
+	if ! command -v valgrind >/dev/null; then
+		echo "fidelity: skipped: no valgrind for $name"
+		return 0
+	fi
+	args=$(head -1 "$work/gzip/levels")
+	# (valgrind 3.19 cannot read clang 14's DWARF 5: it runs the same
+	# code, the symbol table kept and the debug sections left out)
+	objcopy --strip-debug "$dir/plain/gzip" "$dir/plain/gzip-nodebug" || return 1
+	# shellcheck disable=SC2086
+	(cd "$dir/plain" && "${clean_env[@]}" valgrind --tool=callgrind \
+		--callgrind-out-file="$dir/callgrind.out" ./gzip-nodebug $args "$work/gzip/input" \
+		>/dev/null 2>"$dir/callgrind.err") || {
+		echo "fidelity $name: callgrind failed ($dir/callgrind.err)"
+		return 1
+	}
+	nm --defined-only "$dir/plain/gzip" | awk '$2 ~ /^[Tt]$/ { print $3 }' | sort -u >"$dir/own"
+	awk -f "$here/callgrind-counts.awk" "$dir/callgrind.out" |
+		awk 'FILENAME == ARGV[1] { own[$1] = 1; next } ($1 in own)' "$dir/own" - |
+		left_out "$dir/left" - | sort >"$dir/callgrind.counts"
+	kd_counts "$dir/plain/t1" 2>/dev/null | by_name >"$dir/kft1.counts"
+	if [ ! -s "$dir/callgrind.counts" ]; then
+		echo "fidelity $name: callgrind counted nothing"
+	elif ! diff "$dir/callgrind.counts" "$dir/kft1.counts" >"$dir/callgrind.diff"; then
+		echo "fidelity $name: counts differ:"
+		head -20 "$dir/callgrind.diff" | sed 's/^/    /'
+	else
+		echo "fidelity $name: $(wc -l <"$dir/kft1.counts") functions," \
+		     "$(awk '{ s += $2 } END { print s }' "$dir/kft1.counts") calls, exact"
+		return 0
+	fi
+	return 1
+}
+
 # gzip's source, once, and its input: text of a known shape
 gzip_src() {
 	local apt=$work/apt
@@ -469,6 +509,7 @@ failed=0
 if gzip_src; then
 	for cc in gcc clang; do
 		gzip_plain "$cc" || failed=1
+		callgrind_plain "$cc" || failed=1
 	done
 else
 	echo "fidelity: skipped: gzip's source package could not be fetched (apt-get source gzip)"
