@@ -187,7 +187,7 @@ KFT_NOTRACE char *kft_own_strdup(const char *s)
 	return copy(s, strlen(s));
 }
 
-/* ---- sorting in place ------------------------------------------------- */
+/* ---- sorting ------------------------------------------------------------ */
 
 static KFT_NOTRACE void swap(char *a, char *b, size_t size)
 {
@@ -216,13 +216,42 @@ static KFT_NOTRACE void sift_down(char *v, size_t i, size_t n, size_t size,
 	}
 }
 
+/* v[0, n) sorted stably through tmp (room for n): merges of runs that
+ * double, as the C library's qsort does, so that equal elements keep
+ * their order (publish_args merges them in it) */
+static KFT_NOTRACE void merge_sort(char *v, char *tmp, size_t n, size_t size,
+				   int (*cmp)(const void *, const void *, void *), void *arg)
+{
+	for (size_t width = 1; width < n; width *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * width) {
+			size_t mid = lo + width < n ? lo + width : n;
+			size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+			size_t a = lo, b = mid, k = lo;
+
+			while (a < mid || b < hi) {
+				size_t from = b >= hi || (a < mid && cmp(v + a * size, v + b * size, arg) <= 0)
+						      ? a++ : b++;
+
+				memcpy(tmp + k++ * size, v + from * size, size);
+			}
+		}
+		memcpy(v, tmp, n * size);
+	}
+}
+
 KFT_NOTRACE void kft_own_qsort_r(void *base, size_t n, size_t size,
 				 int (*cmp)(const void *, const void *, void *), void *arg)
 {
-	char *v = base;
+	char *v = base, *tmp;
 
 	if (n < 2)
 		return;
+	if (n <= SIZE_MAX / size && (tmp = kft_own_malloc(n * size))) {
+		merge_sort(v, tmp, n, size, cmp, arg);
+		kft_own_free(tmp);
+		return;
+	}
+	/* (no memory for the copy: a heapsort, in place) */
 	for (size_t i = n / 2; i-- > 0;)
 		sift_down(v, i, n, size, cmp, arg);
 	for (size_t end = n - 1; end > 0; end--) {

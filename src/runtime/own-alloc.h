@@ -19,7 +19,8 @@ void *kft_own_realloc(void *p, size_t n) __attribute__((visibility("hidden")));
 void kft_own_free(void *p) __attribute__((visibility("hidden")));
 char *kft_own_strdup(const char *s) __attribute__((visibility("hidden")));
 char *kft_own_strndup(const char *s, size_t n) __attribute__((visibility("hidden")));
-/* qsort without the copy glibc's may allocate (a heapsort) */
+/* qsort, stable as glibc's (a merge sort, its copy from the runtime's
+ * memory; a heapsort in place if there is none) */
 void kft_own_qsort(void *v, size_t n, size_t size, int (*cmp)(const void *, const void *))
 	__attribute__((visibility("hidden")));
 void kft_own_qsort_r(void *v, size_t n, size_t size,
