@@ -411,6 +411,14 @@ static KFT_NOTRACE int hook_object(struct dl_phdr_info *info, size_t size, void 
 		/* bound already (-z now), or bound as the dynamic linker would */
 		if (!target || in_segment(info, target, PT_LOAD))
 			target = (uintptr_t)dlsym(RTLD_DEFAULT, name);
+		/* a program built without PIE that takes the function's address
+		 * has its PLT entry stand for it (the symbol undefined, its
+		 * value the entry): the function is the next definition, or
+		 * the stub would jump to the PLT, which jumps to the stub */
+		if (target && d.symtab[ELF64_R_SYM(r->r_info)].st_shndx == SHN_UNDEF &&
+		    d.symtab[ELF64_R_SYM(r->r_info)].st_value &&
+		    target == info->dlpi_addr + d.symtab[ELF64_R_SYM(r->r_info)].st_value)
+			target = (uintptr_t)dlsym(RTLD_NEXT, name);
 		if (!target || left_alone(name, target))
 			continue;
 		relro = in_segment(info, (uintptr_t)slot, PT_GNU_RELRO);

@@ -433,3 +433,23 @@ E
 	check "no address left" sh -c "! kft kd -c | grep -q 0x0000"
 }
 each_plain_vdso_calls_named() { INSTR=$(plain_flags) TINSTR=plain test_vdso_calls_named; }
+
+# --libcalls and a program built without PIE that takes a library
+# function's address (its PLT entry stands for the function): the call is
+# recorded and goes on to the function, not back into the PLT
+test_library_calls_of_a_canonical_plt_entry() {
+	# (-fno-builtin: the compiler keeps the malloc and free it could
+	# leave out)
+	"$TCC" -g "$TOPT" $INSTR -fno-builtin -fno-pie -no-pie -Wl,-z,lazy -o fnaddr "$PROGS/fnaddr.c"
+	timeout 60 "$KFT" record --libcalls -- ./fnaddr >out
+	expect out <<<"same"
+	kft kd -c | awk '/^main$/ { p = 1; next } p && /^\|  (malloc|free)$/ { print } /^[^|]/ && !/^main$/ { p = 0 }' >calls
+	# (the call through the pointer goes through the PLT entry: a
+	# library call too)
+	expect calls <<'E'
+|  malloc
+|  malloc
+|  free
+|  free
+E
+}
