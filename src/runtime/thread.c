@@ -372,14 +372,21 @@ extern void *__libc_stack_end;
  * (which reads the maps with stdio and allocates a CPU set: the
  * program's malloc): the main thread's is the page above where its
  * stack began (the arguments and environment above it are not counted);
- * another's, the end of the mapping it is in. */
+ * another's, the end of its stack block, whose last page holds the
+ * thread's descriptor (glibc puts it there, on a stack of its own or one
+ * the program gave); where that does not hold (a thread made otherwise),
+ * the end of the mapping it is in. */
 static KFT_NOTRACE uintptr_t stack_top(void)
 {
 	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t here = (uintptr_t)__builtin_frame_address(0), top;
 
 	if (gettid() == getpid())
 		return ((uintptr_t)__libc_stack_end & -page) + page;
-	return kft_maps_end_of((uintptr_t)__builtin_frame_address(0));
+	top = ((uintptr_t)pthread_self() & -page) + page;
+	if (top > here && top - here <= ((uintptr_t)1 << 30))
+		return top;
+	return kft_maps_end_of(here);
 }
 
 /* A new log's room: a ring's whole size; else small, and smaller under
