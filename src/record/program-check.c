@@ -9,27 +9,36 @@
 #include "libraries.h"
 #include "program-check.h"
 
-/* Whether one of the libraries to patch (--lib) has r's function. */
-static bool in_patched_libs(const struct kft_lib_list *libs, const struct kft_func_ref *r)
+/* Whether the library at path has r's function; *hooked: it calls kft's
+ * hooks itself (instrumented), so its calls are seen as the program's. */
+static bool lib_has(const char *path, const struct kft_func_ref *r, bool *hooked)
 {
-	bool found = false;
+	struct kft_elf elf;
+	uint64_t addr;
+	bool found;
 
-	for (size_t i = 0; libs && i < libs->n && !found; i++) {
-		struct kft_elf elf;
-		uint64_t addr;
-
-		if (kft_elf_open(&elf, libs->v[i].path, NULL))
-			continue;
-		found = kft_is_glob(r->name) ? kft_elf_find_glob(&elf, r->name, NULL, 0)
-					     : kft_elf_find(&elf, r->name, &addr, 1);
-		kft_elf_close(&elf);
-	}
+	if (kft_elf_open(&elf, path, NULL))
+		return false;
+	found = kft_is_glob(r->name) ? kft_elf_find_glob(&elf, r->name, NULL, 0)
+				     : kft_elf_find(&elf, r->name, &addr, 1);
+	*hooked = elf.instrumented;
+	kft_elf_close(&elf);
 	return found;
 }
 
+/* Whether one of the libraries to patch (--lib) has r's function. */
+static bool in_patched_libs(const struct kft_lib_list *libs, const struct kft_func_ref *r)
+{
+	bool hooked;
+
+	for (size_t i = 0; libs && i < libs->n; i++)
+		if (lib_has(libs->v[i].path, r, &hooked))
+			return true;
+	return false;
+}
+
 /* The library among those prog loads at start (*needed, read at the
- * first call) that has r's function, or NULL; *hooked: it calls kft's
- * hooks itself (instrumented), so its calls are seen as the program's. */
+ * first call) that has r's function, or NULL; *hooked as lib_has says. */
 static const struct kft_loaded_lib *in_needed_libs(const char *prog, struct kft_lib_list *needed,
 						   bool *read, const struct kft_func_ref *r,
 						   bool *hooked)
@@ -41,20 +50,9 @@ static const struct kft_loaded_lib *in_needed_libs(const char *prog, struct kft_
 		if (kft_libraries_of(prog, needed, &ignored))
 			kft_lib_list_free(needed);
 	}
-	for (size_t i = 0; i < needed->n; i++) {
-		struct kft_elf elf;
-		uint64_t addr;
-		bool found;
-
-		if (kft_elf_open(&elf, needed->v[i].path, NULL))
-			continue;
-		found = kft_is_glob(r->name) ? kft_elf_find_glob(&elf, r->name, NULL, 0)
-					     : kft_elf_find(&elf, r->name, &addr, 1);
-		*hooked = elf.instrumented;
-		kft_elf_close(&elf);
-		if (found)
+	for (size_t i = 0; i < needed->n; i++)
+		if (lib_has(needed->v[i].path, r, hooked))
 			return &needed->v[i];
-	}
 	return NULL;
 }
 

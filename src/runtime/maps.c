@@ -101,6 +101,49 @@ static KFT_NOTRACE bool read_self_maps(char **buf, size_t *len, size_t *cap)
 	return true;
 }
 
+/* The mapping of /proc/self/maps that holds addr: its end into *end,
+ * and its file, if it has one and out holds it, into out (else out is
+ * ""). False if no mapping holds it. */
+static KFT_NOTRACE bool mapping_at(uint64_t addr, uint64_t *end, char *out, size_t size)
+{
+	size_t cap = 65536, len = 0, at = 0;
+	char *buf = malloc(cap);
+	bool found = false;
+
+	if (size)
+		*out = '\0';
+	if (!buf || !read_self_maps(&buf, &len, &cap)) {
+		free(buf);
+		return false;
+	}
+	while (at < len && !found) {
+		char *line = buf + at, *nl = memchr(line, '\n', len - at), *path;
+		uint64_t start;
+
+		if (!nl)
+			break;
+		*nl = '\0';
+		at += (size_t)(nl - line) + 1;
+		/* "start-end perms offset dev inode path" */
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64, &start, end) != 2 || addr < start ||
+		    addr >= *end)
+			continue;
+		found = true;
+		path = strchr(line, '/');
+		if (path && strlen(path) < size)
+			strcpy(out, path);
+	}
+	free(buf);
+	return found;
+}
+
+KFT_NOTRACE uintptr_t kft_maps_end_of(uintptr_t addr)
+{
+	uint64_t end;
+
+	return mapping_at(addr, &end, NULL, 0) ? (uintptr_t)end : 0;
+}
+
 /*
  * The file of a loaded object, by its real path: the dynamic loader names
  * one found through a relative LD_LIBRARY_PATH or dlopen("./libx.so") as
@@ -108,44 +151,9 @@ static KFT_NOTRACE bool read_self_maps(char **buf, size_t *len, size_t *cap)
  * changes, so the file is the one the kernel mapped at the object's first
  * segment. NULL for the vDSO, which has no file.
  */
-KFT_NOTRACE uintptr_t kft_maps_end_of(uintptr_t addr)
-{
-	char buf[4096];
-	size_t have = 0;
-	uintptr_t end = 0;
-	ssize_t n;
-	int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return 0;
-	/* line by line, "start-end perms ...", a line cut by the buffer's
-	 * end carried over to the next read */
-	while (!end && (n = read(fd, buf + have, sizeof(buf) - have)) > 0) {
-		char *line = buf, *nl;
-
-		have += (size_t)n;
-		while (!end && (nl = memchr(line, '\n', have - (size_t)(line - buf)))) {
-			char *p;
-			uintptr_t lo = strtoul(line, &p, 16), hi = *p == '-' ? strtoul(p + 1, NULL, 16) : 0;
-
-			if (addr >= lo && addr < hi)
-				end = hi;
-			line = nl + 1;
-		}
-		have -= (size_t)(line - buf);
-		memmove(buf, line, have);
-		if (have == sizeof(buf))
-			break;	/* (no line is that long) */
-	}
-	close(fd);
-	return end;
-}
-
 KFT_NOTRACE const char *kft_object_path(const struct dl_phdr_info *info, char *out, size_t size)
 {
-	size_t cap = 65536, len = 0, at = 0;
-	uint64_t addr = 0;
-	char *buf;
+	uint64_t addr = 0, end;
 
 	if (!info->dlpi_name || !*info->dlpi_name)
 		return "/proc/self/exe";
@@ -154,33 +162,9 @@ KFT_NOTRACE const char *kft_object_path(const struct dl_phdr_info *info, char *o
 	for (size_t i = 0; i < info->dlpi_phnum && !addr; i++)
 		if (info->dlpi_phdr[i].p_type == PT_LOAD)
 			addr = info->dlpi_addr + info->dlpi_phdr[i].p_vaddr;
-	if (addr == getauxval(AT_SYSINFO_EHDR))
+	if (!addr || addr == getauxval(AT_SYSINFO_EHDR))
 		return NULL;	/* (without reading the maps) */
-	buf = malloc(cap);
-	if (!buf || !addr || !read_self_maps(&buf, &len, &cap)) {
-		free(buf);
-		return NULL;
-	}
-	*out = '\0';
-	while (at < len) {
-		char *line = buf + at, *nl = memchr(line, '\n', len - at), *path;
-		uint64_t start, end;
-
-		if (!nl)
-			break;
-		*nl = '\0';
-		at += (size_t)(nl - line) + 1;
-		/* "start-end perms offset dev inode path" */
-		if (sscanf(line, "%" SCNx64 "-%" SCNx64, &start, &end) == 2 && addr >= start &&
-		    addr < end) {
-			path = strchr(line, '/');
-			if (path && strlen(path) < size)
-				strcpy(out, path);
-			break;
-		}
-	}
-	free(buf);
-	return *out ? out : NULL;
+	return mapping_at(addr, &end, out, size) && *out ? out : NULL;
 }
 
 /* A snapshot being made: its text so far. */

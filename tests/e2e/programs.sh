@@ -487,6 +487,19 @@ each_plain_daemon() { INSTR=$(plain_flags) TINSTR=plain test_daemon; }
 each_plain_signal_context() { INSTR=$(plain_flags) TINSTR=plain test_signal_context; }
 each_plain_coroutines() { INSTR=$(plain_flags) TINSTR=plain test_coroutines; }
 
+# expect_daemon_calls DIR: the daemon's calls in DIR's trace, under the
+# main it inherited (clang instruments the atoi it inlines: not what is
+# checked)
+expect_daemon_calls() {
+	kft kd -c "$1" | grep -v atoi | grep -A3 -E '^main /\* inherited \*/$' >tree
+	expect tree <<'E'
+main /* inherited */
+|  a
+|  |  b
+|  |  |  c
+E
+}
+
 # A daemon (fork; the parent exits; the child goes on): kft record waits
 # for it, as for any process the program leaves running, and its calls
 # are kept whole and named. With --no-wait, kft status lists it while it
@@ -497,13 +510,7 @@ test_daemon() {
 	check "kft record waited for the daemon" test -s done
 	check "said it waits: $(cat err)" grep -q "^kft: waiting for 1 process (pid [0-9]*) that ./daemon left running" err
 	check "nothing failed: $(cat err)" test "$(grep -vc -e '^kft: waiting' -e '^kft: note' err)" = 0
-	kft kd -c | grep -A3 -E '^main /\* inherited \*/$' >tree
-	expect tree <<'E'
-main /* inherited */
-|  a
-|  |  b
-|  |  |  c
-E
+	expect_daemon_calls kft.data
 	rm -f done
 	kft record --no-wait -o t2 -- ./daemon "$PWD/done" 1500 2>err
 	check "did not wait" test ! -e done
@@ -515,14 +522,7 @@ E
 	check "the daemon ended" gone "$pid" 10
 	kft status t2 >st
 	check "kft status no longer lists it" test "$(count 'still running' st)" = 0
-	# (clang instruments the atoi it inlines: not what is checked)
-	kft kd -c t2 | grep -v atoi | grep -A3 -E '^main /\* inherited \*/$' >tree
-	expect tree <<'E'
-main /* inherited */
-|  a
-|  |  b
-|  |  |  c
-E
+	expect_daemon_calls t2
 	# Ctrl-C while kft waits: it stops waiting, with the program's status
 	rm -f done
 	"$KFT" record -o t3 -- ./daemon "$PWD/done" 3000 2>err &

@@ -107,6 +107,18 @@ kd_counts() {
 	"$kft" kd -f Fc "$1" | awk 'NR > 2 { sub(/ \[.*\]/, ""); print $1, $NF }'
 }
 
+# calls_in COUNTS: the calls a file of "function count" lines holds in all
+calls_in() { awk '{ s += $2 } END { print s + 0 }' "$1"; }
+
+# counts_differ NAME TRUTH GOT: whether the "function count" lines of GOT
+# differ from TRUTH's; if they do, it says so, with the first lines of the
+# diff (kept in GOT.diff)
+counts_differ() {
+	diff "$2" "$3" >"$3.diff" && return 1
+	echo "fidelity $1: counts differ from the truth:"
+	head -20 "$3.diff" | sed 's/^/    /'
+}
+
 # sum "name count" lines by name (two static functions of one name are
 # one), those whose count depends on timing left out
 by_name() {
@@ -171,12 +183,9 @@ judge() {
 		echo "fidelity $name: the output differs from the untraced run's ($dir/outl)"
 	elif [ -s "$dir/errl" ]; then
 		echo "fidelity $name: kft record said: $(head -3 "$dir/errl")"
-	elif ! diff "$dir/libtruth.counts" "$dir/kftl.counts" >"$dir/libcounts.diff"; then
-		echo "fidelity $name: counts differ from the truth:"
-		head -20 "$dir/libcounts.diff" | sed 's/^/    /'
-	else
+	elif ! counts_differ "$name" "$dir/libtruth.counts" "$dir/kftl.counts"; then
 		echo "fidelity $name: $(wc -l <"$dir/kftl.counts") functions," \
-		     "$(awk '{ s += $2 } END { print s }' "$dir/kftl.counts") calls ($4), exact"
+		     "$(calls_in "$dir/kftl.counts") calls ($4), exact"
 		return 0
 	fi
 	return 1
@@ -198,7 +207,7 @@ libcalls() {
 	"$work/count-calls-dump" "$dir/libtruth.tab" | canonical "$dir" >"$dir/libtruth.lib"
 	cat "$truth_dir/libtruth.own" - <"$dir/libtruth.lib" | canonical "$dir" >"$dir/libtruth.counts"
 	record_libcalls "$dir" >"$dir/kftl.counts"
-	lib=$(awk '{ s += $2 } END { print s + 0 }' "$dir/libtruth.lib")
+	lib=$(calls_in "$dir/libtruth.lib")
 	if ! cmp -s "$dir/libtruth.out" "$truth_dir/truth.out"; then
 		echo "fidelity $1 --libcalls: the audited run's output differs ($dir/libtruth.out)"
 	elif [ "$lib" -eq 0 ]; then
@@ -301,14 +310,11 @@ judge_plain() {
 		echo "fidelity $name: $own of $total functions left alone (over 1%): $(head -3 "$dir/left.own")"
 	elif [ ! -s "$dir/truth.counts" ]; then
 		echo "fidelity $name: the truth counted nothing"
-	elif ! diff "$dir/truth.counts" "$dir/kft.counts" >"$dir/counts.diff"; then
-		echo "fidelity $name: counts differ from the truth:"
-		head -20 "$dir/counts.diff" | sed 's/^/    /'
-	else
+	elif ! counts_differ "$name" "$dir/truth.counts" "$dir/kft.counts"; then
 		echo "fidelity $name: $patched of $total functions patched" \
 		     "(left alone: $(tr '\n' ' ' <"$dir/left" | sed 's/ $//; s/ /, /g'))," \
 		     "$(wc -l <"$dir/kft.counts") functions called," \
-		     "$(awk '{ s += $2 } END { print s }' "$dir/kft.counts") calls, exact"
+		     "$(calls_in "$dir/kft.counts") calls, exact"
 		return 0
 	fi
 	return 1
@@ -482,12 +488,9 @@ callgrind_plain() {
 	kd_counts "$dir/plain/t1" 2>/dev/null | by_name >"$dir/kft1.counts"
 	if [ ! -s "$dir/callgrind.counts" ]; then
 		echo "fidelity $name: callgrind counted nothing"
-	elif ! diff "$dir/callgrind.counts" "$dir/kft1.counts" >"$dir/callgrind.diff"; then
-		echo "fidelity $name: counts differ:"
-		head -20 "$dir/callgrind.diff" | sed 's/^/    /'
-	else
+	elif ! counts_differ "$name" "$dir/callgrind.counts" "$dir/kft1.counts"; then
 		echo "fidelity $name: $(wc -l <"$dir/kft1.counts") functions," \
-		     "$(awk '{ s += $2 } END { print s }' "$dir/kft1.counts") calls, exact"
+		     "$(calls_in "$dir/kft1.counts") calls, exact"
 		return 0
 	fi
 	return 1
@@ -535,19 +538,17 @@ for cc in gcc clang; do
 			(cd "$dir" && "${clean_env[@]}" COUNT_CALLS_FILE=/nonexistent "$kft" record -o t -- ./src/dash \
 				"$here/work.sh" >out 2>err)
 			kd_counts "$dir/t" 2>"$dir/kd.err" | by_name >"$dir/kft.counts"
-			calls=$(awk '{ s += $2 } END { print s }' "$dir/kft.counts")
 			if ! cmp -s "$dir/out" "$truth_dir/truth.out"; then
 				echo "fidelity $name: the output differs from the untraced run's ($dir/out)"
 				failed=1
 			elif [ -s "$dir/err" ]; then
 				echo "fidelity $name: kft record said: $(head -3 "$dir/err")"
 				failed=1
-			elif ! diff "$truth_dir/truth.counts" "$dir/kft.counts" >"$dir/counts.diff"; then
-				echo "fidelity $name: counts differ from the truth:"
-				head -20 "$dir/counts.diff" | sed 's/^/    /'
+			elif counts_differ "$name" "$truth_dir/truth.counts" "$dir/kft.counts"; then
 				failed=1
 			else
-				echo "fidelity $name: $(wc -l <"$dir/kft.counts") functions, $calls calls, exact"
+				echo "fidelity $name: $(wc -l <"$dir/kft.counts") functions," \
+				     "$(calls_in "$dir/kft.counts") calls, exact"
 			fi
 			libcalls "$name" "$dir" "$truth_dir" || failed=1
 		done
