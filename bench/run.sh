@@ -340,7 +340,7 @@ for w in fib work fib_mt; do
 		us+=("$(awk '/^work_ns/ { print $2 }' "$tmp/work")")
 		rm -rf "$tmp/comp"
 		$kft record --compensate -o "$tmp/comp" -- "$out/$w-inst" ${args[$w]} >/dev/null 2>&1
-		ks+=("$($kft kd -f Ft "$tmp/comp" | awk -v f="${WF[$w]}" '$1 == f { printf "%d\n", $2 * 1000 }')")
+		ks+=("$($kft kd -f Ft "$tmp/comp" 2>/dev/null | awk -v f="${WF[$w]}" '$1 == f { printf "%d\n", $2 * 1000 }')")
 	done
 	CU[$w]=$(printf '%s\n' "${us[@]}" | median)
 	CK[$w]=$(printf '%s\n' "${ks[@]}" | median)

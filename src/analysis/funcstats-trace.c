@@ -123,6 +123,8 @@ static int left(void *ctx, struct kft_walk_call *c, struct kft_walk_call *parent
 						   c->entry_ns + (uint64_t)dur);
 	if (kft_funcstats_call(p->b, c->tag, dur, dur > c->acc ? dur - c->acc : 0, off, c->mark))
 		return -1;
+	if (c->mark)
+		kft_funcstats_nested(p->b, c->tag, c->nested);
 	if (child)
 		parent->acc += dur;
 	return 0;
@@ -239,6 +241,7 @@ int kft_funcstats_from_trace(struct kft_funcstats *fs, struct kft_calltree *t,
 	}
 	kft_funcstats_build_finish(&b);
 	fs->switches = tr->switches.present;
+	fs->comp = kft_compensation_of(&tr->ctl);
 	ret = 0;
 out:
 	free(kp.kt.v);

@@ -105,6 +105,14 @@ int kft_funcstats_call(struct kft_funcstats_build *b, uint32_t func, int64_t dur
 	return b->durations ? kft_durs_add(&w->durs, dur) : 0;
 }
 
+void kft_funcstats_nested(struct kft_funcstats_build *b, uint32_t func, uint64_t nested)
+{
+	struct kft_func_stat *s = &b->fs->funcs[func];
+
+	s->time_calls++;
+	s->time_nested += nested;
+}
+
 static bool earlier(const struct kft_call_place *p, const struct kft_call_place *q)
 {
 	if (p->entry_ns != q->entry_ns)

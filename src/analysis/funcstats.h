@@ -10,6 +10,7 @@
 #define KFT_FUNCSTATS_H
 
 #include "calltree.h"
+#include "compensation.h"
 #include "durations.h"
 
 /* Where a call was met: children are listed in order of their first call
@@ -33,6 +34,8 @@ struct kft_func_stat {
 	int64_t time_ns;	/* finished calls, each outermost one only: a call
 				 * inside another of the same function is in it
 				 * already (classic: every call; -1 adds -1 usec) */
+	uint64_t time_calls;	/* those outermost calls (trace walks only) */
+	uint64_t time_nested;	/* the logged calls under them */
 	int64_t sum_ns;		/* finished calls, every one (for the average) */
 	int64_t sub_ns;
 	int64_t local_ns;
@@ -51,6 +54,7 @@ struct kft_funcstats {
 	size_t nfuncs;
 	bool classic;
 	bool switches;		/* off_ns known: the trace has its context switches */
+	struct kft_compensation comp;	/* what --compensate took off (trace walks) */
 };
 
 /*
@@ -76,6 +80,9 @@ int kft_funcstats_cover(struct kft_funcstats_build *b, size_t nfuncs);
  * switched out, outermost calls) in ns. 0, or -1 when out of memory. */
 int kft_funcstats_call(struct kft_funcstats_build *b, uint32_t func, int64_t dur,
 		       int64_t local, int64_t off, bool outermost);
+/* What the outermost finished call of func just given encloses: nested
+ * logged calls (for what --compensate took off it). */
+void kft_funcstats_nested(struct kft_funcstats_build *b, uint32_t func, uint64_t nested);
 /* One more call of func, met at place, under a call of parent. */
 int kft_funcstats_child(struct kft_funcstats_build *b, uint32_t parent, uint32_t func,
 			int64_t dur, const struct kft_call_place *place);

@@ -25,14 +25,17 @@ static const char usage[] =
 	"\n"
 	"  -n N      show only the first N functions\n"
 	"  -t T      show only functions whose total time is at least T usec\n"
-	"  -s K      sort by column K: F c t a s l n, or N X D M P Q U o (default\n"
+	"  -s K      sort by column K: F c t a s l n, or N X D M P Q U o T K (default\n"
 	"            t, largest first)\n"
 	"  -f COLS   columns. Summary: F function, c count, t time, a average,\n"
 	"            r range, s sub-time, l local, m max-sub, n max-sub count,\n"
 	"            u sub list; and N min, X max, D std deviation, M median,\n"
 	"            P 95th and Q 99th percentile, U unfinished calls, o On-CPU: Time\n"
 	"            less the time its thread was switched out meanwhile (when kft\n"
-	"            record could record context switches) (default Fctal).\n"
+	"            record could record context switches); of a trace kft record\n"
+	"            --compensate made, T doubt (how far Time may be off either\n"
+	"            way) and K taken (what compensation took off Time) (default\n"
+	"            Fctal; FctTKal when compensated).\n"
 	"            Call trees: e entry, t duration, l local, p pid\n"
 	"  -l        long listing: columns Fctalsmn (with -c: etlp)\n"
 	"  -c        call trees instead of the summary\n"
@@ -171,7 +174,7 @@ int kft_cmd_kd(int argc, char **argv)
 				return bad_number(a, val);
 			o.min_time_us = v;
 		} else if (!strcmp(a, "-s")) {
-			if (strlen(val) != 1 || !strchr("FctaslnNXDMPQUo", val[0]))
+			if (strlen(val) != 1 || !strchr("FctaslnNXDMPQUoTK", val[0]))
 				return kft_cli_fail("kd: Invalid sort order '%s'. See usage for "
 						    "help. "
 						    "(Use -h)",

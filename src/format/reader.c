@@ -81,18 +81,25 @@ static int read_control(struct kft_trace *tr, struct kft_error *err)
 				      tr->dir);
 		goto out;
 	}
-	if (len < sizeof(tr->ctl) ||
+	if (len < KFT_CONTROL_SIZE_OLDEST ||
 	    memcmp(buf, KFT_CONTROL_MAGIC, sizeof(KFT_CONTROL_MAGIC))) {
 		kft_error_set(err, "%s: not a kft control file (truncated or corrupt)", path);
 		goto out;
 	}
-	memcpy(&tr->ctl, buf, sizeof(tr->ctl));
+	memset(&tr->ctl, 0, sizeof(tr->ctl));
+	memcpy(&tr->ctl, buf, len < sizeof(tr->ctl) ? len : sizeof(tr->ctl));
+	if (tr->ctl.size > len) {
+		kft_error_set(err, "%s: not a kft control file (truncated or corrupt)", path);
+		goto out;
+	}
 	if (tr->ctl.version < KFT_FORMAT_OLDEST || tr->ctl.version > KFT_FORMAT_VERSION ||
-	    tr->ctl.size != sizeof(tr->ctl)) {
+	    tr->ctl.size < KFT_CONTROL_SIZE_OLDEST || tr->ctl.size > sizeof(tr->ctl)) {
 		kft_error_set(err, "%s: trace format version %u, this kft reads versions %u to %u",
 			      path, tr->ctl.version, KFT_FORMAT_OLDEST, KFT_FORMAT_VERSION);
 		goto out;
 	}
+	/* (an older struct: its newer fields were not measured) */
+	memset((char *)&tr->ctl + tr->ctl.size, 0, sizeof(tr->ctl) - tr->ctl.size);
 	ret = 0;
 out:
 	free(buf);

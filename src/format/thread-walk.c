@@ -107,6 +107,7 @@ static int leave(struct walk *w)
 	/* before c in entry order: what ended before its subtree began, and
 	 * its ancestors */
 	c->pre = post + 1 - size + c->depth;
+	c->nested = size - 1;
 	if (!w->ops->left)
 		return 0;
 	return w->ops->left(w->ops->ctx, c, w->top ? &w->stack[w->top - 1] : NULL);

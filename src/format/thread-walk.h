@@ -32,6 +32,7 @@ struct kft_walk_call {
 	uint64_t idx;		/* i < nrecs: record i; else open frame idx - nrecs */
 	uint64_t depth;		/* logged ancestors */
 	uint64_t pre;		/* position in entry order (set when left) */
+	uint64_t nested;	/* the logged calls it encloses (set when left) */
 	uint64_t seen_at;	/* calls met before it */
 	/* for the caller's use: zeroed when met */
 	int64_t acc;

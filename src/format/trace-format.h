@@ -43,6 +43,7 @@
 #define KFT_VDSO_FILE "vdso"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -256,7 +257,19 @@ struct kft_control {
 	uint32_t spares_taken;		/* atomic: spare-0 .. spare-(taken-1) are taken */
 	uint32_t disk_full;		/* 1: a log found no room on its file system */
 	uint32_t threads_lost;		/* atomic: threads no log could be made for */
+	/* --compensate's calibration (the first process image's; 0 = not
+	 * measured, and in traces before these fields): what it takes off
+	 * each stretch of program between two hooks besides the hooks' own
+	 * time, how far its tries spread (half their range), and what it
+	 * took off the calibration's calls in all, per nested call (ps) */
+	uint64_t comp_gap_ps;
+	uint64_t comp_spread_ps;
+	uint64_t comp_taken_ps;
 };
+
+/* The control struct before the calibration's fields: readers take it,
+ * the newer fields 0. */
+#define KFT_CONTROL_SIZE_OLDEST offsetof(struct kft_control, comp_gap_ps)
 
 /* After the struct, where `kft record` wrote it (not in attached runs or
  * older traces, which end with the struct): the TSC's rate, ns a tick

@@ -11,7 +11,10 @@
  * the calls into the hooks and back, and the share of the clock's two
  * readings that falls outside them: the former the program also pays
  * untraced (into the C library's hooks, which do nothing), the latter
- * not. That excess is measured here (unseen_gap).
+ * not. That excess is measured here (unseen_gap), a few times: how far
+ * the tries spread, and what compensation took off the calls it timed,
+ * go to the control file for the views to say how far a compensated
+ * figure can be trusted.
  */
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -109,14 +112,15 @@ static KFT_NOTRACE int cmp_double(const void *a, const void *b)
  * duration (2 TREE_CALLS + 1 stretches), against the same calls through
  * hooks that do nothing. The hooks write fresh log pages as in a run: a
  * typical batch of theirs (the median) tells it; of the hooks that do
- * nothing, the least disturbed.
+ * nothing, the least disturbed. *taken: what the hooks' own timing took
+ * off the outer call, per call under it (ns).
  */
 static KFT_NOTRACE double gap_excess_ns(void *outer, const struct kft_thread_hdr *hdr,
-					const struct kft_rec *recs)
+					const struct kft_rec *recs, double *taken)
 {
 	hook_fn noop_enter = dlsym(RTLD_NEXT, "__cyg_profile_func_enter");
 	hook_fn noop_leave = dlsym(RTLD_NEXT, "__cyg_profile_func_exit");
-	double timed[BATCHES], untimed = 0, t;
+	double timed[BATCHES], lost[BATCHES], untimed = 0, t;
 
 	if (!noop_enter || !noop_leave)
 		noop_enter = noop_leave = nothing;
@@ -125,11 +129,14 @@ static KFT_NOTRACE double gap_excess_ns(void *outer, const struct kft_thread_hdr
 
 		kft_tree_enter = __cyg_profile_func_enter;
 		kft_tree_leave = __cyg_profile_func_exit;
+		t0 = kft_now();
 		__cyg_profile_func_enter(outer, outer);
 		(void)tree(TREE_N);
 		__cyg_profile_func_exit(outer, outer);
+		t = (double)(kft_now() - t0);
 		/* the outer call's record, the last one */
 		timed[b] = (double)kft_dur_decode(recs[hdr->head - 1].dur);
+		lost[b] = t > timed[b] ? t - timed[b] : 0;
 		kft_tree_enter = noop_enter;
 		kft_tree_leave = noop_leave;
 		t0 = kft_now();
@@ -139,6 +146,8 @@ static KFT_NOTRACE double gap_excess_ns(void *outer, const struct kft_thread_hdr
 			untimed = t;
 	}
 	qsort(timed, BATCHES, sizeof(timed[0]), cmp_double);
+	qsort(lost, BATCHES, sizeof(lost[0]), cmp_double);
+	*taken = lost[BATCHES / 2] / TREE_CALLS;
 	t = timed[BATCHES / 2] - untimed;
 	return t > 0 ? t / (2 * TREE_CALLS + 1) : 0;
 }
@@ -206,7 +215,7 @@ KFT_NOTRACE void kft_calibrate(bool compensate)
 	struct kft_site_slot site_index[16] = { { 0, 0, 0 } };
 	uint32_t *durs = calloc(ROUNDS, sizeof(*durs));
 	void *fn = (void *)kft_calibrate, *outer = (void *)pairs;
-	double tries[GAP_TRIES], gap_ns;
+	double tries[GAP_TRIES], taken[GAP_TRIES], gap_ns;
 	uint64_t best;
 
 	if (!recs || !durs)
@@ -261,12 +270,16 @@ KFT_NOTRACE void kft_calibrate(bool compensate)
 	 * record's, making files at the start) can disturb a whole try */
 	kft_hooks_timed = 1;
 	for (int i = 0; i < GAP_TRIES; i++)
-		tries[i] = gap_excess_ns(outer, &hdr, recs);
+		tries[i] = gap_excess_ns(outer, &hdr, recs, &taken[i]);
 	kft_hooks_timed = 0;
 	qsort(tries, GAP_TRIES, sizeof(tries[0]), cmp_double);
+	qsort(taken, GAP_TRIES, sizeof(taken[0]), cmp_double);
 	gap_ns = tries[GAP_TRIES / 2];
 	if (hdr.head != nrecs)
 		goto out;
+	saved_rt.gap_ps = (uint64_t)(gap_ns * 1000 + 0.5);
+	saved_rt.gap_spread_ps = (uint64_t)((tries[GAP_TRIES - 1] - tries[0]) * 500 + 0.5);
+	saved_rt.taken_ps = (uint64_t)(taken[GAP_TRIES / 2] * 1000 + 0.5);
 	/* in 1/256 tick */
 	if (kft_clock.use_tsc)
 		saved_rt.unseen_gap = (uint64_t)(gap_ns * 4294967296.0 * (1 << KFT_HOOK_SHIFT) /

@@ -218,6 +218,9 @@ static KFT_NOTRACE int join_trace(const char *dir, bool attaching)
 	/* the first process image tells what it measured */
 	if (!__atomic_load_n(&kft_rt.ctl->hook_cost_ns, __ATOMIC_RELAXED)) {
 		kft_rt.ctl->hook_inside_ns = kft_rt.inside_ns;
+		kft_rt.ctl->comp_gap_ps = kft_rt.gap_ps;
+		kft_rt.ctl->comp_spread_ps = kft_rt.gap_spread_ps;
+		kft_rt.ctl->comp_taken_ps = kft_rt.taken_ps;
 		__atomic_store_n(&kft_rt.ctl->hook_cost_ns, kft_rt.pair_ns, __ATOMIC_RELEASE);
 	}
 	pthread_atfork(forking, forked_parent, forked_child);

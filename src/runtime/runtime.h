@@ -80,6 +80,9 @@ struct kft_runtime {
 	 * of them that they cannot time (the clock's own reading, the call
 	 * and return), measured at start, in 1/256 tick */
 	uint64_t unseen_gap;
+	/* and for the views (kft_control's comp_*): the same in ps, how
+	 * far its tries spread, what the calibration's calls lost */
+	uint64_t gap_ps, gap_spread_ps, taken_ps;
 	uint32_t thread_seq;		/* names thread files uniquely */
 	bool no_fallocate;		/* the file system takes no reservations */
 	bool attached;			/* kft record -p loaded us into a running program */

@@ -38,6 +38,7 @@ static const struct column columns[] = {
 	{ 'D', "Stddev", 8, false },	{ 'M', "Median", 8, false },
 	{ 'P', "P95", 8, false },	{ 'Q', "P99", 8, false },
 	{ 'U', "Unfinished", 10, false },	{ 'o', "On-CPU", 8, false },
+	{ 'T', "Doubt", 8, false },	{ 'K', "Taken", 8, false },
 };
 
 static const struct column *column_of(char letter)
@@ -95,6 +96,16 @@ static bool value_of(const struct summary_ctx *c, const struct kft_func_stat *s,
 		/* Time less what it spent switched out */
 		*v = kft_kd_us(s->time_ns - s->off_ns);
 		return c->fs->switches && !c->fs->classic && finished(s);
+	case 'T':
+		/* how far Time may be off either way, by --compensate's model */
+		*v = kft_kd_us((int64_t)(kft_compensation_doubt_ns(&c->fs->comp, s->time_calls,
+								   s->time_nested) + 0.5));
+		return c->fs->comp.known && !c->fs->classic && finished(s);
+	case 'K':
+		/* what --compensate took off Time (an estimate) */
+		*v = kft_kd_us((int64_t)(kft_compensation_taken_ns(&c->fs->comp, s->time_calls,
+								   s->time_nested) + 0.5));
+		return c->fs->comp.known && !c->fs->classic && finished(s);
 	}
 	return false;
 }
@@ -159,11 +170,40 @@ static void summary_cell(struct kft_linebuf *lb, const struct summary_ctx *c,
 		kft_lb_add(lb, "%*s", col->width, "-");
 }
 
+/* The functions shown whose compensated Time is less than what was taken
+ * off it: said on stderr, as a warning that the model makes most of it. */
+static void warn_compensation(const struct summary_ctx *c, const struct kft_func_stat *const *rows,
+			      size_t nrows)
+{
+	size_t n = 0;
+
+	for (size_t r = 0; r < nrows; r++) {
+		const struct kft_func_stat *s = rows[r];
+		long long taken;
+
+		if (!value_of(c, s, 'K', &taken) || taken <= kft_kd_us(s->time_ns))
+			continue;
+		if (n < 3)
+			fprintf(stderr, "%s%s: %lld us taken off, %lld us left", n ? "; " :
+				"kft: kd: compensation took off more than it left (the model makes "
+				"most of these Times): ", func_name(c, s->func), taken,
+				kft_kd_us(s->time_ns));
+		n++;
+	}
+	if (n > 3)
+		fprintf(stderr, "; and %zu more", n - 3);
+	if (n)
+		fprintf(stderr, "\n");
+}
+
 int kft_view_kd_summary(FILE *out, const struct kft_calltree *t, const struct kft_funcstats *fs,
 			const struct kft_kd_opts *o, struct kft_error *err)
 {
 	struct summary_ctx c = { t, fs, o };
-	const char *letters = o->columns ? o->columns : "Fctal";
+	/* a compensated trace: how far each Time can be trusted, beside it */
+	const char *letters = o->columns			 ? o->columns
+			      : fs->comp.known && !fs->classic ? "FctTKal"
+							       : "Fctal";
 	const struct kft_func_stat **rows;
 	const struct column *cols[64];
 	size_t ncols = 0, nrows = 0;
@@ -210,6 +250,9 @@ int kft_view_kd_summary(FILE *out, const struct kft_calltree *t, const struct kf
 			goto oom;
 		kft_kd_put_line(out, lb.s);
 	}
+	if (fs->comp.known && !fs->classic)
+		warn_compensation(&c, rows, o->limit < 0 || (size_t)o->limit > nrows ? nrows
+										  : (size_t)o->limit);
 	free(lb.s);
 	free(rows);
 	return 0;

@@ -198,4 +198,9 @@ void kft_view_status(FILE *out, const struct kft_trace *tr, struct kft_symbolize
 		fprintf(out, "  hook cost %" PRIu64 " ns per call (%" PRIu64 " ns of it inside the "
 			"call's own time)%s\n", ctl->hook_cost_ns, ctl->hook_inside_ns,
 			(ctl->mode & KFT_MODE_COMPENSATE) ? ", taken out of durations" : "");
+	if (ctl->comp_taken_ps)
+		fprintf(out, "  compensation: each call less its hooks' own time and %.1f ns a stretch "
+			"of program between two hooks (its tries within %.1f ns either side), about "
+			"%.0f ns a nested call in all\n", (double)ctl->comp_gap_ps / 1000,
+			(double)ctl->comp_spread_ps / 1000, (double)ctl->comp_taken_ps / 1000);
 }

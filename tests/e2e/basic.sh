@@ -106,6 +106,20 @@ test_compensate() {
 	# a call that ran took some time, however little its hooks left
 	kft log --ns | awk 'NF >= 5 && $1 ~ /^[0-9]+$/ && $2 == 0' >zero
 	check "no call of 0 ns" test ! -s zero
+	# how far each figure can be trusted is said with it: the
+	# calibration, each Time's doubt and what was taken off it, and
+	# where that is more than is left (worker's empty calls), a warning
+	check "the calibration said" grep -E -q \
+		"^  compensation: each call less its hooks' own time and [0-9.]+ ns a stretch of program between two hooks \(its tries within [0-9.]+ ns either side\), about [0-9]+ ns a nested call in all$" st
+	kft kd >kd 2>warn
+	check "Doubt and Taken beside Time" grep -q "^Function  *Count Time  *Doubt  *Taken  *Average  *Local$" kd
+	check "worker: more taken off than left" grep -E -q \
+		"^kft: kd: compensation took off more than it left .*worker: [0-9]+ us taken off, [0-9]+ us left" warn
+	check "leaf: a Doubt and a Taken, from its calls' own stretches" \
+		awk '$1 == "leaf" { found = NF == 7 && $4 <= $5 } END { exit !found }' kd
+	kft kd --classic >classic 2>warn
+	check "classic: kd 1.1's columns" grep -q "^Function  *Count Time  *Average  *Local$" classic
+	check "classic: no warning" test ! -s warn
 }
 
 # Without the TSC, the hooks time themselves with clock_gettime.

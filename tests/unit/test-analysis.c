@@ -9,6 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "analysis/compensation.h"
 #include "analysis/funcstats.h"
 #include "analysis/spooltree.h"
 
@@ -262,6 +263,29 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* --compensate's doubt: the calibration's spread on each of a call's
+ * 2n + 1 stretches, added up; what was taken off: the calibration's loss
+ * per nested call, and a stretch's for the call itself. A trace not
+ * compensated, or by a kft that kept no calibration, says nothing. */
+static void test_compensation(void **state)
+{
+	struct kft_control ctl = { .mode = KFT_MODE_COMPENSATE, .comp_gap_ps = 2000,
+				   .comp_spread_ps = 500, .comp_taken_ps = 60000 };
+	struct kft_compensation c = kft_compensation_of(&ctl);
+
+	(void)state;
+	assert_true(c.known);
+	assert_true(kft_compensation_doubt_ns(&c, 1, 0) == 0.5);
+	assert_true(kft_compensation_doubt_ns(&c, 2, 10) == 11);
+	assert_true(kft_compensation_taken_ns(&c, 1, 0) == 2);
+	assert_true(kft_compensation_taken_ns(&c, 2, 10) == 604);
+	ctl.comp_taken_ps = 0;
+	assert_false(kft_compensation_of(&ctl).known);
+	ctl.comp_taken_ps = 60000;
+	ctl.mode = 0;
+	assert_false(kft_compensation_of(&ctl).known);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -271,6 +295,7 @@ int main(void)
 		cmocka_unit_test(test_stats),
 		cmocka_unit_test(test_classic_stats),
 		cmocka_unit_test(test_rounding_tolerance),
+		cmocka_unit_test(test_compensation),
 	};
 
 	return cmocka_run_group_tests_name("analysis", tests, NULL, teardown);

@@ -699,7 +699,9 @@ static void test_control_layout(void **state)
 	(void)state;
 	assert_int_equal(offsetof(struct kft_control, spares_made), 176);
 	assert_int_equal(offsetof(struct kft_control, spares_taken), 180);
-	assert_int_equal(sizeof(struct kft_control), 192);
+	assert_int_equal(KFT_CONTROL_SIZE_OLDEST, 192);
+	assert_int_equal(offsetof(struct kft_control, comp_taken_ps), 208);
+	assert_int_equal(sizeof(struct kft_control), 216);
 	assert_true(KFT_SPARE_SIZE % 4096 == 0);
 	assert_true(KFT_RECORDS_OFF >= KFT_SITES_OFF + KFT_SITES_CAP * sizeof(struct kft_site));
 }

@@ -17,6 +17,7 @@
 #include "common/tsc-rate.h"
 #include "config/config.h"
 #include "format/control.h"
+#include "format/reader.h"
 #include "record/target.h"
 #include "record/trace-dir.h"
 
@@ -119,6 +120,35 @@ static void test_tsc_rate_in_the_control_file(void **state)
 	kft_unmap_control(ctl);
 }
 
+/* A control file as kft wrote it before --compensate's calibration was
+ * kept (the struct KFT_CONTROL_SIZE_OLDEST bytes) reads, those fields 0;
+ * one whose struct claims more than the file holds is corrupt. */
+static void test_older_control_struct(void **state)
+{
+	struct kft_control *ctl = new_run();
+	struct kft_trace tr;
+	struct kft_error err;
+	char path[64];
+	uint32_t size = KFT_CONTROL_SIZE_OLDEST;
+
+	(void)state;
+	ctl->mode |= KFT_MODE_COMPENSATE;
+	ctl->comp_gap_ps = ctl->comp_spread_ps = ctl->comp_taken_ps = 1234;
+	ctl->size = size;
+	kft_unmap_control(ctl);
+	snprintf(path, sizeof(path), "%s/control", dir);
+	assert_int_equal(truncate(path, size), 0);
+	assert_int_equal(kft_trace_open(&tr, dir, &err), 0);
+	assert_int_equal(tr.ctl.size, size);
+	assert_true(tr.ctl.mode & KFT_MODE_COMPENSATE);
+	assert_int_equal(tr.ctl.comp_gap_ps, 0);
+	assert_int_equal(tr.ctl.comp_taken_ps, 0);
+	kft_trace_close(&tr);
+	assert_int_equal(truncate(path, size - 8), 0);
+	assert_int_not_equal(kft_trace_open(&tr, dir, &err), 0);
+	assert_non_null(strstr(err.msg, "truncated or corrupt"));
+}
+
 /* A rate measured over the least span foretells CLOCK_MONOTONIC 20 ms on
  * to within 20 us (1e-3; the measurement's own error is about 1e-5). */
 static void test_tsc_rate_measured(void **state)
@@ -147,6 +177,7 @@ int main(void)
 		cmocka_unit_test(test_tsc_rate_bounds),
 		cmocka_unit_test_teardown(test_tsc_rate_in_the_control_file, remove_dir),
 		cmocka_unit_test(test_tsc_rate_measured),
+		cmocka_unit_test_teardown(test_older_control_struct, remove_dir),
 	};
 
 	if (!mkdtemp(dir))
