@@ -12,6 +12,7 @@
 
 #include "export-common.h"
 #include "ftrace.h"
+#include "latency-trace.h"
 #include "put.h"
 
 void kft_ftrace_opts_init(struct kft_ftrace_opts *o)
@@ -315,29 +316,18 @@ static void put_lat_row(FILE *out, struct kft_symbolizer *sz, const struct lat_r
 {
 	const struct kft_call *c = &r->call;
 	uint64_t image = kft_symbolizer_image(sz, c->map_session, c->entry_ns);
-	uint64_t rel = c->entry_ns - start, delta = next - c->entry_ns;
 	char name[4 * NAME_MAX_LEN], caller[4 * NAME_MAX_LEN];
-	bool irq = c->flags & KFT_REC_SIGNAL;
+	struct kft_lat_row row = { .comm = r->who, .pid = c->tid, .cpu = r->cpu,
+				   .handler = c->flags & KFT_REC_SIGNAL, .entry_ns = c->entry_ns,
+				   .rel_ns = c->entry_ns - start, .delay_ns = next - c->entry_ns,
+				   .index = index, .func = name, .caller = caller };
 
 	*put_sym(name, sz, image, c->func, false, o) = '\0';
 	*put_sym(caller, sz, image, c->call_site, true, o) = '\0';
-	if (o->verbose) {
-		char cpu[24] = "-";	/* not known */
-
-		if (r->cpu >= 0)
-			snprintf(cpu, sizeof(cpu), "%" PRId64, r->cpu);
-		/* comm pid cpu flags preempt-count index [time] ms (+delta ms) */
-		fprintf(out, "%s %" PRIu32 " %s %d 00000000 %08" PRIx64 " [%08" PRIx64
-			"] %" PRIu64 ".%03" PRIu64 "ms (+%" PRIu64 ".%03" PRIu64 "ms): %s (%s)\n",
-			r->who, c->tid, cpu, irq, index, (c->entry_ns / 1000) & 0xffffffffu, rel / 1000000,
-			rel / 1000 % 1000, delta / 1000000, delta / 1000 % 1000, name, caller);
-		return;
-	}
-	/* irqs-off, need-resched and preempt-depth are not known for a
-	 * program: '.'; hardirq/softirq: 'h' in a signal handler */
-	fprintf(out, "%16s-%-5" PRIu32 " %c.%c%c. %5" PRIu64 "us%c: %s (%s)\n", r->who, c->tid,
-		r->cpu < 0 ? '.' : (char)('0' + r->cpu % 10), '.', irq ? 'h' : '.', rel / 1000,
-		kft_view_delay_mark(delta), name, caller);
+	if (o->verbose)
+		kft_lat_row_verbose(out, &row);
+	else
+		kft_lat_row(out, &row);
 }
 
 int kft_ftrace_print_latency(FILE *out, struct by_thread *bt, struct kft_symbolizer *sz,
@@ -365,27 +355,11 @@ int kft_ftrace_print_latency(FILE *out, struct by_thread *bt, struct kft_symboli
 	bt->g = 0;
 	if (!n)
 		start = end = 0;
-	fprintf(out, "# tracer: function\n"
-		     "function latency trace (kft)\n"
-		     "--------------------------------------------------------------------\n"
-		     " latency: %" PRIu64 " us, #%" PRIu64 "/%" PRIu64 ", CPU#- | (M:- VP:0, KP:0, "
-		     "SP:0 HP:0 #P:-)\n"
-		     "--------------------------------------------------------------------\n\n",
-		(end - start) / 1000, n, n);
-	if (o->verbose)
-		fputs("# comm pid cpu flags preempt-count index [time] time (+delay): "
-		      "function (caller)\n", out);
-	else
-		fputs("#                      _------=> CPU# (its last digit; . not known)\n"
-		      "#                     / _-----=> irqs-off (. not known)\n"
-		      "#                    | / _----=> need-resched (. not known)\n"
-		      "#                    || / _---=> hardirq/softirq (h: a signal handler)\n"
-		      "#                    ||| / _--=> preempt-depth (. not known)\n"
-		      "#                    |||| /\n"
-		      "#                    |||||     delay\n"
-		      "#        cmd-pid     ||||| time  |   caller\n"
-		      "#            \\   /   |||||   \\   |   /\n",
-		      out);
+	kft_lat_head(out, &(struct kft_lat_head){ .tracer = "function",
+						   .title = "function latency trace (kft)",
+						   .latency_us = (end - start) / 1000,
+						   .shown = n, .total = n, .cpu = "-",
+						   .verbose = o->verbose });
 	for (uint64_t index = 0; kft_ftrace_next_call(bt, &c);) {
 		struct lat_row r = { .call = c };
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "export-common.h"
+#include "latency-trace.h"
 #include "latency.h"
 #include "views.h"
 
@@ -58,20 +59,17 @@ static void put_row(FILE *out, struct export_ctx *x, struct kft_symbolizer *sz,
 		    const struct row *r, uint64_t start, uint64_t next)
 {
 	const struct kft_call *c = &r->call;
-	int64_t cpu = kft_switches_cpu_at(&x->tr->switches, c->tid, c->entry_ns);
-	char comm[32], caller[256], who[64];
+	char comm[32], caller[256];
 
 	kft_export_thread_name(x->tr, c->pid, c->tid, comm, sizeof(comm));
-	snprintf(who, sizeof(who), "%s-%" PRIu32, comm, c->tid);
 	kft_caller_text(sz, kft_symbolizer_image(sz, c->map_session, c->entry_ns), c->call_site, false,
 			caller, sizeof(caller));
-	/* the CPU's last digit where the context switches tell it;
-	 * irqs-off, need-resched and preempt-depth are not known: '.';
-	 * hardirq/softirq: 'h' for a signal handler */
-	fprintf(out, "%16s %c..%c. %5" PRIu64 "us%c: %s (%s)\n", who,
-		cpu < 0 ? '.' : (char)('0' + cpu % 10), (c->flags & KFT_REC_SIGNAL) ? 'h' : '.',
-		(c->entry_ns - start) / 1000,
-		kft_view_delay_mark(next - c->entry_ns), x->names.funcs[r->func].name, caller);
+	kft_lat_row(out, &(struct kft_lat_row){
+				 .comm = comm, .pid = c->tid,
+				 .cpu = kft_switches_cpu_at(&x->tr->switches, c->tid, c->entry_ns),
+				 .handler = c->flags & KFT_REC_SIGNAL, .entry_ns = c->entry_ns,
+				 .rel_ns = c->entry_ns - start, .delay_ns = next - c->entry_ns,
+				 .func = x->names.funcs[r->func].name, .caller = caller });
 }
 
 /* A latency's window, and what the header says of it. */
@@ -105,7 +103,7 @@ static int print_window(FILE *out, struct export_ctx *x, const struct kft_trace 
 	struct row prev;
 	uint64_t n = 0, shown = 0;
 	bool have_prev = false;
-	char comm[32];
+	char comm[32], task[64];
 
 	/* how many calls the window holds, for the header's #n/n */
 	if (!(cs = kft_calls_open(tr, NULL, 0, err)))
@@ -116,25 +114,12 @@ static int print_window(FILE *out, struct export_ctx *x, const struct kft_trace 
 			n++;
 	kft_calls_close(cs);
 	kft_export_thread_name(tr, wd->pid, wd->tid, comm, sizeof(comm));
-	fprintf(out, "# tracer: %s\n"
-		     "kft %s\n"
-		     "latency: %" PRIu64 " us, #%" PRIu64 "/%" PRIu64 ", CPU#%s | (M:- VP:0, KP:0, "
-		     "SP:0 HP:0 #P:-)\n"
-		     "| task: %s-%" PRIu32 "\n"
-		     "=> started at: %s\n"
-		     "=> ended at: %s\n",
-		wd->tracer, wd->what, (wd->end - wd->start) / 1000, limit < n ? limit : n, n,
-		wd->cpu, comm, wd->tid, wd->started, wd->ended);
-	fputs("#                  _------=> CPU# (its last digit; not known: .)\n"
-	      "#                 / _-----=> irqs-off\n"
-	      "#                | / _----=> need-resched\n"
-	      "#                || / _---=> hardirq/softirq (h: a signal handler)\n"
-	      "#                ||| / _--=> preempt-depth\n"
-	      "#                |||| /\n"
-	      "#                ||||| delay\n"
-	      "#  cmd     pid   ||||| time  |   caller\n"
-	      "#     \\   /      |||||   \\   |   /\n",
-	      out);
+	snprintf(task, sizeof(task), "%s-%" PRIu32, comm, wd->tid);
+	kft_lat_head(out, &(struct kft_lat_head){ .tracer = wd->tracer, .title = wd->what,
+						   .latency_us = (wd->end - wd->start) / 1000,
+						   .shown = limit < n ? limit : n, .total = n,
+						   .cpu = wd->cpu, .task = task,
+						   .started = wd->started, .ended = wd->ended });
 	if (!(cs = kft_calls_open(tr, NULL, 0, err)))
 		return -1;
 	while (kft_calls_next(cs, &c) > 0 && shown < limit) {
@@ -184,7 +169,7 @@ int kft_view_latency(FILE *out, const struct kft_trace *tr, struct kft_symbolize
 	wd.tid = w.call.tid;
 	if ((cpu = kft_switches_cpu_at(&tr->switches, wd.tid, wd.start)) >= 0)
 		snprintf(wd.cpu, sizeof(wd.cpu), "%" PRIu32, (uint32_t)cpu);
-	snprintf(what, sizeof(what), "latency trace: the longest call of %s", func);
+	snprintf(what, sizeof(what), "kft latency trace: the longest call of %s", func);
 	wd.what = what;
 	snprintf(wd.started, sizeof(wd.started), "%s", func);
 	snprintf(wd.ended, sizeof(wd.ended), "%s", func);
@@ -220,7 +205,7 @@ int kft_view_wakeup_latency(FILE *out, const struct kft_trace *tr, struct kft_sy
 	const struct kft_offcpu *worst_span = NULL;
 	struct kft_export_opts o = { 0 };
 	struct window wd = { .tracer = "wakeup",
-			     .what = "wakeup latency trace: from a task's wakeup to its running, "
+			     .what = "kft wakeup latency trace: from a task's wakeup to its running, "
 				     "on its CPU" };
 	struct export_ctx x;
 	char waker[32];

@@ -97,12 +97,21 @@ test_latency_layout() {
 	kft record -- ./calls >/dev/null
 	kft ftrace -t latency >lat
 	check "the tracer" grep -q "^# tracer: function$" lat
-	check "every call in the header" grep -qE '^ latency: [0-9]+ us, #8/8, ' lat
-	check "the columns" grep -q '^#                    ||| / _--=> preempt-depth' lat
-	grep -vE '^#|^-|^ latency|^function|^$' lat >rows
+	check "every call in the header" grep -qE '^latency: [0-9]+ us, #8/8, ' lat
+	check "the columns" grep -q '^#              ||| / _--=> preempt-depth' lat
+	check "kft latency's legend the same" \
+		cmp -s <(grep '^#  *[|/_\\]\|^#  cmd' lat) <(kft latency main | grep '^#  *[|/_\\]\|^#  cmd')
+	grep -vE '^#|^latency|^function' lat >rows
 	check "a row a call" test "$(wc -l <rows)" = 8
 	check "rows: cmd-pid, flags, time, delay, function (caller)" \
 		test "$(grep -cvE '^ *calls-[0-9]+ +[0-9.]\.\.\.\. +[0-9]+us[ +!]: [a-z_]+ \([a-z_.0-9]+\)$' rows)" = 0
+	check "the seed's columns: flags at 15, the delay mark at 27" \
+		awk '{ i = index($0, "us") } substr($0, 1, 1) != " " || substr($0, 15, 1) != " " ||
+			substr($0, 16, 1) !~ /[0-9.]/ || i != 26 { bad = 1 } END { exit bad }' rows
+	# (main's whole call: the same rows; the last one's delay runs to
+	# main's end there, to its own start here)
+	kft latency main | grep -vE '^#|^latency|^kft|^[|=]' >lrows
+	check "kft latency's rows the same" cmp -s <(head -n -1 rows) <(head -n -1 lrows)
 	check "the first at 0 us" grep -qE '^ *calls-[0-9]+ +[0-9.]\.\.\.\. +0us.: main ' rows
 	# the same calls as the function layout, in the same order
 	awk '{ print $(NF - 1), $NF }' rows | tr -d '()' | libc_named >lat.calls
@@ -111,6 +120,6 @@ test_latency_layout() {
 	expect lat.calls <fn.calls
 	kft ftrace -t latency -O verbose >v
 	check "verbose: comm pid cpu flags count index [time] ms (+ms): func (caller)" \
-		test "$(grep -vE '^#|^-|^ latency|^function|^$' v |
+		test "$(grep -vE '^#|^latency|^function' v |
 			grep -cvE '^calls [0-9]+ ([0-9]+|-) [01] 00000000 [0-9a-f]{8} \[[0-9a-f]{8}\] [0-9]+\.[0-9]{3}ms \(\+[0-9]+\.[0-9]{3}ms\): [a-z_]+ \([a-z_.0-9]+\)$')" = 0
 }

@@ -68,9 +68,9 @@ each_latency_trace() {
 		test "$(grep -c '^=> \(started\|ended\) at: reset_coprocessor$' lat)" = 2
 	check "the task" grep -qE '^\| task: periodic-[0-9]+$' lat
 	check "its first row: itself, at 0 us, called by run" \
-		grep -qE '^ +periodic-[0-9]+ [0-9.]\.\.\.\. +0us.: reset_coprocessor \(run\)$' lat
+		grep -qE '^ *periodic-[0-9]+ +[0-9.]\.\.\.\. +0us.: reset_coprocessor \(run\)$' lat
 	kft latency -n 3 run >run
-	check "-n 3: three rows of many" test "$(grep -cE '^ +periodic-[0-9]+ ' run)" = 3
+	check "-n 3: three rows of many" test "$(grep -cE '^ *periodic-[0-9]+ ' run)" = 3
 	check "#3/N in the header" grep -qE '^latency: [0-9]+ us, #3/[0-9]+,' run
 	refused kft latency nosuch 2>err
 	check "a function never called" grep -q "no finished call of 'nosuch' in the trace" err
@@ -99,7 +99,7 @@ each_latency_kept() {
 	check "where it started and ended" \
 		test "$(grep -c '^=> \(started\|ended\) at: handle$' lat)" = 2
 	check "its first row: itself, called by main" \
-		grep -qE '^ +worst-[0-9]+ [0-9.]\.\.\.\. +0us.: handle \(main\)$' lat
+		grep -qE '^ *worst-[0-9]+ +[0-9.]\.\.\.\. +0us.: handle \(main\)$' lat
 	check "the other thread meanwhile" test "$(grep -c ': other (side)$' lat)" -ge 3
 	check "the rings have forgotten it" \
 		test "$(kft kd -f Fc | awk '$1 == "handle" { print $2 }')" -lt 30

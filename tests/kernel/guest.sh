@@ -184,9 +184,9 @@ check "wakeup latency: the worst, in the latency_trace layout" sh -c '
 	grep -q "^=> started at: woken by " /tmp/wakeup && grep -q "^=> ended at: switched in" /tmp/wakeup'
 head -6 /tmp/wakeup | sed 's/^/#   /'
 check "wakeup latency: that CPU's calls only (or where not known)" awk '
-	/^latency: / { split($0, a, "CPU#"); cpu = (a[2] + 0) % 10 }
-	/^ *[^ #]+-[0-9]+ [0-9.]\.\.[h.]\. / { c = substr($2, 1, 1); if (c != "." && c != cpu) bad = 1 }
-	END { exit bad }' /tmp/wakeup
+	/^latency: / { split($0, a, "CPU#"); cpu = (a[2] + 0) % 10; split($4, n, /[#\/]/); shown = n[2] + 0 }
+	/^ *[^ #]+-[0-9]+ +[0-9.]\.\.[h.]\. / { c = substr($2, 1, 1); if (c != "." && c != cpu) bad = 1; rows++ }
+	END { exit bad || rows != shown }' /tmp/wakeup
 kft ftrace -t function /tmp/t1 > /tmp/fnk 2>&1
 check "function layout: the kernel's calls, each on its CPU" \
 	grep -qE '^ *[^ ]+-[0-9]+ +\[[0-9]{2,}\] +[0-9]+\.[0-9]{6}: do_sys_openat2 <-' /tmp/fnk
