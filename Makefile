@@ -14,15 +14,14 @@ SANITIZE ?=
 TRACEFS_CFLAGS := $(shell pkg-config --cflags libtracefs libtraceevent 2>/dev/null || echo -I/usr/include/tracefs -I/usr/include/traceevent)
 TRACEFS_LIBS   := $(shell pkg-config --libs libtracefs libtraceevent 2>/dev/null || echo -ltracefs -ltraceevent)
 
-SHARED_SRCS  := src/common/error.c src/common/mono-clock.c src/common/tsc-rate.c src/config/config.c src/format/control.c \
+SHARED_SRCS  := src/common/error.c src/common/own-lib.c src/common/mono-clock.c src/common/tsc-rate.c src/config/config.c src/format/control.c \
                 src/symbols/elf-symtab.c src/symbols/demangle.c src/symbols/xz.c \
-                src/format/zcodec.c src/format/zcodec-rice.c \
-                src/format/zwriter.c
+                src/format/zcodec-rice.c src/format/zwriter.c
 RUNTIME_SRCS := $(SHARED_SRCS) $(wildcard src/runtime/*.c) $(wildcard src/runtime/*.S)
 TOOL_SRCS    := $(SHARED_SRCS) $(wildcard src/cli/*.c) $(wildcard src/record/*.c) \
                 $(wildcard src/views/*.c) \
                 $(wildcard src/analysis/*.c) src/common/strmap.c \
-                src/format/reader.c src/format/args-file.c src/format/call-args.c src/format/enum-defs.c src/format/trace-query.c src/format/inherited.c src/format/zreader.c src/format/compress-dir.c src/format/calls.c src/format/call-source.c src/format/thread-calls.c src/format/thread-walk.c src/format/text-log.c src/format/switches.c src/format/forks.c src/format/kernel-parents.c src/format/read-progress.c src/symbols/symbolizer.c src/symbols/symbol-text.c \
+                src/format/zcodec.c src/format/reader.c src/format/args-file.c src/format/call-args.c src/format/enum-defs.c src/format/trace-query.c src/format/inherited.c src/format/zreader.c src/format/compress-dir.c src/format/calls.c src/format/call-source.c src/format/thread-calls.c src/format/thread-walk.c src/format/text-log.c src/format/switches.c src/format/forks.c src/format/kernel-parents.c src/format/read-progress.c src/symbols/symbolizer.c src/symbols/symbol-text.c \
                 src/common/addrmap.c src/common/process.c src/common/spill.c src/common/heap.c src/common/protobuf.c src/common/tempfile.c src/common/sort.c src/common/bigarray.c \
                 src/symbols/symmap.c src/symbols/frame-funcs.c src/symbols/saved-symbols.c src/symbols/symbols-save.c src/symbols/rewrite.c src/symbols/dwarf-params.c src/symbols/libc-params.c src/format/thread-writer.c src/format/args-writer.c \
                 $(wildcard src/kernel/*.c)
@@ -71,7 +70,7 @@ endif
 $(O)/lib/libkft.so: $(RUNTIME_OBJS) src/runtime/libkft.map
 	@mkdir -p $(dir $@)
 	$(CC) -shared -Wl,--version-script=src/runtime/libkft.map -Wl,-z,defs -Wl,--gc-sections \
-		-o $@ $(RUNTIME_OBJS) -lelf -lzstd -ldl -lpthread
+		-o $@ $(RUNTIME_OBJS) -lelf -ldl -lpthread
 
 $(O)/bin/kft: $(TOOL_OBJS)
 	@mkdir -p $(dir $@)

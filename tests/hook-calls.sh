@@ -17,6 +17,11 @@
 # libstdc++ allocate (the config's names looked up in a library as it
 # loads; --libcalls; a C++ name demangled) is said in kft-record(1).
 #
+# Nor libzstd (the runtime writes Rice alone), nor its own dlopen: the
+# libraries kft reads with (liblzma, libstdc++) are opened through the C
+# library's (common/own-lib.c), not the interposer that saves maps and
+# patches for the program's.
+#
 #   tests/hook-calls.sh [BUILD_DIR]     (default build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,6 +45,16 @@ for f in $allocating; do
 		bad_imports=1
 	fi
 done
+needed=$(objdump -p "$lib" | awk '$1 == "NEEDED" { print $2 }')
+if grep -q zstd <<<"$needed"; then
+	echo "hook-calls: libkft.so needs libzstd"
+	bad_imports=1
+fi
+own_dlopen=$(objdump -d --no-show-raw-insn "$lib" | awk '/\t(call|jmp) +[0-9a-f]+ <dlopen@plt>$/')
+if [ -n "$own_dlopen" ]; then
+	echo "hook-calls: libkft.so calls its own dlopen (the interposer), not the C library's"
+	bad_imports=1
+fi
 [ $bad_imports = 0 ] || exit 1
 
 # the C side of every hook stub: -pg and patched functions, their

@@ -151,7 +151,7 @@ static int pack_all(struct kft_zwriter *w, uint64_t head)
 	}
 	memset(wk, 0, sizeof(wk));
 	for (; made < nw; made++) {
-		if (kft_zpacker_init(&wk[made].p, w->codec))
+		if (kft_zpacker_init(&wk[made].p, w->codec, &kft_zcodecs_all))
 			goto out;
 		wk[made].frames = malloc(ROUND_FRAMES * wk[made].p.out_cap);
 		if (!wk[made].frames) {
@@ -344,7 +344,7 @@ static int compress_file(int dirfd, const char *name, bool raw_only, struct kft_
 	if (!raw) {
 		uint64_t before;
 
-		if (kft_zwriter_open(&w, dirfd, name))
+		if (kft_zwriter_open(&w, dirfd, name, &kft_zcodecs_all))
 			goto out;
 		before = w.done;
 		if (pack_all(&w, h.head) || w.done != h.head || kft_zwriter_commit(&w, false)) {

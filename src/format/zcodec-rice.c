@@ -24,6 +24,7 @@
  */
 #include <string.h>
 
+#include "zcodec.h"
 #include "zcodec-fields.h"
 #include "zcodec-rice.h"
 
@@ -448,3 +449,38 @@ CLONED int kft_rice_unpack(struct kft_rec *out, uint32_t n, const void *src_, si
 	}
 	return (pos + 7) / 8 == len ? 0 : -1;
 }
+
+/* The runtime's codecs: Rice alone (zcodec.h). */
+static KFT_NOTRACE bool rice_writes(uint32_t codec)
+{
+	return codec == KFT_ZCODEC_RICE;
+}
+
+static KFT_NOTRACE size_t rice_work_size(uint32_t codec)
+{
+	(void)codec;
+	return 0;
+}
+
+static KFT_NOTRACE void *rice_init(void *work, size_t size)
+{
+	(void)size;
+	return work;	/* (never called: Rice needs no context) */
+}
+
+static KFT_NOTRACE size_t rice_bound(uint32_t n)
+{
+	return KFT_RICE_BOUND(n);
+}
+
+static KFT_NOTRACE size_t rice_pack(void *cctx, uint32_t codec, void *dst, size_t cap,
+				    const struct kft_rec *recs, uint32_t n, uint8_t *scratch)
+{
+	(void)cctx;
+	return codec == KFT_ZCODEC_RICE ? kft_rice_pack(dst, cap, recs, n, scratch) : 0;
+}
+
+const struct kft_zcodecs kft_zcodecs_rice = {
+	.writes = rice_writes, .work_size = rice_work_size, .init = rice_init,
+	.bound = rice_bound, .pack = rice_pack,
+};

@@ -217,3 +217,19 @@ int kft_zcodec_unpack(ZSTD_DCtx *dctx, uint32_t codec, struct kft_rec *out, uint
 		return records_delta(out, n, scratch, got);
 	return -1;
 }
+
+static void *init_any(void *work, size_t size)
+{
+	return kft_zcodec_init(work, size);
+}
+
+static size_t pack_any(void *cctx, uint32_t codec, void *dst, size_t cap,
+		       const struct kft_rec *recs, uint32_t n, uint8_t *scratch)
+{
+	return kft_zcodec_pack(cctx, codec, dst, cap, recs, n, scratch);
+}
+
+const struct kft_zcodecs kft_zcodecs_all = {
+	.writes = kft_zcodec_known, .work_size = kft_zcodec_work_size, .init = init_any,
+	.bound = kft_zcodec_bound, .pack = pack_any,
+};

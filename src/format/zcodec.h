@@ -50,6 +50,25 @@ bool kft_zcodec_known(uint32_t codec);
 size_t kft_zcodec_pack(ZSTD_CCtx *cctx, uint32_t codec, void *dst, size_t cap,
 		       const struct kft_rec *recs, uint32_t n, uint8_t *scratch);
 
+/*
+ * The codecs a program writes frames in, and continues files in: the
+ * runtime's (kft_zcodecs_rice, zcodec-rice.c: Rice alone, so libkft
+ * needs no zstd; a .kfz an older kft began in zstd is left to kft
+ * record's finish) or the tools' (kft_zcodecs_all, zcodec.c: every codec
+ * above). The functions as those above.
+ */
+struct kft_zcodecs {
+	bool (*writes)(uint32_t codec);
+	size_t (*work_size)(uint32_t codec);
+	void *(*init)(void *work, size_t size);
+	size_t (*bound)(uint32_t n);
+	size_t (*pack)(void *cctx, uint32_t codec, void *dst, size_t cap,
+		       const struct kft_rec *recs, uint32_t n, uint8_t *scratch);
+};
+
+extern const struct kft_zcodecs kft_zcodecs_rice;
+extern const struct kft_zcodecs kft_zcodecs_all;
+
 /* Decompress a frame of exactly n records in codec, by way of scratch
  * (KFT_ZCODEC_SCRATCH(n) bytes); 0, or -1 if it is corrupt. */
 int kft_zcodec_unpack(ZSTD_DCtx *dctx, uint32_t codec, struct kft_rec *out, uint32_t n,

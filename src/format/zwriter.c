@@ -114,7 +114,7 @@ static KFT_NOTRACE int resume(struct kft_zwriter *w)
 		return -1;
 	if (memcmp(zh.magic, KFT_ZREC_MAGIC, sizeof(KFT_ZREC_MAGIC)) ||
 	    zh.hdr_size != sizeof(zh) || zh.chunk_recs != KFT_ZCHUNK_RECS ||
-	    !kft_zcodec_known(zh.codec)) {
+	    !w->p.codecs->writes(zh.codec)) {
 		errno = EINVAL;		/* not ours to append to */
 		return -1;
 	}
@@ -127,13 +127,15 @@ static KFT_NOTRACE int resume(struct kft_zwriter *w)
 	return off < size ? ftruncate(w->z_fd, (off_t)off) : 0;
 }
 
-KFT_NOTRACE int kft_zwriter_open(struct kft_zwriter *w, int dirfd, const char *name)
+KFT_NOTRACE int kft_zwriter_open(struct kft_zwriter *w, int dirfd, const char *name,
+				 const struct kft_zcodecs *codecs)
 {
 	struct kft_thread_hdr h;
 	char zname[256];
 
 	memset(w, 0, sizeof(*w));
 	w->raw_fd = w->z_fd = -1;
+	w->p.codecs = codecs;	/* (what the file may be continued in) */
 	if (!kft_zname(name, zname, sizeof(zname))) {
 		errno = EINVAL;
 		return -1;
@@ -152,7 +154,7 @@ KFT_NOTRACE int kft_zwriter_open(struct kft_zwriter *w, int dirfd, const char *n
 	if (w->z_fd < 0 || resume(w))
 		goto fail;
 	w->durable = 0;		/* punching again what was punched is harmless */
-	if (kft_zpacker_init(&w->p, w->codec))
+	if (kft_zpacker_init(&w->p, w->codec, codecs))
 		goto fail;
 	return 0;
 fail:
@@ -160,13 +162,15 @@ fail:
 	return -1;
 }
 
-KFT_NOTRACE int kft_zpacker_init(struct kft_zpacker *p, uint32_t codec)
+KFT_NOTRACE int kft_zpacker_init(struct kft_zpacker *p, uint32_t codec,
+				 const struct kft_zcodecs *codecs)
 {
-	size_t work = kft_zcodec_work_size(codec);
+	size_t work = codecs->work_size(codec);
 
 	memset(p, 0, sizeof(*p));
+	p->codecs = codecs;
 	p->codec = codec;
-	p->out_cap = sizeof(struct kft_zframe) + kft_zcodec_bound(KFT_ZCHUNK_RECS);
+	p->out_cap = sizeof(struct kft_zframe) + codecs->bound(KFT_ZCHUNK_RECS);
 	p->mem_size = (work + 64 + KFT_ZCHUNK_RECS * sizeof(struct kft_rec) +
 		       KFT_ZCODEC_SCRATCH(KFT_ZCHUNK_RECS) + p->out_cap + 4095) & ~(size_t)4095;
 	p->mem = mmap(NULL, p->mem_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
@@ -181,7 +185,7 @@ KFT_NOTRACE int kft_zpacker_init(struct kft_zpacker *p, uint32_t codec)
 	p->scratch = (uint8_t *)(p->buf + KFT_ZCHUNK_RECS);
 	p->out = p->scratch + KFT_ZCODEC_SCRATCH(KFT_ZCHUNK_RECS);
 	p->out_cap = p->mem_size - (size_t)(p->out - (unsigned char *)p->mem);
-	if (work && !(p->cctx = kft_zcodec_init(p->mem, work))) {
+	if (work && !(p->cctx = codecs->init(p->mem, work))) {
 		kft_zpacker_free(p);
 		errno = ENOMEM;
 		return -1;
@@ -209,7 +213,7 @@ KFT_NOTRACE size_t kft_zpacker_pack_recs(struct kft_zpacker *p, const struct kft
 
 	if (!n || n > KFT_ZCHUNK_RECS)
 		return 0;
-	z = kft_zcodec_pack(p->cctx, p->codec, p->out + sizeof(f), p->out_cap - sizeof(f), recs, n,
+	z = p->codecs->pack(p->cctx, p->codec, p->out + sizeof(f), p->out_cap - sizeof(f), recs, n,
 			    p->scratch);
 	if (!z)
 		return 0;

@@ -21,7 +21,8 @@
 /* Packs frames: its own work memory (one mapping: no malloc), so that
  * several can pack a file's frames at once. */
 struct kft_zpacker {
-	ZSTD_CCtx *cctx;
+	const struct kft_zcodecs *codecs;
+	void *cctx;			/* the codec's context, if it needs one */
 	uint32_t codec;			/* KFT_ZCODEC_*: the file's */
 	void *mem;
 	size_t mem_size;
@@ -31,7 +32,7 @@ struct kft_zpacker {
 	size_t out_cap;
 };
 
-int kft_zpacker_init(struct kft_zpacker *p, uint32_t codec);
+int kft_zpacker_init(struct kft_zpacker *p, uint32_t codec, const struct kft_zcodecs *codecs);
 /* Records [first, first + n) of a thread file (read from raw_fd, its
  * records at records_off, ring slots of them as its header says), as a
  * frame in p->out: its length, or 0 on error. A frame begins at a
@@ -62,8 +63,10 @@ struct kft_zwriter {
 
 /* The .kfz beside thread file `name` of dirfd, created, or continued
  * after the whole frames it holds, in its codec (a frame cut short by a
- * crash is dropped). 0, or -1 with errno. */
-int kft_zwriter_open(struct kft_zwriter *w, int dirfd, const char *name);
+ * crash is dropped), if codecs writes it (else EINVAL). 0, or -1 with
+ * errno. */
+int kft_zwriter_open(struct kft_zwriter *w, int dirfd, const char *name,
+		     const struct kft_zcodecs *codecs);
 
 /* Append a frame of records [done, done + n), n <= KFT_ZCHUNK_RECS;
  * a frame of fewer seals the file. 0, or -1 (the file is as before). */

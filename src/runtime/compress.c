@@ -145,7 +145,7 @@ static KFT_NOTRACE bool follow(struct zslot *s)
 
 	/* the .kfz only once there is a frame for it */
 	if (s->w.raw_fd < 0 && s->w.done + KFT_ZCHUNK_RECS + keep <= head &&
-	    kft_zwriter_open(&s->w, kft_dir(), s->name)) {
+	    kft_zwriter_open(&s->w, kft_dir(), s->name, &kft_zcodecs_rice)) {
 		release(s);
 		return false;
 	}

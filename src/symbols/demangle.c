@@ -7,6 +7,7 @@
 #include <libiberty/demangle.h>
 #endif
 
+#include "../common/own-lib.h"
 #include "demangle.h"
 
 bool kft_is_mangled(const char *name)
@@ -40,7 +41,7 @@ static cxa_demangle_fn find_demangler(void)
 		return fn;
 	tried = true;
 	fn = (cxa_demangle_fn)dlsym(RTLD_DEFAULT, "__cxa_demangle");
-	if (!fn && (lib = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL)))
+	if (!fn && (lib = kft_own_lib("libstdc++.so.6")))
 		fn = (cxa_demangle_fn)dlsym(lib, "__cxa_demangle");
 	return fn;
 }

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <sys/mman.h>
 
+#include "../common/own-lib.h"
 #include "xz.h"
 
 #define MAX_OUT (1UL << 30)	/* a symbol table, not a disk image */
@@ -22,7 +23,7 @@ static buffer_decode_fn find_decoder(void)
 	if (tried)
 		return fn;
 	tried = true;
-	lib = dlopen("liblzma.so.5", RTLD_LAZY | RTLD_LOCAL);
+	lib = kft_own_lib("liblzma.so.5");
 	if (lib)
 		fn = (buffer_decode_fn)dlsym(lib, "lzma_stream_buffer_decode");
 	return fn;
