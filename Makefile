@@ -16,7 +16,7 @@ TRACEFS_LIBS   := $(shell pkg-config --libs libtracefs libtraceevent 2>/dev/null
 
 SHARED_SRCS  := src/common/error.c src/common/own-lib.c src/common/mono-clock.c src/common/tsc-rate.c src/config/config.c src/format/control.c \
                 src/symbols/elf-symtab.c src/symbols/demangle.c src/symbols/xz.c \
-                src/format/zcodec-rice.c src/format/zwriter.c
+                src/format/trace-files.c src/format/zcodec-rice.c src/format/zwriter.c
 RUNTIME_SRCS := $(SHARED_SRCS) $(wildcard src/runtime/*.c) $(wildcard src/runtime/*.S)
 TOOL_SRCS    := $(SHARED_SRCS) $(wildcard src/cli/*.c) $(wildcard src/record/*.c) \
                 $(wildcard src/views/*.c) \

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../format/trace-files.h"
 #include "../views/latency.h"
 #include "../views/stats.h"
 #include "cli.h"
@@ -52,7 +53,7 @@ static int kept_copy(const char **dir, const char **func, char *kept, char *copy
 	char path[4200];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/latency-func", *dir);
+	snprintf(path, sizeof(path), "%s/" KFT_LATENCY_FUNC_FILE, *dir);
 	f = fopen(path, "re");
 	kept[0] = '\0';
 	if (f) {

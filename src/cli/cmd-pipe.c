@@ -33,6 +33,7 @@
 #include "../record/target.h"
 #include "cli.h"
 #include "../format/read-progress.h"
+#include "../format/trace-files.h"
 
 static const char usage[] =
 	"usage: kft pipe [-t log|function|function_graph] [--ns] [DIR|PID]\n"
@@ -184,7 +185,7 @@ static uint64_t maps_now(const char *dir)
 	if (!d)
 		return 0;
 	while ((de = readdir(d)))
-		if ((!strncmp(de->d_name, "maps-", 5) || !strcmp(de->d_name, "symbols")) &&
+		if ((!strncmp(de->d_name, KFT_MAPS_PREFIX, strlen(KFT_MAPS_PREFIX)) || !strcmp(de->d_name, "symbols")) &&
 		    !fstatat(dirfd(d), de->d_name, &st, 0))
 			sig = sig * 1000003 + (uint64_t)st.st_size + 1;
 	closedir(d);

@@ -18,6 +18,7 @@
 #include "inherited.h"
 #include "reader.h"
 #include "text-log.h"
+#include "trace-files.h"
 
 static char *path_join(const char *dir, const char *name)
 {
@@ -64,7 +65,7 @@ static char *slurp(const char *path, size_t max, size_t *len, struct kft_error *
 
 static int read_control(struct kft_trace *tr, struct kft_error *err)
 {
-	char *path = path_join(tr->dir, "control");
+	char *path = path_join(tr->dir, KFT_CONTROL_FILE);
 	size_t len = 0;
 	char *buf;
 	int ret = -1;
@@ -109,7 +110,7 @@ out:
 
 static int read_config(struct kft_trace *tr, struct kft_error *err)
 {
-	char *path = path_join(tr->dir, "config");
+	char *path = path_join(tr->dir, KFT_CONFIG_FILE);
 	size_t len = 0;
 	int ret;
 
@@ -636,7 +637,7 @@ static int read_ending(struct kft_trace *tr)
 {
 	static const char *const ended[] = { "exited ", "killed by signal ", "stopped " };
 	struct kft_error ignored;
-	char *path = path_join(tr->dir, "info"), *info, *line;
+	char *path = path_join(tr->dir, KFT_INFO_FILE), *info, *line;
 
 	if (!path)
 		return -1;

@@ -11,6 +11,7 @@
 
 #include "../common/mono-clock.h"
 #include "../format/control.h"
+#include "../format/trace-files.h"
 #include "../symbols/symmap.h"
 #include "journal.h"
 #include "session.h"
@@ -129,7 +130,7 @@ static int control_io(const char *dir, struct kft_control *ctl, bool write, stru
 	int fd;
 	bool ok;
 
-	snprintf(path, sizeof(path), "%s/control", dir);
+	snprintf(path, sizeof(path), "%s/" KFT_CONTROL_FILE, dir);
 	fd = open(path, (write ? O_WRONLY : O_RDONLY) | O_CLOEXEC);
 	if (fd < 0)
 		return kft_error_set(err, "%s: %s", path, strerror(errno));

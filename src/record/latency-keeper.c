@@ -25,6 +25,7 @@
 #include "../format/reader.h"
 #include "../symbols/symbolizer.h"
 #include "latency-keeper.h"
+#include "../format/trace-files.h"
 #include "trace-dir.h"
 
 #define POLL_MS 20
@@ -140,9 +141,9 @@ static bool copied(const char *n)
 {
 	size_t len = strlen(n);
 
-	return !strcmp(n, "control") || !strcmp(n, "config") || !strcmp(n, "info") ||
-	       !strcmp(n, "switches") || !strcmp(n, "marks") || !strcmp(n, "enums") ||
-	       !strncmp(n, "maps-", 5) ||
+	return !strcmp(n, KFT_CONTROL_FILE) || !strcmp(n, KFT_CONFIG_FILE) ||
+	       !strcmp(n, KFT_INFO_FILE) || !strcmp(n, "switches") || !strcmp(n, "marks") ||
+	       !strcmp(n, "enums") || !strncmp(n, KFT_MAPS_PREFIX, strlen(KFT_MAPS_PREFIX)) ||
 	       (!strncmp(n, "thread-", 7) && len > 5 &&
 		(!strcmp(n + len - 4, ".kft") || !strcmp(n + len - 5, ".args")));
 }

@@ -12,7 +12,6 @@
 #ifndef KFT_LATENCY_KEEPER_H
 #define KFT_LATENCY_KEEPER_H
 
-#define KFT_LATENCY_FUNC_FILE "latency-func"	/* FUNC, for kft latency */
 #define KFT_LATENCY_LINK "latency"		/* -> latency.N, the newest copy */
 
 struct kft_latency_keeper;

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../format/trace-files.h"
 #include "../format/trace-format.h"
 #include "spares.h"
 
@@ -43,7 +44,7 @@ static int make_spare(int dirfd, uint32_t n)
 	char name[32];
 	int fd, ret = 0;
 
-	snprintf(name, sizeof(name), "spare-%u", n);
+	snprintf(name, sizeof(name), KFT_SPARE_PREFIX "%u", n);
 	fd = openat(dirfd, name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		return -1;
@@ -94,7 +95,7 @@ struct kft_spares *kft_spares_start(const char *dir)
 	if (!s)
 		return NULL;
 	s->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	fd = s->dirfd < 0 ? -1 : openat(s->dirfd, "control", O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+	fd = s->dirfd < 0 ? -1 : openat(s->dirfd, KFT_CONTROL_FILE, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
 	s->ctl = fd < 0 ? MAP_FAILED
 			: mmap(NULL, sizeof(*s->ctl), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (fd >= 0)
@@ -127,7 +128,7 @@ void kft_spares_stop(struct kft_spares *s)
 	 * it: then its rename fails, and it makes its own file */
 	made = __atomic_load_n(&s->ctl->spares_made, __ATOMIC_ACQUIRE);
 	for (uint32_t n = 0; n < made; n++) {
-		snprintf(name, sizeof(name), "spare-%u", n);
+		snprintf(name, sizeof(name), KFT_SPARE_PREFIX "%u", n);
 		unlinkat(s->dirfd, name, 0);
 	}
 	munmap(s->ctl, sizeof(*s->ctl));

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../format/trace-files.h"
 #include "../format/trace-format.h"
 #include "target.h"
 
@@ -101,7 +102,7 @@ static int find_control(struct kft_mapping *m, void *arg)
 	struct control_of *c = arg;
 	size_t n = strlen(m->path);
 
-	if (n < 8 || strcmp(m->path + n - 8, "/control") || m->deleted)
+	if (n < 8 || strcmp(m->path + n - 8, "/" KFT_CONTROL_FILE) || m->deleted)
 		return 0;
 	m->path[n - 8] = '\0';
 	return snprintf(c->dir, c->size, "%s", m->path) >= (int)c->size ? 2 : 1;
@@ -142,7 +143,7 @@ struct kft_control *kft_map_control(const char *dir, const char *verb, struct kf
 	struct stat st;
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/control", dir);
+	snprintf(path, sizeof(path), "%s/" KFT_CONTROL_FILE, dir);
 	fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0) {
 		kft_error_set(err, "%s: %s", path, strerror(errno));

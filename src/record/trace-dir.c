@@ -18,63 +18,8 @@
 #include "../common/version.h"
 #include "../format/control.h"
 #include "target.h"
-#include "../format/patch-plan.h"
+#include "../format/trace-files.h"
 #include "trace-dir.h"
-
-/* Past a run of one or more digits at s, or NULL if none. */
-static const char *digits(const char *s)
-{
-	if (*s < '0' || *s > '9')
-		return NULL;
-	while (*s >= '0' && *s <= '9')
-		s++;
-	return s;
-}
-
-/* A name kft gives a file of a trace directory, exactly (kft-data(5)). */
-static bool trace_file_name(const char *n)
-{
-	const char *p;
-	size_t len = strlen(n);
-
-	/* a thread file being rewritten by kft compress, left by a crash */
-	if (n[0] == '.' && len > 5 && !strcmp(n + len - 4, ".tmp")) {
-		char inner[256];
-
-		if (len - 5 >= sizeof(inner))
-			return false;
-		memcpy(inner, n + 1, len - 5);
-		inner[len - 5] = '\0';
-		return !strncmp(inner, "thread-", 7) && trace_file_name(inner);
-	}
-	if (!strcmp(n, "info") || !strcmp(n, "config") || !strcmp(n, "control") ||
-	    !strcmp(n, "user-config") || !strcmp(n, "kallsyms") || !strcmp(n, "symbols") ||
-	    !strcmp(n, ".symbols.tmp") || !strcmp(n, "switches") || !strcmp(n, "marks") ||
-	    !strcmp(n, "config.new") || !strcmp(n, "enums") || !strcmp(n, KFT_PLAN_FILE) ||
-	    !strcmp(n, "." KFT_PLAN_FILE ".new") || !strcmp(n, KFT_PLAN_SOCKET) ||
-	    !strcmp(n, KFT_VDSO_FILE))
-		return true;
-	/* kft record --latency: the function, the link, the copies */
-	if (!strcmp(n, "latency-func") || !strcmp(n, "latency") || !strcmp(n, ".latency.tmp"))
-		return true;
-	if (!strncmp(n, "latency.", 8))
-		return (p = digits(n + 8)) && !*p;
-	/* an earlier run's config, kept by kft config */
-	if (!strncmp(n, "config-run", 10))
-		return (p = digits(n + 10)) && !*p;
-	if (!strncmp(n, "maps-", 5))
-		return (p = digits(n + 5)) && !*p;
-	/* a new thread file made ahead (spares.c), left by a crash */
-	if (!strncmp(n, "spare-", 6))
-		return (p = digits(n + 6)) && !*p;
-	/* thread-SESSION-TID[-SEQ].kft, its records compressed: .kfz, its
-	 * saved arguments: .args */
-	if (strncmp(n, "thread-", 7) || !(p = digits(n + 7)) || *p != '-' || !(p = digits(p + 1)))
-		return false;
-	if (*p == '-' && !(p = digits(p + 1)))
-		return false;
-	return !strcmp(p, ".kft") || !strcmp(p, ".kfz") || !strcmp(p, ".args");
-}
 
 void kft_trace_dir_remove_latency_copy(int dfd, const char *name)
 {
@@ -88,25 +33,10 @@ void kft_trace_dir_remove_latency_copy(int dfd, const char *name)
 		return;
 	}
 	while ((de = readdir(d)))
-		if (trace_file_name(de->d_name))
+		if (kft_trace_file_name(de->d_name))
 			unlinkat(dirfd(d), de->d_name, 0);
 	closedir(d);
 	unlinkat(dfd, name, AT_REMOVEDIR);
-}
-
-/* Whether dfd holds a kft trace: a control file that says so. */
-static bool holds_trace(int dfd)
-{
-	char magic[sizeof(KFT_CONTROL_MAGIC)] = "";
-	int fd = openat(dfd, "control", O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	bool yes;
-
-	if (fd < 0)
-		return false;
-	yes = read(fd, magic, sizeof(magic)) == (ssize_t)sizeof(magic) &&
-	      !memcmp(magic, KFT_CONTROL_MAGIC, sizeof(magic));
-	close(fd);
-	return yes;
 }
 
 int kft_trace_dir_prepare(const char *dir, struct kft_error *err)
@@ -130,7 +60,7 @@ int kft_trace_dir_prepare(const char *dir, struct kft_error *err)
 		close(dfd);
 		return kft_error_set(err, "%s: another kft is recording into it", dir);
 	}
-	trace = holds_trace(dfd);
+	trace = kft_trace_dir_holds(dfd);
 	d = fdopendir(dup(dfd));
 	if (!d) {
 		close(dfd);
@@ -138,7 +68,7 @@ int kft_trace_dir_prepare(const char *dir, struct kft_error *err)
 	}
 	while ((de = readdir(d)))
 		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
-		    !(trace && trace_file_name(de->d_name)))
+		    !(trace && kft_trace_file_name(de->d_name)))
 			foreign = true;
 	if (foreign) {
 		closedir(d);
@@ -150,7 +80,7 @@ int kft_trace_dir_prepare(const char *dir, struct kft_error *err)
 	}
 	rewinddir(d);
 	while ((de = readdir(d)))
-		if (trace_file_name(de->d_name) && unlinkat(dfd, de->d_name, 0) && errno == EISDIR)
+		if (kft_trace_file_name(de->d_name) && unlinkat(dfd, de->d_name, 0) && errno == EISDIR)
 			kft_trace_dir_remove_latency_copy(dfd, de->d_name);
 	closedir(d);
 	return 0;	/* dfd stays open: it holds the lock */
@@ -159,18 +89,14 @@ int kft_trace_dir_prepare(const char *dir, struct kft_error *err)
 int kft_trace_dir_write(const char *dir, const char *name, const void *data, size_t len,
 			struct kft_error *err)
 {
-	char path[PATH_MAX];
-	int fd;
-	bool ok;
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int ret = dfd < 0 ? -1 : kft_trace_put_file(dfd, name, data, len, false);
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (fd < 0)
-		return kft_error_set(err, "%s: %s", path, strerror(errno));
-	ok = write(fd, data, len) == (ssize_t)len;
-	if (close(fd) || !ok)
-		return kft_error_set(err, "%s: write failed", path);
-	return 0;
+	if (ret)
+		kft_error_set(err, "%s/%s: %s", dir, name, strerror(errno));
+	if (dfd >= 0)
+		close(dfd);
+	return ret;
 }
 
 int kft_trace_dir_replace(const char *dir, const char *name, const void *data, size_t len,
@@ -194,16 +120,15 @@ int kft_trace_dir_replace(const char *dir, const char *name, const void *data, s
 int kft_trace_dir_write_info(const char *dir, int argc, char **argv, const char *status,
 			     struct kft_error *err)
 {
-	char buf[8192];
+	char buf[8192], command[4096];
 	size_t n = 0;
 
-	n += (size_t)snprintf(buf + n, sizeof(buf) - n,
-			      "kft-version = %s\nformat = %d\nclock = monotonic\ncommand =",
-			      KFT_VERSION, KFT_FORMAT_VERSION);
-	for (int i = 0; i < argc && n < sizeof(buf) - 256; i++)
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, " %s", argv[i]);
-	snprintf(buf + n, sizeof(buf) - n, "\n%s", status);
-	return kft_trace_dir_write(dir, "info", buf, strlen(buf), err);
+	command[0] = '\0';
+	for (int i = 0; i < argc && n < sizeof(command) - 256; i++)
+		n += (size_t)snprintf(command + n, sizeof(command) - n, "%s%s", i ? " " : "",
+				      argv[i]);
+	kft_trace_info(buf, sizeof(buf), KFT_VERSION, command, status);
+	return kft_trace_dir_write(dir, KFT_INFO_FILE, buf, strlen(buf), err);
 }
 
 /* A time since the old base, since the new one (shift later): no earlier
@@ -245,7 +170,7 @@ int kft_trace_dir_set_tsc_mult(const char *dir, uint64_t mult, struct kft_error 
 	char path[PATH_MAX];
 	int fd, ret = 0;
 
-	snprintf(path, sizeof(path), "%s/control", dir);
+	snprintf(path, sizeof(path), "%s/" KFT_CONTROL_FILE, dir);
 	fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0 || pwrite(fd, &mult, sizeof(mult), KFT_CONTROL_TSC_MULT_OFF) != sizeof(mult))
 		ret = kft_error_set(err, "%s: %s", path, strerror(errno));
@@ -270,7 +195,7 @@ int kft_trace_dir_mark_ended(const char *dir, struct kft_error *err)
 	char path[PATH_MAX];
 	int fd, ret = -1;
 
-	snprintf(path, sizeof(path), "%s/control", dir);
+	snprintf(path, sizeof(path), "%s/" KFT_CONTROL_FILE, dir);
 	fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return kft_error_set(err, "%s: %s", path, strerror(errno));
@@ -294,7 +219,7 @@ int kft_trace_dir_write_run(const char *dir, const struct kft_config *cfg, bool 
 
 	if (!text)
 		return kft_error_set(err, "out of memory");
-	ret = kft_trace_dir_write(dir, "config", text, strlen(text), err);
+	ret = kft_trace_dir_write(dir, KFT_CONFIG_FILE, text, strlen(text), err);
 	free(text);
 	if (ret)
 		return ret;
@@ -303,5 +228,5 @@ int kft_trace_dir_write_run(const char *dir, const struct kft_config *cfg, bool 
 				 (cfg->overwrite ? KFT_MODE_OVERWRITE : 0) | mode,
 			 primed);
 	ctl.max_log_bytes = max_log_bytes;
-	return kft_trace_dir_write(dir, "control", &ctl, sizeof(ctl), err);
+	return kft_trace_dir_write(dir, KFT_CONTROL_FILE, &ctl, sizeof(ctl), err);
 }

@@ -18,6 +18,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "../format/trace-files.h"
 #include "runtime.h"
 
 static KFT_NOTRACE int map_control(void)
@@ -25,7 +26,7 @@ static KFT_NOTRACE int map_control(void)
 	struct kft_control *ctl;
 	uint64_t tsc_mult = 0;
 	struct stat st;
-	int fd = openat(kft_dir(), "control", O_RDWR | O_CLOEXEC);
+	int fd = openat(kft_dir(), KFT_CONTROL_FILE, O_RDWR | O_CLOEXEC);
 
 	if (fd < 0)
 		return -1;

@@ -29,6 +29,7 @@
 #include <sys/auxv.h>
 #include <unistd.h>
 
+#include "../format/trace-files.h"
 #include "runtime.h"
 
 /* The last snapshot this image wrote, or in a fork child its parent's */
@@ -283,7 +284,7 @@ KFT_NOTRACE void kft_save_maps(bool closing)
 	locked = !pthread_mutex_trylock(&last_lock);
 	if (locked && !closing && last && same_code(last, last_len, buf, len))
 		goto out;
-	snprintf(name, sizeof(name), "maps-%u", kft_rt.session);
+	snprintf(name, sizeof(name), KFT_MAPS_PREFIX "%u", kft_rt.session);
 	out = openat(kft_dir(), name, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (out >= 0) {
 		if (write(out, buf, len) != (ssize_t)len) {

@@ -17,8 +17,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../format/control.h"
 #include "../common/mono-clock.h"
+#include "../common/version.h"
+#include "../format/control.h"
+#include "../format/trace-files.h"
 #include "runtime.h"
 
 /* defined by the program, when it was linked with kft embed's file */
@@ -27,24 +29,15 @@ extern const char kft_embedded_dir[] __attribute__((weak));
 
 static pid_t maker;	/* the process that made the trace: it marks the end */
 
+/* Whether dir holds a trace (kft record's, for a program it runs). */
 static KFT_NOTRACE bool is_trace(const char *dir)
 {
-	char path[4200];
-	struct stat st;
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	bool yes = dfd >= 0 && kft_trace_dir_holds(dfd);
 
-	snprintf(path, sizeof(path), "%s/control", dir);
-	return !stat(path, &st) && S_ISREG(st.st_mode);
-}
-
-static KFT_NOTRACE int put_file(int dirfd, const char *name, const void *data, size_t len)
-{
-	int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
-	bool ok;
-
-	if (fd < 0)
-		return -1;
-	ok = write(fd, data, len) == (ssize_t)len;
-	return close(fd) || !ok ? -1 : 0;
+	if (dfd >= 0)
+		close(dfd);
+	return yes;
 }
 
 /* config, control and info, as kft record writes them */
@@ -52,8 +45,7 @@ static KFT_NOTRACE int put_trace_files(int dirfd)
 {
 	struct kft_config cfg;
 	struct kft_control ctl;
-	char info[4096], cmd[2048] = "";
-	size_t n = 0;
+	char info[8192], cmd[2048] = "";
 	int fd, len = 0;
 
 	if (kft_config_parse(&cfg, kft_embedded_config, strlen(kft_embedded_config),
@@ -72,15 +64,14 @@ static KFT_NOTRACE int put_trace_files(int dirfd)
 	for (int i = 0; i < len - 1; i++)
 		if (!cmd[i])
 			cmd[i] = ' ';
-	n = (size_t)snprintf(info, sizeof(info),
-			     "kft-version = static run (kft embed)\nformat = %d\nclock = monotonic\n"
-			     "command = %s\nstatus = running\n",
-			     KFT_FORMAT_VERSION, len > 0 ? cmd : "?");
-	if (put_file(dirfd, "config", kft_embedded_config, strlen(kft_embedded_config)) ||
-	    put_file(dirfd, "control", &ctl, sizeof(ctl)) ||
-	    put_file(dirfd, "info", info, n < sizeof(info) ? n : sizeof(info) - 1))
-		return -1;
-	return 0;
+	kft_trace_info(info, sizeof(info), KFT_VERSION " (a static run: kft embed)",
+		       len > 0 ? cmd : "?", "status = running\n");
+	return kft_trace_put_file(dirfd, KFT_CONFIG_FILE, kft_embedded_config,
+				  strlen(kft_embedded_config), true) ||
+			       kft_trace_put_file(dirfd, KFT_CONTROL_FILE, &ctl, sizeof(ctl), true) ||
+			       kft_trace_put_file(dirfd, KFT_INFO_FILE, info, strlen(info), true)
+		       ? -1
+		       : 0;
 }
 
 KFT_NOTRACE const char *kft_static_run_dir(void)

@@ -29,6 +29,7 @@
 #include <unistd.h>
 #include <linux/futex.h>
 
+#include "../format/trace-files.h"
 #include "runtime.h"
 #include "vector-state.h"
 
@@ -422,7 +423,7 @@ static KFT_NOTRACE int new_file(const char *name, size_t size, bool *spare_taken
 			continue;
 		/* kft record waits for a spare to be taken, to make the next */
 		syscall(SYS_futex, &ctl->spares_taken, FUTEX_WAKE, 1, NULL, NULL, 0);
-		snprintf(spare, sizeof(spare), "spare-%u", taken);
+		snprintf(spare, sizeof(spare), KFT_SPARE_PREFIX "%u", taken);
 		/* never over a file of that name; a spare gone (kft record
 		 * clears them once the program ends) is no error */
 		if (renameat2(kft_dir(), spare, kft_dir(), name, RENAME_NOREPLACE))

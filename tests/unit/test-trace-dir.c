@@ -7,9 +7,11 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -18,6 +20,7 @@
 #include "config/config.h"
 #include "format/control.h"
 #include "format/reader.h"
+#include "format/trace-files.h"
 #include "record/target.h"
 #include "record/trace-dir.h"
 
@@ -149,6 +152,42 @@ static void test_older_control_struct(void **state)
 	assert_non_null(strstr(err.msg, "truncated or corrupt"));
 }
 
+/* The names kft gives a trace's files, and no others; a directory
+ * holds a trace when its control file says so; the info file as both
+ * kft record and a static run write it; a file put only where none is. */
+static void test_trace_files(void **state)
+{
+	static const char *const ours[] = { "control", "config", "info", "maps-12", "spare-0",
+					    "latency-func", "latency.3", "config-run2",
+					    "thread-1-2.kft", "thread-1-2-3.kfz", "thread-1-2.args",
+					    ".thread-1-2.kft.tmp", "patch-plan", "vdso" };
+	static const char *const others[] = { "maps-", "maps-x", "spare-1a", "thread-1.kft",
+					      "thread-1-2.txt", "latency.", "notes", ".tmp" };
+	char info[256], want[256];
+	int dfd;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(ours) / sizeof(ours[0]); i++)
+		assert_true(kft_trace_file_name(ours[i]));
+	for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++)
+		assert_false(kft_trace_file_name(others[i]));
+	kft_trace_info(info, sizeof(info), "1.0", "./prog 3", "status = running\n");
+	snprintf(want, sizeof(want), "kft-version = 1.0\nformat = %d\nclock = monotonic\n"
+		 "command = ./prog 3\nstatus = running\n", KFT_FORMAT_VERSION);
+	assert_string_equal(info, want);
+	kft_trace_info(info, sizeof(info), "1.0", "", "");
+	assert_non_null(strstr(info, "command =\n"));
+	mkdir(dir, 0700);
+	dfd = open(dir, O_RDONLY | O_DIRECTORY);
+	assert_true(dfd >= 0);
+	assert_int_equal(kft_trace_put_file(dfd, KFT_CONTROL_FILE, "KFTCTRL", 8, true), 0);
+	assert_true(kft_trace_dir_holds(dfd));
+	assert_int_not_equal(kft_trace_put_file(dfd, KFT_CONTROL_FILE, "x", 1, true), 0);
+	assert_int_equal(kft_trace_put_file(dfd, KFT_CONTROL_FILE, "not ours", 8, false), 0);
+	assert_false(kft_trace_dir_holds(dfd));
+	close(dfd);
+}
+
 /* A rate measured over the least span foretells CLOCK_MONOTONIC 20 ms on
  * to within 20 us (1e-3; the measurement's own error is about 1e-5). */
 static void test_tsc_rate_measured(void **state)
@@ -178,6 +217,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_tsc_rate_in_the_control_file, remove_dir),
 		cmocka_unit_test(test_tsc_rate_measured),
 		cmocka_unit_test_teardown(test_older_control_struct, remove_dir),
+		cmocka_unit_test_teardown(test_trace_files, remove_dir),
 	};
 
 	if (!mkdtemp(dir))
