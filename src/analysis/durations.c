@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,4 +51,31 @@ void kft_durs_free(struct kft_durs *d)
 	free(d->small);
 	free(d->big);
 	memset(d, 0, sizeof(*d));
+}
+
+double kft_durs_stddev(const struct kft_durs *d, int64_t sum_ns)
+{
+	size_t n = kft_durs_count(d);
+	double mean, var = 0;
+
+	if (!n)
+		return 0;
+	mean = (double)sum_ns / (double)n;
+	for (size_t i = 0; i < n; i++) {
+		double x = (double)kft_durs_at(d, i) - mean;
+
+		var += x * x;
+	}
+	return sqrt(var / (double)n);
+}
+
+double kft_stddev_of_sums(uint64_t n, double sum, double sumsq)
+{
+	double mean, var;
+
+	if (!n)
+		return 0;
+	mean = sum / (double)n;
+	var = sumsq / (double)n - mean * mean;
+	return var > 0 ? sqrt(var) : 0;
 }

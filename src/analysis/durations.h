@@ -28,4 +28,14 @@ int64_t kft_durs_at(const struct kft_durs *d, size_t k);
 int64_t kft_durs_percentile(const struct kft_durs *d, unsigned int p);
 void kft_durs_free(struct kft_durs *d);
 
+/*
+ * The one duration statistics of kft's views (kd's summary, kft stats):
+ * the standard deviation from the durations themselves, about their mean
+ * sum_ns / n (two passes: exact, where a sum of squares loses the digits
+ * of long calls), d sorted or not; and from running sums, where the
+ * durations were not kept.
+ */
+double kft_durs_stddev(const struct kft_durs *d, int64_t sum_ns);
+double kft_stddev_of_sums(uint64_t n, double sum, double sumsq);
+
 #endif

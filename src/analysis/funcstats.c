@@ -4,7 +4,6 @@
  * of calls feeds, added up; the children's order, Max-sub and the spread
  * of durations derived at the end.
  */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -165,20 +164,13 @@ static void order_children(struct kft_func_stat *s)
  * durations, which it sorts. */
 static void spread(struct kft_func_stat *s, struct kft_durs *durs, size_t n)
 {
-	double mean = (double)s->sum_ns / (double)n, var = 0;
-
 	kft_durs_sort(durs);
 	s->min_ns = kft_durs_at(durs, 0);
 	s->max_ns = kft_durs_at(durs, n - 1);
 	s->p50_ns = kft_durs_percentile(durs, 50);
 	s->p95_ns = kft_durs_percentile(durs, 95);
 	s->p99_ns = kft_durs_percentile(durs, 99);
-	for (size_t i = 0; i < n; i++) {
-		double d = (double)kft_durs_at(durs, i) - mean;
-
-		var += d * d;
-	}
-	s->stddev_ns = sqrt(var / (double)n);
+	s->stddev_ns = kft_durs_stddev(durs, s->sum_ns);
 }
 
 static void free_work(struct kft_funcstats_build *b)
@@ -204,10 +196,7 @@ void kft_funcstats_build_finish(struct kft_funcstats_build *b)
 		} else if (b->durations) {
 			spread(s, &b->work[f].durs, n);
 		} else {
-			double mean = (double)s->sum_ns / (double)n;
-			double var = b->work[f].sumsq / (double)n - mean * mean;
-
-			s->stddev_ns = var > 0 ? sqrt(var) : 0;
+			s->stddev_ns = kft_stddev_of_sums(n, (double)s->sum_ns, b->work[f].sumsq);
 		}
 	}
 	free_work(b);

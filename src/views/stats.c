@@ -2,7 +2,6 @@
 /* kft stats: per-function call rates, intervals and durations, in one
  * pass over the call stream (entry order, all threads merged). */
 #include <inttypes.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,6 +94,7 @@ static void finish(struct kft_stats *st)
 			kft_durs_sort(&s->durs);
 			s->p50_ns = kft_durs_percentile(&s->durs, 50);
 			s->p99_ns = kft_durs_percentile(&s->durs, 99);
+			s->sd_ns = kft_durs_stddev(&s->durs, (int64_t)s->duration.sum_ns);
 		}
 		kft_durs_free(&s->durs);
 		st->funcs[kept++] = *s;
@@ -152,16 +152,6 @@ static double avg_of(const struct kft_stat_series *s)
 	return s->n ? s->sum_ns / (double)s->n : 0;
 }
 
-static double sd_of(const struct kft_stat_series *s)
-{
-	double mean = avg_of(s), var;
-
-	if (!s->n)
-		return 0;
-	var = s->sumsq / (double)s->n - mean * mean;
-	return var > 0 ? sqrt(var) : 0;
-}
-
 void kft_stats_put_us(FILE *out, bool have, double ns)
 {
 	if (have)
@@ -212,11 +202,11 @@ void kft_stats_print(FILE *out, const struct kft_stats *st)
 		kft_stats_put_us(out, iv->n, (double)iv->min_ns);
 		kft_stats_put_us(out, iv->n, avg_of(iv));
 		kft_stats_put_us(out, iv->n, (double)iv->max_ns);
-		kft_stats_put_us(out, iv->n, sd_of(iv));
+		kft_stats_put_us(out, iv->n, kft_stddev_of_sums(iv->n, iv->sum_ns, iv->sumsq));
 		kft_stats_put_us(out, d->n, (double)d->min_ns);
 		kft_stats_put_us(out, d->n, avg_of(d));
 		kft_stats_put_us(out, d->n, (double)d->max_ns);
-		kft_stats_put_us(out, d->n, sd_of(d));
+		kft_stats_put_us(out, d->n, s->sd_ns);
 		kft_stats_put_us(out, d->n, (double)s->p50_ns);
 		kft_stats_put_us(out, d->n, (double)s->p99_ns);
 		kft_stats_put_us(out, d->n && st->switches, d->n ? s->oncpu_ns / (double)d->n : 0);

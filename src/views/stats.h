@@ -33,6 +33,7 @@ struct kft_func_stats {
 	struct kft_durs durs;		/* each finished call's, for percentiles
 					 * (given back once they are known) */
 	int64_t p50_ns, p99_ns;
+	double sd_ns;			/* of the durations (analysis/durations.h) */
 	double oncpu_ns;		/* finished calls' time on the CPU, summed */
 	struct {			/* the longest interval */
 		uint64_t from_ns, to_ns;

@@ -286,6 +286,24 @@ static void test_compensation(void **state)
 	assert_false(kft_compensation_of(&ctl).known);
 }
 
+/* The deviation kd and kft stats print: from the durations themselves
+ * (exact for calls of 1000 s, where a sum of squares keeps no digit of
+ * it), and from sums where the durations were not kept. */
+static void test_stddev(void **state)
+{
+	struct kft_durs d = { 0 };
+	const int64_t big = 1000000000000LL;
+
+	(void)state;
+	assert_int_equal(kft_durs_add(&d, big + 1), 0);
+	assert_int_equal(kft_durs_add(&d, big + 3), 0);
+	assert_true(kft_durs_stddev(&d, 2 * big + 4) == 1.0);
+	kft_durs_free(&d);
+	assert_true(kft_stddev_of_sums(2, 4, 10) == 1.0);	/* 1 and 3 */
+	assert_true(kft_stddev_of_sums(0, 0, 0) == 0);
+	assert_true(kft_durs_stddev(&d, 0) == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -296,6 +314,7 @@ int main(void)
 		cmocka_unit_test(test_classic_stats),
 		cmocka_unit_test(test_rounding_tolerance),
 		cmocka_unit_test(test_compensation),
+		cmocka_unit_test(test_stddev),
 	};
 
 	return cmocka_run_group_tests_name("analysis", tests, NULL, teardown);
