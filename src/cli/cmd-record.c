@@ -24,6 +24,7 @@
 #include "cli.h"
 #include "../record/attach.h"
 #include "../record/auto-args.h"
+#include "../record/selections.h"
 #include "../record/hooked-funcs.h"
 #include "../record/kernel-run.h"
 #include "../record/libraries.h"
@@ -170,16 +171,8 @@ struct record_opts {
 	const char *pid;	/* -p: attach to it */
 	const char *latency;	/* --latency: keep its longest call */
 	uint64_t max_size;
-	/* ftrace's selections from the options, as config statements */
-	const char *filter[64], *notrace[64], *graph[64];
-	size_t nfilter, nnotrace, ngraph;
-	/* -A FUNC[@SPEC] and -R FUNC[@retval/FMT], as an args statement */
-	const char *args[64];
-	bool args_ret[64];	/* from -R: the return value */
-	size_t nargs;
+	struct kft_selections sel;	/* -F, -N, -G, -A, -R, -D, --cpus */
 	bool auto_args;		/* -a: every function's, from the debug information */
-	const char *depth;
-	const char *cpus;
 };
 
 /*
@@ -467,11 +460,13 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		case 'F':
 		case 'N':
 		case 'G': {
-			const char **list = c == 'F' ? o->filter : c == 'N' ? o->notrace : o->graph;
-			size_t *n = c == 'F' ? &o->nfilter : c == 'N' ? &o->nnotrace : &o->ngraph;
+			struct kft_selections *s = &o->sel;
+			const char **list = c == 'F' ? s->filter : c == 'N' ? s->notrace : s->graph;
+			size_t *n = c == 'F' ? &s->nfilter : c == 'N' ? &s->nnotrace : &s->ngraph;
 
-			if (*n == 64) {
-				fprintf(stderr, "kft: record: 64 -%c patterns at most\n", c);
+			if (*n == KFT_SELECTIONS_MAX) {
+				fprintf(stderr, "kft: record: %d -%c patterns at most\n",
+					KFT_SELECTIONS_MAX, c);
 				return -1;
 			}
 			list[(*n)++] = optarg;
@@ -479,12 +474,13 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		}
 		case 'A':
 		case 'R':
-			if (o->nargs == 64) {
-				fprintf(stderr, "kft: record: 64 -A and -R at most\n");
+			if (o->sel.nargs == KFT_SELECTIONS_MAX) {
+				fprintf(stderr, "kft: record: %d -A and -R at most\n",
+					KFT_SELECTIONS_MAX);
 				return -1;
 			}
-			o->args_ret[o->nargs] = c == 'R';
-			o->args[o->nargs++] = optarg;
+			o->sel.args_ret[o->sel.nargs] = c == 'R';
+			o->sel.args[o->sel.nargs++] = optarg;
 			break;
 		case 'a':
 			o->auto_args = true;
@@ -500,10 +496,10 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 			o->libs[o->nlibs++] = optarg;
 			break;
 		case 'D':
-			o->depth = optarg;
+			o->sel.depth = optarg;
 			break;
 		case 1000:
-			o->cpus = optarg;
+			o->sel.cpus = optarg;
 			break;
 		case 1001:
 			o->libcalls = true;
@@ -590,168 +586,6 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 	return 0;
 }
 
-/* Append list from's functions to list to (from is emptied). */
-static void move_refs(bool *has, size_t *n, struct kft_func_ref **refs, bool *from_has,
-		      size_t *from_n, struct kft_func_ref **from_refs)
-{
-	struct kft_func_ref *all;
-
-	if (!*from_has)
-		return;
-	all = realloc(*refs, (*n + *from_n) * sizeof(*all));
-	if (!all)
-		return;
-	for (size_t i = 0; i < *from_n; i++) {
-		all[*n + i] = (*from_refs)[i];
-		all[*n + i].line = 0;	/* from an option */
-	}
-	*refs = all;
-	*n += *from_n;
-	*has = true;
-	*from_n = 0;
-	*from_has = false;
-}
-
-/* A parse error of the options' config text (msg, "kft record options:
- * LINE: ...") said by the option it came from: "record: -D: '0': ...". */
-static const char *option_said(char *msg, const char *const *line_opt, int nlines,
-			       const struct record_opts *o)
-{
-	static const char prefix[] = "kft record options:";
-	static char said[sizeof(((struct kft_error *)0)->msg) + 32];
-	const char *opt, *rest;
-	char *end;
-	long line;
-
-	if (strncmp(msg, prefix, sizeof(prefix) - 1))
-		return msg;
-	line = strtol(msg + sizeof(prefix) - 1, &end, 10);
-	if (*end != ':' || line < 0 || line >= nlines || !(opt = line_opt[line]))
-		return msg;
-	rest = end + 1 + strspn(end + 1, " ");
-	/* -A and -R share a line: the word said is one of theirs */
-	for (size_t i = 0; !strcmp(opt, "-A") && i < o->nargs; i++) {
-		char quoted[300];
-
-		snprintf(quoted, sizeof(quoted), "'%s", o->args[i]);
-		if (o->args_ret[i] && strstr(rest, quoted))
-			opt = "-R";
-	}
-	snprintf(said, sizeof(said), "record: %s: %s", opt, rest);
-	return said;
-}
-
-/* -F, -N, -G, -D and --cpus into cfg, as the config statements they stand
- * for (patterns add to the config's lists, the depth and CPUs replace its
- * own). */
-static int add_selections(struct kft_config *cfg, const struct record_opts *o)
-{
-	const char *const *lists[3] = { o->filter, o->notrace, o->graph };
-	const size_t counts[3] = { o->nfilter, o->nnotrace, o->ngraph };
-	static const char *const words[3] = { "funclist", "notrace", "graph" };
-	static const char *const names[3] = { "-F", "-N", "-G" };
-	const char *line_opt[8] = { NULL };	/* the option each line stands for */
-	int line = 2;
-	struct kft_config opt;
-	struct kft_error err;
-	size_t len = 64;
-	char *text, *p;
-	int ret;
-
-	if (!o->nfilter && !o->nnotrace && !o->ngraph && !o->depth && !o->cpus && !o->nargs)
-		return 0;
-	for (int l = 0; l < 3; l++)
-		for (size_t i = 0; i < counts[l]; i++)
-			len += strlen(lists[l][i]) + 32;
-	for (size_t i = 0; i < o->nargs; i++)
-		len += strlen(o->args[i]) + 32;
-	len += (o->depth ? strlen(o->depth) : 0) + (o->cpus ? strlen(o->cpus) + 32 : 0);
-	text = p = malloc(len);
-	if (!text)
-		return kft_cli_fail("out of memory");
-	p += sprintf(p, "begin\n");
-	for (int l = 0; l < 3; l++) {
-		if (!counts[l])
-			continue;
-		line_opt[line++] = names[l];
-		p += sprintf(p, "filter %s", words[l]);
-		for (size_t i = 0; i < counts[l]; i++)
-			p += sprintf(p, " %s", lists[l][i]);
-		p += sprintf(p, " fend\n");
-	}
-	if (o->nargs) {
-		line_opt[line++] = "-A";
-		p += sprintf(p, "args");
-		for (size_t i = 0; i < o->nargs; i++)
-			p += sprintf(p, " %s%s", o->args[i],
-				     o->args_ret[i] && !strchr(o->args[i], '@') ? "@retval" : "");
-		p += sprintf(p, " fend\n");
-	}
-	if (o->depth) {
-		line_opt[line++] = "-D";
-		p += sprintf(p, "filter depth %s\n", o->depth);
-	}
-	if (o->cpus) {
-		line_opt[line++] = "--cpus";
-		p += sprintf(p, "filter cpus %s\n", o->cpus);
-	}
-	p += sprintf(p, "end\n");
-	kft_config_init(&opt);
-	ret = kft_config_parse(&opt, text, (size_t)(p - text), "kft record options", &err);
-	free(text);
-	if (ret)
-		return kft_cli_fail("%s", option_said(err.msg, line_opt, 8, o));
-	move_refs(&cfg->has_funclist, &cfg->nfuncs, &cfg->funcs, &opt.has_funclist, &opt.nfuncs,
-		  &opt.funcs);
-	move_refs(&cfg->skip_list.set, &cfg->skip_list.n, &cfg->skip_list.refs, &opt.skip_list.set,
-		  &opt.skip_list.n, &opt.skip_list.refs);
-	move_refs(&cfg->graph.set, &cfg->graph.n, &cfg->graph.refs, &opt.graph.set, &opt.graph.n,
-		  &opt.graph.refs);
-	if (opt.args.set) {
-		size_t had = cfg->args.n, more = opt.args.n;
-		struct kft_argspec *specs = realloc(cfg->argspecs,
-						    (had + opt.args.n) * sizeof(*specs));
-
-		if (!specs) {
-			kft_config_release(&opt);
-			return kft_cli_fail("out of memory");
-		}
-		memcpy(specs + had, opt.argspecs, opt.args.n * sizeof(*specs));
-		cfg->argspecs = specs;
-		move_refs(&cfg->args.set, &cfg->args.n, &cfg->args.refs, &opt.args.set,
-			  &opt.args.n, &opt.args.refs);
-		if (cfg->args.n != had + more) {
-			kft_config_release(&opt);
-			return kft_cli_fail("out of memory");
-		}
-	}
-	if (opt.max_depth)
-		cfg->max_depth = opt.max_depth;
-	if (opt.cpus_set) {
-		cfg->cpus_set = true;
-		memcpy(cfg->cpus, opt.cpus, sizeof(cfg->cpus));
-	}
-	kft_config_release(&opt);
-	return 0;
-}
-
-/* A "filter cpus" naming none of this machine's CPUs would log nothing:
- * refused. 0, or -1 said. */
-static int check_cpus(const struct kft_config *cfg)
-{
-	long n = sysconf(_SC_NPROCESSORS_CONF);
-	char list[KFT_CPUS_STR_MAX];
-
-	if (!cfg->cpus_set || n <= 0)
-		return 0;
-	for (long c = 0; c < n && c < KFT_MAX_CPUS; c++)
-		if (kft_config_cpu_in(cfg, (unsigned int)c))
-			return 0;
-	kft_cli_fail("record: filter cpus %s: no such CPU here (this machine's are 0-%ld)",
-		     kft_config_cpus_str(cfg, list, sizeof(list)), n - 1);
-	return -1;
-}
-
 int kft_cmd_record(int argc, char **argv)
 {
 	struct record_opts o = { 0 };
@@ -783,7 +617,7 @@ int kft_cmd_record(int argc, char **argv)
 		return kft_cli_fail("record: %s: libcalls goes with a program, not --kernel",
 				    o.config);
 	}
-	if (add_selections(&cfg, &o) || check_cpus(&cfg)) {
+	if (kft_cli_said(kft_selections_apply(&cfg, &o.sel, &err), &err)) {
 		kft_config_release(&cfg);
 		return 1;
 	}
@@ -814,8 +648,9 @@ int kft_cmd_record(int argc, char **argv)
 			  &err) ||
 	     (o.latency && kft_cli_said(kft_record_check_latency_func(prog, o.latency, &err), &err))))
 		goto out;
-	if (o.nargs && cfg.args.n >= o.nargs &&
-	    kft_cli_said(kft_auto_args_bare(&cfg, cfg.args.n - o.nargs, o.args, o.args_ret, o.nargs,
+	if (o.sel.nargs && cfg.args.n >= o.sel.nargs &&
+	    kft_cli_said(kft_auto_args_bare(&cfg, cfg.args.n - o.sel.nargs, o.sel.args,
+					    o.sel.args_ret, o.sel.nargs,
 					    prog, stderr, &err), &err))
 		goto out;
 	if (o.auto_args && kft_cli_said(kft_auto_args(&cfg, prog, o.libcalls, o.libcalls_all, stderr,

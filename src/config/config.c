@@ -932,6 +932,67 @@ void kft_config_init(struct kft_config *cfg)
 	cfg->logentries = KFT_DEFAULT_LOGENTRIES;
 }
 
+/* Room in *to (n refs) for more after them: 0, or -1. */
+static int room_for(struct kft_func_ref **to, size_t n, size_t more)
+{
+	struct kft_func_ref *bigger;
+
+	if (!more)
+		return 0;
+	if (!(bigger = realloc(*to, (n + more) * sizeof(*bigger))))
+		return -1;
+	*to = bigger;
+	return 0;
+}
+
+/* from's refs (nfrom) after to's (nto), from emptied. */
+static void move_refs(struct kft_func_ref *to, size_t *nto, bool *to_set,
+		      struct kft_func_ref *from, size_t *nfrom, bool *from_set)
+{
+	for (size_t i = 0; i < *nfrom; i++) {
+		to[*nto + i] = from[i];
+		to[*nto + i].line = 0;	/* from no line of the config's */
+	}
+	*nto += *nfrom;
+	*to_set = *to_set || *from_set;
+	*nfrom = 0;
+	*from_set = false;
+}
+
+int kft_config_merge(struct kft_config *cfg, struct kft_config *from)
+{
+	struct kft_argspec *specs;
+
+	/* all the room first: out of memory changes nothing */
+	if (room_for(&cfg->funcs, cfg->nfuncs, from->nfuncs) ||
+	    room_for(&cfg->skip_list.refs, cfg->skip_list.n, from->skip_list.n) ||
+	    room_for(&cfg->graph.refs, cfg->graph.n, from->graph.n) ||
+	    room_for(&cfg->args.refs, cfg->args.n, from->args.n))
+		return -1;
+	if (from->args.n) {
+		specs = realloc(cfg->argspecs, (cfg->args.n + from->args.n) * sizeof(*specs));
+		if (!specs)
+			return -1;
+		memcpy(specs + cfg->args.n, from->argspecs, from->args.n * sizeof(*specs));
+		cfg->argspecs = specs;
+	}
+	move_refs(cfg->funcs, &cfg->nfuncs, &cfg->has_funclist, from->funcs, &from->nfuncs,
+		  &from->has_funclist);
+	move_refs(cfg->skip_list.refs, &cfg->skip_list.n, &cfg->skip_list.set,
+		  from->skip_list.refs, &from->skip_list.n, &from->skip_list.set);
+	move_refs(cfg->graph.refs, &cfg->graph.n, &cfg->graph.set, from->graph.refs,
+		  &from->graph.n, &from->graph.set);
+	move_refs(cfg->args.refs, &cfg->args.n, &cfg->args.set, from->args.refs, &from->args.n,
+		  &from->args.set);
+	if (from->max_depth)
+		cfg->max_depth = from->max_depth;
+	if (from->cpus_set) {
+		cfg->cpus_set = true;
+		memcpy(cfg->cpus, from->cpus, sizeof(cfg->cpus));
+	}
+	return 0;
+}
+
 int kft_config_add_args(struct kft_config *cfg, const char *name, const struct kft_argspec *spec)
 {
 	struct kft_func_ref *refs = realloc(cfg->args.refs, (cfg->args.n + 1) * sizeof(*refs));

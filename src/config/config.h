@@ -209,6 +209,14 @@ void kft_config_release(struct kft_config *cfg);
  */
 char *kft_config_format(const struct kft_config *cfg);
 
+/*
+ * What from says of the function lists (funclist, notrace, graph, args
+ * with their specs) added to cfg's, each function as given by no line of
+ * cfg's (0); its depth and CPUs, where it sets them, in place of cfg's.
+ * from's lists are emptied. 0, or -1 when out of memory (cfg as it was).
+ */
+int kft_config_merge(struct kft_config *cfg, struct kft_config *from);
+
 /* One more function for the args statement (made if there is none):
  * name (copied) with spec. 0, or -1 when out of memory. */
 int kft_config_add_args(struct kft_config *cfg, const char *name, const struct kft_argspec *spec);

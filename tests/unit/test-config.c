@@ -556,6 +556,37 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* What one config says of its function lists, depth and CPUs added to
+ * another's (kft record's options to its config): lists appended, with
+ * no line of the first's; depth and CPUs replaced where given; the second
+ * emptied. */
+static void test_merge(void **state)
+{
+	static const char text[] = "begin\nfilter funclist b c fend\nfilter notrace d fend\n"
+				   "args e@arg1/d fend\nfilter cpus 1\nend\n";
+	struct kft_config more;
+
+	(void)state;
+	parses("begin\nfilter funclist a fend\nfilter depth 3\nend\n");
+	kft_config_init(&more);
+	assert_int_equal(kft_config_parse(&more, text, strlen(text), "o", &err), 0);
+	assert_int_equal(kft_config_merge(&cfg, &more), 0);
+	assert_int_equal(cfg.nfuncs, 3);
+	assert_string_equal(cfg.funcs[1].name, "b");
+	assert_int_equal(cfg.funcs[2].line, 0);
+	assert_int_equal(cfg.funcs[0].line, 2);
+	assert_true(cfg.skip_list.set);
+	assert_string_equal(cfg.skip_list.refs[0].name, "d");
+	assert_int_equal(cfg.args.n, 1);
+	assert_string_equal(cfg.args.refs[0].name, "e");
+	assert_int_equal(cfg.max_depth, 3);
+	assert_true(cfg.cpus_set && kft_config_cpu_in(&cfg, 1) && !kft_config_cpu_in(&cfg, 0));
+	assert_int_equal(more.nfuncs, 0);
+	assert_false(more.has_funclist);
+	assert_int_equal(more.args.n, 0);
+	kft_config_release(&more);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -581,6 +612,7 @@ int main(void)
 		cmocka_unit_test(test_args),
 		cmocka_unit_test(test_format_round_trip),
 		cmocka_unit_test(test_load_file),
+		cmocka_unit_test(test_merge),
 	};
 
 	kft_config_init(&cfg);
