@@ -11,6 +11,7 @@
 #include "../common/tempfile.h"
 
 #include "text-log.h"
+#include "trace-files.h"
 
 #define MAX_WORDS 16
 
@@ -225,21 +226,6 @@ static FILE *rereadable_stdin(off_t *start, bool *own, struct kft_error *err)
 		return NULL;
 	}
 	return copy;
-}
-
-int kft_not_a_program(const char *path, struct kft_error *err)
-{
-	char magic[4];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	bool elf = fd >= 0 && read(fd, magic, sizeof(magic)) == sizeof(magic) &&
-		   !memcmp(magic, "\177ELF", 4);
-
-	if (fd >= 0)
-		close(fd);
-	if (elf)
-		return kft_error_set(err, "%s is a program, not a trace: record it first (kft record "
-				     "-- %s), then read the trace it writes (kft.data)", path, path);
-	return 0;
 }
 
 struct kft_text_reader *kft_text_reader_open(const char *path, unsigned int flags,

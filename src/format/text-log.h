@@ -30,9 +30,6 @@ struct kft_text_row {
 	unsigned int line;
 };
 
-/* -1 with err saying what to run, if path is a program (an ELF file)
- * given where a trace or a log was meant; else 0. */
-int kft_not_a_program(const char *path, struct kft_error *err);
 
 /* How a log is read (flags of kft_text_reader_open) */
 /* A Delta of 0 is an exit not seen (-1), as KFI's logs meant it; a KFI-era

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../common/error.h"
 #include "patch-plan.h"
 #include "trace-files.h"
 
@@ -97,4 +98,19 @@ int kft_trace_put_file(int dfd, const char *name, const void *data, size_t len, 
 		return -1;
 	ok = write(fd, data, len) == (ssize_t)len;
 	return close(fd) || !ok ? -1 : 0;
+}
+
+int kft_not_a_program(const char *path, struct kft_error *err)
+{
+	char magic[4];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	bool elf = fd >= 0 && read(fd, magic, sizeof(magic)) == sizeof(magic) &&
+		   !memcmp(magic, "\177ELF", 4);
+
+	if (fd >= 0)
+		close(fd);
+	if (elf)
+		return kft_error_set(err, "%s is a program, not a trace: record it first (kft record "
+				     "-- %s), then read the trace it writes (kft.data)", path, path);
+	return 0;
 }

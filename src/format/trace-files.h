@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "../common/error.h"
 #include "trace-format.h"
 
 #define KFT_CONTROL_FILE "control"
@@ -31,6 +32,10 @@ bool kft_trace_dir_holds(int dfd);
  * format's, the command and its status line(s), "status = ...\n". */
 void kft_trace_info(char *buf, size_t size, const char *version, const char *command,
 		    const char *status);
+
+/* -1 with err saying what to run, if path is a program (an ELF file)
+ * given where a trace or a log was meant; else 0. */
+int kft_not_a_program(const char *path, struct kft_error *err);
 
 /* File name of directory dfd holds len bytes of data: made anew, or only
  * if there is none (excl). 0, or -1 with errno. */
