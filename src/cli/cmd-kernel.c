@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -20,6 +19,7 @@
 #include "../kernel/module.h"
 #include "cli.h"
 #include "../kernel/session.h"
+#include "../record/kernel-steps.h"
 
 static const char usage[] =
 	"usage: kft kernel config FILE   check a KFT config against this kernel and load it\n"
@@ -55,19 +55,11 @@ static void kernel_said(const struct kft_kernel_result *res, const char *dir, bo
 	fprintf(stderr, "kft: %s\n", text);
 }
 
-static int kernel_take(void)
+/* A line a kernel step has for the user. */
+static void say_line(void *ctx, const char *line)
 {
-	struct kft_error err;
-	char text[128];
-	pid_t left = 0;
-
-	if (kft_cli_said(kft_kernel_session_take(&left, &err), &err))
-		return 1;
-	if (left) {
-		kft_kernel_left_text(left, text, sizeof(text));
-		fprintf(stderr, "kft: %s\n", text);
-	}
-	return 0;
+	(void)ctx;
+	fprintf(stderr, "kft: %s\n", line);
 }
 
 static int kernel_finish(struct kft_kernel *k, const char *dir, const struct kft_config *cfg,
@@ -80,14 +72,6 @@ static int kernel_finish(struct kft_kernel *k, const char *dir, const struct kft
 		return 1;
 	kernel_said(&res, dir, false);
 	return 0;
-}
-
-static bool primed(void)
-{
-	struct kft_error err;
-	pid_t owner = 1;
-
-	return kft_journal_owner(kft_kernel_state_path("journal"), &owner, &err) == 1 && owner == 0;
 }
 
 static int load_config(struct kft_config *cfg)
@@ -111,7 +95,7 @@ static int do_config(const char *file)
 	char *text;
 	int ret = 1;
 
-	if (primed())
+	if (kft_kernel_primed())
 		return kft_cli_fail("a session is primed: `kft kernel stop` it before loading a "
 				    "config");
 	kft_config_init(&cfg);
@@ -141,52 +125,17 @@ static int do_config(const char *file)
 	return ret;
 }
 
-/* Time triggers need someone awake: a helper that lives until the
- * session ends. */
-static void spawn_timer(const struct kft_kernel *k, const struct kft_config *cfg)
-{
-	struct kft_kernel_timers t;
-	pid_t pid;
-
-	if (cfg->start.type != KFT_TRIGGER_TIME && cfg->stop.type != KFT_TRIGGER_TIME)
-		return;
-	pid = fork();
-	if (pid != 0)
-		return;
-	setsid();
-	kft_kernel_timers_init(&t, cfg, kft_mono_now_ns());
-	while (primed() && !kft_kernel_timers_poll(&t, k, cfg))
-		nanosleep(&(struct timespec){ 0, 20 * 1000 * 1000 }, NULL);
-	_exit(0);
-}
-
 static int do_prime(void)
 {
-	const char *dir = kft_kernel_state_path("kft.data");
-	struct kft_kernel k;
 	struct kft_config cfg;
 	struct kft_error err;
-	struct utsname u;
-	char info[256];
-	int ret = 1;
+	int ret;
 
 	if (load_config(&cfg))
 		return 1;
-	if (kft_cli_said(kft_kernel_session_check(&k, &cfg, kft_kernel_state_path("config"), &err),
-			 &err)) {
-		kft_config_release(&cfg);
-		return 1;
-	}
-	uname(&u);
-	snprintf(info, sizeof(info), "kernel = %s\nstatus = primed\n", u.release);
-	if (!kernel_take() && !kft_cli_said(kft_trace_dir_prepare(dir, &err), &err) &&
-	    !kft_cli_said(kft_trace_dir_write_run(dir, &cfg, true, 0, 0, &err), &err) &&
-	    !kft_cli_said(kft_trace_dir_write_info(dir, 0, NULL, info, &err), &err) &&
-	    !kft_cli_said(kft_kernel_session_arm(&k, &cfg, 0, 0, &err), &err)) {
-		spawn_timer(&k, &cfg);
-		ret = 0;
-	}
-	kft_kernel_release(&k);
+	ret = kft_cli_said(kft_kernel_prime(kft_kernel_state_path("kft.data"), &cfg,
+					    kft_kernel_state_path("config"), say_line, NULL, &err),
+			   &err);
 	kft_config_release(&cfg);
 	return ret;
 }
@@ -199,7 +148,7 @@ static int do_stop(void)
 	bool by_trigger;
 	int ret;
 
-	if (!primed())
+	if (!kft_kernel_primed())
 		return kft_cli_fail("no kernel session is primed");
 	if (load_config(&cfg))
 		return 1;
@@ -220,7 +169,7 @@ static int do_start(void)
 	struct kft_error err;
 	int ret;
 
-	if (!primed())
+	if (!kft_kernel_primed())
 		return kft_cli_fail("no kernel session is primed: `kft kernel prime` first");
 	if (kft_kernel_probe(&k, &err))
 		return kft_cli_fail("%s", err.msg);
@@ -237,7 +186,7 @@ static int do_status(void)
 	char *cfg;
 
 	printf("backend: ftrace (tracefs; kft.ko is not loaded)\n");
-	if (primed()) {
+	if (kft_kernel_primed()) {
 		if (kft_kernel_probe(&k, &err))
 			return kft_cli_fail("%s", err.msg);
 		uint64_t events = kft_kernel_cpu_stat(k.dir, (const char *const[]){ "entries:",
@@ -270,7 +219,7 @@ static int do_data(void)
 {
 	char *argv[] = { "log", (char *)kft_kernel_state_path("kft.data"), NULL };
 
-	if (primed() && do_stop())
+	if (kft_kernel_primed() && do_stop())
 		return 1;
 	if (access(argv[1], F_OK))
 		return kft_cli_fail("no kernel trace yet: config, prime, start, stop first");
@@ -318,8 +267,7 @@ static int do_data_from_boot(int argc, char **argv)
 		kft_config_release(&cfg);
 		return kft_cli_fail("%s", err.msg);
 	}
-	ret = kernel_take() || kft_cli_said(kft_trace_dir_prepare(dir, &err), &err) ||
-	      kft_cli_said(kft_trace_dir_write_run(dir, &cfg, true, 0, 0, &err), &err) ||
+	ret = kft_cli_said(kft_kernel_take_into(dir, &cfg, 0, say_line, NULL, &err), &err) ||
 	      kft_cli_said(kft_kernel_session_collect_boot(&k, dir, &cfg, &res, &err), &err);
 	if (!ret)
 		kernel_said(&res, dir, true);

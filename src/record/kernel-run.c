@@ -16,6 +16,7 @@
 #include "../kernel/session.h"
 #include "../symbols/elf-symtab.h"
 #include "kernel-run.h"
+#include "kernel-steps.h"
 #include "launch.h"
 #include "trace-dir.h"
 
@@ -58,20 +59,6 @@ static int write_kernel_info(const struct kft_kernel_run *r, const struct kft_ke
 }
 
 /* The kernel for this session, from a kft that died holding it too. */
-static int take_kernel(const struct kft_kernel_run *r, struct kft_error *err)
-{
-	char text[128];
-	pid_t left = 0;
-
-	if (kft_kernel_session_take(&left, err))
-		return -1;
-	if (left) {
-		kft_kernel_left_text(left, text, sizeof(text));
-		r->say(r->ctx, text);
-	}
-	return 0;
-}
-
 /* Wait for the child (or, without one, for the run to end); signals
  * that would end kft are noted and end the wait instead. */
 static void wait_run(struct kft_kernel *k, const struct kft_config *cfg, pid_t child,
@@ -149,9 +136,8 @@ int kft_kernel_run(const struct kft_kernel_run *r, int *status, struct kft_error
 	sigaddset(&sigs, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &sigs, &old);
 	/* the config is the kernel's; CMD's own calls are all recorded */
-	if (take_kernel(r, err) || kft_trace_dir_prepare(r->dir, err) ||
-	    kft_trace_dir_write_run(r->dir, cfg, true, r->compensate ? KFT_MODE_COMPENSATE : 0, 0,
-				    err) ||
+	if (kft_kernel_take_into(r->dir, cfg, r->compensate ? KFT_MODE_COMPENSATE : 0, r->say,
+				 r->ctx, err) ||
 	    kft_trace_dir_write(r->dir, "user-config", "begin\nend\n", 10, err) ||
 	    write_kernel_info(r, &k, "status = running\n", err))
 		goto out_sig;
