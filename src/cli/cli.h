@@ -42,6 +42,9 @@ int kft_cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * its error is said as kft_cli_fail() says one, and kft_cli_fail()'s 1 returned; else 0.
  * Steps chain with ||. */
 int kft_cli_said(int ret, const struct kft_error *err);
+/* A line a step below has for the user (its say callback), on stderr as
+ * kft_cli_fail says one; ctx unused. */
+void kft_cli_say(void *ctx, const char *line);
 
 /* Whether path is missing (and then says so, as every reader of a trace
  * does: with what to do); also names what else path may be (" or log"). */

@@ -55,13 +55,6 @@ static void kernel_said(const struct kft_kernel_result *res, const char *dir, bo
 	fprintf(stderr, "kft: %s\n", text);
 }
 
-/* A line a kernel step has for the user. */
-static void say_line(void *ctx, const char *line)
-{
-	(void)ctx;
-	fprintf(stderr, "kft: %s\n", line);
-}
-
 static int kernel_finish(struct kft_kernel *k, const char *dir, const struct kft_config *cfg,
 			 bool by_trigger)
 {
@@ -134,7 +127,7 @@ static int do_prime(void)
 	if (load_config(&cfg))
 		return 1;
 	ret = kft_cli_said(kft_kernel_prime(kft_kernel_state_path("kft.data"), &cfg,
-					    kft_kernel_state_path("config"), say_line, NULL, &err),
+					    kft_kernel_state_path("config"), kft_cli_say, NULL, &err),
 			   &err);
 	kft_config_release(&cfg);
 	return ret;
@@ -267,7 +260,7 @@ static int do_data_from_boot(int argc, char **argv)
 		kft_config_release(&cfg);
 		return kft_cli_fail("%s", err.msg);
 	}
-	ret = kft_cli_said(kft_kernel_take_into(dir, &cfg, 0, say_line, NULL, &err), &err) ||
+	ret = kft_cli_said(kft_kernel_take_into(dir, &cfg, 0, kft_cli_say, NULL, &err), &err) ||
 	      kft_cli_said(kft_kernel_session_collect_boot(&k, dir, &cfg, &res, &err), &err);
 	if (!ret)
 		kernel_said(&res, dir, true);

@@ -224,13 +224,6 @@ static void on_signal(int sig)
 	interrupted = 1;
 }
 
-/* A line kft_kernel_run has for the user. */
-static void say_line(void *ctx, const char *line)
-{
-	(void)ctx;
-	fprintf(stderr, "kft: %s\n", line);
-}
-
 /* kft record --kernel; cfg is released. */
 static int record_kernel(struct kft_config *cfg, const struct record_opts *o, int argc,
 			 char **argv)
@@ -238,7 +231,7 @@ static int record_kernel(struct kft_config *cfg, const struct record_opts *o, in
 	struct kft_kernel_run r = { .cfg = cfg, .config = o->config, .dir = o->dir,
 				    .compensate = o->compensate, .irqs = o->irqs,
 				    .switches = !o->no_switches, .argc = argc, .argv = argv,
-				    .say = say_line };
+				    .say = kft_cli_say };
 	struct kft_error err;
 	int status;
 

@@ -53,6 +53,12 @@ int kft_cli_fail(const char *fmt, ...)
 	return 1;
 }
 
+void kft_cli_say(void *ctx, const char *line)
+{
+	(void)ctx;
+	fprintf(stderr, "kft: %s\n", line);
+}
+
 int kft_cli_said(int ret, const struct kft_error *err)
 {
 	return ret ? kft_cli_fail("%s", err->msg) : 0;

@@ -12,6 +12,7 @@
 
 #include "../common/error.h"
 #include "../config/config.h"
+#include "kernel-steps.h"
 
 struct kft_kernel_run {
 	struct kft_config *cfg;		/* loaded, with the options' selections:
@@ -24,7 +25,7 @@ struct kft_kernel_run {
 	/* what the user is told on the way, a line at a time: notes, and
 	 * errors that cost the trace nothing (the info file, a restore
 	 * after the run) */
-	void (*say)(void *ctx, const char *line);
+	kft_say_fn say;
 	void *ctx;
 };
 

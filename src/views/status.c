@@ -10,6 +10,7 @@
 
 #include "../common/grow.h"
 #include "../common/process.h"
+#include "../analysis/compensation.h"
 #include "../config/config.h"
 #include "views.h"
 
@@ -147,6 +148,7 @@ static void print_running(FILE *out, const struct kft_trace *tr)
 void kft_view_status(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz)
 {
 	const struct kft_control *ctl = &tr->ctl;
+	struct kft_compensation comp = kft_compensation_of(ctl);
 	uint64_t entries = tr->nopen;
 	uint64_t at_ns;
 	size_t stacks = 0;	/* coroutines' logs: not threads of their own */
@@ -198,9 +200,8 @@ void kft_view_status(FILE *out, const struct kft_trace *tr, struct kft_symbolize
 		fprintf(out, "  hook cost %" PRIu64 " ns per call (%" PRIu64 " ns of it inside the "
 			"call's own time)%s\n", ctl->hook_cost_ns, ctl->hook_inside_ns,
 			(ctl->mode & KFT_MODE_COMPENSATE) ? ", taken out of durations" : "");
-	if (ctl->comp_taken_ps)
+	if (comp.known)
 		fprintf(out, "  compensation: each call less its hooks' own time and %.1f ns a stretch "
 			"of program between two hooks (its tries within %.1f ns either side), about "
-			"%.0f ns a nested call in all\n", (double)ctl->comp_gap_ps / 1000,
-			(double)ctl->comp_spread_ps / 1000, (double)ctl->comp_taken_ps / 1000);
+			"%.0f ns a nested call in all\n", comp.gap_ns, comp.spread_ns, comp.taken_ns);
 }
