@@ -235,9 +235,12 @@ struct patched {
 	uint8_t *slots;
 	size_t size;
 	bool written;			/* a jmp at least */
+	bool undone;			/* an int3 was undone in it, at ... */
+	uintptr_t undone_bias;		/* ... this bias (kft_dynamic_trap) */
 };
 static struct patched patched[MAX_PATCHED];
 static size_t npatched;
+static const void *plan_map;	/* the plan file, mapped for the image's life */
 
 /* Whether to is in e's slots. */
 static KFT_NOTRACE bool in_slots(const struct patched *e, uintptr_t to)
@@ -255,10 +258,53 @@ static bool planned;		/* the trace has a patch plan */
  * to resynchronise, the jmp's last four bytes, the first byte. A thread
  * that meets the int3 meanwhile goes on at the function's slot, as the
  * jmp would take it (kft_dynamic_trap); one that trapped before the jmp
- * was whole runs it anew. For that, the module being written.
+ * was whole runs it anew. One that woke before the int3s were there may
+ * be inside a function's first bytes: once they are, the sleepers awake
+ * are held too, and the int3 of a function one is inside is undone (a
+ * trap it caused runs the function's own first instruction anew). For
+ * that, the module being written.
  */
 static const struct module *writing;
 static const uint8_t *writing_slots;
+
+/* The index among funcs (n of them, by address) of the one patched at
+ * p, bias the image's; n if none is. */
+static KFT_NOTRACE size_t func_at(const struct kft_plan_func *funcs, size_t n, uintptr_t bias,
+				  uintptr_t p)
+{
+	size_t a = 0, b = n;
+
+	while (a < b) {
+		size_t mid = a + (b - a) / 2;
+
+		if (bias + funcs[mid].patch < p)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	return a < n && bias + funcs[a].patch == p ? a : n;
+}
+
+/* Whether p is a function's patch point whose int3 was undone, byte its
+ * own first byte again (a trap on it may be handled late, once the
+ * module is written). */
+static KFT_NOTRACE bool undone_at(uintptr_t p, uint8_t byte)
+{
+	size_t n = __atomic_load_n(&npatched, __ATOMIC_ACQUIRE);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct kft_plan_hdr *h;
+		size_t k;
+
+		if (!__atomic_load_n(&patched[i].undone, __ATOMIC_ACQUIRE))
+			continue;
+		h = (const struct kft_plan_hdr *)((const char *)plan_map + patched[i].at);
+		k = func_at(kft_plan_funcs(h), h->nfuncs, patched[i].undone_bias, p);
+		if (k < h->nfuncs && kft_plan_funcs(h)[k].orig[0] == byte)
+			return true;
+	}
+	return false;
+}
 
 KFT_NOTRACE uintptr_t kft_dynamic_trap(uintptr_t p)
 {
@@ -267,7 +313,7 @@ KFT_NOTRACE uintptr_t kft_dynamic_trap(uintptr_t p)
 	 * whole, and the byte read next is one) */
 	const struct module *m = __atomic_load_n(&writing, __ATOMIC_ACQUIRE);
 	uint8_t byte = __atomic_load_n(op, __ATOMIC_ACQUIRE);
-	size_t a, b, n;
+	size_t a, n;
 
 	if (byte == 0xe9) {
 		uintptr_t to = rel32_target(p + 1);
@@ -278,18 +324,12 @@ KFT_NOTRACE uintptr_t kft_dynamic_trap(uintptr_t p)
 				return p;	/* whole now: run it */
 		return 0;
 	}
-	if (!m || byte != 0xcc)
+	if (byte != 0xcc)
+		return undone_at(p, byte) ? p : 0;	/* its own instruction again: run it */
+	if (!m)
 		return 0;
-	for (a = 0, b = m->plan->nfuncs; a < b;) {
-		size_t mid = a + (b - a) / 2;
-
-		if (m->bias + m->funcs[mid].patch < p)
-			a = mid + 1;
-		else
-			b = mid;
-	}
-	if (a == m->plan->nfuncs || m->bias + m->funcs[a].patch != p ||
-	    !writing_slots[a * KFT_SLOT_SIZE])
+	a = func_at(m->funcs, m->plan->nfuncs, m->bias, p);
+	if (a == m->plan->nfuncs || !writing_slots[a * KFT_SLOT_SIZE])
 		return 0;
 	return (uintptr_t)(writing_slots + a * KFT_SLOT_SIZE);
 }
@@ -304,10 +344,36 @@ static KFT_NOTRACE bool to_write(const struct module *m, const struct kft_plan_f
 	return slot[0] && !f->by_callers && !held_in(held, p, p + f->orig_len);
 }
 
+/* The int3s written where a function is not to be written after all
+ * (all of them: all), its first byte put back: a thread there now runs
+ * its own instructions, one that trapped on the int3 runs them anew. */
+static KFT_NOTRACE void undo_int3s(const struct module *m, struct patched *e,
+				   const uint8_t *slots, const struct kft_held *held, bool all)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < m->plan->nfuncs; i++) {
+		const struct kft_plan_func *f = &m->funcs[i];
+		uint8_t *p = (uint8_t *)(m->bias + f->patch);
+
+		if (f->orig[0] == 0xcc || *p != 0xcc ||
+		    (!all && to_write(m, f, slots + i * KFT_SLOT_SIZE, held)))
+			continue;
+		if (!any) {
+			e->undone_bias = m->bias;
+			__atomic_store_n(&e->undone, true, __ATOMIC_RELEASE);
+			any = true;
+		}
+		__atomic_store_n(p, f->orig[0], __ATOMIC_RELEASE);
+	}
+	if (any)
+		kft_patch_sync_cores();
+}
+
 /* The jmps into the slots, written as kft_dynamic_trap expects where
  * threads may wake (live), else plainly; whether any was. */
-static KFT_NOTRACE bool write_jmps(const struct module *m, uint8_t *slots,
-				   const struct kft_held *held, bool live)
+static KFT_NOTRACE bool write_jmps(const struct module *m, struct patched *e, uint8_t *slots,
+				   struct kft_held *held, bool live)
 {
 	size_t n = m->plan->nfuncs;
 	bool any = false;
@@ -320,6 +386,16 @@ static KFT_NOTRACE bool write_jmps(const struct module *m, uint8_t *slots,
 				__atomic_store_n((uint8_t *)(m->bias + m->funcs[i].patch), 0xcc,
 						 __ATOMIC_RELEASE);
 		kft_patch_sync_cores();
+		/* a sleeper that woke before its int3 was there may have run
+		 * into a function's first bytes and stopped there: the
+		 * jmp's would be no instructions for it. Each awake is held
+		 * now, and a function one is inside is left as it was. */
+		if (kft_hold_woken(held)) {
+			undo_int3s(m, e, slots, held, true);
+			__atomic_store_n(&writing, NULL, __ATOMIC_RELEASE);
+			return false;
+		}
+		undo_int3s(m, e, slots, held, false);
 	}
 	for (size_t i = 0; i < n; i++) {
 		uint8_t *p = (uint8_t *)(m->bias + m->funcs[i].patch), *slot = slots + i * KFT_SLOT_SIZE;
@@ -387,7 +463,7 @@ static KFT_NOTRACE uint8_t *slots_for(const struct module *m, struct patched *e)
 static KFT_NOTRACE void patch_module(const struct module *m, struct patched *e, bool hold)
 {
 	static struct kft_held held_pcs;	/* (under dynamic_lock) */
-	const struct kft_held *held = NULL;
+	struct kft_held *held = NULL;
 	size_t n = m->plan->nfuncs, size = n * KFT_SLOT_SIZE;
 	uint8_t *slots;
 	bool live;
@@ -424,7 +500,7 @@ static KFT_NOTRACE void patch_module(const struct module *m, struct patched *e, 
 			kft_release_threads();
 		return;
 	}
-	e->written = write_jmps(m, slots, held, live);
+	e->written = write_jmps(m, e, slots, held, live);
 	/* the functions entered by their callers, through their slots */
 	for (size_t i = 0; i < m->plan->ncallers; i++) {
 		const struct kft_plan_caller *c = &m->callers[i];
@@ -602,6 +678,7 @@ static KFT_NOTRACE void patch_loaded(bool hold)
 		}
 	}
 	planned = true;
+	plan_map = map;
 	/* each module's plan: its header, its functions, their callers */
 	for (at = 0; at < map_size; at += block) {
 		m.plan = (const struct kft_plan_hdr *)((const char *)map + at);

@@ -7,7 +7,8 @@
  * every signal blocked, until it is let go. A thread asleep in a system
  * call is not signalled (its nanosleep or poll would end early, EINTR):
  * where it entered the kernel is noted instead, from /proc, and the
- * writer must allow for its waking (dynamic.c writes int3s first). The threads
+ * writer must allow for its waking (dynamic.c writes int3s first, then
+ * holds those that woke meanwhile: kft_hold_woken). The threads
  * are listed from /proc/self/task again until no new one is found.
  * kft's helper runs none of the program's code and is left alone; a
  * running thread that blocks SIGURG is looked at again (a thread being
@@ -44,6 +45,7 @@ static unsigned int nslots;	/* held_pc's slots the handlers took */
 static unsigned int nheld;	/* handlers that have noted their thread */
 static uintptr_t held_pc[KFT_HELD_MAX];	/* where the handlers found them */
 static uintptr_t asleep_pc[KFT_HELD_MAX];	/* where the sleepers entered the kernel */
+static int asleep_tid[KFT_HELD_MAX];
 static int seen[KFT_HELD_MAX];	/* the threads looked at */
 static size_t nseen, nsignalled, nasleep;
 
@@ -170,6 +172,27 @@ static KFT_NOTRACE bool was_seen(int tid)
 	return false;
 }
 
+/* Send thread tid the hold: 1, 0 if it has ended, -1. */
+static KFT_NOTRACE int signal_one(int tid)
+{
+	siginfo_t si;
+
+	/* (SIGURG is kft's from the first thread to hold: a program that
+	 * never has one keeps it as it was) */
+	if (kft_signal_own(HOLD_SIG, on_hold))
+		return -1;
+	memset(&si, 0, sizeof(si));
+	si.si_signo = HOLD_SIG;
+	si.si_code = SI_QUEUE;
+	si.si_pid = getpid();
+	si.si_uid = getuid();
+	si.si_value.sival_ptr = (void *)&holding;
+	if (syscall(SYS_rt_tgsigqueueinfo, getpid(), tid, HOLD_SIG, &si))
+		return errno == ESRCH ? 0 : -1;		/* 0: it ended */
+	nsignalled++;
+	return 1;
+}
+
 /* Hold each thread of the list not looked at yet (but this one and the
  * helper): how many were signalled, or -1 if one cannot be held;
  * *later: one blocks SIGURG now (as a thread being made does a moment),
@@ -186,7 +209,6 @@ static KFT_NOTRACE int signal_new(int dirfd, bool *later)
 		for (long at = 0; at < len;) {
 			const char *name = buf + at + 19;	/* linux_dirent64's d_name */
 			unsigned short reclen;
-			siginfo_t si;
 			uintptr_t pc;
 			int tid = 0;
 
@@ -208,27 +230,18 @@ static KFT_NOTRACE int signal_new(int dirfd, bool *later)
 				continue;
 			case ASLEEP:
 				seen[nseen++] = tid;
+				asleep_tid[nasleep] = tid;
 				asleep_pc[nasleep++] = pc;
 				continue;
 			}
 			seen[nseen++] = tid;
-			/* (SIGURG is kft's from the first thread to hold: a
-			 * program that never has one keeps it as it was) */
-			if (kft_signal_own(HOLD_SIG, on_hold))
-				return -1;
-			memset(&si, 0, sizeof(si));
-			si.si_signo = HOLD_SIG;
-			si.si_code = SI_QUEUE;
-			si.si_pid = getpid();
-			si.si_uid = getuid();
-			si.si_value.sival_ptr = (void *)&holding;
-			if (syscall(SYS_rt_tgsigqueueinfo, getpid(), tid, HOLD_SIG, &si)) {
-				if (errno == ESRCH)
-					continue;	/* it ended */
+			switch (signal_one(tid)) {
+			case 1:
+				added++;
+				break;
+			case -1:
 				return -1;
 			}
-			nsignalled++;
-			added++;
 		}
 	}
 	return len < 0 ? -1 : added;
@@ -253,6 +266,16 @@ static KFT_NOTRACE bool answered(int64_t deadline)
 		nanosleep(&nap, NULL);
 	}
 	return true;
+}
+
+/* Where the threads are, for the holder. */
+static KFT_NOTRACE void tell(struct kft_held *held)
+{
+	/* (nseen, at most KFT_HELD_MAX, counts both) */
+	memcpy(held->pc, held_pc, nsignalled * sizeof(held->pc[0]));
+	memcpy(held->pc + nsignalled, asleep_pc, nasleep * sizeof(held->pc[0]));
+	held->n = nsignalled + nasleep;
+	held->asleep = nasleep;
 }
 
 KFT_NOTRACE int kft_hold_threads(struct kft_held *held)
@@ -291,11 +314,35 @@ KFT_NOTRACE int kft_hold_threads(struct kft_held *held)
 		kft_release_threads();
 		return -1;
 	}
-	/* (nseen, at most KFT_HELD_MAX, counts both) */
-	memcpy(held->pc, held_pc, nsignalled * sizeof(held->pc[0]));
-	memcpy(held->pc + nsignalled, asleep_pc, nasleep * sizeof(held->pc[0]));
-	held->n = nsignalled + nasleep;
-	held->asleep = nasleep;
+	tell(held);
+	return 0;
+}
+
+KFT_NOTRACE int kft_hold_woken(struct kft_held *held)
+{
+	int64_t deadline = now_ns() + ANSWER_NS;
+	size_t still = 0;
+
+	for (size_t i = 0; i < nasleep; i++) {
+		uintptr_t pc;
+
+		switch (look_at(asleep_tid[i], &pc)) {
+		case GONE:
+			continue;
+		case ASLEEP:
+			asleep_tid[still] = asleep_tid[i];
+			asleep_pc[still++] = pc;
+			continue;
+		case UNHOLDABLE:
+			return -1;
+		}
+		if (signal_one(asleep_tid[i]) < 0)
+			return -1;
+	}
+	nasleep = still;
+	if (!answered(deadline))
+		return -1;
+	tell(held);
 	return 0;
 }
 

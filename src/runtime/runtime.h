@@ -371,6 +371,9 @@ struct kft_held {
 	uintptr_t pc[KFT_HELD_MAX];
 };
 int kft_hold_threads(struct kft_held *held) KFT_HIDDEN;
+/* Hold too the sleepers that have woken since (each now where a signal
+ * found it, in held as the others are): 0, or -1 if one cannot be. */
+int kft_hold_woken(struct kft_held *held) KFT_HIDDEN;
 void kft_release_threads(void) KFT_HIDDEN;
 
 /* prefault.c: the helper keeps the logs faulted in ahead */
