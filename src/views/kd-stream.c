@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../analysis/functable.h"
+#include "../analysis/nest.h"
 #include "../common/grow.h"
 #include "../common/heap.h"
 #include "../format/call-args.h"
@@ -34,11 +35,6 @@ struct held_root {
 	uint64_t seq;		/* held in this order: the stream's, on a tie */
 };
 
-struct open_call {
-	uint32_t depth;
-	bool irq;
-};
-
 struct stream {
 	struct tree_ctx tc;
 	struct kft_calltree names;	/* funcs only */
@@ -50,8 +46,7 @@ struct stream {
 	struct held_root *held;
 	size_t nheld, heldcap;
 	uint64_t nheld_ever;
-	struct open_call *open;
-	size_t nopen, opencap;
+	struct kft_nest nest;		/* the root being printed's open calls */
 	uint64_t base;
 	bool inherited;			/* fork children's inherited calls too */
 	bool mixes;			/* a thread traced in the kernel too */
@@ -194,13 +189,11 @@ static int hold(struct stream *s, size_t f, const struct kft_call *c, int64_t lo
 	return 0;
 }
 
-static int push_open(struct stream *s, uint32_t depth, bool irq)
+/* c opened in nest at level. */
+static int push_open(struct stream *s, struct kft_nest *nest, const struct kft_call *c,
+		     uint32_t level)
 {
-	if (room_for_one(s, (void **)&s->open, s->nopen, &s->opencap, sizeof(*s->open)))
-		return -1;
-	s->open[s->nopen].depth = depth;
-	s->open[s->nopen++].irq = irq;
-	return 0;
+	return kft_nest_push(nest, c, level) ? stream_oom(s) : 0;
 }
 
 /*
@@ -212,24 +205,20 @@ static int print_calls(struct stream *s, size_t f, bool hold_handlers)
 {
 	int64_t local;
 	const struct kft_call *c = next_call(s, f, &local);
-	uint32_t top = c->depth;
+	uint32_t top = c->depth, level;
 	uint32_t left_out = UINT32_MAX;	/* a handler's chain below this depth */
 
-	s->nopen = 0;
-	if (emit(s, c, local, 0) || push_open(s, c->depth, c->flags & KFT_REC_SIGNAL))
+	kft_nest_reset(&s->nest);
+	if (emit(s, c, local, 0) || push_open(s, &s->nest, c, 0))
 		return -1;
 	kft_thread_calls_skip(s->files[f]);
 	while ((c = next_call(s, f, &local)) && c->depth > top) {
-		bool irq = c->flags & KFT_REC_SIGNAL;
-
 		if (c->depth > left_out) {
 			kft_thread_calls_skip(s->files[f]);
 			continue;
 		}
 		left_out = UINT32_MAX;
-		while (s->nopen && s->open[s->nopen - 1].depth >= c->depth)
-			s->nopen--;
-		if (irq && s->nopen && !s->open[s->nopen - 1].irq) {
+		if (kft_nest_place(&s->nest, c, &level) == KFT_NEST_HANDLER) {
 			if (hold_handlers) {
 				if (hold(s, f, c, local))
 					return -1;
@@ -239,7 +228,7 @@ static int print_calls(struct stream *s, size_t f, bool hold_handlers)
 			}
 			continue;
 		}
-		if (emit(s, c, local, c->depth - top) || push_open(s, c->depth, irq))
+		if (emit(s, c, local, level) || push_open(s, &s->nest, c, level))
 			return -1;
 		kft_thread_calls_skip(s->files[f]);
 	}
@@ -308,7 +297,7 @@ static int stream_close(struct stream *s, int ret)
 	free(s->files);
 	free(s->heap);
 	free(s->held);
-	free(s->open);
+	kft_nest_free(&s->nest);
 	free(s->tc.lb.s);
 	free(s->tc.open_end);
 	kft_functable_done(&s->ft);
@@ -378,39 +367,20 @@ out:
 
 /* ---- -r: rows in the order of the call stream, streamed ---------------- */
 
-/* A call open in one thread file, as the tree nests it. */
-struct open_row {
-	uint32_t depth;			/* recorded */
-	uint32_t tree_depth;
-	bool irq;
-};
-
-struct row_stack {
-	struct open_row *rows;
-	size_t n, cap;
-};
-
-/* Its depth in the tree: under the open call just above it in its
- * thread, unless it starts a signal handler's chain (a root of its own). */
-static int tree_depth(struct stream *s, struct row_stack *st, const struct kft_call *c,
+/* Its depth in the tree, its thread file's calls open in st (a
+ * handler's chain a root of its own). */
+static int tree_depth(struct stream *s, struct kft_nest *st, const struct kft_call *c,
 		      uint32_t *depth)
 {
-	bool irq = c->flags & KFT_REC_SIGNAL;
-
-	while (st->n && st->rows[st->n - 1].depth >= c->depth)
-		st->n--;
-	*depth = st->n && !(irq && !st->rows[st->n - 1].irq) ? st->rows[st->n - 1].tree_depth + 1 : 0;
-	if (room_for_one(s, (void **)&st->rows, st->n, &st->cap, sizeof(*st->rows)))
-		return -1;
-	st->rows[st->n++] = (struct open_row){ c->depth, *depth, irq };
-	return 0;
+	kft_nest_place(st, c, depth);
+	return push_open(s, st, c, *depth);
 }
 
 int kft_view_kd_rows_stream(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
 			    const struct kft_kd_opts *o, struct kft_error *err)
 {
 	struct stream s = { .err = err };
-	struct row_stack *stacks = calloc(tr->nthreads ? tr->nthreads : 1, sizeof(*stacks));
+	struct kft_nest *stacks = calloc(tr->nthreads ? tr->nthreads : 1, sizeof(*stacks));
 	int ret = -1;
 
 	stream_init(&s, out, tr, sz, o);
@@ -438,7 +408,7 @@ int kft_view_kd_rows_stream(FILE *out, const struct kft_trace *tr, struct kft_sy
 	ret = 0;
 out:
 	for (size_t i = 0; stacks && i < tr->nthreads; i++)
-		free(stacks[i].rows);
+		kft_nest_free(&stacks[i]);
 	free(stacks);
 	return stream_close(&s, ret);
 }
@@ -469,7 +439,7 @@ static int64_t rel_entry(const struct stream *s, const struct kft_call *c)
 static int find_roots(struct interlace *il, const struct kft_trace *tr)
 {
 	struct stream *s = il->s;
-	struct row_stack *stacks = calloc(tr->nthreads ? tr->nthreads : 1, sizeof(*stacks));
+	struct kft_nest *stacks = calloc(tr->nthreads ? tr->nthreads : 1, sizeof(*stacks));
 	size_t cap = 0;
 	int ret = -1;
 
@@ -496,7 +466,7 @@ static int find_roots(struct interlace *il, const struct kft_trace *tr)
 	ret = 0;
 out:
 	for (size_t i = 0; i < tr->nthreads; i++)
-		free(stacks[i].rows);
+		kft_nest_free(&stacks[i]);
 	free(stacks);
 	return ret;
 }
@@ -543,9 +513,8 @@ static int print_chain(struct interlace *il, const struct root *r, char mark)
 	struct stream *s = il->s;
 	struct kft_thread_calls *tc = s->files[r->file];
 	uint64_t place = r->place;
-	uint32_t top = 0, left_out = UINT32_MAX;
-	struct open_call *open = NULL;	/* this chain's own: chains nest */
-	size_t nopen = 0, cap = 0;
+	uint32_t top = 0, left_out = UINT32_MAX, level = 0;
+	struct kft_nest open = { 0 };	/* this chain's own: chains nest */
 	bool first_row = true;
 	int ret = -1;
 
@@ -554,41 +523,34 @@ static int print_chain(struct interlace *il, const struct root *r, char mark)
 		struct kft_call here;
 		struct kft_node n;
 		int64_t local;
-		bool irq;
 
 		kft_thread_calls_seek_to(tc, place);
 		c = next_call(s, r->file, &local);
 		if (!c || (!first_row && c->depth <= top))
 			break;
 		place = kft_thread_calls_tell_next(tc);
-		irq = c->flags & KFT_REC_SIGNAL;
 		if (first_row) {
 			top = c->depth;
 		} else {
 			if (c->depth > left_out)
 				continue;
 			left_out = UINT32_MAX;
-			while (nopen && open[nopen - 1].depth >= c->depth)
-				nopen--;
-			if (irq && nopen && !open[nopen - 1].irq) {
+			if (kft_nest_place(&open, c, &level) == KFT_NEST_HANDLER) {
 				left_out = c->depth;	/* a handler: a chain of its own */
 				continue;
 			}
 		}
 		here = *c;
-		if (chains_before(il, rel_entry(s, &here)) ||
-		    room_for_one(s, (void **)&open, nopen, &cap, sizeof(*open)) ||
-		    to_node(s, &here, local, here.depth - top, &n))
+		if (chains_before(il, rel_entry(s, &here)) || push_open(s, &open, &here, level) ||
+		    to_node(s, &here, local, level, &n))
 			goto out;
-		kft_kd_tree_row(&s->tc, &n, here.depth - top, mark);
+		kft_kd_tree_row(&s->tc, &n, level, mark);
 		drop_node(&n);
-		open[nopen].depth = here.depth;
-		open[nopen++].irq = irq;
 		first_row = false;
 	}
 	ret = 0;
 out:
-	free(open);
+	kft_nest_free(&open);
 	return ret;
 }
 

@@ -11,6 +11,7 @@
 
 #include "analysis/compensation.h"
 #include "analysis/funcstats.h"
+#include "analysis/nest.h"
 #include "analysis/spooltree.h"
 
 /* the rows the tests give, as a log's */
@@ -304,6 +305,48 @@ static void test_stddev(void **state)
 	assert_true(kft_durs_stddev(&d, 0) == 0);
 }
 
+/* The nesting rule the trees share: recursion nests by depth, a signal
+ * handler met inside a program call starts a chain of its own (its calls,
+ * a handler inside it too, under it), and a call as deep as an open one
+ * closes it. */
+static void test_nest(void **state)
+{
+	/* main > f > f(recursion) ; handler h > g, a nested handler k ; f2 */
+	static const struct {
+		uint32_t depth;
+		bool irq;
+		enum kft_nest_place place;
+		uint32_t level;
+	} seq[] = {
+		{ 0, false, KFT_NEST_ROOT, 0 },	  { 1, false, KFT_NEST_CHILD, 1 },
+		{ 2, false, KFT_NEST_CHILD, 2 },  { 3, true, KFT_NEST_HANDLER, 0 },
+		{ 4, true, KFT_NEST_CHILD, 1 },	  { 5, true, KFT_NEST_CHILD, 2 },
+		{ 2, false, KFT_NEST_CHILD, 2 },  { 1, false, KFT_NEST_CHILD, 1 },
+		{ 0, false, KFT_NEST_ROOT, 0 },
+	};
+	struct kft_nest n = { 0 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(seq) / sizeof(seq[0]); i++) {
+		struct kft_call c = { .depth = seq[i].depth,
+				      .flags = seq[i].irq ? KFT_REC_SIGNAL : 0 };
+		uint32_t level = 99;
+
+		assert_int_equal(kft_nest_place(&n, &c, &level), seq[i].place);
+		assert_int_equal(level, seq[i].level);
+		/* a handler's chain is a tree of its own: its root at 0 */
+		assert_int_equal(kft_nest_push(&n, &c, level), 0);
+	}
+	kft_nest_reset(&n);
+	{
+		struct kft_call c = { .depth = 7 };
+		uint32_t level;
+
+		assert_int_equal(kft_nest_place(&n, &c, &level), KFT_NEST_ROOT);
+	}
+	kft_nest_free(&n);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -315,6 +358,7 @@ int main(void)
 		cmocka_unit_test(test_rounding_tolerance),
 		cmocka_unit_test(test_compensation),
 		cmocka_unit_test(test_stddev),
+		cmocka_unit_test(test_nest),
 	};
 
 	return cmocka_run_group_tests_name("analysis", tests, NULL, teardown);
