@@ -14,10 +14,10 @@
 #include <string.h>
 
 #include "../common/grow.h"
-#include "../format/kernel-parents.h"
 #include "../format/thread-walk.h"
 #include "funcstats-trace.h"
 #include "functable.h"
+#include "kernel-parents.h"
 
 /* A program call's kernel children's time, found before the walks. */
 struct kernel_time {

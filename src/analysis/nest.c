@@ -9,13 +9,13 @@ enum kft_nest_place kft_nest_place(struct kft_nest *n, const struct kft_call *c,
 {
 	const struct kft_nest_open *top;
 
-	while (n->n && n->open[n->n - 1].depth >= c->depth)
+	while (n->n && n->open[n->n - 1].call.depth >= c->depth)
 		n->n--;
 	*level = 0;
 	if (!n->n)
 		return KFT_NEST_ROOT;
 	top = &n->open[n->n - 1];
-	if ((c->flags & KFT_REC_SIGNAL) && !top->irq)
+	if ((c->flags & KFT_REC_SIGNAL) && !(top->call.flags & KFT_REC_SIGNAL))
 		return KFT_NEST_HANDLER;
 	*level = top->level + 1;
 	return KFT_NEST_CHILD;
@@ -25,7 +25,7 @@ int kft_nest_push(struct kft_nest *n, const struct kft_call *c, uint32_t level)
 {
 	if (kft_grow((void **)&n->open, n->n, &n->cap, sizeof(*n->open), 32))
 		return -1;
-	n->open[n->n++] = (struct kft_nest_open){ c->depth, level, c->flags & KFT_REC_SIGNAL };
+	n->open[n->n++] = (struct kft_nest_open){ *c, level };
 	return 0;
 }
 

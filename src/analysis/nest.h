@@ -18,9 +18,8 @@
 #include "../format/reader.h"
 
 struct kft_nest_open {
-	uint32_t depth;		/* as the stream gives it */
+	struct kft_call call;	/* its depth as the stream gives it */
 	uint32_t level;		/* in its tree: 0 at a root */
-	bool irq;		/* a signal handler's call */
 };
 
 struct kft_nest {
@@ -42,6 +41,27 @@ enum kft_nest_place kft_nest_place(struct kft_nest *n, const struct kft_call *c,
 
 /* c opened at level: 0, or -1 out of memory. */
 int kft_nest_push(struct kft_nest *n, const struct kft_call *c, uint32_t level);
+
+/* The innermost call open, or NULL. */
+static inline const struct kft_nest_open *kft_nest_top(const struct kft_nest *n)
+{
+	return n->n ? &n->open[n->n - 1] : NULL;
+}
+
+/* The innermost call open if c, next in its thread, is not inside it
+ * (c closes it: take it with kft_nest_pop), else NULL. */
+static inline const struct kft_nest_open *kft_nest_closes(const struct kft_nest *n,
+							  const struct kft_call *c)
+{
+	const struct kft_nest_open *top = kft_nest_top(n);
+
+	return top && top->call.depth >= c->depth ? top : NULL;
+}
+
+static inline void kft_nest_pop(struct kft_nest *n)
+{
+	n->n--;
+}
 
 /* Every call closed, for another thread or chain. */
 static inline void kft_nest_reset(struct kft_nest *n)

@@ -90,8 +90,10 @@ static int nest_kernel_call(struct kft_calls *cs, struct kft_call *c)
 	if (c->flags & KFT_REC_KERNEL) {
 		while (u->top && u->stack[u->top - 1].end <= c->entry_ns)
 			u->top--;
-		if (u->top)
+		if (u->top) {
 			c->depth += u->stack[u->top - 1].depth + 1;
+			c->flags |= KFT_CALL_UNDER_PROGRAM;
+		}
 		if (u->session)
 			c->session = u->session;	/* one call tree per thread */
 		return 0;

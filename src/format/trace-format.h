@@ -396,6 +396,9 @@ struct kft_frame {
  * when it began, its parent's (a row KFT_DUR_INHERITED): views draw the
  * child's calls under it, and count it with the parent's. */
 #define KFT_CALL_INHERITED	(1U << 27)
+/* Readers only: a kernel call the call stream put under the program call
+ * that made it (calls.h): its parent is the call open one less deep. */
+#define KFT_CALL_UNDER_PROGRAM	(1U << 28)
 
 /* A function and the return address it was called from: records name
  * one by its index in the thread file's site table. */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../analysis/nest.h"
 #include "../format/call-args.h"
 #include "ftrace.h"
 #include "put.h"
@@ -51,11 +52,6 @@ static char *graph_start(char *p, uint32_t tid, int64_t dur_ns, unsigned int ind
 	p = kft_put_str(p, " |  ", 0);
 	return kft_put_blanks(p, (int)indent);
 }
-
-struct open_call {
-	struct kft_call call;
-	unsigned int indent;
-};
 
 /* A call's saved arguments and return value as text (empty: none). */
 struct call_text {
@@ -120,27 +116,27 @@ static char *line_for(struct line *l, unsigned int indent)
 	return bigger;
 }
 
-static int close_call(FILE *out, const struct kft_trace *tr, const struct open_call *oc,
-		      struct kft_symbolizer *sz, struct line *l)
+static int close_call(FILE *out, const struct kft_trace *tr, const struct kft_call *c,
+		      unsigned int indent, struct kft_symbolizer *sz, struct line *l)
 {
-	char name[NAME_MAX_LEN], *line = line_for(l, oc->indent), *p = line;
+	char name[NAME_MAX_LEN], *line = line_for(l, indent), *p = line;
 	struct call_text t;
 
 	if (!line)
 		return -1;
-	kft_symbol_text(sz, kft_symbolizer_image(sz, oc->call.map_session, oc->call.entry_ns),
-			oc->call.func, false, name, sizeof(name));
-	call_text(tr, &oc->call, &t);
-	p = graph_start(p, oc->call.tid, oc->call.dur_ns, oc->indent);
+	kft_symbol_text(sz, kft_symbolizer_image(sz, c->map_session, c->entry_ns), c->func, false,
+			name, sizeof(name));
+	call_text(tr, c, &t);
+	p = graph_start(p, c->tid, c->dur_ns, indent);
 	p = kft_put_str(p, "} /* ", 0);
 	p = kft_put_str(p, name, 0);
-	if (t.ret[0] && oc->call.dur_ns >= 0) {
+	if (t.ret[0] && c->dur_ns >= 0) {
 		p = kft_put_str(p, " = ", 0);
 		p = kft_put_str(p, t.ret, 0);
 	}
-	p = kft_put_str(p, oc->call.flags & KFT_CALL_INHERITED ? ": inherited */\n"
-			   : oc->call.dur_ns == -1		? ": unfinished */\n"
-								: " */\n",
+	p = kft_put_str(p, c->flags & KFT_CALL_INHERITED ? ": inherited */\n"
+			   : c->dur_ns == -1		? ": unfinished */\n"
+							: " */\n",
 			0);
 	fwrite(line, 1, (size_t)(p - line), out);
 	return 0;
@@ -256,10 +252,9 @@ void kft_view_ftrace_mark(FILE *out, const struct kft_trace *tr, const struct kf
 static int print_graph(FILE *out, struct by_thread *bt, struct kft_symbolizer *sz,
 		       struct kft_error *err)
 {
-	struct open_call *stack = NULL;
+	struct kft_nest open = { 0 };	/* the calls open that opened a row */
 	struct offcpu_cursor oc = { 0 };
 	struct mark_cursor mc = { 0 };
-	size_t top = 0, cap = 0;
 	struct kft_call prev, c, next;
 	bool have_prev = false, have = kft_ftrace_next_call(bt, &c), have_next;
 	struct line l = { 0 };
@@ -269,6 +264,7 @@ static int print_graph(FILE *out, struct by_thread *bt, struct kft_symbolizer *s
 	for (; have; prev = c, c = next, have = have_next) {
 		bool first = !have_prev, new_thread, parent;
 		char name[NAME_MAX_LEN], *line, *p;
+		const struct kft_nest_open *e;
 		struct call_text t;
 
 		have_next = kft_ftrace_next_call(bt, &next);
@@ -276,15 +272,16 @@ static int print_graph(FILE *out, struct by_thread *bt, struct kft_symbolizer *s
 		if (c.dur_ns == -2)
 			continue;	/* stack watch chains belong to `kft log` */
 		new_thread = !first && !same_thread(&c, &prev);
-		while (top && (new_thread || stack[top - 1].call.depth >= c.depth)) {
-			const struct kft_call *e = &stack[top - 1].call;
+		while ((e = new_thread ? kft_nest_top(&open) : kft_nest_closes(&open, &c))) {
+			unsigned int indent = (unsigned int)(2 * (open.n - 1));
 
-			if (e->dur_ns >= 0 &&
-			    put_comments(out, &oc, &mc, e->entry_ns + (uint64_t)e->dur_ns,
-					 stack[top - 1].indent + 2, &l))
+			if (e->call.dur_ns >= 0 &&
+			    put_comments(out, &oc, &mc, e->call.entry_ns + (uint64_t)e->call.dur_ns,
+					 indent + 2, &l))
 				goto oom;
-			if (close_call(out, bt->tr, &stack[--top], sz, &l))
+			if (close_call(out, bt->tr, &e->call, indent, sz, &l))
 				goto oom;
+			kft_nest_pop(&open);
 		}
 		if (new_thread) {
 			if (put_comments(out, &oc, &mc, UINT64_MAX, 0, &l))
@@ -293,7 +290,7 @@ static int print_graph(FILE *out, struct by_thread *bt, struct kft_symbolizer *s
 		}
 		offcpu_follow(&oc, bt->tr, bt->switches, &c);
 		mark_follow(&mc, bt->tr, &c);
-		if (put_comments(out, &oc, &mc, c.entry_ns, (unsigned int)(2 * top), &l))
+		if (put_comments(out, &oc, &mc, c.entry_ns, (unsigned int)(2 * open.n), &l))
 			goto oom;
 		/* a call its thread left the CPU in, or made a marker in, opens,
 		 * to show where */
@@ -306,39 +303,28 @@ static int print_graph(FILE *out, struct by_thread *bt, struct kft_symbolizer *s
 		kft_symbol_text(sz, kft_symbolizer_image(sz, c.map_session, c.entry_ns), c.func, false,
 				name, sizeof(name));
 		call_text(bt->tr, &c, &t);
-		if (!(line = line_for(&l, (unsigned int)(2 * top))))
+		if (!(line = line_for(&l, (unsigned int)(2 * open.n))))
 			goto oom;
-		p = graph_start(line, c.tid, parent ? -1 : c.dur_ns, (unsigned int)(2 * top));
+		p = graph_start(line, c.tid, parent ? -1 : c.dur_ns, (unsigned int)(2 * open.n));
 		p = put_call(p, name, &t, &c, !parent);
 		fwrite(line, 1, (size_t)(p - line), out);
-		if (!parent)
-			continue;
-		if (top == cap) {
-			struct open_call *bigger;
-
-			cap = cap ? 2 * cap : 64;
-			bigger = realloc(stack, cap * sizeof(*stack));
-			if (!bigger)
-				goto oom;
-			stack = bigger;
-		}
-		stack[top].call = c;
-		stack[top].indent = (unsigned int)(2 * top);
-		top++;
+		if (parent && kft_nest_push(&open, &c, (uint32_t)open.n))
+			goto oom;
 	}
-	while (top) {
-		const struct kft_call *e = &stack[top - 1].call;
+	for (const struct kft_nest_open *e; (e = kft_nest_top(&open)); kft_nest_pop(&open)) {
+		unsigned int indent = (unsigned int)(2 * (open.n - 1));
 
-		if (put_comments(out, &oc, &mc, e->dur_ns >= 0 ? e->entry_ns + (uint64_t)e->dur_ns
-								: UINT64_MAX,
-				 stack[top - 1].indent + 2, &l) ||
-		    close_call(out, bt->tr, &stack[--top], sz, &l))
+		if (put_comments(out, &oc, &mc,
+				 e->call.dur_ns >= 0 ? e->call.entry_ns + (uint64_t)e->call.dur_ns
+						     : UINT64_MAX,
+				 indent + 2, &l) ||
+		    close_call(out, bt->tr, &e->call, indent, sz, &l))
 			goto oom;
 	}
 	if (put_comments(out, &oc, &mc, UINT64_MAX, 0, &l))
 		goto oom;
 out:
-	free(stack);
+	kft_nest_free(&open);
 	free(l.buf);
 	return ret;
 oom:

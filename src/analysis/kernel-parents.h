@@ -4,14 +4,14 @@
  * (kft record --kernel with an instrumented program), each kernel call
  * the kernel logged with no parent of its own runs under the innermost
  * program call open when it began: that call made it (a system call).
- * The views that read each thread file alone learn those pairs here,
- * found as kft_calls nests them, in one pass over the merged stream that
- * holds only the program calls open.
+ * The call stream puts it there (KFT_CALL_UNDER_PROGRAM); the views that
+ * read each thread file alone learn those pairs here, in one pass over
+ * the stream that keeps each thread's open calls (nest.h).
  */
 #ifndef KFT_KERNEL_PARENTS_H
 #define KFT_KERNEL_PARENTS_H
 
-#include "calls.h"
+#include "../format/calls.h"
 
 /* parent: the program call, as its thread file has it (its depth, its
  * process image); child: the kernel call. 0 to go on, -1 to stop. */
