@@ -11,24 +11,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../analysis/nest.h"
 #include "../common/addrmap.h"
 #include "../common/grow.h"
 #include "export-common.h"
 #include "flame-svg.h"
 #include "flame.h"
 
-struct open_box {
-	uint64_t end;
-	uint32_t depth;		/* as the stream gives it */
-};
-
 struct lane {
 	uint32_t pid, tid, coroutine;
 	bool irq;
 	uint32_t rows;		/* levels drawn (the first pass) */
 	double top;		/* y of its label */
-	struct open_box *open;
-	size_t nopen, cap;
+	struct kft_nest open;	/* its boxes open */
 };
 
 struct chart {
@@ -65,17 +60,34 @@ static struct lane *lane_of(struct chart *ch, const struct kft_call *c)
 	return l;
 }
 
-/* The level of a call at entry `at` in lane l: its calls still open that
- * hold it (by depth, and by time where a lost exit left one open). */
-static int level_of(struct lane *l, uint64_t at, uint64_t end, uint32_t depth, uint32_t *level)
+/* Call c's box: from *at, *dur long, within the width. */
+static void box_of(const struct chart *ch, const struct kft_call *c, uint64_t *at, uint64_t *dur)
 {
-	while (l->nopen && (l->open[l->nopen - 1].depth >= depth || l->open[l->nopen - 1].end < at))
-		l->nopen--;
-	if (kft_grow((void **)&l->open, l->nopen, &l->cap, sizeof(*l->open), 32))
-		return -1;
-	*level = (uint32_t)l->nopen;
-	l->open[l->nopen++] = (struct open_box){ end, depth };
-	return 0;
+	*at = kft_export_entry(&ch->x, c);
+	*dur = kft_export_duration(&ch->x, c);
+	if (*at > ch->span)
+		*at = ch->span;	/* past the run's end: at its edge */
+	if (*dur > ch->span - *at)
+		*dur = ch->span - *at;
+}
+
+/* The level of call c, its box at `at`, in lane l: its boxes still open
+ * that hold it (by depth, and by time where a lost exit left one open). */
+static int level_of(struct chart *ch, struct lane *l, const struct kft_call *c, uint64_t at,
+		    uint32_t *level)
+{
+	const struct kft_nest_open *top;
+
+	while ((top = kft_nest_top(&l->open))) {
+		uint64_t top_at, top_dur;
+
+		box_of(ch, &top->call, &top_at, &top_dur);
+		if (top->call.depth < c->depth && top_at + top_dur >= at)
+			break;
+		kft_nest_pop(&l->open);
+	}
+	*level = (uint32_t)l->open.n;
+	return kft_nest_push(&l->open, c, *level);
 }
 
 /* One pass over the calls: lanes and their rows, or (draw) the boxes. */
@@ -90,7 +102,7 @@ static int pass(struct chart *ch, bool draw, struct kft_export_result *res,
 	if (!draw)
 		ch->x.total = 2 * kft_calls_total(cs);	/* progress over both passes */
 	for (size_t i = 0; i < ch->nlanes; i++)
-		ch->lanes[i].nopen = 0;
+		kft_nest_reset(&ch->lanes[i].open);
 	while (kft_calls_next(cs, &c) > 0) {
 		uint64_t at, dur;
 		struct lane *l;
@@ -103,16 +115,11 @@ static int pass(struct chart *ch, bool draw, struct kft_export_result *res,
 			res->calls += !(c.flags & KFT_CALL_INHERITED);
 		if (kft_export_func(&ch->x, &c, &f))
 			goto oom;
-		at = kft_export_entry(&ch->x, &c);
-		dur = kft_export_duration(&ch->x, &c);
-		if (at > ch->span)
-			at = ch->span;	/* past the run's end: at its edge */
-		if (dur > ch->span - at)
-			dur = ch->span - at;
+		box_of(ch, &c, &at, &dur);
 		if (!kft_export_kept(&ch->x, &c, f) || (double)dur * ch->px_per_ns < MIN_PX)
 			continue;	/* and what it called, narrower still */
 		l = lane_of(ch, &c);
-		if (!l || level_of(l, at, at + dur, c.depth, &level))
+		if (!l || level_of(ch, l, &c, at, &level))
 			goto oom;
 		if (!draw) {
 			if (level + 1 > l->rows)
@@ -179,7 +186,7 @@ int kft_view_flame_chart(FILE *out, const struct kft_trace *tr, struct kft_symbo
 	ret = ferror(out) ? kft_error_set(err, "write error") : 0;
 out:
 	for (size_t i = 0; i < ch.nlanes; i++)
-		free(ch.lanes[i].open);
+		kft_nest_free(&ch.lanes[i].open);
 	free(ch.lanes);
 	kft_addrmap_free(&ch.by_thread);
 	kft_export_end(&ch.x);

@@ -5,13 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/grow.h"
+#include "../analysis/nest.h"
 #include "stats.h"
-
-struct open_call {
-	uint32_t func, depth;
-	uint64_t end;
-};
 
 static void put_call(FILE *out, const struct kft_stats *st, const struct kft_call *c, uint32_t f,
 		     uint64_t at)
@@ -31,8 +26,8 @@ int kft_stats_print_gap(FILE *out, const struct kft_stats *st, const struct kft_
 {
 	uint64_t from = s->longest.from_ns, to = s->longest.to_ns, outer_end = 0, more = 0;
 	struct export_ctx *x = (struct export_ctx *)&st->x;
-	struct open_call *open = NULL;
-	size_t *idx, nidx = 0, nopen = 0, cap = 0, shown = 0;
+	struct kft_nest open = { 0 };	/* the program's calls open */
+	size_t *idx, nidx = 0, shown = 0;
 	bool inside_said = false;
 	struct kft_calls *cs;
 	struct kft_call c;
@@ -65,25 +60,29 @@ int kft_stats_print_gap(FILE *out, const struct kft_stats *st, const struct kft_
 			goto oom;
 		end = at + kft_export_duration(x, &c);
 		if (!(c.flags & KFT_REC_SIGNAL))
-			while (nopen && open[nopen - 1].depth >= c.depth)
-				nopen--;
+			while (kft_nest_closes(&open, &c))
+				kft_nest_pop(&open);
 		if (at < from) {
 			if (c.flags & KFT_REC_SIGNAL)
 				continue;
-			if (kft_grow((void **)&open, nopen, &cap, sizeof(*open), 32))
+			if (kft_nest_push(&open, &c, (uint32_t)open.n))
 				goto oom;
-			open[nopen++] = (struct open_call){ f, c.depth, end };
 			continue;
 		}
 		if (!inside_said) {
 			/* the calls the thread was in all through the gap */
 			bool any = false;
 
-			for (size_t i = 0; i < nopen; i++) {
-				if (open[i].end < to)
+			for (size_t i = 0; i < open.n; i++) {
+				const struct kft_call *o = &open.open[i].call;
+				uint32_t of;
+
+				if (kft_export_entry(x, o) + kft_export_duration(x, o) < to)
 					continue;
+				if (kft_export_func(x, o, &of))
+					goto oom;
 				fprintf(out, "%s%s", any ? " > " : "  inside: ",
-					x->names.funcs[open[i].func].name);
+					x->names.funcs[of].name);
 				any = true;
 			}
 			if (any)
@@ -108,7 +107,7 @@ oom:
 	kft_error_set(err, "out of memory");
 out:
 	kft_calls_close(cs);
-	free(open);
+	kft_nest_free(&open);
 	free(idx);
 	return ret;
 }
