@@ -56,7 +56,7 @@ int kft_kernel_parents(const struct kft_trace *tr, kft_kernel_parent_fn fn, void
 		if ((c.flags & KFT_CALL_UNDER_PROGRAM) && kft_nest_top(n) &&
 		    fn(ctx, &kft_nest_top(n)->call, &c))
 			ret = kft_error_set(err, "out of memory");
-		else if (kft_nest_push(n, &c, level))
+		else if (!kft_nest_push(n, &c, level))
 			ret = kft_error_set(err, "out of memory");
 	}
 	for (size_t i = 0; i < ts.n; i++)

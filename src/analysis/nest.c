@@ -21,12 +21,13 @@ enum kft_nest_place kft_nest_place(struct kft_nest *n, const struct kft_call *c,
 	return KFT_NEST_CHILD;
 }
 
-int kft_nest_push(struct kft_nest *n, const struct kft_call *c, uint32_t level)
+struct kft_nest_open *kft_nest_push(struct kft_nest *n, const struct kft_call *c,
+				    uint32_t level)
 {
 	if (kft_grow((void **)&n->open, n->n, &n->cap, sizeof(*n->open), 32))
-		return -1;
-	n->open[n->n++] = (struct kft_nest_open){ *c, level };
-	return 0;
+		return NULL;
+	n->open[n->n] = (struct kft_nest_open){ .call = *c, .level = level };
+	return &n->open[n->n++];
 }
 
 void kft_nest_free(struct kft_nest *n)

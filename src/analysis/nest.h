@@ -20,6 +20,10 @@
 struct kft_nest_open {
 	struct kft_call call;	/* its depth as the stream gives it */
 	uint32_t level;		/* in its tree: 0 at a root */
+	/* the view's own, zeroed when pushed */
+	uint32_t tag;
+	bool mark;
+	uint64_t acc;
 };
 
 struct kft_nest {
@@ -39,8 +43,9 @@ enum kft_nest_place {
 enum kft_nest_place kft_nest_place(struct kft_nest *n, const struct kft_call *c,
 				   uint32_t *level);
 
-/* c opened at level: 0, or -1 out of memory. */
-int kft_nest_push(struct kft_nest *n, const struct kft_call *c, uint32_t level);
+/* c opened at level: it, or NULL out of memory. */
+struct kft_nest_open *kft_nest_push(struct kft_nest *n, const struct kft_call *c,
+				    uint32_t level);
 
 /* The innermost call open, or NULL. */
 static inline const struct kft_nest_open *kft_nest_top(const struct kft_nest *n)

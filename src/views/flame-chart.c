@@ -87,7 +87,7 @@ static int level_of(struct chart *ch, struct lane *l, const struct kft_call *c, 
 		kft_nest_pop(&l->open);
 	}
 	*level = (uint32_t)l->open.n;
-	return kft_nest_push(&l->open, c, *level);
+	return kft_nest_push(&l->open, c, *level) ? 0 : -1;
 }
 
 /* One pass over the calls: lanes and their rows, or (draw) the boxes. */

@@ -308,7 +308,7 @@ static int print_graph(FILE *out, struct by_thread *bt, struct kft_symbolizer *s
 		p = graph_start(line, c.tid, parent ? -1 : c.dur_ns, (unsigned int)(2 * open.n));
 		p = put_call(p, name, &t, &c, !parent);
 		fwrite(line, 1, (size_t)(p - line), out);
-		if (parent && kft_nest_push(&open, &c, (uint32_t)open.n))
+		if (parent && !kft_nest_push(&open, &c, (uint32_t)open.n))
 			goto oom;
 	}
 	for (const struct kft_nest_open *e; (e = kft_nest_top(&open)); kft_nest_pop(&open)) {

@@ -193,7 +193,7 @@ static int hold(struct stream *s, size_t f, const struct kft_call *c, int64_t lo
 static int push_open(struct stream *s, struct kft_nest *nest, const struct kft_call *c,
 		     uint32_t level)
 {
-	return kft_nest_push(nest, c, level) ? stream_oom(s) : 0;
+	return kft_nest_push(nest, c, level) ? 0 : stream_oom(s);
 }
 
 /*

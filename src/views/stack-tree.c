@@ -2,21 +2,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../analysis/nest.h"
 #include "../common/grow.h"
 #include "stack-tree.h"
 
-struct frame {
-	uint32_t depth;		/* as the stream gives it */
-	uint32_t node;		/* its stack's node; its kept parent's if not kept */
-	bool kept, irq;
-	bool inherited;		/* a fork child's: a stack's start, its time the
-				 * parent's */
-	uint64_t dur, acc;	/* acc: its kept children's time */
-};
-
+/* A thread's calls open: each one's tag is its stack's node (its kept
+ * parent's if not kept), mark whether it is kept, acc its kept children's
+ * time. A fork child's inherited call is a stack's start, its time the
+ * parent's. */
 struct stack_thread {
-	struct frame *v;
-	size_t n, cap;
+	struct kft_nest open;
 };
 
 static int node_of(struct stack_tree *fd, uint32_t parent, uint32_t func, uint32_t *node)
@@ -59,23 +54,27 @@ static struct stack_thread *thread_of(struct stack_tree *fd, const struct kft_ca
 }
 
 /* A call leaves its thread's stack: its time goes to its stack. */
-static void settle(struct stack_tree *fd, const struct frame *f)
+static void settle(struct stack_tree *fd, struct kft_nest *open)
 {
-	if (!f->kept || f->inherited)
-		return;
-	fd->nodes[f->node].ns += fd->x.o->self ? (f->dur > f->acc ? f->dur - f->acc : 0) : f->dur;
-	fd->nodes[f->node].calls++;
+	const struct kft_nest_open *f = kft_nest_top(open);
+	uint64_t dur = kft_export_duration(&fd->x, &f->call);
+
+	if (f->mark && !(f->call.flags & KFT_CALL_INHERITED)) {
+		fd->nodes[f->tag].ns += fd->x.o->self ? (dur > f->acc ? dur - f->acc : 0) : dur;
+		fd->nodes[f->tag].calls++;
+	}
+	kft_nest_pop(open);
 }
 
 /* The innermost kept call open under which c goes, or NULL. */
-static struct frame *kept_parent(struct stack_thread *t, bool irq)
+static struct kft_nest_open *kept_parent(struct kft_nest *open, bool irq)
 {
-	for (size_t i = t->n; i-- > 0;) {
+	for (size_t i = open->n; i-- > 0;) {
 		/* a signal handler's chain is a stack of its own */
-		if (irq && !t->v[i].irq)
+		if (irq && !(open->open[i].call.flags & KFT_REC_SIGNAL))
 			return NULL;
-		if (t->v[i].kept)
-			return &t->v[i];
+		if (open->open[i].mark)
+			return &open->open[i];
 	}
 	return NULL;
 }
@@ -83,33 +82,27 @@ static struct frame *kept_parent(struct stack_thread *t, bool irq)
 static int one_call(struct stack_tree *fd, const struct kft_call *c)
 {
 	struct stack_thread *t = thread_of(fd, c);
-	bool irq = c->flags & KFT_REC_SIGNAL;
-	struct frame f = { c->depth,
-			   0,
-			   false,
-			   irq,
-			   c->flags & KFT_CALL_INHERITED,
-			   kft_export_duration(&fd->x, c),
-			   0 },
-		     *parent;
-	uint32_t func;
+	struct kft_nest_open *parent, *f;
+	uint32_t func, node;
+	bool kept;
 
 	if (!t || kft_export_func(&fd->x, c, &func))
 		return -1;
-	while (t->n && t->v[t->n - 1].depth >= c->depth)
-		settle(fd, &t->v[--t->n]);
-	parent = kept_parent(t, irq);
-	f.kept = kft_export_kept(&fd->x, c, func);
-	f.node = parent ? parent->node : 0;
-	if (f.kept) {
-		if (node_of(fd, f.node, func, &f.node))
+	while (kft_nest_closes(&t->open, c))
+		settle(fd, &t->open);
+	parent = kept_parent(&t->open, c->flags & KFT_REC_SIGNAL);
+	kept = kft_export_kept(&fd->x, c, func);
+	node = parent ? parent->tag : 0;
+	if (kept) {
+		if (node_of(fd, node, func, &node))
 			return -1;
 		if (parent)
-			parent->acc += f.dur;
+			parent->acc += kft_export_duration(&fd->x, c);
 	}
-	if (kft_grow((void **)&t->v, t->n, &t->cap, sizeof(*t->v), 64))
+	if (!(f = kft_nest_push(&t->open, c, (uint32_t)t->open.n)))
 		return -1;
-	t->v[t->n++] = f;
+	f->tag = node;
+	f->mark = kept;
 	return 0;
 }
 
@@ -138,8 +131,8 @@ int kft_stack_tree_build(struct stack_tree *st, const struct kft_trace *tr,
 		}
 	}
 	for (size_t i = 0; i < st->nthreads; i++)
-		while (st->threads[i].n)
-			settle(st, &st->threads[i].v[--st->threads[i].n]);
+		while (kft_nest_top(&st->threads[i].open))
+			settle(st, &st->threads[i].open);
 	ret = 0;
 out:
 	kft_calls_close(cs);
@@ -149,7 +142,7 @@ out:
 void kft_stack_tree_free(struct stack_tree *st)
 {
 	for (size_t i = 0; i < st->nthreads; i++)
-		free(st->threads[i].v);
+		kft_nest_free(&st->threads[i].open);
 	free(st->threads);
 	free(st->nodes);
 	kft_addrmap_free(&st->at);

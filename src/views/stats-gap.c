@@ -65,7 +65,7 @@ int kft_stats_print_gap(FILE *out, const struct kft_stats *st, const struct kft_
 		if (at < from) {
 			if (c.flags & KFT_REC_SIGNAL)
 				continue;
-			if (kft_nest_push(&open, &c, (uint32_t)open.n))
+			if (!kft_nest_push(&open, &c, (uint32_t)open.n))
 				goto oom;
 			continue;
 		}
