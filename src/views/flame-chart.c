@@ -60,34 +60,22 @@ static struct lane *lane_of(struct chart *ch, const struct kft_call *c)
 	return l;
 }
 
-/* Call c's box: from *at, *dur long, within the width. */
-static void box_of(const struct chart *ch, const struct kft_call *c, uint64_t *at, uint64_t *dur)
-{
-	*at = kft_export_entry(&ch->x, c);
-	*dur = kft_export_duration(&ch->x, c);
-	if (*at > ch->span)
-		*at = ch->span;	/* past the run's end: at its edge */
-	if (*dur > ch->span - *at)
-		*dur = ch->span - *at;
-}
-
-/* The level of call c, its box at `at`, in lane l: its boxes still open
- * that hold it (by depth, and by time where a lost exit left one open). */
-static int level_of(struct chart *ch, struct lane *l, const struct kft_call *c, uint64_t at,
+/* The level of call c, its box from at to end, in lane l: its boxes
+ * still open that hold it (by depth, and by time where a lost exit left
+ * one open; each open box's end is its acc). */
+static int level_of(struct lane *l, const struct kft_call *c, uint64_t at, uint64_t end,
 		    uint32_t *level)
 {
 	const struct kft_nest_open *top;
+	struct kft_nest_open *box;
 
-	while ((top = kft_nest_top(&l->open))) {
-		uint64_t top_at, top_dur;
-
-		box_of(ch, &top->call, &top_at, &top_dur);
-		if (top->call.depth < c->depth && top_at + top_dur >= at)
-			break;
+	while ((top = kft_nest_top(&l->open)) && (top->call.depth >= c->depth || top->acc < at))
 		kft_nest_pop(&l->open);
-	}
 	*level = (uint32_t)l->open.n;
-	return kft_nest_push(&l->open, c, *level) ? 0 : -1;
+	if (!(box = kft_nest_push(&l->open, c, *level)))
+		return -1;
+	box->acc = end;
+	return 0;
 }
 
 /* One pass over the calls: lanes and their rows, or (draw) the boxes. */
@@ -115,11 +103,16 @@ static int pass(struct chart *ch, bool draw, struct kft_export_result *res,
 			res->calls += !(c.flags & KFT_CALL_INHERITED);
 		if (kft_export_func(&ch->x, &c, &f))
 			goto oom;
-		box_of(ch, &c, &at, &dur);
+		at = kft_export_entry(&ch->x, &c);
+		dur = kft_export_duration(&ch->x, &c);
+		if (at > ch->span)
+			at = ch->span;	/* past the run's end: at its edge */
+		if (dur > ch->span - at)
+			dur = ch->span - at;
 		if (!kft_export_kept(&ch->x, &c, f) || (double)dur * ch->px_per_ns < MIN_PX)
 			continue;	/* and what it called, narrower still */
 		l = lane_of(ch, &c);
-		if (!l || level_of(ch, l, &c, at, &level))
+		if (!l || level_of(l, &c, at, at + dur, &level))
 			goto oom;
 		if (!draw) {
 			if (level + 1 > l->rows)
