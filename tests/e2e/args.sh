@@ -213,9 +213,14 @@ E
 	check "as many reads as kft stats counts" \
 		test "$(kft stats read | awk '$1 == "read" { print $2 }')" = 534
 	if [ ${#own[@]} != 0 ]; then
-		kft stats --by load@arg1 | awk 'NR > 1 { print $1, $2 }' >got
-		check "large.txt, read whole, took the most time" \
-			test "$(head -1 got)" = '"large.txt" 1'
+		kft stats --by load@arg1 >loads
+		awk 'NR > 1 { print $1, $2 }' loads >got
+		# most time first, as the table says it: which value took the
+		# most depends on the machine's load (a preempted medium.txt can
+		# outlast large.txt), the order by the Total column does not
+		check "values ordered by their total time, most first" \
+			awk 'NR > 2 && $3 > last { bad = 1 } NR > 1 { last = $3 }
+			     END { exit bad }' loads
 		sort got >sorted
 		expect sorted <<'E'
 "large.txt" 1
