@@ -2,19 +2,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/grow.h"
 #include "../common/heap.h"
 #include "call-source.h"
-
+#include "kernel-join.h"
 
 /* The program calls open in one thread at this point of the stream. */
 struct open_user {
 	uint32_t tid;
-	uint32_t session;	/* of the latest program call; 0: none yet */
-	size_t top, cap;
-	struct {
-		uint32_t depth;
-		uint64_t end;
-	} *stack;
+	struct kft_kernel_join join;
 };
 
 struct kft_calls {
@@ -26,7 +22,7 @@ struct kft_calls {
 	bool nest_kernel;
 	bool depths;		/* else every call is given at depth 0 */
 	struct open_user *users;
-	size_t nusers;
+	size_t nusers, ucap;
 };
 
 /* ---- the merge ------------------------------------------------------- */
@@ -59,59 +55,34 @@ static void sift_down(struct kft_calls *cs, size_t i)
 	kft_heap_down(cs->heap, cs->nheap, sizeof(*cs->heap), i, before, cs);
 }
 
-/*
- * A thread traced in both the program and the kernel: each kernel call
- * goes under the innermost program call open when it began (the one that
- * made the system call). Both sides use CLOCK_MONOTONIC, so the times
- * decide.
- */
+/* The program calls open in thread tid, for its kernel calls (kernel-join.h). */
 static struct open_user *user_stack(struct kft_calls *cs, uint32_t tid)
 {
-	struct open_user *bigger;
-
 	for (size_t i = 0; i < cs->nusers; i++)
 		if (cs->users[i].tid == tid)
 			return &cs->users[i];
-	bigger = realloc(cs->users, (cs->nusers + 1) * sizeof(*bigger));
-	if (!bigger)
+	if (kft_grow((void **)&cs->users, cs->nusers, &cs->ucap, sizeof(*cs->users), 8))
 		return NULL;
-	cs->users = bigger;
-	memset(&bigger[cs->nusers], 0, sizeof(*bigger));
-	bigger[cs->nusers].tid = tid;
-	return &bigger[cs->nusers++];
+	memset(&cs->users[cs->nusers], 0, sizeof(*cs->users));
+	cs->users[cs->nusers].tid = tid;
+	return &cs->users[cs->nusers++];
 }
 
 static int nest_kernel_call(struct kft_calls *cs, struct kft_call *c)
 {
 	struct open_user *u = user_stack(cs, c->tid);
+	uint32_t base;
 
 	if (!u)
 		return -1;
-	if (c->flags & KFT_REC_KERNEL) {
-		while (u->top && u->stack[u->top - 1].end <= c->entry_ns)
-			u->top--;
-		if (u->top) {
-			c->depth += u->stack[u->top - 1].depth + 1;
-			c->flags |= KFT_CALL_UNDER_PROGRAM;
-		}
-		if (u->session)
-			c->session = u->session;	/* one call tree per thread */
-		return 0;
+	if (!(c->flags & KFT_REC_KERNEL))
+		return kft_kernel_join_program(&u->join, c);
+	if (kft_kernel_join_parent(&u->join, c, &base)) {
+		c->depth += base;
+		c->flags |= KFT_CALL_UNDER_PROGRAM;
 	}
-	while (u->top && u->stack[u->top - 1].depth >= c->depth)
-		u->top--;
-	if (u->top == u->cap) {
-		size_t cap = u->cap ? 2 * u->cap : 64;
-		void *bigger = realloc(u->stack, cap * sizeof(*u->stack));
-
-		if (!bigger)
-			return -1;
-		u->stack = bigger;
-		u->cap = cap;
-	}
-	u->session = c->session;
-	u->stack[u->top].depth = c->depth;
-	u->stack[u->top++].end = c->dur_ns < 0 ? UINT64_MAX : c->entry_ns + (uint64_t)c->dur_ns;
+	if (u->join.session)
+		c->session = u->join.session;	/* one call tree per thread */
 	return 0;
 }
 
@@ -200,7 +171,7 @@ void kft_calls_close(struct kft_calls *cs)
 	for (size_t i = 0; i < cs->nsrc; i++)
 		kft_source_close(&cs->src[i]);
 	for (size_t i = 0; i < cs->nusers; i++)
-		free(cs->users[i].stack);
+		kft_kernel_join_free(&cs->users[i].join);
 	free(cs->users);
 	free(cs->src);
 	free(cs->heap);

@@ -11,6 +11,7 @@
 
 #include "../common/grow.h"
 #include "call-source.h"
+#include "kernel-join.h"
 
 struct kft_thread_calls {
 	struct kft_source s;	/* the file's own calls */
@@ -74,12 +75,6 @@ struct group {
 	size_t n;
 	struct kft_source *src;	/* [n] */
 	uint32_t *owner;	/* the kernel file's calls: the stream (index into files) */
-};
-
-/* A program call open at this point of the joining pass. */
-struct user_open {
-	uint32_t depth;
-	uint64_t end;
 };
 
 /* A call open in a tree the joining pass builds. */
@@ -162,10 +157,10 @@ static int nest(struct tree_stack *st, struct kft_source *from, uint64_t pos,
 
 /*
  * One pass over the group's files in the whole trace's order, nesting as
- * the trace's call stream does (kft_calls): a kernel call goes one deeper
- * than the innermost program call not yet ended when it began (the one
- * that made the system call), into the trees of that call's process
- * image; a kernel call before any program call stays the kernel file's.
+ * the trace's call stream does (kernel-join.h): a kernel call goes one
+ * deeper than the program call that made the system call, into the trees
+ * of that call's process image; a kernel call before any program call
+ * stays the kernel file's.
  * Each call's depth in its tree and its Local (its time less its
  * children's) are written into its source, each kernel call's stream
  * into owner.
@@ -173,10 +168,9 @@ static int nest(struct tree_stack *st, struct kft_source *from, uint64_t pos,
 static int join_pass(struct group *g)
 {
 	size_t kern = g->n - 1, last = kern;
-	struct user_open *user = NULL;
+	struct kft_kernel_join user = { 0 };
 	struct tree_stack *trees = calloc(g->n, sizeof(*trees));
-	size_t nuser = 0, ucap = 0, i;
-	uint32_t session = 0;
+	size_t i;
 	int ret = -1;
 
 	if (!trees)
@@ -186,25 +180,19 @@ static int join_pass(struct group *g)
 		struct kft_call c = from->head;
 		uint64_t pos = next_pos(from);
 		size_t to = i;
+		uint32_t base;
 
 		kft_source_advance(from);
 		if (c.dur_ns == -2)
 			continue;	/* a stack-watch row */
 		if (i == kern) {
-			while (nuser && user[nuser - 1].end <= c.entry_ns)
-				nuser--;
-			if (nuser)
-				c.depth += user[nuser - 1].depth + 1;
-			to = session ? stream_of(g, session, c.coroutine, last) : kern;
+			if (kft_kernel_join_parent(&user, &c, &base))
+				c.depth += base;
+			to = user.session ? stream_of(g, user.session, c.coroutine, last) : kern;
 			g->owner[pos] = (uint32_t)to;
 		} else {
-			while (nuser && user[nuser - 1].depth >= c.depth)
-				nuser--;
-			if (kft_grow((void **)&user, nuser, &ucap, sizeof(*user), 64))
+			if (kft_kernel_join_program(&user, &c))
 				goto out;
-			user[nuser++] = (struct user_open){
-				c.depth, c.dur_ns < 0 ? UINT64_MAX : c.entry_ns + (uint64_t)c.dur_ns };
-			session = c.session;
 			last = i;
 		}
 		if (nest(&trees[to], from, pos, &c))
@@ -219,7 +207,7 @@ out:
 		free(trees[t].open);
 	}
 	free(trees);
-	free(user);
+	kft_kernel_join_free(&user);
 	return ret;
 }
 
