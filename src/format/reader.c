@@ -572,7 +572,7 @@ out:
  * passed over: its values show as numbers. */
 static int read_enums(struct kft_trace *tr, struct kft_error *err)
 {
-	char *path = path_join(tr->dir, "enums"), *text;
+	char *path = path_join(tr->dir, KFT_ENUMS_FILE), *text;
 	struct kft_error ignored;
 
 	if (!path)

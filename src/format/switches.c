@@ -9,6 +9,7 @@
 
 #include "switches.h"
 #include "trace-format.h"
+#include "trace-files.h"
 
 static int by_thread_time(const void *a, const void *b)
 {
@@ -129,7 +130,7 @@ int kft_switches_load(struct kft_switches *sw, const char *dir, struct kft_error
 	int fd, ret = -1;
 
 	memset(sw, 0, sizeof(*sw));
-	snprintf(path, sizeof(path), "%s/switches", dir);
+	snprintf(path, sizeof(path), "%s/%s", dir, KFT_SWITCHES_FILE);
 	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ENOENT ? 0 : kft_error_set(err, "%s: %s", path, strerror(errno));

@@ -44,8 +44,9 @@ bool kft_trace_file_name(const char *n)
 	}
 	if (!strcmp(n, KFT_INFO_FILE) || !strcmp(n, KFT_CONFIG_FILE) ||
 	    !strcmp(n, KFT_CONTROL_FILE) || !strcmp(n, "user-config") || !strcmp(n, "kallsyms") ||
-	    !strcmp(n, "symbols") || !strcmp(n, ".symbols.tmp") || !strcmp(n, "switches") ||
-	    !strcmp(n, "marks") || !strcmp(n, "config.new") || !strcmp(n, "enums") ||
+	    !strcmp(n, KFT_SYMBOLS_FILE) || !strcmp(n, "." KFT_SYMBOLS_FILE ".tmp") ||
+	    !strcmp(n, KFT_SWITCHES_FILE) ||
+	    !strcmp(n, KFT_MARKS_FILE) || !strcmp(n, "config.new") || !strcmp(n, KFT_ENUMS_FILE) ||
 	    !strcmp(n, KFT_PLAN_FILE) || !strcmp(n, "." KFT_PLAN_FILE ".new") ||
 	    !strcmp(n, KFT_PLAN_SOCKET) || !strcmp(n, KFT_VDSO_FILE))
 		return true;

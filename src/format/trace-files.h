@@ -21,6 +21,10 @@
 #define KFT_MAPS_PREFIX "maps-"		/* maps-SESSION: a process image's maps */
 #define KFT_SPARE_PREFIX "spare-"	/* spare-N: a thread file made ahead */
 #define KFT_LATENCY_FUNC_FILE "latency-func"	/* kft record --latency's FUNC */
+#define KFT_SYMBOLS_FILE "symbols"	/* the names, saved when the run ends */
+#define KFT_SWITCHES_FILE "switches"	/* context switches */
+#define KFT_MARKS_FILE "marks"		/* kft_mark and kft_printf's markers */
+#define KFT_ENUMS_FILE "enums"		/* enum types' names for values */
 
 /* Whether name is one kft gives a file of a trace directory, exactly. */
 bool kft_trace_file_name(const char *name);

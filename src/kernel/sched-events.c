@@ -8,6 +8,7 @@
 
 #include "../common/grow.h"
 #include "sched-events.h"
+#include "../format/trace-files.h"
 
 void kft_sched_init(struct kft_sched_state *s, struct tep_handle *tep)
 {
@@ -117,7 +118,7 @@ int kft_sched_write(const struct kft_sched_state *s, const char *dir, uint64_t b
 
 	if ((s->switch_id < 0 && s->wakeup_id < 0) || !s->n)
 		return 0;
-	snprintf(path, sizeof(path), "%s/switches", dir);
+	snprintf(path, sizeof(path), "%s/%s", dir, KFT_SWITCHES_FILE);
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
 	f = fd < 0 ? NULL : fdopen(fd, "w");
 	if (!f) {

@@ -8,6 +8,7 @@
 #include "../symbols/elf-symtab.h"
 #include "../symbols/libc-params.h"
 #include "auto-args.h"
+#include "../format/trace-files.h"
 
 /* The program's own functions, from its debug information. */
 static int own_functions(struct kft_config *cfg, const struct kft_elf *elf, const char *path,
@@ -168,7 +169,7 @@ int kft_auto_args_enums(const struct kft_config *cfg, const char *path, const ch
 		}
 	if (!n)
 		goto out;
-	snprintf(file, sizeof(file), "%s/enums", dir);
+	snprintf(file, sizeof(file), "%s/%s", dir, KFT_ENUMS_FILE);
 	if (!(out = fopen(file, "we"))) {
 		ret = kft_error_set(err, "%s: %m", file);
 		goto out;

@@ -15,6 +15,7 @@
 
 #include "../format/trace-format.h"
 #include "switch-recorder.h"
+#include "../format/trace-files.h"
 
 #define RING_PAGES 64		/* data pages a CPU: a power of two */
 #define BATCH 512		/* switches written at once */
@@ -233,7 +234,7 @@ struct kft_switch_rec *kft_switches_start(pid_t pid, const char *dir, char *why,
 			goto fail;
 		r->nrings++;
 	}
-	snprintf(r->path, sizeof(r->path), "%s/switches", dir);
+	snprintf(r->path, sizeof(r->path), "%s/%s", dir, KFT_SWITCHES_FILE);
 	if (!r->nrings) {
 		snprintf(why, whysize, "no CPU to follow");
 		goto fail;

@@ -12,6 +12,7 @@
 #include "../../include/kft.h"
 #include "../format/control.h"
 #include "runtime.h"
+#include "../format/trace-files.h"
 
 static int marks_fd = -1;	/* the trace's marks file, opened at the first marker */
 
@@ -68,7 +69,7 @@ static KFT_NOTRACE int marks_file(void)
 
 	if (fd >= 0)
 		return fd;
-	fd = openat(kft_dir(), "marks", O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW,
+	fd = openat(kft_dir(), KFT_MARKS_FILE, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW,
 		    0600);
 	if (fd < 0)
 		return -1;

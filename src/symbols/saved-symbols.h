@@ -21,9 +21,8 @@
 #include <stddef.h>
 
 #include "../common/error.h"
+#include "../format/trace-files.h"
 #include "elf-symtab.h"
-
-#define KFT_SYMBOLS_FILE "symbols"
 
 /* The modules of a symbols file, each as a kft_elf with no file mapped. */
 struct kft_saved_module {
