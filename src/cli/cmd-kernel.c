@@ -5,21 +5,16 @@
  * The session lives in $KFT_KERNEL_STATE (default /run/kft): the config,
  * the journal of changed settings, and the trace (kft.data).
  */
-#include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "../kernel/boot-args.h"
-#include "../kernel/ftrace-collect.h"
-#include "../kernel/journal.h"
 #include "../kernel/module.h"
-#include "cli.h"
 #include "../kernel/session.h"
 #include "../record/kernel-steps.h"
+#include "cli.h"
 
 static const char usage[] =
 	"usage: kft kernel config FILE   check a KFT config against this kernel and load it\n"
@@ -53,18 +48,6 @@ static void kernel_said(const struct kft_kernel_result *res, const char *dir, bo
 
 	kft_kernel_result_text(res, dir, since_boot, text, sizeof(text));
 	fprintf(stderr, "kft: %s\n", text);
-}
-
-static int kernel_finish(struct kft_kernel *k, const char *dir, const struct kft_config *cfg,
-			 bool by_trigger)
-{
-	struct kft_kernel_result res;
-	struct kft_error err;
-
-	if (kft_cli_said(kft_kernel_session_finish(k, dir, cfg, by_trigger, &res, &err), &err))
-		return 1;
-	kernel_said(&res, dir, false);
-	return 0;
 }
 
 static int load_config(struct kft_config *cfg)
@@ -135,40 +118,28 @@ static int do_prime(void)
 
 static int do_stop(void)
 {
-	struct kft_kernel k;
+	struct kft_kernel_result res;
 	struct kft_config cfg;
 	struct kft_error err;
-	bool by_trigger;
+	const char *dir = kft_kernel_state_path("kft.data");
 	int ret;
 
 	if (!kft_kernel_primed())
 		return kft_cli_fail("no kernel session is primed");
 	if (load_config(&cfg))
 		return 1;
-	if (kft_kernel_probe(&k, &err)) {
-		kft_config_release(&cfg);
-		return kft_cli_fail("%s", err.msg);
-	}
-	by_trigger = !kft_kernel_is_on(&k) && cfg.stop.type != KFT_TRIGGER_NONE;
-	ret = kernel_finish(&k, kft_kernel_state_path("kft.data"), &cfg, by_trigger);
-	kft_kernel_release(&k);
+	ret = kft_cli_said(kft_kernel_stop(dir, &cfg, &res, &err), &err);
+	if (!ret)
+		kernel_said(&res, dir, false);
 	kft_config_release(&cfg);
 	return ret;
 }
 
 static int do_start(void)
 {
-	struct kft_kernel k;
 	struct kft_error err;
-	int ret;
 
-	if (!kft_kernel_primed())
-		return kft_cli_fail("no kernel session is primed: `kft kernel prime` first");
-	if (kft_kernel_probe(&k, &err))
-		return kft_cli_fail("%s", err.msg);
-	ret = kft_kernel_set_on(&k, true, &err) ? kft_cli_fail("%s", err.msg) : 0;
-	kft_kernel_release(&k);
-	return ret;
+	return kft_cli_said(kft_kernel_start(&err), &err);
 }
 
 static int do_status(void)
@@ -235,7 +206,6 @@ static int do_bootargs(const char *file)
 static int do_data_from_boot(int argc, char **argv)
 {
 	const char *config = NULL, *dir = NULL;
-	struct kft_kernel k;
 	struct kft_config cfg;
 	struct kft_kernel_result res;
 	struct kft_error err;
@@ -256,35 +226,22 @@ static int do_data_from_boot(int argc, char **argv)
 	kft_config_init(&cfg);
 	if (config && kft_config_load(&cfg, config, &err))
 		return kft_cli_fail("%s", err.msg);
-	if (kft_kernel_probe(&k, &err)) {
-		kft_config_release(&cfg);
-		return kft_cli_fail("%s", err.msg);
-	}
-	ret = kft_cli_said(kft_kernel_take_into(dir, &cfg, 0, kft_cli_say, NULL, &err), &err) ||
-	      kft_cli_said(kft_kernel_session_collect_boot(&k, dir, &cfg, &res, &err), &err);
+	ret = kft_cli_said(kft_kernel_from_boot(dir, &cfg, kft_cli_say, NULL, &res, &err), &err);
 	if (!ret)
 		kernel_said(&res, dir, true);
-	kft_kernel_release(&k);
 	kft_config_release(&cfg);
-	return ret ? 1 : 0;
+	return ret;
 }
 
 static int do_reset(void)
 {
-	struct kft_kernel k;
 	struct kft_error err;
-	int ret;
 
 	if (access(kft_kernel_state_path("journal"), F_OK)) {
 		fprintf(stderr, "kft: nothing to restore\n");
 		return 0;
 	}
-	/* tracefs mounted (kft may have unmounted what it mounted) */
-	if (kft_kernel_probe(&k, &err))
-		return kft_cli_fail("%s", err.msg);
-	ret = kft_cli_said(kft_kernel_session_restore(&err), &err);
-	kft_kernel_release(&k);
-	return ret;
+	return kft_cli_said(kft_kernel_reset(&err), &err);
 }
 
 int kft_cmd_kernel(int argc, char **argv)

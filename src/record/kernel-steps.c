@@ -75,3 +75,62 @@ int kft_kernel_prime(const char *dir, struct kft_config *cfg, const char *config
 	kft_kernel_release(&k);
 	return ret ? -1 : 0;
 }
+
+int kft_kernel_start(struct kft_error *err)
+{
+	struct kft_kernel k;
+	int ret;
+
+	if (!kft_kernel_primed())
+		return kft_error_set(err, "no kernel session is primed: `kft kernel prime` first");
+	if (kft_kernel_probe(&k, err))
+		return -1;
+	ret = kft_kernel_set_on(&k, true, err);
+	kft_kernel_release(&k);
+	return ret;
+}
+
+int kft_kernel_stop(const char *dir, const struct kft_config *cfg, struct kft_kernel_result *res,
+		    struct kft_error *err)
+{
+	struct kft_kernel k;
+	bool by_trigger;
+	int ret;
+
+	if (!kft_kernel_primed())
+		return kft_error_set(err, "no kernel session is primed");
+	if (kft_kernel_probe(&k, err))
+		return -1;
+	/* off with a stop trigger set: it fired, and the trace says so */
+	by_trigger = !kft_kernel_is_on(&k) && cfg->stop.type != KFT_TRIGGER_NONE;
+	ret = kft_kernel_session_finish(&k, dir, cfg, by_trigger, res, err);
+	kft_kernel_release(&k);
+	return ret;
+}
+
+int kft_kernel_from_boot(const char *dir, const struct kft_config *cfg, kft_say_fn say,
+			 void *ctx, struct kft_kernel_result *res, struct kft_error *err)
+{
+	struct kft_kernel k;
+	int ret;
+
+	if (kft_kernel_probe(&k, err))
+		return -1;
+	ret = kft_kernel_take_into(dir, cfg, 0, say, ctx, err) ||
+	      kft_kernel_session_collect_boot(&k, dir, cfg, res, err) ? -1 : 0;
+	kft_kernel_release(&k);
+	return ret;
+}
+
+int kft_kernel_reset(struct kft_error *err)
+{
+	struct kft_kernel k;
+	int ret;
+
+	/* tracefs mounted (kft may have unmounted what it mounted) */
+	if (kft_kernel_probe(&k, err))
+		return -1;
+	ret = kft_kernel_session_restore(err);
+	kft_kernel_release(&k);
+	return ret;
+}

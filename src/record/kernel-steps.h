@@ -3,7 +3,7 @@
  * The kernel session's steps that `kft record --kernel` (kernel-run.c)
  * and the seed's step-by-step `kft kernel` (cli/cmd-kernel.c) share:
  * taking the kernel and the trace directory, and priming a run that
- * later commands start, stop and read.
+ * later commands start, stop and read; the steps of `kft kernel`.
  */
 #ifndef KFT_KERNEL_STEPS_H
 #define KFT_KERNEL_STEPS_H
@@ -13,6 +13,7 @@
 
 #include "../common/error.h"
 #include "../config/config.h"
+#include "../kernel/session.h"
 
 /* What the user is told on the way, a line at a time. */
 typedef void (*kft_say_fn)(void *ctx, const char *line);
@@ -32,5 +33,22 @@ int kft_kernel_prime(const char *dir, struct kft_config *cfg, const char *config
 /* Whether `kft kernel prime` left a session armed (its journal is held
  * by no process). */
 bool kft_kernel_primed(void);
+
+/* `kft kernel start`: the primed session's tracing on. 0, or -1 with err
+ * set. */
+int kft_kernel_start(struct kft_error *err);
+
+/* `kft kernel stop`: the primed session (of cfg) stopped, its trace
+ * collected into dir and every setting restored; what it holds in *res. */
+int kft_kernel_stop(const char *dir, const struct kft_config *cfg, struct kft_kernel_result *res,
+		    struct kft_error *err);
+
+/* `kft kernel data --from-boot`: what ftrace traced since boot (cfg's
+ * boot command line) into the trace dir; what it holds in *res. */
+int kft_kernel_from_boot(const char *dir, const struct kft_config *cfg, kft_say_fn say,
+			 void *ctx, struct kft_kernel_result *res, struct kft_error *err);
+
+/* `kft kernel reset`: whatever a session left set, restored. */
+int kft_kernel_reset(struct kft_error *err);
 
 #endif
