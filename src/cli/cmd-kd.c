@@ -5,14 +5,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../analysis/calltree.h"
-#include "../analysis/classic-rows.h"
-#include "../analysis/funcstats-trace.h"
-#include "../analysis/funcstats.h"
 #include "../analysis/spooltree.h"
-#include "../format/calls.h"
 #include "../format/text-log.h"
-#include "../views/kd-notes.h"
 #include "../views/kd.h"
 #include "cli.h"
 
@@ -80,77 +74,20 @@ static bool number(const char *s, long long *v)
 	return *s && !*end;
 }
 
-/* Whether a column or the sort needs every call's duration. */
-static bool wants_durations(const struct kft_kd_opts *o)
-{
-	const char *cols = o->columns ? o->columns : "Fctal";
-
-	return strpbrk(cols, KFT_FUNCSTATS_TRACE_DURATIONS) ||
-	       strchr(KFT_FUNCSTATS_TRACE_DURATIONS, o->sort);
-}
-
-/* kd's view of a tree kept on disk; st is freed. */
-static int kd_spooled(struct kft_spooltree *st, const struct kft_kd_opts *o, bool tree,
-		      const char *slowest_func, long slowest_n, struct kft_error *err)
-{
-	struct kft_funcstats fs;
-	int ret;
-
-	if (slowest_func) {
-		ret = kft_view_kd_slowest_spool(stdout, st, o, slowest_func, slowest_n, err);
-	} else if (tree) {
-		ret = kft_view_kd_tree_spool(stdout, st, o, err);
-	} else {
-		/* the summary needs no rows' places: their memory goes first */
-		kft_spooltree_drop_places(st);
-		ret = kft_funcstats_from_spool(&fs, st, err) ||
-		      kft_view_kd_summary(stdout, &st->t, &fs, o, err);
-		kft_funcstats_free(&fs);
-	}
-	kft_spooltree_free(st);
-	return ret ? -1 : 0;
-}
-
-/*
- * kd over rows that nest by caller name (a text log, or a trace read as
- * kd 1.1 did): classic sums straight from the rows, anything else from a
- * tree kept on disk.
- */
-static int kd_rows(const struct kft_text_source *src, const struct kft_kd_opts *o, bool tree,
-		   const char *slowest_func, long slowest_n, struct kft_error *err)
-{
-	struct kft_spooltree st;
-	struct kft_funcstats fs;
-	struct kft_calltree t;
-	int ret;
-
-	if (o->classic && !tree && !slowest_func) {
-		ret = kft_funcstats_classic_from_rows(&fs, &t, src, err) ||
-		      kft_view_kd_summary(stdout, &t, &fs, o, err);
-		kft_funcstats_free(&fs);
-		kft_calltree_free(&t);
-		return ret ? -1 : 0;
-	}
-	if (kft_spooltree_build_text(&st, src, o->classic, err))
-		return -1;
-	return kd_spooled(&st, o, tree, slowest_func, slowest_n, err);
-}
-
 int kft_cmd_kd(int argc, char **argv)
 {
 	struct kft_kd_opts o = { .sort = 't', .limit = -1, .min_time_us = LLONG_MIN,
 				 .max_depth = 20, .max_funclen = 40 };
-	const char *input = NULL, *slowest_func = NULL;
-	long long v, slowest_n = 0;
-	bool tree = false, long_list = false;
-	struct kft_calltree t;
-	struct kft_funcstats fs = { 0 };
+	struct kft_kd_request rq = { 0 };
+	const char *input = NULL;
+	long long v;
+	bool long_list = false;
+	struct kft_text_reader *r;
+	struct kft_text_source src;
 	struct kft_error err;
 	struct stat st;
-	struct kft_kd_notes notes = { 0 };
-	bool switches = false;
 	unsigned int text_flags = 0;
-	int ret = 1;
+	int ret;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -191,7 +128,7 @@ int kft_cmd_kd(int argc, char **argv)
 			long_list = true;
 			o.columns = NULL;
 		} else if (!strcmp(a, "-c")) {
-			tree = true;
+			rq.tree = true;
 		} else if (!strcmp(a, "-i")) {
 			o.interlace = true;
 		} else if (!strcmp(a, "-r")) {
@@ -205,17 +142,18 @@ int kft_cmd_kd(int argc, char **argv)
 		} else if (!strcmp(a, "--ascending")) {
 			o.ascending = true;
 		} else if (!strcmp(a, "--switches")) {
-			switches = true;
+			rq.switches = true;
 		} else if (!strcmp(a, "--slowest")) {
 			if (i + 2 >= argc)
 				return kft_cli_fail("kd: --slowest needs N and FUNC");
-			if (!number(argv[i + 1], &slowest_n))
+			if (!number(argv[i + 1], &v))
 				return bad_number(a, argv[i + 1]);
-			if (slowest_n < 1)
+			if (v < 1)
 				return kft_cli_fail("kd: --slowest: N is how many calls to show: "
 						    "at "
 						    "least 1");
-			slowest_func = argv[i + 2];
+			rq.slowest_n = (long)v;
+			rq.slowest_func = argv[i + 2];
 			i += 2;
 			continue;
 		} else if (a[0] == '-' && a[1]) {
@@ -231,7 +169,7 @@ int kft_cmd_kd(int argc, char **argv)
 			i++;
 	}
 	if (long_list)
-		o.columns = tree ? KFT_KD_TREE_COLUMNS : "Fctalsmn";
+		o.columns = rq.tree ? KFT_KD_TREE_COLUMNS : "Fctalsmn";
 	if (!input)
 		input = KFT_DEFAULT_DIR;
 
@@ -242,60 +180,20 @@ int kft_cmd_kd(int argc, char **argv)
 		struct kft_symbolizer *sz;
 
 		/* (only the trees show saved arguments) */
-		if (kft_cli_open_trace_as(input, false, tree ? 0 : KFT_OPEN_NO_ARGS, &tr, &sz))
+		if (kft_cli_open_trace_as(input, false, rq.tree ? 0 : KFT_OPEN_NO_ARGS, &tr, &sz))
 			return 1;
-		if (switches && !tr.switches.present)
+		if (rq.switches && !tr.switches.present)
 			fprintf(stderr, "kft: kd: %s has no context switches (recorded with "
 				"--no-switches, or the kernel refused them)\n", tr.dir);
-		if (o.classic) {
-			/* kd 1.1's nesting and sums, from the calls as rows */
-			struct kft_classic_rows *cr = kft_classic_rows_open(&tr, sz, &err);
-
-			if (cr) {
-				struct kft_text_source src = kft_classic_rows_source(cr);
-
-				ret = kd_rows(&src, &o, tree, slowest_func, (long)slowest_n, &err);
-				kft_classic_rows_close(cr);
-			}
-			kft_cli_close_trace(&tr, sz);
-			return !cr || ret ? kft_cli_fail("%s", err.msg) : 0;
-		}
-		if (!tree && !slowest_func) {
-			/* totals need no tree: one pass over the records (each
-			 * thread file alone, the kernel calls a program call
-			 * made found first) */
-			ret = kft_funcstats_from_trace(&fs, &t, &tr, sz, wants_durations(&o), &err) ||
-			      kft_view_kd_summary(stdout, &t, &fs, &o, &err);
-			kft_funcstats_free(&fs);
-			kft_calltree_free(&t);
-			kft_cli_close_trace(&tr, sz);
-			return ret ? kft_cli_fail("%s", err.msg) : 0;
-		}
-		if (!o.interlace && !o.raw_order && kft_kd_notes_take(&notes, &tr, switches, &err)) {
-			kft_cli_close_trace(&tr, sz);
-			return kft_cli_fail("%s", err.msg);
-		}
-		o.notes = !o.interlace && !o.raw_order ? &notes : NULL;
-		/* trees straight from the thread files' call streams */
-		ret = slowest_func ? kft_view_kd_slowest_stream(stdout, &tr, sz, &o, slowest_func,
-								(long)slowest_n, &err)
-		      : o.raw_order ? kft_view_kd_rows_stream(stdout, &tr, sz, &o, &err)
-		      : o.interlace ? kft_view_kd_interlaced_stream(stdout, &tr, sz, &o, &err)
-				    : kft_view_kd_tree_stream(stdout, &tr, sz, &o, &err);
+		ret = kft_view_kd_trace(stdout, &tr, sz, &o, &rq, &err);
 		kft_cli_close_trace(&tr, sz);
-		kft_kd_notes_free(&notes);
 		return ret ? kft_cli_fail("%s", err.msg) : 0;
 	}
 	/* a log is read row by row, its trees kept on disk */
-	{
-		struct kft_text_reader *r = kft_text_reader_open(input, text_flags, &err);
-
-		if (r) {
-			struct kft_text_source src = kft_text_source_of_reader(r);
-
-			ret = kd_rows(&src, &o, tree, slowest_func, (long)slowest_n, &err);
-			kft_text_reader_close(r);
-		}
-		return !r || ret ? kft_cli_fail("%s", err.msg) : 0;
-	}
+	if (!(r = kft_text_reader_open(input, text_flags, &err)))
+		return kft_cli_fail("%s", err.msg);
+	src = kft_text_source_of_reader(r);
+	ret = kft_view_kd_rows(stdout, &src, &o, &rq, &err);
+	kft_text_reader_close(r);
+	return ret ? kft_cli_fail("%s", err.msg) : 0;
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * kd's views: the per-function summary (kd.c, from the totals of
- * analysis/funcstats-trace.h or, for text logs and --classic, funcstats.h and
- * classic.c) and the call trees, in every layout, printed row by row by
+ * kd's views: the report (kd-report.c: which engine reads the input),
+ * the per-function summary (kd.c, from the totals of
+ * analysis/funcstats-trace.h or, for text logs and --classic,
+ * funcstats.h and classic.c) and the call trees, in every layout, printed row by row by
  * kd-rows.c from one of two sources: a trace's thread files read as call
  * streams (kd-stream.c), or a tree kept on disk (kd-spool.c, from
  * analysis/spooltree.h) for what nests by caller name: text logs and
@@ -37,6 +38,25 @@ struct kft_kd_opts {
 	 * NULL: none. Set only for plain trees (no -i, -r or --classic). */
 	struct kft_kd_notes *notes;
 };
+
+/* What kd reports, beyond the layout. */
+struct kft_kd_request {
+	bool tree;			/* -c: call trees, not the summary */
+	const char *slowest_func;	/* --slowest N FUNC; NULL: not asked */
+	long slowest_n;
+	bool switches;			/* --switches: off-CPU spans in the trees */
+};
+
+/* kd's report of a trace: by its thread files' call streams, or with
+ * o->classic by kd 1.1's nesting by caller name (kd-report.c). */
+int kft_view_kd_trace(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
+		      const struct kft_kd_opts *o, const struct kft_kd_request *rq,
+		      struct kft_error *err);
+/* kd's report of rows that nest by caller name (a text log), the trees
+ * kept on disk. */
+struct kft_text_source;
+int kft_view_kd_rows(FILE *out, const struct kft_text_source *src, const struct kft_kd_opts *o,
+		     const struct kft_kd_request *rq, struct kft_error *err);
 
 int kft_view_kd_summary(FILE *out, const struct kft_calltree *t, const struct kft_funcstats *fs,
 			const struct kft_kd_opts *o, struct kft_error *err);
