@@ -65,6 +65,12 @@ void kft_cli_close_trace(struct kft_trace *tr, struct kft_symbolizer *sz);
  * on stderr (sz may be NULL). */
 void kft_cli_symbol_warnings(struct kft_symbolizer *sz);
 
+/* kft record's run has ended and left its trace in dir (a hook of
+ * record/record.h; ctx unused): its names saved, what it lost and what
+ * the config asked for that never came said, and with compress its
+ * records compressed (raw_only: cut down only). */
+void kft_cli_finish_trace(void *ctx, const char *dir, bool compress, bool raw_only);
+
 /* A command line a command does not take: its synopsis (usage up to its
  * first empty line) and a pointer to --help, on stderr. */
 void kft_cli_usage_error(const char *usage);

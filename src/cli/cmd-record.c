@@ -1,37 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * kft record: the options into a config, then the program checked
- * (record/program-check.c) and run (record/run.c), a running process
- * attached to (record/attach.c) or the kernel traced
- * (record/kernel-run.c); then the trace's own reading (its symbols saved,
- * what it lost said) and the rest of its records compressed. kft's exit
- * status is the program's.
+ * kft record: the options parsed, then record/record.c does what they
+ * ask (a program run, a process attached to, the kernel traced), and
+ * trace-finish.c finishes the trace it leaves. kft's exit status is the
+ * program's.
  */
 #include <errno.h>
 #include <getopt.h>
-#include <limits.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "../config/config.h"
-#include "../format/control.h"
-#include "../format/compress-dir.h"
-#include "../format/reader.h"
-#include "../symbols/symbols-save.h"
-#include "../views/views.h"
+#include "../record/record.h"
 #include "cli.h"
-#include "../record/attach.h"
-#include "../record/auto-args.h"
-#include "../record/selections.h"
-#include "../record/hooked-funcs.h"
-#include "../record/kernel-run.h"
-#include "../record/libraries.h"
-#include "../record/patch-plan.h"
-#include "../record/program-check.h"
-#include "../record/run.h"
-#include "../record/launch.h"
 
 static const char usage[] =
 	"usage: kft record [-c CONFIG] [-o DIR] [--max-size SIZE] [--no-prime] [--no-check]\n"
@@ -149,246 +129,6 @@ static const char usage[] =
 	"                     in shared libraries); a program built without\n"
 	"                     instrumentation is still patched, as it starts\n";
 
-#define LATENCY_RING (1 << 20)	/* --latency: calls a thread's ring holds */
-
-struct record_opts {
-	const char *config;
-	const char *dir;
-	bool no_prime;
-	bool compensate;
-	bool no_check;
-	bool dynamic_report;	/* list the functions left unpatched */
-	char *libs[64];		/* --lib: libraries to patch */
-	size_t nlibs;
-	bool kernel;
-	bool no_compress;
-	bool no_switches;
-	bool no_wait;
-	bool libcalls;
-	bool libcalls_all;	/* --libcalls=all */
-	bool no_libcalls;	/* --no-libcalls: whatever the config says */
-	bool irqs;
-	const char *pid;	/* -p: attach to it */
-	const char *latency;	/* --latency: keep its longest call */
-	uint64_t max_size;
-	struct kft_selections sel;	/* -F, -N, -G, -A, -R, -D, --cpus */
-	bool auto_args;		/* -a: every function's, from the debug information */
-};
-
-/*
- * The program has ended; from one reading of the trace: save the names of
- * the functions it holds (so that it reads the same when the program is
- * rebuilt, removed or elsewhere), and say what it could not hold and what
- * the config asked for that never came. With compress, what the runtime's
- * helper had not compressed (the end of each log, fork children's logs, a
- * run on one CPU) is compressed meanwhile (cut down only, raw_only;
- * failing leaves it raw): the reading has the logs open already and asks
- * for no record, and the two take about as long.
- */
-static void record_finish(const char *dir, bool compress, bool raw_only)
-{
-	struct kft_compress_job job;
-	struct kft_symbolizer *sz;
-	struct kft_trace tr;
-	struct kft_error err;
-	bool opened;
-
-	/* (held: this kft compresses it, but only after this reading) */
-	opened = !kft_trace_open_as(&tr, dir,
-				    KFT_OPEN_HELD | KFT_OPEN_NO_ARGS | KFT_OPEN_NO_SWITCHES |
-					    KFT_OPEN_NO_RECORDS,
-				    &err);	/* (if not, the views will say why) */
-	if (compress)
-		kft_trace_compress_start(&job, dir, raw_only);
-	if (opened) {
-		/* names from the files on disk, not from a symbols file saved before */
-		sz = kft_symbolizer_new_from_disk(dir, &err);
-		if (!sz || kft_symbols_save(dir, &tr, sz, &err))
-			fprintf(stderr, "kft: warning: %s; names will come from the files on disk\n",
-				err.msg);
-		kft_view_losses(stderr, &tr, "kft: ");
-		kft_view_unreached(stderr, &tr, sz, "kft: ");
-		kft_symbolizer_free(sz);
-		kft_trace_close(&tr);
-	}
-	if (compress && kft_trace_compress_wait(&job))
-		fprintf(stderr, "kft: warning: %s; those records stay %s\n", job.err.msg,
-			raw_only ? "where they are" : "uncompressed");
-}
-
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	interrupted = 1;
-}
-
-/* kft record --kernel; cfg is released. */
-static int record_kernel(struct kft_config *cfg, const struct record_opts *o, int argc,
-			 char **argv)
-{
-	struct kft_kernel_run r = { .cfg = cfg, .config = o->config, .dir = o->dir,
-				    .compensate = o->compensate, .irqs = o->irqs,
-				    .switches = !o->no_switches, .argc = argc, .argv = argv,
-				    .say = kft_cli_say };
-	struct kft_error err;
-	int status;
-
-	return kft_kernel_run(&r, &status, &err) ? kft_cli_fail("%s", err.msg) : status;
-}
-
-/* A program built without instrumentation, or a library (--lib): what
- * will be patched (when: "as it loads"), or is. */
-static void say_plan(const struct kft_patch_plan *plan, const char *name, bool lib,
-		     const char *when, bool report)
-{
-	if (!plan->nfuncs && !plan->nskips && plan->nunhooked) {
-		fprintf(stderr, "kft: note: %s %s the filter logs none of its functions: nothing "
-			"of it is patched\n", name, lib ? "(--lib):" : "is not instrumented:");
-		return;
-	}
-	if (!plan->nfuncs && !plan->nskips) {
-		fprintf(stderr, "kft: note: %s %s names none of its functions (stripped): nothing "
-			"of it is traced%s\n", name, lib ? "(--lib)" : "is not instrumented and",
-			lib ? "" : ", only the instrumented programs it starts");
-		return;
-	}
-	fprintf(stderr, "kft: note: %s %s %zu of %s %zu functions%s are patched %s", name,
-		lib ? "(--lib):" : "is not instrumented:", plan->nfuncs,
-		plan->nunhooked ? "the" : "its", plan->nfuncs + plan->nskips - plan->nparts,
-		plan->nunhooked ? " the filter logs" : "", when);
-	if (plan->nparts)
-		fprintf(stderr, " (%zu %s not counted)", plan->nparts,
-			plan->nparts > 1 ? "pieces of the C runtime and cold parts"
-					 : "piece of the C runtime or cold part");
-	/* (the functions left out first, then what is none of them) */
-	if (plan->nskips > plan->nparts && !report)
-		fprintf(stderr, " (--dynamic-report says why not the others)");
-	fputc('\n', stderr);
-	for (int parts = 0; report && parts < 2; parts++) {
-		size_t n = parts ? plan->nparts : plan->nskips - plan->nparts;
-
-		if (n)
-			fprintf(stderr, "kft:   %s (%zu):\n", parts ? "not counted, none of its "
-				"functions" : "left as they are", n);
-		for (size_t i = 0; i < plan->nskips; i++)
-			if (plan->skips[i].part == parts)
-				fprintf(stderr, "kft:   %s (%#llx): %s\n", plan->skips[i].name,
-					(unsigned long long)plan->skips[i].addr,
-					plan->skips[i].why);
-	}
-}
-
-/* A program the run started after its first, planned as it started
- * (record/plan-server.c): said as the first was; ctx: --dynamic-report. */
-static void say_started(void *ctx, const struct kft_patch_plan *plan)
-{
-	say_plan(plan, plan->path, false, "as it loads", *(const bool *)ctx);
-}
-
-/* What plans patches: prog (named name), then libs' (when: "as it
- * loads"). */
-static void say_plans(const struct kft_patch_plans *plans, const char *name,
-		      const struct kft_lib_list *libs, const char *when, bool report)
-{
-	for (size_t i = 0; i < plans->n; i++) {
-		bool lib = i || !plans->program;
-
-		say_plan(&plans->v[i], lib ? libs->v[i - plans->program].name : name, lib, when,
-			 report);
-	}
-}
-
-/* --lib's libraries of prog (running as pid, or 0: to start), into libs.
- * 0, or 1 said. */
-static int choose_libs(const struct record_opts *o, const char *prog, pid_t pid,
-		       struct kft_lib_list *libs)
-{
-	char runtime[PATH_MAX];
-	struct kft_lib_list all = { 0 };
-	struct kft_error err;
-	int ret;
-
-	memset(libs, 0, sizeof(*libs));
-	if (!o->nlibs)
-		return 0;
-	ret = kft_launch_find_runtime(runtime, sizeof(runtime), &err) ||
-	      (pid ? kft_libraries_mapped(pid, prog, &all, &err) : kft_libraries_of(prog, &all, &err)) ||
-	      kft_libraries_chosen(&all, prog, !pid, runtime, o->libs, o->nlibs, libs, &err);
-	kft_lib_list_free(&all);
-	return kft_cli_said(ret ? -1 : 0, &err);
-}
-
-/* kft record -p: the process's program checked as a program to start is,
- * traced until Ctrl-C (or SIGTERM) or the run's end, then let go. */
-static int attach(const struct record_opts *o, struct kft_config *cfg)
-{
-	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
-	enum kft_attach_end how;
-	struct kft_error err;
-	char path[64], exe[PATH_MAX];
-	struct kft_patch_plans plans = { 0 };
-	struct kft_lib_list libs = { 0 };
-	struct kft_hook_needs needs = { cfg, NULL };
-	bool plain = false;
-	char *end;
-	long pid = strtol(o->pid, &end, 10);
-	ssize_t n;
-	int ret = 1;
-
-	if (!*o->pid || *end || pid <= 0 || pid > INT32_MAX)
-		return kft_cli_fail("record: -p %s: not a process id", o->pid);
-	snprintf(path, sizeof(path), "/proc/%ld/exe", pid);
-	n = readlink(path, exe, sizeof(exe) - 1);
-	if (n < 0 && errno == ENOENT)
-		return kft_cli_fail("no process %ld", pid);
-	if (n < 0)
-		return kft_cli_fail("process %ld: its program cannot be read (%s): only its owner, "
-				    "or "
-				    "root, may trace it",
-				    pid, strerror(errno));
-	exe[n] = '\0';
-	if (choose_libs(o, exe, (pid_t)pid, &libs) ||
-	    (!o->no_check &&
-	     kft_cli_said(kft_record_check_program(exe, cfg, o->config ? o->config : "config",
-						   o->libcalls, o->libcalls_all, &libs, &plain,
-						   stderr, &err),
-			  &err)) ||
-	    (o->auto_args && kft_cli_said(kft_auto_args(cfg, exe, o->libcalls, o->libcalls_all,
-							stderr, &err), &err)) ||
-	    kft_cli_said(kft_patch_plans_make(exe, plain, &libs, &needs, &plans, &err), &err))
-		goto out;
-	if (kft_cli_said(kft_attach_begin((pid_t)pid, exe, o->dir, cfg, cfg->prime || !o->no_prime,
-					  (o->no_compress ? KFT_MODE_NO_COMPRESS : 0) |
-						  (o->libcalls ? KFT_MODE_LIBCALLS : 0) |
-						  (o->libcalls_all ? KFT_MODE_LIBCALLS_ALL : 0),
-					  o->max_size, &plans, &err),
-			 &err) ||
-	    kft_cli_said(kft_auto_args_enums(cfg, exe, o->dir, stderr, &err), &err))
-		goto out;
-	say_plans(&plans, exe, &libs, "as kft attaches", o->dynamic_report);
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	fprintf(stderr, "kft: tracing process %ld (%s) into %s; Ctrl-C to stop\n", pid, exe,
-		o->dir);
-	how = kft_attach_follow((pid_t)pid, exe, o->dir, &interrupted, &err);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	if (how == KFT_ATTACH_FAILED || how == KFT_ATTACH_DETACHING)
-		kft_cli_said(-1, &err);
-	record_finish(o->dir, false, false);
-	if (how == KFT_ATTACH_DETACHED)
-		fprintf(stderr, "kft: process %ld runs on untraced; the trace is in %s\n", pid,
-			o->dir);
-	ret = how == KFT_ATTACH_FAILED;
-out:
-	kft_patch_plans_free(&plans);
-	kft_lib_list_free(&libs);
-	return ret;
-}
-
 /* "64M": bytes, with a K, M or G suffix (powers of 1024). */
 static int parse_size(const char *arg, uint64_t *out)
 {
@@ -415,21 +155,30 @@ static int parse_size(const char *arg, uint64_t *out)
 	return 0;
 }
 
-static int parse_opts(int argc, char **argv, struct record_opts *o)
+/* One -F, -N, -G pattern, -A or -R spec, or --lib into its list. */
+static int add_to(const char **list, size_t *n, size_t max, const char *what, const char *v)
 {
-	static const struct option longopts[] = {
+	if (*n == max)
+		return kft_cli_fail("record: %zu %s at most", max, what);
+	list[(*n)++] = v;
+	return 0;
+}
+
+static int parse_opts(int argc, char **argv, struct kft_record_opts *o)
+{
+	const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "output", required_argument, NULL, 'o' },
-		{ "no-prime", no_argument, NULL, 'P' },
-		{ "no-check", no_argument, NULL, 'C' },
-		{ "compensate", no_argument, NULL, 'K' },
-		{ "no-compress", no_argument, NULL, 'Z' },
-		{ "no-switches", no_argument, NULL, 'S' },
-		{ "no-wait", no_argument, NULL, 1010 },
+		{ "no-prime", no_argument, &o->no_prime, 1 },
+		{ "no-check", no_argument, &o->no_check, 1 },
+		{ "compensate", no_argument, &o->compensate, 1 },
+		{ "no-compress", no_argument, &o->no_compress, 1 },
+		{ "no-switches", no_argument, &o->no_switches, 1 },
+		{ "no-wait", no_argument, &o->no_wait, 1 },
 		{ "libcalls", optional_argument, NULL, 1001 },
-		{ "no-libcalls", no_argument, NULL, 1002 },
-		{ "irqs", no_argument, NULL, 'I' },
-		{ "kernel", no_argument, NULL, 'k' },
+		{ "no-libcalls", no_argument, &o->no_libcalls, 1 },
+		{ "irqs", no_argument, &o->irqs, 1 },
+		{ "kernel", no_argument, &o->kernel, 1 },
 		{ "max-size", required_argument, NULL, 'M' },
 		{ "filter", required_argument, NULL, 'F' },
 		{ "notrace", required_argument, NULL, 'N' },
@@ -441,70 +190,54 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		{ "cpus", required_argument, NULL, 1000 },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "latency", required_argument, NULL, 'L' },
-		{ "dynamic-report", no_argument, NULL, 1003 },
+		{ "dynamic-report", no_argument, &o->dynamic_report, 1 },
 		{ "lib", required_argument, NULL, 1004 },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
+	struct kft_selections *s = &o->sel;
+	struct kft_error err;
+	int c, bad = 0;
 
 	o->dir = KFT_DEFAULT_DIR;
-	while ((c = getopt_long(argc, argv, "+c:o:F:N:G:D:p:A:R:a", longopts, NULL)) != -1) {
+	while (!bad && (c = getopt_long(argc, argv, "+c:o:F:N:G:D:p:A:R:a", longopts, NULL)) != -1) {
 		switch (c) {
+		case 0:
+			break;	/* a flag, set */
 		case 'F':
-		case 'N':
-		case 'G': {
-			struct kft_selections *s = &o->sel;
-			const char **list = c == 'F' ? s->filter : c == 'N' ? s->notrace : s->graph;
-			size_t *n = c == 'F' ? &s->nfilter : c == 'N' ? &s->nnotrace : &s->ngraph;
-
-			if (*n == KFT_SELECTIONS_MAX) {
-				fprintf(stderr, "kft: record: %d -%c patterns at most\n",
-					KFT_SELECTIONS_MAX, c);
-				return -1;
-			}
-			list[(*n)++] = optarg;
+			bad = add_to(s->filter, &s->nfilter, KFT_SELECTIONS_MAX, "-F patterns", optarg);
 			break;
-		}
+		case 'N':
+			bad = add_to(s->notrace, &s->nnotrace, KFT_SELECTIONS_MAX, "-N patterns",
+				     optarg);
+			break;
+		case 'G':
+			bad = add_to(s->graph, &s->ngraph, KFT_SELECTIONS_MAX, "-G patterns", optarg);
+			break;
 		case 'A':
 		case 'R':
-			if (o->sel.nargs == KFT_SELECTIONS_MAX) {
-				fprintf(stderr, "kft: record: %d -A and -R at most\n",
-					KFT_SELECTIONS_MAX);
-				return -1;
-			}
-			o->sel.args_ret[o->sel.nargs] = c == 'R';
-			o->sel.args[o->sel.nargs++] = optarg;
-			break;
-		case 'a':
-			o->auto_args = true;
-			break;
-		case 1003:
-			o->dynamic_report = true;
+			bad = add_to(s->args, &s->nargs, KFT_SELECTIONS_MAX, "-A and -R", optarg);
+			if (!bad)
+				s->args_ret[s->nargs - 1] = c == 'R';
 			break;
 		case 1004:
-			if (o->nlibs == 64) {
-				fprintf(stderr, "kft: record: 64 --lib at most\n");
-				return -1;
-			}
-			o->libs[o->nlibs++] = optarg;
+			bad = add_to((const char **)o->libs, &o->nlibs, KFT_RECORD_LIBS_MAX, "--lib",
+				     optarg);
+			break;
+		case 'a':
+			o->auto_args = 1;
 			break;
 		case 'D':
-			o->sel.depth = optarg;
+			s->depth = optarg;
 			break;
 		case 1000:
-			o->sel.cpus = optarg;
+			s->cpus = optarg;
 			break;
 		case 1001:
 			o->libcalls = true;
-			if (optarg && strcmp(optarg, "all")) {
-				fprintf(stderr, "kft: record: --libcalls=%s: the only word it takes "
-					"is all\n", optarg);
-				return -1;
-			}
 			o->libcalls_all = optarg != NULL;
-			break;
-		case 1002:
-			o->no_libcalls = true;
+			if (optarg && strcmp(optarg, "all"))
+				bad = kft_cli_fail("record: --libcalls=%s: the only word it takes is "
+						   "all", optarg);
 			break;
 		case 'p':
 			o->pid = optarg;
@@ -518,61 +251,21 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		case 'o':
 			o->dir = optarg;
 			break;
-		case 'P':
-			o->no_prime = true;
-			break;
-		case 'C':
-			o->no_check = true;
-			break;
-		case 'K':
-			o->compensate = true;
-			break;
-		case 'Z':
-			o->no_compress = true;
-			break;
-		case 'S':
-			o->no_switches = true;
-			break;
-		case 1010:
-			o->no_wait = true;
-			break;
-		case 'I':
-			o->irqs = true;
-			break;
-		case 'k':
-			o->kernel = true;
-			break;
 		case 'M':
-			if (parse_size(optarg, &o->max_size))
-				return -1;
+			bad = parse_size(optarg, &o->max_size);
 			break;
 		default:
 			kft_cli_usage_error(usage);
 			return -1;
 		}
 	}
-	if (o->irqs && !o->kernel) {
-		fprintf(stderr, "kft: record: --irqs goes with --kernel\n");
+	if (bad)
 		return -1;
-	}
-	if (o->latency && (o->kernel || o->pid)) {
-		fprintf(stderr, "kft: record: --latency goes with a program kft starts\n");
-		return -1;
-	}
-	if ((o->libcalls || o->auto_args) && o->kernel) {
-		fprintf(stderr, "kft: record: %s goes with a program, not --kernel\n",
-			o->libcalls ? "--libcalls" : "-a");
-		return -1;
-	}
-	if (o->nlibs && (o->kernel || o->no_check)) {
-		fprintf(stderr, "kft: record: --lib goes with a program, checked\n");
-		return -1;
-	}
-	if (o->pid && (o->kernel || o->compensate || optind < argc)) {
-		fprintf(stderr, "kft: record: -p takes no program, --kernel or --compensate\n");
-		return -1;
-	}
-	if (optind >= argc && !o->kernel && !o->pid) {
+	o->argc = argc - optind;
+	o->argv = argv + optind;
+	if (kft_record_opts_check(o, &err))
+		return kft_cli_fail("%s", err.msg);
+	if (!o->argc && !o->kernel && !o->pid) {
 		fprintf(stderr, "kft: record: no program given\n%s", usage);
 		return -1;
 	}
@@ -581,109 +274,17 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 
 int kft_cmd_record(int argc, char **argv)
 {
-	struct record_opts o = { 0 };
-	struct kft_lib_list libs = { 0 };
-	struct kft_patch_plans plans = { 0 };
-	struct kft_hook_needs needs;
-	bool plain = false;
-	struct kft_record_run run = { 0 };
-	struct kft_record_end end = { 0 };
-	struct kft_config cfg;
+	struct kft_record_opts o = { 0 };
+	struct kft_record_hooks h = { .notes = stderr, .say = kft_cli_say,
+				      .finish = kft_cli_finish_trace };
 	struct kft_error err;
-	char prog[PATH_MAX];
-	int ret = 1;
+	int status;
 
 	if (kft_cli_wants_help(argc, argv, usage))
 		return 0;
 	if (parse_opts(argc, argv, &o))
 		return 2;
-	if (kft_cli_said(kft_launch_check_environment(&err), &err))
-		return 1;
-	kft_config_init(&cfg);
-	if (o.config && kft_config_load(&cfg, o.config, &err))
-		return kft_cli_fail("%s", err.msg);
-	/* the config's libcalls, as --libcalls says it, unless --no-libcalls */
-	o.libcalls = !o.no_libcalls && (o.libcalls || cfg.libcalls);
-	o.libcalls_all = o.libcalls && (o.libcalls_all || cfg.libcalls_all);
-	if (o.libcalls && o.kernel) {
-		kft_config_release(&cfg);
-		return kft_cli_fail("record: %s: libcalls goes with a program, not --kernel",
-				    o.config);
-	}
-	if (kft_cli_said(kft_selections_apply(&cfg, &o.sel, &err), &err)) {
-		kft_config_release(&cfg);
-		return 1;
-	}
-	if (o.pid) {
-		ret = attach(&o, &cfg);
-		goto out;
-	}
-	if (o.latency) {
-		/* rings: the trace keeps the latest calls, the copy the worst */
-		cfg.overwrite = true;
-		if (!cfg.logentries_set)
-			cfg.logentries = LATENCY_RING;
-	}
-	if (o.kernel)
-		return record_kernel(&cfg, &o, argc - optind, argv + optind);
-	ret = kft_launch_find_program(argv[optind], prog, sizeof(prog), &err);
-	if (ret) {
-		kft_cli_said(-1, &err);
-		goto out;
-	}
-	ret = 1;
-	if (choose_libs(&o, prog, 0, &libs))
-		goto out;
-	if (!o.no_check &&
-	    (kft_cli_said(kft_record_check_program(prog, &cfg, o.config ? o.config : "config",
-						   o.libcalls, o.libcalls_all, &libs, &plain,
-						   stderr, &err),
-			  &err) ||
-	     (o.latency && kft_cli_said(kft_record_check_latency_func(prog, o.latency, &err), &err))))
-		goto out;
-	if (o.sel.nargs && cfg.args.n >= o.sel.nargs &&
-	    kft_cli_said(kft_auto_args_bare(&cfg, cfg.args.n - o.sel.nargs, o.sel.args,
-					    o.sel.args_ret, o.sel.nargs,
-					    prog, stderr, &err), &err))
-		goto out;
-	if (o.auto_args && kft_cli_said(kft_auto_args(&cfg, prog, o.libcalls, o.libcalls_all, stderr,
-							       &err), &err))
-		goto out;
-	needs = (struct kft_hook_needs){ &cfg, o.latency };
-	if (kft_cli_said(kft_patch_plans_make(prog, plain, &libs, &needs, &plans, &err), &err))
-		goto out;
-	say_plans(&plans, argv[optind], &libs, "as it loads", o.dynamic_report);
-	run.plans = &plans;
-	run.cfg = &cfg;
-	run.prog = prog;
-	run.argc = argc - optind;
-	run.argv = argv + optind;
-	run.dir = o.dir;
-	run.primed = cfg.prime || !o.no_prime;
-	run.mode = (o.compensate ? KFT_MODE_COMPENSATE : 0) |
-		   (o.no_compress ? KFT_MODE_NO_COMPRESS : 0) |
-		   (o.libcalls ? KFT_MODE_LIBCALLS : 0) |
-		   (o.libcalls_all ? KFT_MODE_LIBCALLS_ALL : 0);
-	run.max_size = o.max_size;
-	run.switches = !o.no_switches;
-	run.no_wait = o.no_wait;
-	run.latency = o.latency;
-	run.needs = &needs;
-	run.said = say_started;
-	run.said_ctx = &o.dynamic_report;
-	if (kft_cli_said(kft_record_program(&run, &end, stderr, &err), &err))
-		goto out;
-	ret = end.status;
-	if (!end.trace_kept)
-		goto out;
-	/* with --no-compress, the files are still cut down to what they hold */
-	record_finish(o.dir, true, o.no_compress);
-	if (end.latency_copy)
-		record_finish(end.latency_copy, false, false);
-out:
-	kft_patch_plans_free(&plans);
-	kft_lib_list_free(&libs);
-	free(end.latency_copy);
-	kft_config_release(&cfg);
-	return ret;
+	if (kft_record(&o, &h, &status, &err))
+		kft_cli_fail("%s", err.msg);
+	return status;
 }
