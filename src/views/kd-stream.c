@@ -136,12 +136,18 @@ static void drop_node(struct kft_node *n)
 	n->args = NULL;
 }
 
+/* A call's time as the trees show it (from the first start). */
+static int64_t rel_entry(const struct stream *s, const struct kft_call *c)
+{
+	return (int64_t)(c->entry_ns - (c->entry_ns >= s->base ? s->base : c->entry_ns));
+}
+
 /* A call as the tree printer sees it. */
 static int to_node(struct stream *s, const struct kft_call *c, int64_t local, uint32_t depth,
 		   struct kft_node *n)
 {
 	memset(n, 0, sizeof(*n));
-	n->entry_ns = (int64_t)(c->entry_ns - (c->entry_ns >= s->base ? s->base : c->entry_ns));
+	n->entry_ns = rel_entry(s, c);
 	n->dur_ns = c->dur_ns;
 	n->local_ns = local;
 	n->depth = depth;
@@ -155,13 +161,14 @@ static int to_node(struct stream *s, const struct kft_call *c, int64_t local, ui
 	return s->tr->nargs ? args_of(s, c, n) : 0;
 }
 
-static int emit(struct stream *s, const struct kft_call *c, int64_t local, uint32_t depth)
+static int emit(struct stream *s, const struct kft_call *c, int64_t local, uint32_t depth,
+		char mark)
 {
 	struct kft_node n;
 
 	if (to_node(s, c, local, depth, &n))
 		return -1;
-	kft_kd_tree_row(&s->tc, &n, depth, '|');
+	kft_kd_tree_row(&s->tc, &n, depth, mark);
 	drop_node(&n);
 	return 0;
 }
@@ -196,43 +203,75 @@ static int push_open(struct stream *s, struct kft_nest *nest, const struct kft_c
 	return kft_nest_push(nest, c, level) ? 0 : stream_oom(s);
 }
 
-/*
- * The call at the head of file f, and every call under it. A signal
- * handler met inside is a chain of its own: held for its turn among the
- * roots (hold_handlers), or left out.
- */
-static int print_calls(struct stream *s, size_t f, bool hold_handlers)
-{
-	int64_t local;
-	const struct kft_call *c = next_call(s, f, &local);
-	uint32_t top = c->depth, level;
-	uint32_t left_out = UINT32_MAX;	/* a handler's chain below this depth */
+struct interlace;
+static int chains_before(struct interlace *il, int64_t t);
 
-	kft_nest_reset(&s->nest);
-	if (emit(s, c, local, 0) || push_open(s, &s->nest, c, 0))
-		return -1;
-	kft_thread_calls_skip(s->files[f]);
-	while ((c = next_call(s, f, &local)) && c->depth > top) {
-		if (c->depth > left_out) {
-			kft_thread_calls_skip(s->files[f]);
-			continue;
-		}
-		left_out = UINT32_MAX;
-		if (kft_nest_place(&s->nest, c, &level) == KFT_NEST_HANDLER) {
-			if (hold_handlers) {
-				if (hold(s, f, c, local))
-					return -1;
-			} else {
-				left_out = c->depth;
-				kft_thread_calls_skip(s->files[f]);
+/* How walk_root prints a chain. */
+struct walk {
+	char mark;		/* the rows' mark: '|', or -i's chain's letter */
+	bool hold_handlers;	/* a handler met inside: held for its turn, else left out */
+	/* -i: the chains that began before each row go first (they move
+	 * this file's stream: it goes back to its place after); NULL: none */
+	struct interlace *il;
+};
+
+/*
+ * One chain: the call at place in file f (with w->il; else the head of
+ * f), and every call under it, in entry order. A signal handler met
+ * inside is a chain of its own: held (w->hold_handlers) or left out.
+ */
+static int walk_root(struct stream *s, size_t f, uint64_t place, const struct walk *w)
+{
+	struct kft_thread_calls *tc = s->files[f];
+	struct kft_nest own = { 0 }, *open = w->il ? &own : &s->nest;	/* -i: chains nest */
+	uint32_t top = 0, left_out = UINT32_MAX, level = 0;
+	bool first_row = true;
+	int ret = -1;
+
+	kft_nest_reset(open);
+	for (;;) {
+		const struct kft_call *c;
+		struct kft_call here;
+		int64_t local;
+
+		if (w->il)
+			kft_thread_calls_seek_to(tc, place);
+		c = next_call(s, f, &local);
+		if (!c || (!first_row && c->depth <= top))
+			break;
+		if (w->il)
+			place = kft_thread_calls_tell_next(tc);
+		if (first_row) {
+			top = c->depth;
+		} else {
+			if (c->depth > left_out) {
+				kft_thread_calls_skip(tc);
+				continue;
 			}
-			continue;
+			left_out = UINT32_MAX;
+			if (kft_nest_place(open, c, &level) == KFT_NEST_HANDLER) {
+				if (w->hold_handlers) {
+					if (hold(s, f, c, local))
+						goto out;
+				} else {
+					left_out = c->depth;
+					kft_thread_calls_skip(tc);
+				}
+				continue;
+			}
 		}
-		if (emit(s, c, local, level) || push_open(s, &s->nest, c, level))
-			return -1;
-		kft_thread_calls_skip(s->files[f]);
+		here = *c;
+		if ((w->il && chains_before(w->il, rel_entry(s, &here))) ||
+		    emit(s, &here, local, level, w->mark) || push_open(s, open, &here, level))
+			goto out;
+		if (!w->il)
+			kft_thread_calls_skip(tc);
+		first_row = false;
 	}
-	return 0;
+	ret = 0;
+out:
+	kft_nest_free(&own);
+	return ret;
 }
 
 /* Every function of the trace, so that names are settled before the
@@ -353,7 +392,7 @@ int kft_view_kd_tree_stream(FILE *out, const struct kft_trace *tr, struct kft_sy
 		}
 		if (!s.nheap)
 			break;
-		if (print_calls(&s, s.heap[0], true))
+		if (walk_root(&s, s.heap[0], 0, &(struct walk){ '|', true, NULL }))
 			goto out;
 		if (!next_call(&s, s.heap[0], NULL))
 			s.heap[0] = s.heap[--s.nheap];
@@ -398,7 +437,7 @@ int kft_view_kd_rows_stream(FILE *out, const struct kft_trace *tr, struct kft_sy
 		const struct kft_call *c = next_call(&s, f, &local);
 		uint32_t depth;
 
-		if (tree_depth(&s, &stacks[f], c, &depth) || emit(&s, c, local, depth))
+		if (tree_depth(&s, &stacks[f], c, &depth) || emit(&s, c, local, depth, '|'))
 			goto out;
 		kft_thread_calls_skip(s.files[f]);
 		if (!next_call(&s, f, NULL))
@@ -429,11 +468,6 @@ struct interlace {
 	unsigned int nmarks;
 };
 
-/* A call's time as the trees show it (from the first start). */
-static int64_t rel_entry(const struct stream *s, const struct kft_call *c)
-{
-	return (int64_t)(c->entry_ns - (c->entry_ns >= s->base ? s->base : c->entry_ns));
-}
 
 /* Every chain's start, in the order of the call stream: 16 bytes a chain. */
 static int find_roots(struct interlace *il, const struct kft_trace *tr)
@@ -484,7 +518,6 @@ static void take_root(struct interlace *il)
 	}
 }
 
-static int print_chain(struct interlace *il, const struct root *r, char mark);
 
 /* The chains that began before time t, each between banners. */
 static int chains_before(struct interlace *il, int64_t t)
@@ -498,60 +531,11 @@ static int chains_before(struct interlace *il, int64_t t)
 		take_root(il);
 		mark = kft_kd_root_mark(il->nmarks++);
 		fprintf(s->tc.out, "----------- %c%c%c%c start --------------\n", mark, mark, mark, mark);
-		if (print_chain(il, r, mark))
+		if (walk_root(s, r->file, r->place, &(struct walk){ mark, false, il }))
 			return -1;
 		fprintf(s->tc.out, "----------- %c%c%c%c end ----------------\n", mark, mark, mark, mark);
 	}
 	return 0;
-}
-
-/* One chain: its first call and every call under it, in entry order;
- * before each, the chains that began earlier (which may move this
- * file's stream: it goes back to its place after). */
-static int print_chain(struct interlace *il, const struct root *r, char mark)
-{
-	struct stream *s = il->s;
-	struct kft_thread_calls *tc = s->files[r->file];
-	uint64_t place = r->place;
-	uint32_t top = 0, left_out = UINT32_MAX, level = 0;
-	struct kft_nest open = { 0 };	/* this chain's own: chains nest */
-	bool first_row = true;
-	int ret = -1;
-
-	for (;;) {
-		const struct kft_call *c;
-		struct kft_call here;
-		struct kft_node n;
-		int64_t local;
-
-		kft_thread_calls_seek_to(tc, place);
-		c = next_call(s, r->file, &local);
-		if (!c || (!first_row && c->depth <= top))
-			break;
-		place = kft_thread_calls_tell_next(tc);
-		if (first_row) {
-			top = c->depth;
-		} else {
-			if (c->depth > left_out)
-				continue;
-			left_out = UINT32_MAX;
-			if (kft_nest_place(&open, c, &level) == KFT_NEST_HANDLER) {
-				left_out = c->depth;	/* a handler: a chain of its own */
-				continue;
-			}
-		}
-		here = *c;
-		if (chains_before(il, rel_entry(s, &here)) || push_open(s, &open, &here, level) ||
-		    to_node(s, &here, local, level, &n))
-			goto out;
-		kft_kd_tree_row(&s->tc, &n, level, mark);
-		drop_node(&n);
-		first_row = false;
-	}
-	ret = 0;
-out:
-	kft_nest_free(&open);
-	return ret;
 }
 
 int kft_view_kd_interlaced_stream(FILE *out, const struct kft_trace *tr,
@@ -579,7 +563,8 @@ int kft_view_kd_interlaced_stream(FILE *out, const struct kft_trace *tr,
 		kft_thread_calls_seek_to(s.files[r->file], r->place);
 		c = next_call(&s, r->file, NULL);
 		end = c->dur_ns < 0 ? INT64_MAX : rel_entry(&s, c) + c->dur_ns;
-		if (print_chain(&il, r, mark) || chains_before(&il, end))
+		if (walk_root(&s, r->file, r->place, &(struct walk){ mark, false, &il }) ||
+		    chains_before(&il, end))
 			goto out;
 	}
 	ret = 0;
@@ -749,7 +734,7 @@ int kft_view_kd_slowest_stream(FILE *out, const struct kft_trace *tr, struct kft
 			kft_kd_us(node.entry_ns), node.pid);
 		drop_node(&node);
 		kft_kd_tree_header(&s.tc);
-		if (print_calls(&s, h->file, false))
+		if (walk_root(&s, h->file, 0, &(struct walk){ '|', false, NULL }))
 			goto out;
 		kft_kd_tree_root_done(&s.tc);
 	}
