@@ -56,13 +56,12 @@ struct pipe {
 /* A look at the trace begins: the names, made anew only when the memory
  * maps changed (making them reads every object's symbol table, too much
  * for each look). */
-static void look(void *ctx, const struct kft_trace *tr)
+static void look(void *ctx)
 {
 	struct pipe *p = ctx;
 	uint64_t now = kft_live_maps_signature(p->live.dir);
 	struct kft_error err;
 
-	(void)tr;
 	if (p->sz && now == p->maps_seen)
 		return;
 	kft_symbolizer_free(p->sz);

@@ -116,7 +116,7 @@ int kft_live_look(struct kft_live_trace *lt, bool last, bool *again)
 		kft_trace_close(&tr);
 		return 1;
 	}
-	lt->ops.look(lt->ops.ctx, &tr);
+	lt->ops.look(lt->ops.ctx);
 	if (sigsetjmp(cut_down, 1)) {
 		*again = true;
 		ret = 0;

@@ -29,8 +29,8 @@
 #include "reader.h"
 
 struct kft_live_ops {
-	/* a look begins: the trace as it stands now */
-	void (*look)(void *ctx, const struct kft_trace *tr);
+	/* a look at the trace as it stands now begins (before any call of it) */
+	void (*look)(void *ctx);
 	void (*call)(void *ctx, const struct kft_trace *tr, const struct kft_call *c);
 	void (*mark)(void *ctx, const struct kft_trace *tr, const struct kft_mark *m);
 	void *ctx;

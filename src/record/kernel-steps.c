@@ -97,8 +97,6 @@ int kft_kernel_stop(const char *dir, const struct kft_config *cfg, struct kft_ke
 	bool by_trigger;
 	int ret;
 
-	if (!kft_kernel_primed())
-		return kft_error_set(err, "no kernel session is primed");
 	if (kft_kernel_probe(&k, err))
 		return -1;
 	/* off with a stop trigger set: it fired, and the trace says so */

@@ -38,7 +38,8 @@ bool kft_kernel_primed(void);
  * set. */
 int kft_kernel_start(struct kft_error *err);
 
-/* `kft kernel stop`: the primed session (of cfg) stopped, its trace
+/* `kft kernel stop`: the session kft_kernel_primed says is primed (of
+ * cfg) stopped, its trace
  * collected into dir and every setting restored; what it holds in *res. */
 int kft_kernel_stop(const char *dir, const struct kft_config *cfg, struct kft_kernel_result *res,
 		    struct kft_error *err);

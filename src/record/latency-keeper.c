@@ -143,7 +143,8 @@ static bool copied(const char *n)
 
 	return !strcmp(n, KFT_CONTROL_FILE) || !strcmp(n, KFT_CONFIG_FILE) ||
 	       !strcmp(n, KFT_INFO_FILE) || !strcmp(n, KFT_SWITCHES_FILE) ||
-	       !strcmp(n, KFT_MARKS_FILE) || !strcmp(n, KFT_ENUMS_FILE) || !strncmp(n, KFT_MAPS_PREFIX, strlen(KFT_MAPS_PREFIX)) ||
+	       !strcmp(n, KFT_MARKS_FILE) || !strcmp(n, KFT_ENUMS_FILE) ||
+	       !strncmp(n, KFT_MAPS_PREFIX, strlen(KFT_MAPS_PREFIX)) ||
 	       (!strncmp(n, "thread-", 7) && len > 5 &&
 		(!strcmp(n + len - 4, ".kft") || !strcmp(n + len - 5, ".args")));
 }

@@ -468,7 +468,6 @@ struct interlace {
 	unsigned int nmarks;
 };
 
-
 /* Every chain's start, in the order of the call stream: 16 bytes a chain. */
 static int find_roots(struct interlace *il, const struct kft_trace *tr)
 {
@@ -517,7 +516,6 @@ static void take_root(struct interlace *il)
 		il->next_at = rel_entry(il->s, next_call(il->s, r->file, NULL));
 	}
 }
-
 
 /* The chains that began before time t, each between banners. */
 static int chains_before(struct interlace *il, int64_t t)

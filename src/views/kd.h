@@ -3,8 +3,8 @@
  * kd's views: the report (kd-report.c: which engine reads the input),
  * the per-function summary (kd.c, from the totals of
  * analysis/funcstats-trace.h or, for text logs and --classic,
- * funcstats.h and classic.c) and the call trees, in every layout, printed row by row by
- * kd-rows.c from one of two sources: a trace's thread files read as call
+ * funcstats.h and classic.c) and the call trees, in every layout,
+ * printed row by row by kd-rows.c from one of two sources: a trace's thread files read as call
  * streams (kd-stream.c), or a tree kept on disk (kd-spool.c, from
  * analysis/spooltree.h) for what nests by caller name: text logs and
  * --classic.
