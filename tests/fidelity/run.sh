@@ -39,6 +39,7 @@
 # Prints "fidelity VARIANT: N functions, M calls, exact" or what differs,
 # one line a variant; "fidelity: skipped: ..." when dash's source cannot
 # be had; exits non-zero on any difference.
+# shellcheck disable=SC2317 # (functions side_by_side runs by name)
 set -u
 kft_build=$(cd "$1" && pwd)
 work=$2
@@ -70,16 +71,28 @@ SRC
 	tar -xzf "$apt"/dash_*.orig.tar.gz -C "$src" --strip-components=1 || exit 1
 fi
 
+# configure's answers are cached for this run's builds only
+rm -f "$work"/dash-*.cache "$work"/gzip/*.cache
 cc -O2 -Wall -Wextra -Werror -fPIC -shared -o "$work/count-calls.so" \
 	"$here/count-calls.c" "$here/count-calls-x86_64.S" -ldl || exit 1
 cc -O2 -Wall -Wextra -Werror -o "$work/count-calls-dump" "$here/count-calls-dump.c" || exit 1
 cc -O2 -Wall -Wextra -Werror -fPIC -shared -o "$work/count-libcalls.so" \
 	"$here/count-libcalls.c" -lelf || exit 1
 
+# configure_cached CACHE ARGS...: ./configure -q ARGS with a cache of its
+# answers shared by the builds of one compiler (configure is most of a
+# build's time: dash's 10 s of 13, gzip's 41 of 48); the flags each build
+# gives are its own, so the cache's record of the last one's goes
+configure_cached() {
+	local cache=$1; shift
+	[ -f "$cache" ] && sed -i '/^ac_cv_env_/d' "$cache"
+	./configure -q --cache-file="$cache" "$@" >/dev/null 2>&1
+}
+
 # build CC OPT FLAGS DIR: dash built into DIR/src/dash
 build() {
 	rm -rf "$4" && cp -a "$src" "$4" &&
-	(cd "$4" && ./configure -q CC="$1" CFLAGS="-g $2 $3" >/dev/null 2>&1 &&
+	(cd "$4" && configure_cached "$work/dash-$1.cache" CC="$1" CFLAGS="-g $2 $3" &&
 	 make -s -j"$(nproc)" >/dev/null 2>&1) && [ -x "$4/src/dash" ]
 }
 
@@ -428,8 +441,8 @@ gzip_plain() {
 	local cc=$1 dir=$work/gzip/$1 name="gzip $1 -O2 plain" patched total i=0 args cmd
 	for v in plain fentry; do
 		rm -rf "$dir/$v" && cp -a "$work/gzip/src" "$dir/$v" &&
-		(cd "$dir/$v" && ./configure -q CC="$cc" \
-			CFLAGS="-g -O2$([ $v = fentry ] && echo ' -pg -mfentry')" >/dev/null 2>&1 &&
+		(cd "$dir/$v" && configure_cached "$work/gzip/$cc.cache" CC="$cc" \
+			CFLAGS="-g -O2$([ $v = fentry ] && echo ' -pg -mfentry')" &&
 		 make -s -j"$(nproc)" >/dev/null 2>&1) && [ -x "$dir/$v/gzip" ] || {
 			echo "fidelity $name: gzip did not build"
 			return 1
@@ -508,67 +521,104 @@ gzip_src() {
 	printf '%s\n' "-c -6" "-c -1" "-c -9" >"$work/gzip/levels"
 }
 
+# instrumented CC OPT: dash in each instrumentation of CC at OPT, then its
+# plain build against the -pg -mfentry one; non-zero if any differed
+instrumented() {
+	local cc=$1 opt=$2 failed=0 instr name dir truth_dir
+	for instr in -finstrument-functions -pg "-pg -mfentry" -fpatchable-function-entry=5; do
+		name="$cc $opt $instr"
+		dir=$work/$cc$opt${instr// /}
+		if ! build "$cc" "$opt" "$instr" "$dir"; then
+			echo "fidelity $name: dash did not build"
+			failed=1
+			continue
+		fi
+		truth_dir=$dir
+		if [ "$instr" = -fpatchable-function-entry=5 ]; then
+			truth_dir=$work/$cc$opt-pg-mfentry
+		else
+			truth "$dir"
+		fi
+		rm -rf "$dir/t"
+		(cd "$dir" && "${clean_env[@]}" COUNT_CALLS_FILE=/nonexistent "$kft" record -o t -- ./src/dash \
+			"$here/work.sh" >out 2>err)
+		kd_counts "$dir/t" 2>"$dir/kd.err" | by_name >"$dir/kft.counts"
+		if ! cmp -s "$dir/out" "$truth_dir/truth.out"; then
+			echo "fidelity $name: the output differs from the untraced run's ($dir/out)"
+			failed=1
+		elif [ -s "$dir/err" ]; then
+			echo "fidelity $name: kft record said: $(head -3 "$dir/err")"
+			failed=1
+		elif counts_differ "$name" "$truth_dir/truth.counts" "$dir/kft.counts"; then
+			failed=1
+		else
+			echo "fidelity $name: $(wc -l <"$dir/kft.counts") functions," \
+			     "$(calls_in "$dir/kft.counts") calls, exact"
+		fi
+		libcalls "$name" "$dir" "$truth_dir" || failed=1
+	done
+	dir=$work/$cc$opt-plain
+	if build "$cc" "$opt" "" "$dir"; then
+		plain "$cc $opt plain" "$dir" "$work/$cc$opt-pg-mfentry" || failed=1
+	else
+		echo "fidelity $cc $opt plain: dash did not build"
+		failed=1
+	fi
+	return $failed
+}
+
+# gzip_both CC: gzip's plain build by CC, against its -pg -mfentry build
+# and against callgrind
+gzip_both() {
+	local failed=0
+	gzip_plain "$1" || failed=1
+	callgrind_plain "$1" || failed=1
+	return $failed
+}
+
+# fno_plt CC OPT INSTR...: dash in that variant with -fno-plt, against
+# the variant's build
+fno_plt() {
+	local cc=$1 opt=$2 instr dir
+	shift 2
+	instr="$*"
+	dir=$work/$cc$opt${instr// /}-fno-plt
+	if build "$cc" "$opt" "$instr -fno-plt" "$dir"; then
+		noplt "$cc $opt $instr -fno-plt" "$dir" "$work/$cc$opt${instr// /}"
+	else
+		echo "fidelity $cc $opt $instr -fno-plt: dash did not build"
+		return 1
+	fi
+}
+
+# side_by_side "COMMAND ARGS" "COMMAND ARGS": both at once (each runs one
+# program at a time and leaves a core idle much of its run), their lines
+# said in that order when both have ended; non-zero if either failed. The
+# two never share a build directory nor configure's cache (one per
+# compiler: the pairs are one of each compiler)
+side_by_side() {
+	local out rc=0
+	out=$(mktemp -d "$work/lanes.XXXXXX")
+	# shellcheck disable=SC2086 # (each command and its arguments, word by word)
+	$1 >"$out/1" 2>&1 &
+	local first=$!
+	# shellcheck disable=SC2086
+	$2 >"$out/2" 2>&1 || rc=1
+	wait "$first" || rc=1
+	cat "$out/1" "$out/2"
+	rm -rf "$out"
+	return $rc
+}
+
 failed=0
 if gzip_src; then
-	for cc in gcc clang; do
-		gzip_plain "$cc" || failed=1
-		callgrind_plain "$cc" || failed=1
-	done
+	side_by_side "gzip_both gcc" "gzip_both clang" || failed=1
 else
 	echo "fidelity: skipped: gzip's source package could not be fetched (apt-get source gzip)"
 fi
 debian || failed=1
-for cc in gcc clang; do
-	for opt in -O0 -O2; do
-		for instr in -finstrument-functions -pg "-pg -mfentry" -fpatchable-function-entry=5; do
-			name="$cc $opt $instr"
-			dir=$work/$cc$opt${instr// /}
-			if ! build "$cc" "$opt" "$instr" "$dir"; then
-				echo "fidelity $name: dash did not build"
-				failed=1
-				continue
-			fi
-			truth_dir=$dir
-			if [ "$instr" = -fpatchable-function-entry=5 ]; then
-				truth_dir=$work/$cc$opt-pg-mfentry
-			else
-				truth "$dir"
-			fi
-			rm -rf "$dir/t"
-			(cd "$dir" && "${clean_env[@]}" COUNT_CALLS_FILE=/nonexistent "$kft" record -o t -- ./src/dash \
-				"$here/work.sh" >out 2>err)
-			kd_counts "$dir/t" 2>"$dir/kd.err" | by_name >"$dir/kft.counts"
-			if ! cmp -s "$dir/out" "$truth_dir/truth.out"; then
-				echo "fidelity $name: the output differs from the untraced run's ($dir/out)"
-				failed=1
-			elif [ -s "$dir/err" ]; then
-				echo "fidelity $name: kft record said: $(head -3 "$dir/err")"
-				failed=1
-			elif counts_differ "$name" "$truth_dir/truth.counts" "$dir/kft.counts"; then
-				failed=1
-			else
-				echo "fidelity $name: $(wc -l <"$dir/kft.counts") functions," \
-				     "$(calls_in "$dir/kft.counts") calls, exact"
-			fi
-			libcalls "$name" "$dir" "$truth_dir" || failed=1
-		done
-		dir=$work/$cc$opt-plain
-		if build "$cc" "$opt" "" "$dir"; then
-			plain "$cc $opt plain" "$dir" "$work/$cc$opt-pg-mfentry" || failed=1
-		else
-			echo "fidelity $cc $opt plain: dash did not build"
-			failed=1
-		fi
-	done
+for opt in -O0 -O2; do
+	side_by_side "instrumented gcc $opt" "instrumented clang $opt" || failed=1
 done
-for v in "gcc -O2 -finstrument-functions" "clang -O0 -pg -mfentry"; do
-	read -r cc opt instr <<<"$v"
-	dir=$work/$cc$opt${instr// /}-fno-plt
-	if build "$cc" "$opt" "$instr -fno-plt" "$dir"; then
-		noplt "$v -fno-plt" "$dir" "$work/$cc$opt${instr// /}" || failed=1
-	else
-		echo "fidelity $v -fno-plt: dash did not build"
-		failed=1
-	fi
-done
+side_by_side "fno_plt gcc -O2 -finstrument-functions" "fno_plt clang -O0 -pg -mfentry" || failed=1
 exit $failed
