@@ -16,9 +16,11 @@ counted_word() { od -An -t u8 -j $((8 * $1)) -N 8 count 2>/dev/null | tr -d ' ' 
 
 # SIGKILL at 50 random moments: each trace reads, and holds every call of
 # work() the program saw return (and at most the one the kill cut short).
+# One run in five by the sanitized kft, the others by the plain build.
 once_killed_at_random_moments() {
 	build counted
 	for run in $(seq 50); do
+		sanitized_one_in 5 "$run"
 		rm -rf t count
 		kft record -o t -- ./counted >/dev/null 2>&1 &
 		local rec=$! pid=
@@ -121,26 +123,18 @@ once_fork_storm() {
 # a thousand control commands against a running program with four threads,
 # racing with its own triggers (autorepeat): each is done or refused as
 # the state machine says, the program is not disturbed, the trace reads
-# and its views agree
+# and its views agree (one command in ten by the sanitized kft, the
+# others by the plain build)
 once_steered_a_thousand_times() {
 	build steered
 	printf 'begin\n  trigger start entry outer\n  trigger stop exit outer\n  autorepeat\nend\n' >c.conf
 	kft record -c c.conf --max-size 64M -o t -- ./steered >out 2>err &
-	local rec=$! verbs=(prime start status) rc done=0 refused=0 steer
-	# every tenth command by this kft (under the sanitizers), the others
-	# by the plain build beside it, when there is one: a sanitized
-	# command's start and exit scan take ten times a plain one's
-	local plain=$KFT
-	case $KFT_BUILD in
-	*/build-gcc-san) [ -x "$ROOT/build/bin/kft" ] && plain=$ROOT/build/bin/kft ;;
-	*/build-clang-san) [ -x "$ROOT/build-clang/bin/kft" ] && plain=$ROOT/build-clang/bin/kft ;;
-	esac
+	local rec=$! verbs=(prime start status) rc done=0 refused=0
 	until [ -s t/control ] && kft status t >/dev/null 2>&1; do sleep 0.01; done
 	for i in $(seq 1000); do
 		rc=0
-		steer=$plain
-		[ $((i % 10)) = 0 ] && steer=$KFT
-		"$steer" "${verbs[i % 3]}" t >/dev/null 2>cmd.err || rc=$?
+		sanitized_one_in 10 "$i"
+		kft "${verbs[i % 3]}" t >/dev/null 2>cmd.err || rc=$?
 		if [ $rc = 0 ]; then
 			done=$((done + 1))
 		else
@@ -149,6 +143,7 @@ once_steered_a_thousand_times() {
 				grep -qE "the run is already (running or complete|complete)" cmd.err
 		fi
 	done
+	KFT=$KFT_SANITIZED
 	kft stop t >/dev/null 2>&1 || true
 	touch stop
 	rc=0

@@ -15,11 +15,50 @@ PROGS="$ROOT/tests/e2e/progs"
 
 kft() { "$KFT" "$@"; }
 
+# This run's kft (under the sanitizers when the program is built -O0:
+# tests/run.sh), and the same compiler's build without them (the same kft
+# when this one is plain)
+KFT_SANITIZED=$KFT
+case $KFT_BUILD in
+*/build-gcc-san) KFT_PLAIN=$ROOT/build/bin/kft ;;
+*/build-clang-san) KFT_PLAIN=$ROOT/build-clang/bin/kft ;;
+*) KFT_PLAIN=$KFT ;;
+esac
+[ -x "$KFT_PLAIN" ] || KFT_PLAIN=$KFT
+
+# sanitized_one_in N I: for the I-th of a test's many runs (from 1), kft
+# (KFT) is this run's for one I in N, the first among them, and its plain
+# build for the others: a sanitized kft's start and exit scan (some 70 ms)
+# cost many times a small command
+sanitized_one_in() {
+	if [ $(($2 % $1)) = $((1 % $1)) ]; then KFT=$KFT_SANITIZED; else KFT=$KFT_PLAIN; fi
+}
+
 # build NAME [extra flags]: compile progs/NAME.c into ./NAME, instrumented.
 build() {
 	local name=$1; shift
-	"$TCC" -g "$TOPT" $INSTR -Wall -Werror -o "$name" \
+	cached "$name" "$TCC" -g "$TOPT" $INSTR -Wall -Werror -o "$name" \
 		"$PROGS/$name.c" "$@" -lpthread
+}
+
+# cached OUT COMMAND...: run COMMAND, which writes the file OUT; or, when
+# a test of this run ran the same command, copy what it wrote (tests/run.sh
+# keeps them in KFT_BUILD_CACHE for the run: the same programs are built
+# by many tests, and the compiler was a fifth of their time)
+cached() {
+	local out=$1 key
+	shift
+	if [ -z "${KFT_BUILD_CACHE:-}" ]; then
+		"$@"
+		return
+	fi
+	key=$KFT_BUILD_CACHE/$(echo "$*" | md5sum | cut -c1-32)
+	if [ -f "$key" ]; then
+		cp "$key" "$out"
+		return
+	fi
+	"$@" || return
+	cp "$out" "$key.$BASHPID" && mv "$key.$BASHPID" "$key"
 }
 
 # The flags a build with no instrumentation takes in place of one, so
@@ -37,7 +76,7 @@ plain_flags() {
 build_cxx() {
 	local cxx=g++
 	[ "$TCC" = clang ] && cxx=clang++
-	"$cxx" -g "$TOPT" $INSTR -Wall -Werror -o "$1" "$PROGS/$1.cc"
+	cached "$1" "$cxx" -g "$TOPT" $INSTR -Wall -Werror -o "$1" "$PROGS/$1.cc"
 }
 
 # Mask what changes from run to run: durations, times, thread ids and
