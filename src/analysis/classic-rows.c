@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../format/calls.h"
+#include "../format/call-stream.h"
 #include "classic-rows.h"
 #include "functable.h"
 

@@ -11,7 +11,7 @@
 #ifndef KFT_KERNEL_PARENTS_H
 #define KFT_KERNEL_PARENTS_H
 
-#include "../format/calls.h"
+#include "../format/call-stream.h"
 
 /* parent: the program call, as its thread file has it (its depth, its
  * process image); child: the kernel call. 0 to go on, -1 to stop. */

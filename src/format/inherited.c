@@ -2,6 +2,7 @@
 #include <stdlib.h>
 
 #include "inherited.h"
+#include "thread-records.h"
 
 /* Only a process's first thread goes on in a fork child or a new image. */
 static bool image_main(const struct kft_thread_file *th)

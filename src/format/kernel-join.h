@@ -12,9 +12,9 @@
  * A thread traced in both the program and the kernel: each kernel call
  * goes under the innermost program call not ended when it began (the one
  * that made the system call). Both sides use CLOCK_MONOTONIC, so the
- * times decide. The trace's call stream (calls.c) and a thread's joined
- * files (thread-calls.c) both nest by this one rule: fed the thread's
- * calls in the stream's order, it keeps the program calls open.
+ * times decide. The trace's call stream (trace-stream.c) and a thread's
+ * joined files (thread-stream.c) both nest by this one rule: fed the
+ * thread's calls in the stream's order, it keeps the program calls open.
  */
 struct kft_kernel_join {
 	struct kft_join_open {

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "live-trace.h"
+#include "thread-records.h"
 #include "trace-files.h"
 
 /* A file cut down under our mapping, while a look reads it. */

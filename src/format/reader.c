@@ -18,6 +18,7 @@
 #include "inherited.h"
 #include "reader.h"
 #include "text-log.h"
+#include "thread-records.h"
 #include "trace-files.h"
 
 static char *path_join(const char *dir, const char *name)

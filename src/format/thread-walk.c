@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "thread-records.h"
 #include "thread-walk.h"
 
 uint64_t kft_walk_count(const struct kft_thread_file *th, bool inherited)

@@ -397,7 +397,7 @@ struct kft_frame {
  * child's calls under it, and count it with the parent's. */
 #define KFT_CALL_INHERITED	(1U << 27)
 /* Readers only: a kernel call the call stream put under the program call
- * that made it (calls.h): its parent is the call open one less deep. */
+ * that made it (call-stream.h): its parent is the call open one less deep. */
 #define KFT_CALL_UNDER_PROGRAM	(1U << 28)
 
 /* A function and the return address it was called from: records name

@@ -23,6 +23,7 @@
 #include "../common/mono-clock.h"
 #include "../format/read-progress.h"
 #include "../format/reader.h"
+#include "../format/thread-records.h"
 #include "../symbols/symbolizer.h"
 #include "latency-keeper.h"
 #include "../format/trace-files.h"

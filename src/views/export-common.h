@@ -4,7 +4,7 @@
 #define KFT_EXPORT_COMMON_H
 
 #include "../analysis/functable.h"
-#include "../format/calls.h"
+#include "../format/call-stream.h"
 #include "export.h"
 
 struct export_ctx {

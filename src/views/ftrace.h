@@ -8,7 +8,7 @@
 #ifndef KFT_VIEW_FTRACE_H
 #define KFT_VIEW_FTRACE_H
 
-#include "../format/calls.h"
+#include "../format/call-stream.h"
 #include "mark-cursor.h"
 #include "views.h"
 

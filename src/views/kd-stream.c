@@ -15,7 +15,8 @@
 #include "../common/grow.h"
 #include "../common/heap.h"
 #include "../format/call-args.h"
-#include "../format/calls.h"
+#include "../format/call-stream.h"
+#include "../format/thread-records.h"
 #include "kd-rows.h"
 
 /*

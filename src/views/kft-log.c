@@ -14,7 +14,7 @@
 
 #include "../config/config.h"
 #include "../format/call-args.h"
-#include "../format/calls.h"
+#include "../format/call-stream.h"
 #include "../symbols/rewrite.h"
 #include "put.h"
 #include "views.h"

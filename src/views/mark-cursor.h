@@ -7,7 +7,7 @@
 #ifndef KFT_VIEW_MARK_CURSOR_H
 #define KFT_VIEW_MARK_CURSOR_H
 
-#include "../format/calls.h"
+#include "../format/call-stream.h"
 #include "../format/reader.h"
 
 /* A thread's markers (kft_printf), shown where they were made. */

@@ -12,6 +12,7 @@
 #include "../common/process.h"
 #include "../analysis/compensation.h"
 #include "../config/config.h"
+#include "../format/thread-records.h"
 #include "views.h"
 
 static void print_trigger(FILE *out, const char *which, const struct kft_trigger *t)

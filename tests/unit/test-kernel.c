@@ -18,7 +18,7 @@
 
 #include "analysis/calltree.h"
 #include "analysis/funcstats-trace.h"
-#include "format/calls.h"
+#include "format/call-stream.h"
 #include "format/control.h"
 #include "format/reader.h"
 #include "format/thread-writer.h"

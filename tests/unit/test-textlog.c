@@ -9,7 +9,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "format/calls.h"
+#include "format/call-stream.h"
 #include "format/text-log.h"
 
 static struct kft_text_row row;

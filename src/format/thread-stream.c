@@ -4,13 +4,13 @@
  * that traced a thread in the kernel too, the calls of its kernel file
  * joined in, each to the stream of the program file whose tree it runs
  * in (under the program call that made it), as the whole trace's stream
- * (calls.c) and its trees nest them.
+ * (trace-stream.c) and its trees nest them.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../common/grow.h"
-#include "call-source.h"
+#include "entry-order.h"
 #include "kernel-join.h"
 
 struct kft_thread_calls {

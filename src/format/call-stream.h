@@ -1,16 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * A trace's calls in the order they were entered, one at a time: the
- * stream every view reads. Each thread's order comes from its nesting
- * (thread-walk.h) and costs 8 bytes per call, the only memory that grows
- * with the trace; threads are merged by time. A call's depth is its
+ * stream every view reads (trace-stream.c; one thread's alone, with its
+ * kernel calls joined in: thread-stream.c). Each thread's order comes
+ * from its nesting (thread-walk.h, entry-order.h) and costs 8 bytes per
+ * call, the only memory that grows with the trace; threads are merged by
+ * time. A call's depth is its
  * number of logged ancestors, so nesting by depth is exact whatever
  * filters and triggers chose the calls. Where a thread was traced in the
  * program and in the kernel, the kernel's calls go under the program call
  * that made them.
  */
-#ifndef KFT_CALLS_H
-#define KFT_CALLS_H
+#ifndef KFT_CALL_STREAM_H
+#define KFT_CALL_STREAM_H
 
 #include <stddef.h>
 

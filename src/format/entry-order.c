@@ -2,7 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "call-source.h"
+#include "entry-order.h"
+#include "thread-records.h"
 #include "thread-walk.h"
 
 /*

@@ -4,7 +4,7 @@
 
 #include "../common/grow.h"
 #include "../common/heap.h"
-#include "call-source.h"
+#include "entry-order.h"
 #include "kernel-join.h"
 
 /* The program calls open in one thread at this point of the stream. */

@@ -1,16 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * One thread file's calls in entry order, as the call streams read them
- * (calls.c merges many, thread-calls.c reads one alone): where each call's
- * record is and how deep it is logged, 8 bytes a call; kd's Local, when
- * asked for, in a spilled array (common/spill.h) that costs a few pages.
+ * (trace-stream.c merges many, thread-stream.c reads one alone): where
+ * each call's record is and how deep it is logged, 8 bytes a call; kd's
+ * Local, when asked for, in a spilled array (common/spill.h) that costs
+ * a few pages.
  * Internal to src/format/.
  */
-#ifndef KFT_CALL_SOURCE_H
-#define KFT_CALL_SOURCE_H
+#ifndef KFT_ENTRY_ORDER_H
+#define KFT_ENTRY_ORDER_H
 
 #include "../common/spill.h"
-#include "calls.h"
+#include "call-stream.h"
 
 /* A stack-watch row: shown at the moment its chain was taken. */
 struct kft_watch_row {
