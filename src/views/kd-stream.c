@@ -405,51 +405,59 @@ out:
 	return stream_close(&s, ret);
 }
 
+/* ---- the whole stream in its order, each call placed in its tree ------- */
+
+typedef int (*placed_fn)(struct stream *s, size_t file, const struct kft_call *c, int64_t local,
+			 uint32_t depth, void *ctx);
+
+/* fn for every call of the stream in turn, at its depth in its tree
+ * (each file's calls open kept; a handler's chain a root of its own). */
+static int each_placed(struct stream *s, const struct kft_trace *tr, placed_fn fn, void *ctx)
+{
+	struct kft_nest *open = calloc(tr->nthreads ? tr->nthreads : 1, sizeof(*open));
+	int ret = open ? 0 : stream_oom(s);
+
+	while (!ret && s->nheap) {
+		size_t f = s->heap[0];
+		int64_t local;
+		const struct kft_call *c = next_call(s, f, &local);
+		uint32_t depth;
+
+		kft_nest_place(&open[f], c, &depth);
+		if ((ret = push_open(s, &open[f], c, depth)) || (ret = fn(s, f, c, local, depth, ctx)))
+			break;
+		kft_thread_calls_skip(s->files[f]);
+		if (!next_call(s, f, NULL))
+			s->heap[0] = s->heap[--s->nheap];
+		sift(s, 0);
+	}
+	for (size_t i = 0; open && i < tr->nthreads; i++)
+		kft_nest_free(&open[i]);
+	free(open);
+	return ret;
+}
+
 /* ---- -r: rows in the order of the call stream, streamed ---------------- */
 
-/* Its depth in the tree, its thread file's calls open in st (a
- * handler's chain a root of its own). */
-static int tree_depth(struct stream *s, struct kft_nest *st, const struct kft_call *c,
-		      uint32_t *depth)
+static int emit_row(struct stream *s, size_t file, const struct kft_call *c, int64_t local,
+		    uint32_t depth, void *ctx)
 {
-	kft_nest_place(st, c, depth);
-	return push_open(s, st, c, *depth);
+	(void)file, (void)ctx;
+	return emit(s, c, local, depth, '|');
 }
 
 int kft_view_kd_rows_stream(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
 			    const struct kft_kd_opts *o, struct kft_error *err)
 {
 	struct stream s = { .err = err };
-	struct kft_nest *stacks = calloc(tr->nthreads ? tr->nthreads : 1, sizeof(*stacks));
 	int ret = -1;
 
 	stream_init(&s, out, tr, sz, o);
-	if (!stacks) {
-		stream_oom(&s);
-		goto out;
+	if (!stream_files(&s, tr) && !name_functions(&s, tr) && !stream_open(&s, tr)) {
+		kft_kd_tree_columns(&s.tc);
+		kft_kd_tree_header(&s.tc);
+		ret = each_placed(&s, tr, emit_row, NULL);
 	}
-	if (stream_files(&s, tr) || name_functions(&s, tr) || stream_open(&s, tr))
-		goto out;
-	kft_kd_tree_columns(&s.tc);
-	kft_kd_tree_header(&s.tc);
-	while (s.nheap) {
-		size_t f = s.heap[0];
-		int64_t local;
-		const struct kft_call *c = next_call(&s, f, &local);
-		uint32_t depth;
-
-		if (tree_depth(&s, &stacks[f], c, &depth) || emit(&s, c, local, depth, '|'))
-			goto out;
-		kft_thread_calls_skip(s.files[f]);
-		if (!next_call(&s, f, NULL))
-			s.heap[0] = s.heap[--s.nheap];
-		sift(&s, 0);
-	}
-	ret = 0;
-out:
-	for (size_t i = 0; stacks && i < tr->nthreads; i++)
-		kft_nest_free(&stacks[i]);
-	free(stacks);
 	return stream_close(&s, ret);
 }
 
@@ -464,45 +472,24 @@ struct root {
 struct interlace {
 	struct stream *s;
 	struct root *roots;
-	size_t nroots, next;
+	size_t nroots, cap, next;
 	int64_t next_at;		/* when roots[next] began */
 	unsigned int nmarks;
 };
 
-/* Every chain's start, in the order of the call stream: 16 bytes a chain. */
-static int find_roots(struct interlace *il, const struct kft_trace *tr)
+/* A chain's start, kept: 16 bytes a chain. */
+static int note_root(struct stream *s, size_t file, const struct kft_call *c, int64_t local,
+		     uint32_t depth, void *ctx)
 {
-	struct stream *s = il->s;
-	struct kft_nest *stacks = calloc(tr->nthreads ? tr->nthreads : 1, sizeof(*stacks));
-	size_t cap = 0;
-	int ret = -1;
+	struct interlace *il = ctx;
 
-	if (!stacks)
-		return stream_oom(s);
-	while (s->nheap) {
-		size_t f = s->heap[0];
-		const struct kft_call *c = next_call(s, f, NULL);
-		uint32_t depth;
-
-		if (tree_depth(s, &stacks[f], c, &depth))
-			goto out;
-		if (!depth) {
-			if (room_for_one(s, (void **)&il->roots, il->nroots, &cap, sizeof(*il->roots)))
-				goto out;
-			il->roots[il->nroots++] = (struct root){
-				f, kft_thread_calls_tell(s->files[f]) };
-		}
-		kft_thread_calls_skip(s->files[f]);
-		if (!next_call(s, f, NULL))
-			s->heap[0] = s->heap[--s->nheap];
-		sift(s, 0);
-	}
-	ret = 0;
-out:
-	for (size_t i = 0; i < tr->nthreads; i++)
-		kft_nest_free(&stacks[i]);
-	free(stacks);
-	return ret;
+	(void)c, (void)local;
+	if (depth)
+		return 0;
+	if (room_for_one(s, (void **)&il->roots, il->nroots, &il->cap, sizeof(*il->roots)))
+		return -1;
+	il->roots[il->nroots++] = (struct root){ file, kft_thread_calls_tell(s->files[file]) };
+	return 0;
 }
 
 /* Take the next chain in line: when it began. */
@@ -547,7 +534,7 @@ int kft_view_kd_interlaced_stream(FILE *out, const struct kft_trace *tr,
 
 	stream_init(&s, out, tr, sz, o);
 	if (stream_files(&s, tr) || name_functions(&s, tr) || stream_open(&s, tr) ||
-	    find_roots(&il, tr))
+	    each_placed(&s, tr, note_root, &il))
 		goto out;
 	kft_kd_tree_columns(&s.tc);
 	kft_kd_tree_header(&s.tc);
