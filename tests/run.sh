@@ -173,17 +173,20 @@ e2e_job() {
 	vcc=$1 vopt=$2
 	shift 2
 	work=$(mktemp -d /tmp/kft-e2e.XXXXXX)
-	# kft built by the variant's compiler; under the sanitizers when the
-	# program is built -O0 (every test_, each_ and once_ function has such
-	# a variant), plain at -O2: the sanitizers' start and exit scan double
-	# a test's time, and the tool's code paths barely differ by variant.
+	# kft built by the variant's compiler; under the sanitizers in four
+	# -O0 variants, each instrumentation once and each compiler twice
+	# (every test_, each_ and once_ function runs in one or more of them),
+	# plain in the others: the sanitizers' start and exit scan double a
+	# test's time, and the tool's code paths barely differ by variant.
 	# Leaks are looked for by gcc's build alone: LeakSanitizer's scan at
 	# exit (some 45 ms) is most of a sanitized command's cost, and clang's
-	# build runs the same code (every function has a gcc -O0 variant)
+	# build runs the same code
 	local asan=$ASAN_OPTIONS
-	case $vcc$vopt in
-	gcc-O0) kdir=build-gcc-san ;;
-	clang-O0) kdir=build-clang-san asan=${asan/detect_leaks=1/detect_leaks=0} ;;
+	case "$v" in
+	"gcc -O0 -finstrument-functions" | "gcc -O0 -fpatchable-function-entry=5")
+		kdir=build-gcc-san ;;
+	"clang -O0 -pg" | "clang -O0 -pg -mfentry")
+		kdir=build-clang-san asan=${asan/detect_leaks=1/detect_leaks=0} ;;
 	gcc*) kdir=build ;;
 	*) kdir=build-clang ;;
 	esac
