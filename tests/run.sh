@@ -178,15 +178,20 @@ e2e_job() {
 	# (every test_, each_ and once_ function runs in one or more of them),
 	# plain in the others: the sanitizers' start and exit scan double a
 	# test's time, and the tool's code paths barely differ by variant.
-	# Leaks are looked for by gcc's build alone: LeakSanitizer's scan at
-	# exit (some 45 ms) is most of a sanitized command's cost, and clang's
-	# build runs the same code
-	local asan=$ASAN_OPTIONS
+	# Leaks are looked for once a function: in its gcc -O0
+	# -fpatchable-function-entry=5 variant (test_ and each_) or its one
+	# run (once_). LeakSanitizer's scan at exit (45 to 90 ms here) is most
+	# of a sanitized command's cost, and the other variants run the same
+	# code of the tool
+	local asan=${ASAN_OPTIONS/detect_leaks=1/detect_leaks=0}
 	case "$v" in
-	"gcc -O0 -finstrument-functions" | "gcc -O0 -fpatchable-function-entry=5")
-		kdir=build-gcc-san ;;
+	"gcc -O0 -fpatchable-function-entry=5")
+		kdir=build-gcc-san asan=$ASAN_OPTIONS ;;
+	"gcc -O0 -finstrument-functions")
+		kdir=build-gcc-san
+		[[ $fn == once_* ]] && asan=$ASAN_OPTIONS ;;
 	"clang -O0 -pg" | "clang -O0 -pg -mfentry")
-		kdir=build-clang-san asan=${asan/detect_leaks=1/detect_leaks=0} ;;
+		kdir=build-clang-san ;;
 	gcc*) kdir=build ;;
 	*) kdir=build-clang ;;
 	esac
