@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -12,6 +13,30 @@
 /* Up to this many values an array is simply memory. */
 #define SMALL_VALUES (4 * PAGE_VALUES)
 
+/* Every large array's region, in one sparse file (the tools read one
+ * trace at a time, on one thread). */
+static int shared_fd = -1;
+
+static uint64_t region_bytes(uint64_t n)
+{
+	return (n * sizeof(uint32_t) + 65535) & ~(uint64_t)65535;
+}
+static uint64_t shared_end;
+
+static int shared_region(uint64_t n, uint64_t *base)
+{
+	if (shared_fd < 0) {
+		struct kft_error ignored;
+
+		shared_fd = kft_temp_file(&ignored);
+		if (shared_fd < 0)
+			return -1;
+	}
+	*base = shared_end;
+	shared_end += region_bytes(n);
+	return shared_fd;
+}
+
 int kft_spill32_init(struct kft_spill32 *a, uint64_t n, struct kft_error *err)
 {
 	memset(a, 0, sizeof(*a));
@@ -19,17 +44,14 @@ int kft_spill32_init(struct kft_spill32 *a, uint64_t n, struct kft_error *err)
 	a->fd = -1;
 	for (int i = 0; i < KFT_SPILL_SLOTS; i++)
 		a->slot[i].page = UINT64_MAX;
-	if (n <= SMALL_VALUES) {
-		a->mem = calloc(n ? n : 1, sizeof(*a->mem));
-		if (!a->mem)
-			return kft_error_set(err, "out of memory");
-		return 0;
+	if (n > SMALL_VALUES && (a->fd = shared_region(n, &a->base)) >= 0) {
+		a->written = calloc((n / PAGE_VALUES + 1) / 8 + 1, 1);
+		return a->written ? 0 : kft_error_set(err, "out of memory");
 	}
-	a->written = calloc((n / PAGE_VALUES + 1) / 8 + 1, 1);
-	if (!a->written)
-		return kft_error_set(err, "out of memory");
-	a->fd = kft_temp_file(err);
-	return a->fd < 0 ? -1 : 0;
+	/* small, or no temporary file to be had: memory */
+	a->mem = calloc(n ? n : 1, sizeof(*a->mem));
+	return a->mem ? 0 : kft_error_set(err, "out of memory for %llu calls",
+					    (unsigned long long)n);
 }
 
 static bool was_written(const struct kft_spill32 *a, uint64_t page)
@@ -43,7 +65,7 @@ static int page_io(struct kft_spill32 *a, uint64_t page, uint32_t *v, bool out)
 	uint64_t count = a->n - first < PAGE_VALUES ? a->n - first : PAGE_VALUES;
 	char *p = (char *)v;
 	size_t len = count * sizeof(*v);
-	off_t off = (off_t)(first * sizeof(*v));
+	off_t off = (off_t)(a->base + first * sizeof(*v));
 
 	while (len) {
 		ssize_t k = out ? pwrite(a->fd, p, len, off) : pread(a->fd, p, len, off);
@@ -102,7 +124,7 @@ int kft_spill32_set(struct kft_spill32 *a, uint64_t i, uint32_t v)
 	if (s->page != page && was_written(a, page)) {
 		/* a late value for a page long written out (a call open
 		 * across it): into the file alone, the cache left as it is */
-		off_t off = (off_t)(i * sizeof(v));
+		off_t off = (off_t)(a->base + i * sizeof(v));
 
 		for (;;) {
 			ssize_t k = pwrite(a->fd, &v, sizeof(v), off);
@@ -145,8 +167,10 @@ void kft_spill32_free(struct kft_spill32 *a)
 	free(a->written);
 	for (int i = 0; i < KFT_SPILL_SLOTS; i++)
 		free(a->slot[i].v);
+	/* its pages given back (a tmpfs keeps them in memory) */
 	if (a->fd >= 0)
-		close(a->fd);
+		(void)fallocate(a->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)a->base,
+				(off_t)region_bytes(a->n));
 	memset(a, 0, sizeof(*a));
 	a->fd = -1;
 }

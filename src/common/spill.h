@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * An array of 32-bit values, one a call, that a reader writes and reads
- * in (nearly) sequential order: a large one lives in a temporary file and
- * is seen through a few cached pages, so memory stays a few pages however
- * many calls there are. A small one stays in memory.
+ * in (nearly) sequential order: a large one lives in a region of the
+ * process's one temporary file and is seen through a few cached pages, so
+ * memory stays a few pages however many calls there are (and one
+ * descriptor however many arrays). A small one stays in memory, and so
+ * does a large one when no temporary file can be made.
  */
 #ifndef KFT_SPILL_H
 #define KFT_SPILL_H
@@ -24,7 +26,8 @@ struct kft_spill_slot {
 struct kft_spill32 {
 	uint64_t n;
 	uint32_t *mem;		/* a small array: all of it */
-	int fd;			/* a large one: its file, -1 until then */
+	int fd;			/* a large one: the shared file, -1 until then */
+	uint64_t base;		/* where its region of the file starts */
 	uint8_t *written;	/* pages of the file written out once */
 	struct kft_spill_slot slot[KFT_SPILL_SLOTS];
 	int error;		/* errno of the first failed read or write */

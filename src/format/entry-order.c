@@ -58,9 +58,10 @@ static int place(void *ctx, struct kft_walk_call *c, struct kft_walk_call *paren
 
 	if (c->pre >= s->n)
 		return KFT_WALK_CORRUPT;
-	s->idx[c->pre] = (uint32_t)c->idx;
-	if (s->depth)
-		s->depth[c->pre] = (uint32_t)c->depth;
+	if (kft_spill32_set(s->idx, c->pre, (uint32_t)c->idx))
+		return SPILL_FAILED;
+	if (s->depth && kft_spill32_set(s->depth, c->pre, (uint32_t)c->depth))
+		return SPILL_FAILED;
 	if (s->local && note_local(s, c, parent))
 		return SPILL_FAILED;
 	return 0;
@@ -118,12 +119,14 @@ int kft_source_open(struct kft_source *s, const struct kft_thread_file *th, unsi
 	if (s->n >= UINT32_MAX)
 		return kft_error_set(err, "%s: %llu calls in one thread: more than this kft reads",
 				     th->name, (unsigned long long)s->n);
-	s->idx = malloc((s->n ? s->n : 1) * sizeof(*s->idx));
-	if (keep & KFT_SOURCE_DEPTH)
-		s->depth = malloc((s->n ? s->n : 1) * sizeof(*s->depth));
-	if (!s->idx || ((keep & KFT_SOURCE_DEPTH) && !s->depth))
-		return kft_error_set(err, "out of memory for %llu calls",
-				     (unsigned long long)s->n);
+	s->idx = malloc(sizeof(*s->idx));
+	if (!s->idx || kft_spill32_init(s->idx, s->n, err))
+		return -1;
+	if (keep & KFT_SOURCE_DEPTH) {
+		s->depth = malloc(sizeof(*s->depth));
+		if (!s->depth || kft_spill32_init(s->depth, s->n, err))
+			return -1;
+	}
 	if ((keep & KFT_SOURCE_LOCAL) && kft_source_want_locals(s, err))
 		return -1;
 	ret = kft_thread_walk(th, &ops);
@@ -149,20 +152,23 @@ int kft_source_subset(struct kft_source *dst, struct kft_source *src, const uint
 	for (uint64_t p = 0; p < src->n; p++)
 		n += owner[p] == who;
 	dst->n = n;
-	dst->idx = malloc((n ? n : 1) * sizeof(*dst->idx));
-	if (src->depth)
-		dst->depth = malloc((n ? n : 1) * sizeof(*dst->depth));
-	if (!dst->idx || (src->depth && !dst->depth))
-		return kft_error_set(err, "out of memory for %llu calls", (unsigned long long)n);
+	dst->idx = malloc(sizeof(*dst->idx));
+	if (!dst->idx || kft_spill32_init(dst->idx, n, err))
+		return -1;
+	if (src->depth) {
+		dst->depth = malloc(sizeof(*dst->depth));
+		if (!dst->depth || kft_spill32_init(dst->depth, n, err))
+			return -1;
+	}
 	if (src->local && kft_source_want_locals(dst, err))
 		return -1;
 	n = 0;
 	for (uint64_t p = 0; p < src->n; p++) {
 		if (owner[p] != who)
 			continue;
-		dst->idx[n] = src->idx[p];
+		kft_spill32_set(dst->idx, n, kft_spill32_get(src->idx, p));
 		if (src->depth)
-			dst->depth[n] = src->depth[p];
+			kft_spill32_set(dst->depth, n, kft_spill32_get(src->depth, p));
 		if (src->local &&
 		    kft_spill32_set(dst->local, n, kft_spill32_get(src->local, p)))
 			return kft_spill32_check(dst->local, err);
@@ -176,7 +182,8 @@ int kft_source_subset(struct kft_source *dst, struct kft_source *src, const uint
 
 void kft_source_call(const struct kft_source *s, uint64_t pos, struct kft_call *c)
 {
-	kft_thread_call(s->th, s->idx[pos], s->depth ? s->depth[pos] : 0, c);
+	kft_thread_call(s->th, kft_spill32_get(s->idx, pos),
+			s->depth ? kft_spill32_get(s->depth, pos) : 0, c);
 	if (c->flags & KFT_CALL_INHERITED)
 		c->entry_ns = s->inherited_ns;	/* the walk found when */
 }
@@ -216,7 +223,11 @@ void kft_source_advance(struct kft_source *s)
 
 void kft_source_close(struct kft_source *s)
 {
+	if (s->idx)
+		kft_spill32_free(s->idx);
 	free(s->idx);
+	if (s->depth)
+		kft_spill32_free(s->depth);
 	free(s->depth);
 	if (s->local)
 		kft_spill32_free(s->local);

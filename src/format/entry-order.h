@@ -22,9 +22,8 @@ struct kft_watch_row {
 /* One thread file's calls in entry order. */
 struct kft_source {
 	const struct kft_thread_file *th;
-	uint32_t *idx;		/* record, or nrecs + open frame, or nrecs +
-				 * nframes + inherited row */
-	uint32_t *depth;	/* logged ancestors (NULL: not kept) */
+	struct kft_spill32 *idx;
+	struct kft_spill32 *depth;
 	struct kft_spill32 *local;	/* kd's Local in usec, at each call's place */
 	bool local_ready;	/* all written: the head has its Local */
 	uint64_t n, pos;

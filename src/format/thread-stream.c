@@ -151,8 +151,7 @@ static int nest(struct tree_stack *st, struct kft_source *from, uint64_t pos,
 		return -1;
 	st->open[st->n++] = (struct tree_open){ parent ? parent->depth + 1 : c->depth, irq, from,
 						pos, c->dur_ns, 0 };
-	from->depth[pos] = st->open[st->n - 1].depth;
-	return 0;
+	return kft_spill32_set(from->depth, pos, st->open[st->n - 1].depth);
 }
 
 /*
@@ -399,7 +398,7 @@ int kft_thread_calls_seek(struct kft_thread_calls *tc, uint64_t rec)
 	struct kft_call c, kc;
 
 	for (uint64_t p = 0; p < s->n; p++) {
-		if (s->idx[p] != rec)
+		if (kft_spill32_get(s->idx, p) != rec)
 			continue;
 		rewind_to(s, p, false);
 		if (tc->joined) {
