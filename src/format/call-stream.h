@@ -3,10 +3,10 @@
  * A trace's calls in the order they were entered, one at a time: the
  * stream every view reads (trace-stream.c; one thread's alone, with its
  * kernel calls joined in: thread-stream.c). Each thread's order comes
- * from its nesting (thread-walk.h, entry-order.h) and costs 8 bytes per
- * call, the only memory that grows with the trace; threads are merged by
- * time. A call's depth is its
- * number of logged ancestors, so nesting by depth is exact whatever
+ * from its nesting (thread-walk.h, entry-order.h), 12 bytes a call with
+ * the Local, kept in a temporary file read in order (common/spill.h);
+ * threads are merged by time. A call's depth is its number of logged
+ * ancestors, so nesting by depth is exact whatever
  * filters and triggers chose the calls. Where a thread was traced in the
  * program and in the kernel, the kernel's calls go under the program call
  * that made them.
@@ -61,7 +61,7 @@ void kft_calls_close(struct kft_calls *cs);
 /*
  * One thread file's calls, in entry order, each (with locals) with kd's
  * Local: its duration less its finished children's, in ns rounded down
- * to a usec (-1: unfinished). 8 bytes per call; the Locals go to a
+ * to a usec (-1: unfinished). 8 bytes per call, 12 with the Locals, in a
  * temporary file (common/spill.h) once a thread has many calls. A signal
  * handler counts as no child of the call it interrupted. Stack-watch rows
  * come too (dur -2). With inherited, a fork child's inherited calls come

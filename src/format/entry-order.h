@@ -2,9 +2,9 @@
 /*
  * One thread file's calls in entry order, as the call streams read them
  * (trace-stream.c merges many, thread-stream.c reads one alone): where
- * each call's record is and how deep it is logged, 8 bytes a call; kd's
- * Local, when asked for, in a spilled array (common/spill.h) that costs
- * a few pages.
+ * each call's record is and how deep it is logged, and kd's Local when
+ * asked for: 4 bytes a call each, in spilled arrays (common/spill.h) that
+ * cost a few pages each.
  * Internal to src/format/.
  */
 #ifndef KFT_ENTRY_ORDER_H

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * kd's call trees (-c, with -l, -r, -i) and slowest calls of a trace,
- * streamed from its thread files, in memory that grows by 8 bytes a call
- * (Local goes to a temporary file). The one engine of a trace's trees;
+ * streamed from its thread files, in memory that does not grow with the
+ * calls (each call's place, depth and Local go to a temporary file:
+ * common/spill.h). The one engine of a trace's trees;
  * kd-spool.c prints the same rows for what nests by caller name (text
  * logs, --classic).
  */
@@ -20,7 +21,7 @@
 #include "kd-rows.h"
 
 /*
- * Each thread file's call stream (kft_thread_calls: 8 bytes a call); a
+ * Each thread file's call stream (kft_thread_calls); a
  * thread traced in the kernel too has its kernel calls in the streams
  * of its program files, under the program calls that made them. Roots
  * come in entry order; a root's calls come from its thread's stream

@@ -62,8 +62,8 @@ int kft_view_kd_summary(FILE *out, const struct kft_calltree *t, const struct kf
 			const struct kft_kd_opts *o, struct kft_error *err);
 /* The call trees, without -i, -r or --classic, streamed from a trace
  * whose thread files can be read one at a time (kft_thread_calls_joins):
- * memory grows by 8 bytes a call (Local goes to a temporary file), not
- * by a tree. */
+ * what grows with the calls goes to a temporary file (common/spill.h),
+ * and no tree is kept. */
 int kft_view_kd_tree_stream(FILE *out, const struct kft_trace *tr, struct kft_symbolizer *sz,
 			    const struct kft_kd_opts *o, struct kft_error *err);
 /* The same trees with -i (other chains where they began), streamed. */
