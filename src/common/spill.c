@@ -16,12 +16,12 @@
 /* Every large array's region, in one sparse file (the tools read one
  * trace at a time, on one thread). */
 static int shared_fd = -1;
+static uint64_t shared_end;
 
 static uint64_t region_bytes(uint64_t n)
 {
 	return (n * sizeof(uint32_t) + 65535) & ~(uint64_t)65535;
 }
-static uint64_t shared_end;
 
 static int shared_region(uint64_t n, uint64_t *base)
 {

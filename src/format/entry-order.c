@@ -24,16 +24,36 @@ static uint32_t source_local(int64_t local_ns)
 /* What place() returns when a Local could not be written. */
 #define SPILL_FAILED (-100)
 
-int kft_source_want_locals(struct kft_source *s, struct kft_error *err)
+/* *a: a new spill array of n values; 0, or -1 with err set (*a NULL). */
+static int new_array(struct kft_spill32 **a, uint64_t n, struct kft_error *err)
 {
-	if (!(s->local = malloc(sizeof(*s->local))))
+	if (!(*a = malloc(sizeof(**a))))
 		return kft_error_set(err, "out of memory");
-	if (kft_spill32_init(s->local, s->n, err)) {
-		free(s->local);
-		s->local = NULL;
+	if (kft_spill32_init(*a, n, err)) {
+		free(*a);
+		*a = NULL;
 		return -1;
 	}
 	return 0;
+}
+
+/* Room for s's record index, and its depths and Locals as keep asks. */
+static int new_arrays(struct kft_source *s, bool depth, bool local, struct kft_error *err)
+{
+	return new_array(&s->idx, s->n, err) || (depth && new_array(&s->depth, s->n, err)) ||
+	       (local && new_array(&s->local, s->n, err)) ? -1 : 0;
+}
+
+int kft_source_want_locals(struct kft_source *s, struct kft_error *err)
+{
+	return new_array(&s->local, s->n, err);
+}
+
+int kft_source_check(const struct kft_source *s, struct kft_error *err)
+{
+	return (s->idx && kft_spill32_check(s->idx, err)) ||
+	       (s->depth && kft_spill32_check(s->depth, err)) ||
+	       (s->local && kft_spill32_check(s->local, err)) ? -1 : 0;
 }
 
 int kft_source_set_local(struct kft_source *s, uint64_t pos, int64_t local_ns)
@@ -119,22 +139,14 @@ int kft_source_open(struct kft_source *s, const struct kft_thread_file *th, unsi
 	if (s->n >= UINT32_MAX)
 		return kft_error_set(err, "%s: %llu calls in one thread: more than this kft reads",
 				     th->name, (unsigned long long)s->n);
-	s->idx = malloc(sizeof(*s->idx));
-	if (!s->idx || kft_spill32_init(s->idx, s->n, err))
-		return -1;
-	if (keep & KFT_SOURCE_DEPTH) {
-		s->depth = malloc(sizeof(*s->depth));
-		if (!s->depth || kft_spill32_init(s->depth, s->n, err))
-			return -1;
-	}
-	if ((keep & KFT_SOURCE_LOCAL) && kft_source_want_locals(s, err))
+	if (new_arrays(s, keep & KFT_SOURCE_DEPTH, keep & KFT_SOURCE_LOCAL, err))
 		return -1;
 	ret = kft_thread_walk(th, &ops);
 	if (ret == KFT_WALK_CORRUPT)
 		return kft_error_set(err, "%s: corrupt: stack-watch rows the header does not count",
 				     th->name);
 	if (ret == SPILL_FAILED)
-		return kft_spill32_check(s->local, err);
+		return kft_source_check(s, err);
 	s->local_ready = s->local != NULL;
 	if (ret || (th->hdr.counters.watch_hits && find_watch_rows(s)))
 		return kft_error_set(err, "out of memory");
@@ -152,29 +164,21 @@ int kft_source_subset(struct kft_source *dst, struct kft_source *src, const uint
 	for (uint64_t p = 0; p < src->n; p++)
 		n += owner[p] == who;
 	dst->n = n;
-	dst->idx = malloc(sizeof(*dst->idx));
-	if (!dst->idx || kft_spill32_init(dst->idx, n, err))
-		return -1;
-	if (src->depth) {
-		dst->depth = malloc(sizeof(*dst->depth));
-		if (!dst->depth || kft_spill32_init(dst->depth, n, err))
-			return -1;
-	}
-	if (src->local && kft_source_want_locals(dst, err))
+	if (new_arrays(dst, src->depth, src->local, err))
 		return -1;
 	n = 0;
 	for (uint64_t p = 0; p < src->n; p++) {
 		if (owner[p] != who)
 			continue;
-		kft_spill32_set(dst->idx, n, kft_spill32_get(src->idx, p));
-		if (src->depth)
-			kft_spill32_set(dst->depth, n, kft_spill32_get(src->depth, p));
-		if (src->local &&
-		    kft_spill32_set(dst->local, n, kft_spill32_get(src->local, p)))
-			return kft_spill32_check(dst->local, err);
+		if (kft_spill32_set(dst->idx, n, kft_spill32_get(src->idx, p)) ||
+		    (src->depth &&
+		     kft_spill32_set(dst->depth, n, kft_spill32_get(src->depth, p))) ||
+		    (src->local &&
+		     kft_spill32_set(dst->local, n, kft_spill32_get(src->local, p))))
+			return kft_source_check(dst, err);
 		n++;
 	}
-	if (src->local && (kft_spill32_check(src->local, err) || kft_spill32_check(dst->local, err)))
+	if (kft_source_check(src, err) || kft_source_check(dst, err))
 		return -1;
 	dst->local_ready = src->local_ready;
 	return 0;

@@ -49,6 +49,8 @@ int kft_source_open(struct kft_source *s, const struct kft_thread_file *th, unsi
 /* Room for the Locals of s's calls, each set by its place (then set
  * local_ready): 0 or -1. */
 int kft_source_want_locals(struct kft_source *s, struct kft_error *err);
+/* 0, or -1 with err set after a failed read or write of s's arrays. */
+int kft_source_check(const struct kft_source *s, struct kft_error *err);
 /* Set the Local (ns, -1: unfinished) of the call at place pos: 0 or -1. */
 int kft_source_set_local(struct kft_source *s, uint64_t pos, int64_t local_ns);
 /* Take the thread's next call (or stack-watch row) as its head. */

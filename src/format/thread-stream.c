@@ -314,8 +314,8 @@ static int join_group(const struct kft_trace *tr, size_t kern, bool locals, unsi
 	if (join_pass(&g)) {
 		bool spilled = false;
 
-		for (size_t i = 0; locals && i < g.n && !spilled; i++)
-			spilled = kft_spill32_check(g.src[i].local, err);
+		for (size_t i = 0; i < g.n && !spilled; i++)
+			spilled = kft_source_check(&g.src[i], err);
 		if (!spilled)
 			tc_oom(err);
 		goto out;
@@ -385,8 +385,7 @@ void kft_thread_calls_skip(struct kft_thread_calls *tc)
 
 int kft_thread_calls_check(const struct kft_thread_calls *tc, struct kft_error *err)
 {
-	if ((tc->s.local && kft_spill32_check(tc->s.local, err)) ||
-	    (tc->k.local && kft_spill32_check(tc->k.local, err)))
+	if (kft_source_check(&tc->s, err) || kft_source_check(&tc->k, err))
 		return -1;
 	return 0;
 }
