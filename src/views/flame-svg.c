@@ -45,10 +45,13 @@ static void put_time(FILE *out, uint64_t ns)
 static const char script[] =
 	"<script type=\"text/ecmascript\"><![CDATA[\n"
 	"var W = %.0f, frames = document.getElementsByClassName('f');\n"
+	/* positions written rounded to 0.01: a zoom's scaling must not leave
+	 * 1179.9999999999998 where 1180 is meant */
 	"function fit(g, x, w) {\n"
+	"  x = Math.round(x * 100) / 100; w = Math.round(Math.max(w, 0) * 100) / 100;\n"
 	"  var r = g.getElementsByTagName('rect')[0], t = g.getElementsByTagName('text')[0];\n"
 	"  var name = g.getElementsByTagName('title')[0].textContent.replace(/ \\(.*$/, '');\n"
-	"  r.setAttribute('x', x); r.setAttribute('width', Math.max(w, 0));\n"
+	"  r.setAttribute('x', x); r.setAttribute('width', w);\n"
 	"  t.setAttribute('x', x + 3);\n"
 	"  var n = Math.floor((w - 6) / 7);\n"
 	"  t.textContent = n >= name.length ? name : n > 2 ? name.slice(0, n - 2) + '..' : '';\n"
