@@ -241,6 +241,8 @@ done
 if [ -s "$results/times" ]; then
 	echo "the ten slowest end-to-end tests (ms, $njobs at a time):"
 	sort -rn "$results/times" | head -10 | sed 's/^/  /'
+	# every test's time, for a look at where the run's time goes
+	[ -n "${KFT_TEST_TIMES:-}" ] && sort -rn "$results/times" >"$KFT_TEST_TIMES"
 fi
 rm -rf "$results" "$KFT_BUILD_CACHE"
 
