@@ -16,6 +16,8 @@
 #define SLOTS_PER_THREAD 8	/* the frame being read, and those of the calls
 				 * open around it */
 #define SLOTS_MIN 32
+#define OPEN_FILES 16		/* .kfz files kept open at once, whatever the
+				 * threads: the least recently read is closed */
 
 struct slot {
 	const struct kft_zrecs *owner;
@@ -27,16 +29,23 @@ struct slot {
 struct kft_zcache {
 	ZSTD_DCtx *dctx;
 	uint8_t *scratch;		/* a frame's numbers, decompressed */
+	uint8_t *in;			/* a frame as the file holds it */
+	size_t in_size;
+	struct kft_zrecs *open[OPEN_FILES];	/* those whose fd is open */
 	struct slot *slots;
 	size_t nslots, cap;
 	uint64_t clock;
 };
 
+/* A .kfz is read a frame at a time (pread), never mapped: its pages do
+ * not stay in the reader's memory, whatever the trace's length. */
 struct kft_zrecs {
 	struct kft_zcache *cache;
-	const unsigned char *map;
-	size_t size;
-	uint64_t *off;			/* each frame's struct kft_zframe */
+	char *path;
+	int fd;				/* -1: closed (reopened when read) */
+	uint64_t used;			/* the cache's clock when last read */
+	uint64_t *off;			/* each frame's struct kft_zframe, and
+					 * off[nframes]: where the last ends */
 	size_t nframes;
 	uint64_t count;
 	unsigned char *bad;		/* per frame: found corrupt */
@@ -56,13 +65,17 @@ static int cache_grow(struct kft_zcache **cachep, struct kft_error *err)
 	if (!c) {
 		if (!(c = calloc(1, sizeof(*c))) ||
 		    !(c->scratch = malloc(KFT_ZCODEC_SCRATCH(KFT_ZCHUNK_RECS))) ||
+		    !(c->in = malloc(sizeof(struct kft_zframe) + kft_zcodec_bound(KFT_ZCHUNK_RECS))) ||
 		    !(c->dctx = ZSTD_createDCtx())) {
-			if (c)
+			if (c) {
 				free(c->scratch);
+				free(c->in);
+			}
 			free(c);
 			return kft_error_set(err, "out of memory");
 		}
 		kft_populate(c->scratch, KFT_ZCODEC_SCRATCH(KFT_ZCHUNK_RECS), MADV_POPULATE_WRITE);
+		c->in_size = sizeof(struct kft_zframe) + kft_zcodec_bound(KFT_ZCHUNK_RECS);
 		*cachep = c;
 	}
 	cap = c->cap ? c->cap + SLOTS_PER_THREAD : SLOTS_MIN;
@@ -73,92 +86,126 @@ static int cache_grow(struct kft_zcache **cachep, struct kft_error *err)
 	return 0;
 }
 
-/* The whole frames, from record 0 on: where each starts. */
-static int index_frames(struct kft_zrecs *z, const char *path, struct kft_error *err)
+/* n bytes at off of fd into buf: whether all were read. */
+static bool read_at(int fd, void *buf, size_t n, uint64_t off)
 {
-	const struct kft_zhdr *zh = (const void *)z->map;
-	uint64_t off = sizeof(*zh);
+	ssize_t got;
+
+	while (n) {
+		got = pread(fd, buf, n, (off_t)off);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return false;
+		buf = (char *)buf + got;
+		n -= (size_t)got;
+		off += (uint64_t)got;
+	}
+	return true;
+}
+
+/* The whole frames of a file of size bytes, from record 0 on: where each
+ * starts (a header read a frame). */
+static int index_frames(struct kft_zrecs *z, uint64_t size, struct kft_error *err)
+{
+	struct kft_zhdr zh;
+	uint64_t off = sizeof(zh);
 	size_t cap = 0;
 
-	if (z->size < sizeof(*zh))
+	if (size < sizeof(zh) || !read_at(z->fd, &zh, sizeof(zh), 0))
 		goto done;	/* made, and the writer stopped before its header: no frames */
-	if (memcmp(zh->magic, KFT_ZREC_MAGIC, sizeof(KFT_ZREC_MAGIC)))
-		return kft_error_set(err, "%s: not a kft compressed-records file (bad magic)", path);
-	if (zh->hdr_size != sizeof(*zh) || zh->chunk_recs != KFT_ZCHUNK_RECS ||
-	    !kft_zcodec_known(zh->codec))
-		return kft_error_set(err, "%s: unsupported compressed-records layout", path);
-	z->codec = zh->codec;
+	if (memcmp(zh.magic, KFT_ZREC_MAGIC, sizeof(KFT_ZREC_MAGIC)))
+		return kft_error_set(err, "%s: not a kft compressed-records file (bad magic)", z->path);
+	if (zh.hdr_size != sizeof(zh) || zh.chunk_recs != KFT_ZCHUNK_RECS ||
+	    !kft_zcodec_known(zh.codec))
+		return kft_error_set(err, "%s: unsupported compressed-records layout", z->path);
+	z->codec = zh.codec;
 	for (;;) {
 		struct kft_zframe f;
 
 		/* (none after a short frame, which ends the file) */
-		if (!kft_zframe_at((const char *)z->map, z->size, off, z->count, &f) ||
+		if (!read_at(z->fd, &f, sizeof(f), off) || !kft_zframe_whole(&f, size, off, z->count) ||
 		    (z->nframes && z->count % KFT_ZCHUNK_RECS))
 			break;	/* a frame cut short (its records are still raw) */
-		if (kft_grow((void **)&z->off, z->nframes, &cap, sizeof(*z->off), 64))
+		if (kft_grow((void **)&z->off, z->nframes + 1, &cap, sizeof(*z->off), 64))
 			return kft_error_set(err, "out of memory");
 		z->off[z->nframes++] = off;
 		z->count += f.nrecs;
 		off += sizeof(f) + f.zsize;
 	}
 done:
+	if (z->off)
+		z->off[z->nframes] = off;
 	if (!(z->bad = calloc(z->nframes ? z->nframes : 1, 1)))
 		return kft_error_set(err, "out of memory");
 	return 0;
+}
+
+/* Whether z's file is open to read; the least recently read of those
+ * open is closed when OPEN_FILES are. */
+static bool zfile_open(struct kft_zrecs *z)
+{
+	struct kft_zcache *c = z->cache;
+	size_t pick = 0;
+
+	if (z->fd >= 0)
+		return true;
+	for (size_t i = 0; i < OPEN_FILES; i++) {
+		if (!c->open[i]) {
+			pick = i;
+			break;
+		}
+		if (c->open[i]->used < c->open[pick]->used)
+			pick = i;
+	}
+	if (c->open[pick]) {
+		close(c->open[pick]->fd);
+		c->open[pick]->fd = -1;
+	}
+	c->open[pick] = NULL;
+	z->fd = open(z->path, O_RDONLY | O_CLOEXEC);
+	if (z->fd < 0)
+		return false;
+	c->open[pick] = z;
+	return true;
 }
 
 int kft_zrecs_open(const char *path, struct kft_zcache **cache, struct kft_zrecs **zp,
 		   uint64_t *count, struct kft_error *err)
 {
 	size_t len = strlen(path);
-	char *zpath = strdup(path);
-	struct kft_zrecs *z = NULL;
+	struct kft_zrecs *z;
 	struct stat st;
-	int fd = -1;
 
 	*zp = NULL;
 	*count = 0;
-	if (!zpath)
+	if (!(z = calloc(1, sizeof(*z))) || !(z->path = strdup(path))) {
+		free(z);
 		return kft_error_set(err, "out of memory");
-	zpath[len - 1] = 'z';		/* .kft -> .kfz */
-	fd = open(zpath, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		int ret = errno == ENOENT ? 0 : kft_error_set(err, "%s: %s", zpath, strerror(errno));
+	}
+	z->path[len - 1] = 'z';		/* .kft -> .kfz */
+	z->fd = open(z->path, O_RDONLY | O_CLOEXEC);
+	if (z->fd < 0) {
+		int ret = errno == ENOENT ? 0 : kft_error_set(err, "%s: %s", z->path, strerror(errno));
 
-		free(zpath);
+		kft_zrecs_close(z);
 		return ret;
 	}
-	if (!(z = calloc(1, sizeof(*z)))) {
-		kft_error_set(err, "out of memory");
+	if (fstat(z->fd, &st)) {
+		kft_error_set(err, "%s: %s", z->path, strerror(errno));
 		goto fail;
 	}
-	if (fstat(fd, &st)) {
-		kft_error_set(err, "%s: %s", zpath, strerror(errno));
-		goto fail;
-	}
-	z->size = (size_t)st.st_size;
-	if (z->size) {
-		z->map = mmap(NULL, z->size, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (z->map == MAP_FAILED) {
-			z->map = NULL;
-			kft_error_set(err, "%s: cannot map: %s", zpath, strerror(errno));
-			goto fail;
-		}
-		/* the frames' index reads a header in every few pages */
-		kft_populate(z->map, z->size, MADV_POPULATE_READ);
-	}
-	if (index_frames(z, zpath, err) || cache_grow(cache, err))
+	if (index_frames(z, (uint64_t)st.st_size, err) || cache_grow(cache, err))
 		goto fail;
 	z->cache = *cache;
-	close(fd);
-	free(zpath);
+	/* open again when first read: a trace of many threads holds few */
+	close(z->fd);
+	z->fd = -1;
 	*zp = z;
 	*count = z->count;
 	return 0;
 fail:
 	kft_zrecs_close(z);
-	close(fd);
-	free(zpath);
 	return -1;
 }
 
@@ -185,15 +232,30 @@ static struct slot *victim(struct kft_zcache *c)
 /* A record that names no site: what a corrupt frame reads as. */
 static const struct kft_rec nothing = { .site_flags = KFT_SITE_MAX };
 
+/* Frame k's header and bytes into *f and the cache's in: whether they
+ * are there as the index found them. */
+static bool read_frame(struct kft_zrecs *z, uint64_t k, struct kft_zframe *f)
+{
+	struct kft_zcache *c = z->cache;
+	uint64_t len = z->off[k + 1] - z->off[k];
+
+	if (len > c->in_size || !zfile_open(z) || !read_at(z->fd, c->in, len, z->off[k]))
+		return false;
+	memcpy(f, c->in, sizeof(*f));
+	return kft_zframe_whole(f, len, 0, k * KFT_ZCHUNK_RECS) && f->zsize == len - sizeof(*f);
+}
+
 static void load(struct kft_zrecs *z, struct slot *s, uint64_t k)
 {
+	struct kft_zcache *c = z->cache;
 	struct kft_zframe f;
 
-	memcpy(&f, z->map + z->off[k], sizeof(f));
 	s->owner = z;
 	s->frame = k;
-	if (kft_zcodec_unpack(z->cache->dctx, z->codec, s->recs, f.nrecs, z->map + z->off[k] + sizeof(f),
-			      f.zsize, z->cache->scratch)) {
+	z->used = c->clock;
+	if (!read_frame(z, k, &f) ||
+	    kft_zcodec_unpack(c->dctx, z->codec, s->recs, f.nrecs, c->in + sizeof(f), f.zsize,
+			      c->scratch)) {
 		for (uint32_t i = 0; i < KFT_ZCHUNK_RECS; i++)
 			s->recs[i] = nothing;
 		if (!z->bad[k]++)
@@ -234,12 +296,17 @@ void kft_zrecs_close(struct kft_zrecs *z)
 {
 	if (!z)
 		return;
-	if (z->cache)
+	if (z->cache) {
 		for (size_t j = 0; j < z->cache->nslots; j++)
 			if (z->cache->slots[j].owner == z)
 				z->cache->slots[j].owner = NULL;
-	if (z->map)
-		munmap((void *)z->map, z->size);
+		for (size_t i = 0; i < OPEN_FILES; i++)
+			if (z->cache->open[i] == z)
+				z->cache->open[i] = NULL;
+	}
+	if (z->fd >= 0)
+		close(z->fd);
+	free(z->path);
 	free(z->off);
 	free(z->bad);
 	free(z);
@@ -254,5 +321,6 @@ void kft_zcache_free(struct kft_zcache *c)
 	free(c->slots);
 	ZSTD_freeDCtx(c->dctx);
 	free(c->scratch);
+	free(c->in);
 	free(c);
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Reading a thread's compressed records (its .kfz, trace-format.h) a
- * frame at a time. Decompressed frames are kept in a cache shared by a
+ * frame at a time, read from the file when needed (never mapped: its
+ * pages do not stay in the reader's memory). Decompressed frames are kept in a cache shared by a
  * trace's threads: a few frames a thread, whatever the trace's length,
  * enough for the views' order (records are in the order calls ended,
  * views go in the order they began, so each open call's record lies
