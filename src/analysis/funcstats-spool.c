@@ -67,6 +67,9 @@ int kft_funcstats_from_spool(struct kft_funcstats *fs, struct kft_spooltree *st,
 		return -1;
 	}
 	free(active);
-	kft_funcstats_build_finish(&b);
+	if (kft_funcstats_build_finish(&b, err)) {
+		kft_funcstats_build_abort(&b);
+		return -1;
+	}
 	return 0;
 }

@@ -239,7 +239,8 @@ int kft_funcstats_from_trace(struct kft_funcstats *fs, struct kft_calltree *t,
 		kft_error_set(err, "out of memory");
 		goto out;
 	}
-	kft_funcstats_build_finish(&b);
+	if (kft_funcstats_build_finish(&b, err))
+		goto out;
 	fs->switches = tr->switches.present;
 	fs->comp = kft_compensation_of(&tr->ctl);
 	ret = 0;

@@ -6,7 +6,7 @@
 #include "funcstats.h"
 
 /* The columns it can fill: every one; the percentiles (and with them the
- * deviation) from each call's duration, kept: 8 bytes a call. */
+ * deviation) from each call's duration, kept (analysis/durations.h). */
 #define KFT_FUNCSTATS_TRACE_COLUMNS "FctarslmnuNXDMPQUo"
 #define KFT_FUNCSTATS_TRACE_DURATIONS "MPQ"
 

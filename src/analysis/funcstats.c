@@ -160,17 +160,21 @@ static void order_children(struct kft_func_stat *s)
 	}
 }
 
-/* Min, max, median, tails and deviation of s from its n finished calls'
- * durations, which it sorts. */
-static void spread(struct kft_func_stat *s, struct kft_durs *durs, size_t n)
+/* Min, max, median, tails and deviation of s from its finished calls'
+ * durations: 0, or -1 with err set. */
+static int spread(struct kft_func_stat *s, struct kft_durs *durs, struct kft_error *err)
 {
-	kft_durs_sort(durs);
-	s->min_ns = kft_durs_at(durs, 0);
-	s->max_ns = kft_durs_at(durs, n - 1);
-	s->p50_ns = kft_durs_percentile(durs, 50);
-	s->p95_ns = kft_durs_percentile(durs, 95);
-	s->p99_ns = kft_durs_percentile(durs, 99);
-	s->stddev_ns = kft_durs_stddev(durs, s->sum_ns);
+	struct kft_spread sp;
+
+	if (kft_durs_spread(durs, s->sum_ns, &sp, err))
+		return -1;
+	s->min_ns = sp.min_ns;
+	s->max_ns = sp.max_ns;
+	s->p50_ns = sp.p50_ns;
+	s->p95_ns = sp.p95_ns;
+	s->p99_ns = sp.p99_ns;
+	s->stddev_ns = sp.sd_ns;
+	return 0;
 }
 
 static void free_work(struct kft_funcstats_build *b)
@@ -181,7 +185,7 @@ static void free_work(struct kft_funcstats_build *b)
 	b->work = NULL;
 }
 
-void kft_funcstats_build_finish(struct kft_funcstats_build *b)
+int kft_funcstats_build_finish(struct kft_funcstats_build *b, struct kft_error *err)
 {
 	struct kft_funcstats *fs = b->fs;
 
@@ -194,12 +198,14 @@ void kft_funcstats_build_finish(struct kft_funcstats_build *b)
 		if (!n) {
 			s->min_ns = s->max_ns = 0;
 		} else if (b->durations) {
-			spread(s, &b->work[f].durs, n);
+			if (spread(s, &b->work[f].durs, err))
+				return -1;
 		} else {
 			s->stddev_ns = kft_stddev_of_sums(n, (double)s->sum_ns, b->work[f].sumsq);
 		}
 	}
 	free_work(b);
+	return 0;
 }
 
 void kft_funcstats_build_keep(struct kft_funcstats_build *b)

@@ -86,8 +86,9 @@ void kft_funcstats_nested(struct kft_funcstats_build *b, uint32_t func, uint64_t
 /* One more call of func, met at place, under a call of parent. */
 int kft_funcstats_child(struct kft_funcstats_build *b, uint32_t parent, uint32_t func,
 			int64_t dur, const struct kft_call_place *place);
-/* Sub-time, the order of children, Max-sub and the spread: fs is done. */
-void kft_funcstats_build_finish(struct kft_funcstats_build *b);
+/* Sub-time, the order of children, Max-sub and the spread: fs is done.
+ * 0, or -1 with err set (then abort). */
+int kft_funcstats_build_finish(struct kft_funcstats_build *b, struct kft_error *err);
 /* Stop here, fs as it is (for an arithmetic of its own: classic.c). */
 void kft_funcstats_build_keep(struct kft_funcstats_build *b);
 /* Give up: fs emptied. */

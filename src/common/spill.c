@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "spill.h"
 #include "tempfile.h"
 
@@ -23,7 +24,8 @@ static uint64_t region_bytes(uint64_t n)
 	return (n * sizeof(uint32_t) + 65535) & ~(uint64_t)65535;
 }
 
-static int shared_region(uint64_t n, uint64_t *base)
+/* The shared file, with bytes at *base of it for the caller. */
+static int shared_bytes(uint64_t bytes, uint64_t *base)
 {
 	if (shared_fd < 0) {
 		struct kft_error ignored;
@@ -33,8 +35,33 @@ static int shared_region(uint64_t n, uint64_t *base)
 			return -1;
 	}
 	*base = shared_end;
-	shared_end += region_bytes(n);
+	shared_end += bytes;
 	return shared_fd;
+}
+
+static int shared_region(uint64_t n, uint64_t *base)
+{
+	return shared_bytes(region_bytes(n), base);
+}
+
+/* pread or pwrite all of len bytes: 0, or an errno. */
+static int file_io(int fd, void *buf, size_t len, uint64_t off, bool out)
+{
+	char *p = buf;
+
+	while (len) {
+		ssize_t k = out ? pwrite(fd, p, len, (off_t)off) : pread(fd, p, len, (off_t)off);
+
+		if (k <= 0) {
+			if (k < 0 && errno == EINTR)
+				continue;
+			return k < 0 ? errno : EIO;
+		}
+		p += k;
+		len -= (size_t)k;
+		off += (uint64_t)k;
+	}
+	return 0;
 }
 
 int kft_spill32_init(struct kft_spill32 *a, uint64_t n, struct kft_error *err)
@@ -63,23 +90,12 @@ static int page_io(struct kft_spill32 *a, uint64_t page, uint32_t *v, bool out)
 {
 	uint64_t first = page * PAGE_VALUES;
 	uint64_t count = a->n - first < PAGE_VALUES ? a->n - first : PAGE_VALUES;
-	char *p = (char *)v;
-	size_t len = count * sizeof(*v);
-	off_t off = (off_t)(a->base + first * sizeof(*v));
+	int e = file_io(a->fd, v, count * sizeof(*v), a->base + first * sizeof(*v), out);
 
-	while (len) {
-		ssize_t k = out ? pwrite(a->fd, p, len, off) : pread(a->fd, p, len, off);
-
-		if (k <= 0) {
-			if (k < 0 && errno == EINTR)
-				continue;
-			if (!a->error)
-				a->error = k < 0 ? errno : EIO;
-			return -1;
-		}
-		p += k;
-		len -= (size_t)k;
-		off += k;
+	if (e) {
+		if (!a->error)
+			a->error = e;
+		return -1;
 	}
 	if (out)
 		a->written[page / 8] |= (uint8_t)(1u << (page % 8));
@@ -124,18 +140,11 @@ int kft_spill32_set(struct kft_spill32 *a, uint64_t i, uint32_t v)
 	if (s->page != page && was_written(a, page)) {
 		/* a late value for a page long written out (a call open
 		 * across it): into the file alone, the cache left as it is */
-		off_t off = (off_t)(a->base + i * sizeof(v));
+		int e = file_io(a->fd, &v, sizeof(v), a->base + i * sizeof(v), true);
 
-		for (;;) {
-			ssize_t k = pwrite(a->fd, &v, sizeof(v), off);
-
-			if (k == (ssize_t)sizeof(v))
-				return 0;
-			if (k < 0 && errno == EINTR)
-				continue;
-			a->error = a->error ? a->error : k < 0 ? errno : EIO;
-			return -1;
-		}
+		if (e && !a->error)
+			a->error = e;
+		return e ? -1 : 0;
 	}
 	if (!(s = take(a, page)))
 		return -1;
@@ -173,4 +182,72 @@ void kft_spill32_free(struct kft_spill32 *a)
 				(off_t)region_bytes(a->n));
 	memset(a, 0, sizeof(*a));
 	a->fd = -1;
+}
+
+#define RUN_BYTES (KFT_SPILL_RUN * sizeof(uint32_t))
+
+/* buf's KFT_SPILL_RUN values out to a block of the file: 0, or -1 (then
+ * the list stays in memory from here on). */
+static int write_block(struct kft_spill_list *l)
+{
+	uint64_t at;
+	int fd = shared_bytes(RUN_BYTES, &at);
+
+	if (fd < 0 ||
+	    kft_grow((void **)&l->blocks, l->nblocks, &l->capblocks, sizeof(*l->blocks), 16) ||
+	    file_io(fd, l->buf, RUN_BYTES, at, true)) {
+		if (fd >= 0)
+			(void)fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)at,
+					(off_t)RUN_BYTES);
+		l->memory = true;
+		return -1;
+	}
+	l->blocks[l->nblocks++] = at;
+	return 0;
+}
+
+int kft_spill_list_add(struct kft_spill_list *l, uint32_t v)
+{
+	uint64_t held = l->n - (uint64_t)l->nblocks * KFT_SPILL_RUN;
+
+	if (held == KFT_SPILL_RUN && !l->memory && !write_block(l))
+		held = 0;
+	if (kft_grow((void **)&l->buf, held, &l->cap, sizeof(*l->buf), 256))
+		return -1;
+	l->buf[held] = v;
+	l->n++;
+	return 0;
+}
+
+int kft_spill_list_each(struct kft_spill_list *l, uint32_t *scratch,
+			void (*fn)(void *ctx, const uint32_t *v, size_t n), void *ctx)
+{
+	for (size_t b = 0; b < l->nblocks; b++) {
+		int e = file_io(shared_fd, scratch, RUN_BYTES, l->blocks[b], false);
+
+		if (e) {
+			l->error = e;
+			return -1;
+		}
+		fn(ctx, scratch, KFT_SPILL_RUN);
+	}
+	fn(ctx, l->buf, l->n - (uint64_t)l->nblocks * KFT_SPILL_RUN);
+	return 0;
+}
+
+int kft_spill_list_check(const struct kft_spill_list *l, struct kft_error *err)
+{
+	if (!l->error)
+		return 0;
+	return kft_error_set(err, "a temporary file (TMPDIR): %s", strerror(l->error));
+}
+
+void kft_spill_list_free(struct kft_spill_list *l)
+{
+	for (size_t b = 0; b < l->nblocks; b++)
+		(void)fallocate(shared_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+				(off_t)l->blocks[b], (off_t)RUN_BYTES);
+	free(l->buf);
+	free(l->blocks);
+	memset(l, 0, sizeof(*l));
 }

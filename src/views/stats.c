@@ -80,21 +80,24 @@ static int by_fired(const void *a, const void *b, void *names)
 	return strcmp(funcs[x->func].name, funcs[y->func].name);
 }
 
-/* The functions that ran, most calls first, with their percentiles. */
-static void finish(struct kft_stats *st)
+/* The functions that ran, most calls first, with their percentiles: 0,
+ * or -1 with err set. */
+static int finish(struct kft_stats *st, struct kft_error *err)
 {
 	size_t kept = 0;
 
 	for (size_t i = 0; i < st->nfuncs; i++) {
 		struct kft_func_stats *s = &st->funcs[i];
+		struct kft_spread sp;
 
 		if (!s->fired)
 			continue;
 		if (kft_durs_count(&s->durs)) {
-			kft_durs_sort(&s->durs);
-			s->p50_ns = kft_durs_percentile(&s->durs, 50);
-			s->p99_ns = kft_durs_percentile(&s->durs, 99);
-			s->sd_ns = kft_durs_stddev(&s->durs, (int64_t)s->duration.sum_ns);
+			if (kft_durs_spread(&s->durs, (int64_t)s->duration.sum_ns, &sp, err))
+				return -1;
+			s->p50_ns = sp.p50_ns;
+			s->p99_ns = sp.p99_ns;
+			s->sd_ns = sp.sd_ns;
 		}
 		kft_durs_free(&s->durs);
 		st->funcs[kept++] = *s;
@@ -102,6 +105,7 @@ static void finish(struct kft_stats *st)
 	st->nfuncs = kept;
 	if (st->nfuncs > 1)
 		qsort_r(st->funcs, st->nfuncs, sizeof(*st->funcs), by_fired, st->x.names.funcs);
+	return 0;
 }
 
 int kft_stats_compute(struct kft_stats *st, const struct kft_trace *tr,
@@ -134,8 +138,7 @@ int kft_stats_compute(struct kft_stats *st, const struct kft_trace *tr,
 		}
 	}
 	kft_calls_close(cs);
-	finish(st);
-	return 0;
+	return finish(st, err);
 }
 
 void kft_stats_free(struct kft_stats *st)

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include <cmocka.h>
@@ -89,38 +90,55 @@ static void test_spill_unset_is_zero(void **state)
 	kft_spill32_free(&a);
 }
 
-/* Long and short durations mixed: each rank as a sorted int64 array has
- * it, and the nearest-rank percentiles. */
-static void test_durations_exact(void **state)
+/* Long and short durations mixed, n of them: the nearest-rank
+ * percentiles a sorted int64 array gives, and its deviation (summed in
+ * another order when they went to the temporary file: equal to 1e-12). */
+static void durations_exact(size_t n, uint64_t seed)
 {
 	struct kft_durs d = { 0 };
-	enum { N = 10007 };
-	int64_t *all = malloc(N * sizeof(*all));
-	uint64_t seed = 7;
+	int64_t *all = malloc(n * sizeof(*all)), sum = 0;
+	struct kft_spread sp;
+	struct kft_error err;
+	double var = 0, sd;
 
-	(void)state;
 	assert_non_null(all);
-	for (size_t i = 0; i < N; i++) {
+	for (size_t i = 0; i < n; i++) {
 		int64_t v = (int64_t)(next_rand(&seed) % 5000);
 
 		if (i % 97 == 0)
 			v += (int64_t)UINT32_MAX - 2000;	/* around the 32-bit edge */
 		if (i % 1001 == 0)
 			v = (int64_t)1 << 40;
+		if (i % 89 == 0)
+			v = 70000 + (int64_t)(next_rand(&seed) % 3);	/* ties */
 		all[i] = v;
+		sum += v;
 		assert_int_equal(kft_durs_add(&d, v), 0);
 	}
-	assert_int_equal(kft_durs_count(&d), N);
-	kft_sort_i64(all, N);
-	kft_durs_sort(&d);
-	for (size_t i = 0; i < N; i++)
-		assert_int_equal(kft_durs_at(&d, i), all[i]);
-	assert_int_equal(kft_durs_percentile(&d, 50), all[(N * 50 + 99) / 100 - 1]);
-	assert_int_equal(kft_durs_percentile(&d, 99), all[(N * 99 + 99) / 100 - 1]);
-	assert_int_equal(kft_durs_percentile(&d, 100), all[N - 1]);
-	assert_int_equal(kft_durs_percentile(&d, 0), all[0]);
+	assert_int_equal(kft_durs_count(&d), n);
+	kft_sort_i64(all, n);
+	for (size_t i = 0; i < n; i++)
+		var += ((double)all[i] - (double)sum / (double)n) * ((double)all[i] - (double)sum / (double)n);
+	sd = sqrt(var / (double)n);
+	assert_int_equal(kft_durs_spread(&d, sum, &sp, &err), 0);
+	assert_int_equal(sp.min_ns, all[0]);
+	assert_int_equal(sp.max_ns, all[n - 1]);
+	assert_int_equal(sp.p50_ns, all[(n * 50 + 99) / 100 - 1]);
+	assert_int_equal(sp.p95_ns, all[(n * 95 + 99) / 100 - 1]);
+	assert_int_equal(sp.p99_ns, all[(n * 99 + 99) / 100 - 1]);
+	assert_true(fabs(sp.sd_ns - sd) <= 1e-12 * sd);
 	kft_durs_free(&d);
 	free(all);
+}
+
+/* In memory (a few thousand), and in the temporary file (more). */
+static void test_durations_exact(void **state)
+{
+	(void)state;
+	durations_exact(1, 5);
+	durations_exact(1000, 3);
+	durations_exact(10007, 7);
+	durations_exact(300001, 11);
 }
 
 static void test_sort_u32(void **state)
