@@ -353,9 +353,17 @@ rm -rf "$tmp/comp"
 # --- scale: fib 38, 126 million calls, recorded once and read by each view --
 # (each tool's trace is removed before the other's is written: some 2 GB
 # for kft, 4 GB for uftrace)
-declare -A ST SR
+declare -A ST SR FR
 scale_views=("kft kd" "kft kd -l" "kft kd -c" "kft log" "kft ftrace"
 	     "uftrace report" "uftrace graph" "uftrace replay")
+# first_row CMD...: how long CMD takes to print its first row, in
+# first_ns: until `CMD | head -1` ends (CMD ends on head's leaving)
+first_row() {
+	local t0
+	t0=$(date +%s%N)
+	"$@" 2>/dev/null | head -1 >/dev/null || true
+	first_ns=$(( $(date +%s%N) - t0 ))
+}
 if [ -n "$scale" ]; then
 	rm -rf "$tmp/scale"
 	run "$kft" record -o "$tmp/scale" -- "$out/fib-inst" 38
@@ -368,6 +376,8 @@ if [ -n "$scale" ]; then
 		*) continue ;;
 		esac
 		ST[$v]=$elapsed_ns SR[$v]=$rss_kb
+		first_row "$kft" ${v#kft } "$tmp/scale"
+		FR[$v]=$first_ns
 		echo "  scale: $v $(( elapsed_ns / 1000000 )) ms" >&2
 	done
 	rm -rf "$tmp/scale"
@@ -377,6 +387,8 @@ if [ -n "$scale" ]; then
 	for v in "uftrace report" "uftrace graph" "uftrace replay"; do
 		run $v -d "$tmp/scale"
 		ST[$v]=$elapsed_ns SR[$v]=$rss_kb
+		first_row $v -d "$tmp/scale"
+		FR[$v]=$first_ns
 		echo "  scale: $v $(( elapsed_ns / 1000000 )) ms" >&2
 	done
 	rm -rf "$tmp/scale"
@@ -473,16 +485,20 @@ rat() { awk -v a="$1" -v b="$2" 'BEGIN { printf (b > 0 ? "%.2f" : "-"), a / b }'
 	if [ -n "$scale" ]; then
 		echo
 		echo "Scale: fib 38, $SCALE_CALLS calls, one run; seconds and peak RSS (MiB), each view's" \
-		     "output to /dev/null; the nearest uftrace command beside it:"
+		     "output to /dev/null, and seconds to its first row (\`| head -1\`); the nearest" \
+		     "uftrace command beside it:"
 		echo
-		echo "| step | kft s | kft MiB | uftrace | uftrace s | uftrace MiB | time ratio |"
-		echo "|---|---|---|---|---|---|---|"
+		echo "| step | kft s | kft MiB | kft first row s | uftrace | uftrace s | uftrace MiB |" \
+		     "uftrace first row s | time ratio |"
+		echo "|---|---|---|---|---|---|---|---|---|"
 		for pair in "kft record:uftrace record" "kft kd:uftrace report" "kft kd -l:uftrace report" \
 			    "kft kd -c:uftrace graph" "kft log:uftrace replay" "kft ftrace:uftrace replay"; do
 			k=${pair%%:*} u=${pair#*:}
 			awk -v k="$k" -v u="$u" -v kt="${ST[$k]}" -v km="${SR[$k]}" -v ut="${ST[$u]}" \
-			    -v um="${SR[$u]}" 'BEGIN { printf "| %s | %.1f | %d | %s | %.1f | %d | %.2f |\n",
-				k, kt / 1e9, km / 1024, u, ut / 1e9, um / 1024, kt / ut }'
+			    -v um="${SR[$u]}" -v kf="${FR[$k]:-}" -v uf="${FR[$u]:-}" \
+			    'function s(ns) { return ns == "" ? "-" : sprintf("%.2f", ns / 1e9) }
+			     BEGIN { printf "| %s | %.1f | %d | %s | %s | %.1f | %d | %s | %.2f |\n",
+				k, kt / 1e9, km / 1024, s(kf), u, ut / 1e9, um / 1024, s(uf), kt / ut }'
 		done
 		awk -v k="${SB[kft]}" -v u="${SB[uftrace]}" -v n="$SCALE_CALLS" \
 			'BEGIN { printf "\nOn disk: kft %.1f bytes a call, uftrace %.1f\n", k / n, u / n }'

@@ -153,8 +153,8 @@ int kft_source_open(struct kft_source *s, const struct kft_thread_file *th, unsi
 	return 0;
 }
 
-int kft_source_subset(struct kft_source *dst, struct kft_source *src, const uint32_t *owner,
-		      uint32_t who, struct kft_error *err)
+int kft_source_subset(struct kft_source *dst, struct kft_source *src,
+		      struct kft_spill32 *owner, uint32_t who, struct kft_error *err)
 {
 	uint64_t n = 0;
 
@@ -162,13 +162,13 @@ int kft_source_subset(struct kft_source *dst, struct kft_source *src, const uint
 	dst->th = src->th;
 	dst->inherited_ns = src->inherited_ns;
 	for (uint64_t p = 0; p < src->n; p++)
-		n += owner[p] == who;
+		n += kft_spill32_get(owner, p) == who;
 	dst->n = n;
 	if (new_arrays(dst, src->depth, src->local, err))
 		return -1;
 	n = 0;
 	for (uint64_t p = 0; p < src->n; p++) {
-		if (owner[p] != who)
+		if (kft_spill32_get(owner, p) != who)
 			continue;
 		if (kft_spill32_set(dst->idx, n, kft_spill32_get(src->idx, p)) ||
 		    (src->depth &&
@@ -178,7 +178,8 @@ int kft_source_subset(struct kft_source *dst, struct kft_source *src, const uint
 			return kft_source_check(dst, err);
 		n++;
 	}
-	if (kft_source_check(src, err) || kft_source_check(dst, err))
+	if (kft_spill32_check(owner, err) || kft_source_check(src, err) ||
+	    kft_source_check(dst, err))
 		return -1;
 	dst->local_ready = src->local_ready;
 	return 0;

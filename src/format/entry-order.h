@@ -58,8 +58,8 @@ void kft_source_advance(struct kft_source *s);
 /* Into dst, before its first advance: the calls of src (opened, not
  * advanced) whose owner[pos] is who, in their order, with their depths
  * and Locals; no stack-watch rows. 0, or -1 with err set. */
-int kft_source_subset(struct kft_source *dst, struct kft_source *src, const uint32_t *owner,
-		      uint32_t who, struct kft_error *err);
+int kft_source_subset(struct kft_source *dst, struct kft_source *src,
+		      struct kft_spill32 *owner, uint32_t who, struct kft_error *err);
 /* Call pos (in entry order) into *c, without moving the head. */
 void kft_source_call(const struct kft_source *s, uint64_t pos, struct kft_call *c);
 void kft_source_close(struct kft_source *s);

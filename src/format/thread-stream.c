@@ -74,7 +74,9 @@ struct group {
 	size_t *files;		/* program files, then the kernel file */
 	size_t n;
 	struct kft_source *src;	/* [n] */
-	uint32_t *owner;	/* the kernel file's calls: the stream (index into files) */
+	struct kft_spill32 owner;	/* the kernel file's calls: the stream
+					 * (index into files), once has_owner */
+	bool has_owner;
 };
 
 /* A call open in a tree the joining pass builds. */
@@ -188,7 +190,8 @@ static int join_pass(struct group *g)
 			if (kft_kernel_join_parent(&user, &c, &base))
 				c.depth += base;
 			to = user.session ? stream_of(g, user.session, c.coroutine, last) : kern;
-			g->owner[pos] = (uint32_t)to;
+			if (kft_spill32_set(&g->owner, pos, (uint32_t)to))
+				goto out;
 		} else {
 			if (kft_kernel_join_program(&user, &c))
 				goto out;
@@ -251,7 +254,8 @@ static void group_free(struct group *g)
 		kft_source_close(&g->src[i]);
 	free(g->src);
 	free(g->files);
-	free(g->owner);
+	if (g->has_owner)
+		kft_spill32_free(&g->owner);
 }
 
 /* The group's streams, from its pass: each program file's own calls with
@@ -270,13 +274,13 @@ static int group_streams(struct group *g, struct kft_thread_calls **streams,
 		}
 		streams[g->files[i]] = tc;
 		if (i == kern) {
-			if (kft_source_subset(&tc->s, &g->src[kern], g->owner, (uint32_t)kern, err))
+			if (kft_source_subset(&tc->s, &g->src[kern], &g->owner, (uint32_t)kern, err))
 				return -1;
 			rewind_to(&tc->s, 0, true);
 			continue;
 		}
 		tc->joined = true;
-		if (kft_source_subset(&tc->k, &g->src[kern], g->owner, (uint32_t)i, err))
+		if (kft_source_subset(&tc->k, &g->src[kern], &g->owner, (uint32_t)i, err))
 			return -1;
 		tc->s = g->src[i];	/* moved */
 		memset(&g->src[i], 0, sizeof(g->src[i]));
@@ -307,12 +311,11 @@ static int join_group(const struct kft_trace *tr, size_t kern, bool locals, unsi
 			goto out;
 		kft_source_advance(&g.src[i]);
 	}
-	if (!(g.owner = calloc(g.src[g.n - 1].n ? g.src[g.n - 1].n : 1, sizeof(*g.owner)))) {
-		tc_oom(err);
+	if (kft_spill32_init(&g.owner, g.src[g.n - 1].n, err))
 		goto out;
-	}
+	g.has_owner = true;
 	if (join_pass(&g)) {
-		bool spilled = false;
+		bool spilled = kft_spill32_check(&g.owner, err);
 
 		for (size_t i = 0; i < g.n && !spilled; i++)
 			spilled = kft_source_check(&g.src[i], err);
