@@ -114,6 +114,11 @@ check-fidelity: deps all
 check-kernel: deps all
 	tests/kernel/run.sh $(O)
 
+# a trace of 1.4 billion calls read by the views, each within 64 MiB
+# (not part of check: some 20 minutes, 20 GB of disk): tests/scale.sh
+check-scale: all
+	tests/scale.sh $(O)
+
 deps:
 	@scripts/install-deps.sh
 
@@ -153,12 +158,13 @@ help:
 	@echo "make check      install missing packages, build, run every test"
 	@echo "make check-kernel  the kernel tests alone (QEMU, Debian's kernel)"
 	@echo "make check-fidelity  every call of Debian's dash counted, in every variant"
+	@echo "make check-scale  1.4 billion calls read by each view within 64 MiB (20 min)"
 	@echo "make module     kft.ko (/proc/kft, /proc/kft_data) for the running kernel"
 	@echo "make bench      kft against uftrace and LTTng-UST, same workloads, one run"
 	@echo "make bench-kernel  kft.ko against function_graph+tracing_thresh (QEMU)"
 	@echo "make fuzz       each libFuzzer target for FUZZ_TIME seconds (default 60)"
 	@echo "make install PREFIX=DIR"
 
-.PHONY: all unit check check-fast check-fidelity check-kernel deps demo module bench bench-kernel fuzz fuzz-targets install clean help
+.PHONY: all unit check check-fast check-fidelity check-kernel check-scale deps demo module bench bench-kernel fuzz fuzz-targets install clean help
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
