@@ -22,7 +22,7 @@ TOOL_SRCS    := $(SHARED_SRCS) $(wildcard src/cli/*.c) $(wildcard src/record/*.c
                 $(wildcard src/views/*.c) \
                 $(wildcard src/analysis/*.c) src/common/strmap.c \
                 src/format/zcodec.c src/format/reader.c src/format/args-file.c src/format/call-args.c src/format/enum-defs.c src/format/trace-state.c src/format/thread-records.c src/format/inherited.c src/format/zreader.c src/format/compress-dir.c src/format/trace-stream.c src/format/kernel-join.c src/format/entry-order.c src/format/thread-stream.c src/format/thread-walk.c src/format/text-log.c src/format/switches.c src/format/forks.c src/format/read-progress.c src/format/live-trace.c src/symbols/symbolizer.c src/symbols/symbol-text.c \
-                src/common/addrmap.c src/common/process.c src/common/spill.c src/common/heap.c src/common/protobuf.c src/common/tempfile.c src/common/sort.c src/common/bigarray.c \
+                src/common/addrmap.c src/common/process.c src/common/spill.c src/common/file-io.c src/common/heap.c src/common/protobuf.c src/common/tempfile.c src/common/sort.c src/common/bigarray.c \
                 src/symbols/symmap.c src/symbols/frame-funcs.c src/symbols/saved-symbols.c src/symbols/symbols-save.c src/symbols/rewrite.c src/symbols/dwarf-params.c src/symbols/libc-params.c src/format/thread-writer.c src/format/args-writer.c \
                 $(wildcard src/kernel/*.c)
 UNIT_SRCS    := $(wildcard tests/unit/test-*.c)

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "file-io.h"
 #include "grow.h"
 #include "spill.h"
 #include "tempfile.h"
@@ -44,26 +45,6 @@ static int shared_region(uint64_t n, uint64_t *base)
 	return shared_bytes(region_bytes(n), base);
 }
 
-/* pread or pwrite all of len bytes: 0, or an errno. */
-static int file_io(int fd, void *buf, size_t len, uint64_t off, bool out)
-{
-	char *p = buf;
-
-	while (len) {
-		ssize_t k = out ? pwrite(fd, p, len, (off_t)off) : pread(fd, p, len, (off_t)off);
-
-		if (k <= 0) {
-			if (k < 0 && errno == EINTR)
-				continue;
-			return k < 0 ? errno : EIO;
-		}
-		p += k;
-		len -= (size_t)k;
-		off += (uint64_t)k;
-	}
-	return 0;
-}
-
 int kft_spill32_init(struct kft_spill32 *a, uint64_t n, struct kft_error *err)
 {
 	memset(a, 0, sizeof(*a));
@@ -90,7 +71,7 @@ static int page_io(struct kft_spill32 *a, uint64_t page, uint32_t *v, bool out)
 {
 	uint64_t first = page * PAGE_VALUES;
 	uint64_t count = a->n - first < PAGE_VALUES ? a->n - first : PAGE_VALUES;
-	int e = file_io(a->fd, v, count * sizeof(*v), a->base + first * sizeof(*v), out);
+	int e = kft_file_io(a->fd, v, count * sizeof(*v), a->base + first * sizeof(*v), out);
 
 	if (e) {
 		if (!a->error)
@@ -140,7 +121,7 @@ int kft_spill32_set(struct kft_spill32 *a, uint64_t i, uint32_t v)
 	if (s->page != page && was_written(a, page)) {
 		/* a late value for a page long written out (a call open
 		 * across it): into the file alone, the cache left as it is */
-		int e = file_io(a->fd, &v, sizeof(v), a->base + i * sizeof(v), true);
+		int e = kft_file_io(a->fd, &v, sizeof(v), a->base + i * sizeof(v), true);
 
 		if (e && !a->error)
 			a->error = e;
@@ -163,11 +144,15 @@ uint32_t kft_spill32_get(struct kft_spill32 *a, uint64_t i)
 	return s ? s->v[i % PAGE_VALUES] : 0;
 }
 
+/* 0, or -1 with err set if e says a read or write of the file failed. */
+static int file_error(int e, struct kft_error *err)
+{
+	return e ? kft_error_set(err, "a temporary file (TMPDIR): %s", strerror(e)) : 0;
+}
+
 int kft_spill32_check(const struct kft_spill32 *a, struct kft_error *err)
 {
-	if (!a->error)
-		return 0;
-	return kft_error_set(err, "a temporary file (TMPDIR): %s", strerror(a->error));
+	return file_error(a->error, err);
 }
 
 void kft_spill32_free(struct kft_spill32 *a)
@@ -195,7 +180,7 @@ static int write_block(struct kft_spill_list *l)
 
 	if (fd < 0 ||
 	    kft_grow((void **)&l->blocks, l->nblocks, &l->capblocks, sizeof(*l->blocks), 16) ||
-	    file_io(fd, l->buf, RUN_BYTES, at, true)) {
+	    kft_file_io(fd, l->buf, RUN_BYTES, at, true)) {
 		if (fd >= 0)
 			(void)fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)at,
 					(off_t)RUN_BYTES);
@@ -223,7 +208,7 @@ int kft_spill_list_each(struct kft_spill_list *l, uint32_t *scratch,
 			void (*fn)(void *ctx, const uint32_t *v, size_t n), void *ctx)
 {
 	for (size_t b = 0; b < l->nblocks; b++) {
-		int e = file_io(shared_fd, scratch, RUN_BYTES, l->blocks[b], false);
+		int e = kft_file_io(shared_fd, scratch, RUN_BYTES, l->blocks[b], false);
 
 		if (e) {
 			l->error = e;
@@ -237,9 +222,7 @@ int kft_spill_list_each(struct kft_spill_list *l, uint32_t *scratch,
 
 int kft_spill_list_check(const struct kft_spill_list *l, struct kft_error *err)
 {
-	if (!l->error)
-		return 0;
-	return kft_error_set(err, "a temporary file (TMPDIR): %s", strerror(l->error));
+	return file_error(l->error, err);
 }
 
 void kft_spill_list_free(struct kft_spill_list *l)

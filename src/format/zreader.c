@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "../common/file-io.h"
 #include "../common/grow.h"
 #include "../common/populate.h"
 #include "zcodec.h"
@@ -86,24 +87,6 @@ static int cache_grow(struct kft_zcache **cachep, struct kft_error *err)
 	return 0;
 }
 
-/* n bytes at off of fd into buf: whether all were read. */
-static bool read_at(int fd, void *buf, size_t n, uint64_t off)
-{
-	ssize_t got;
-
-	while (n) {
-		got = pread(fd, buf, n, (off_t)off);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			return false;
-		buf = (char *)buf + got;
-		n -= (size_t)got;
-		off += (uint64_t)got;
-	}
-	return true;
-}
-
 /* The whole frames of a file of size bytes, from record 0 on: where each
  * starts (a header read a frame). */
 static int index_frames(struct kft_zrecs *z, uint64_t size, struct kft_error *err)
@@ -112,7 +95,7 @@ static int index_frames(struct kft_zrecs *z, uint64_t size, struct kft_error *er
 	uint64_t off = sizeof(zh);
 	size_t cap = 0;
 
-	if (size < sizeof(zh) || !read_at(z->fd, &zh, sizeof(zh), 0))
+	if (size < sizeof(zh) || kft_file_io(z->fd, &zh, sizeof(zh), 0, false))
 		goto done;	/* made, and the writer stopped before its header: no frames */
 	if (memcmp(zh.magic, KFT_ZREC_MAGIC, sizeof(KFT_ZREC_MAGIC)))
 		return kft_error_set(err, "%s: not a kft compressed-records file (bad magic)", z->path);
@@ -124,7 +107,8 @@ static int index_frames(struct kft_zrecs *z, uint64_t size, struct kft_error *er
 		struct kft_zframe f;
 
 		/* (none after a short frame, which ends the file) */
-		if (!read_at(z->fd, &f, sizeof(f), off) || !kft_zframe_whole(&f, size, off, z->count) ||
+		if (kft_file_io(z->fd, &f, sizeof(f), off, false) ||
+		    !kft_zframe_whole(&f, size, off, z->count) ||
 		    (z->nframes && z->count % KFT_ZCHUNK_RECS))
 			break;	/* a frame cut short (its records are still raw) */
 		if (kft_grow((void **)&z->off, z->nframes + 1, &cap, sizeof(*z->off), 64))
@@ -239,7 +223,7 @@ static bool read_frame(struct kft_zrecs *z, uint64_t k, struct kft_zframe *f)
 	struct kft_zcache *c = z->cache;
 	uint64_t len = z->off[k + 1] - z->off[k];
 
-	if (len > c->in_size || !zfile_open(z) || !read_at(z->fd, c->in, len, z->off[k]))
+	if (len > c->in_size || !zfile_open(z) || kft_file_io(z->fd, c->in, len, z->off[k], false))
 		return false;
 	memcpy(f, c->in, sizeof(*f));
 	return kft_zframe_whole(f, len, 0, k * KFT_ZCHUNK_RECS) && f->zsize == len - sizeof(*f);

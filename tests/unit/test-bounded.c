@@ -90,10 +90,11 @@ static void test_spill_unset_is_zero(void **state)
 	kft_spill32_free(&a);
 }
 
-/* Long and short durations mixed, n of them: the nearest-rank
- * percentiles a sorted int64 array gives, and its deviation (summed in
- * another order when they went to the temporary file: equal to 1e-12). */
-static void durations_exact(size_t n, uint64_t seed)
+/* Long and short durations mixed, n of them, spilled to the temporary
+ * file or not: the nearest-rank percentiles a sorted int64 array gives,
+ * and its deviation (the same sum in memory; summed in another order
+ * when they went to the file: equal to 1e-12). */
+static void durations_exact(size_t n, uint64_t seed, bool spilled)
 {
 	struct kft_durs d = { 0 };
 	int64_t *all = malloc(n * sizeof(*all)), sum = 0;
@@ -116,6 +117,7 @@ static void durations_exact(size_t n, uint64_t seed)
 		assert_int_equal(kft_durs_add(&d, v), 0);
 	}
 	assert_int_equal(kft_durs_count(&d), n);
+	assert_true(kft_spill_list_in_memory(&d.small) == !spilled);
 	kft_sort_i64(all, n);
 	for (size_t i = 0; i < n; i++)
 		var += ((double)all[i] - (double)sum / (double)n) * ((double)all[i] - (double)sum / (double)n);
@@ -126,7 +128,10 @@ static void durations_exact(size_t n, uint64_t seed)
 	assert_int_equal(sp.p50_ns, all[(n * 50 + 99) / 100 - 1]);
 	assert_int_equal(sp.p95_ns, all[(n * 95 + 99) / 100 - 1]);
 	assert_int_equal(sp.p99_ns, all[(n * 99 + 99) / 100 - 1]);
-	assert_true(fabs(sp.sd_ns - sd) <= 1e-12 * sd);
+	if (spilled)
+		assert_true(fabs(sp.sd_ns - sd) <= 1e-12 * sd);
+	else
+		assert_true(sp.sd_ns == sd);
 	kft_durs_free(&d);
 	free(all);
 }
@@ -135,10 +140,10 @@ static void durations_exact(size_t n, uint64_t seed)
 static void test_durations_exact(void **state)
 {
 	(void)state;
-	durations_exact(1, 5);
-	durations_exact(1000, 3);
-	durations_exact(10007, 7);
-	durations_exact(300001, 11);
+	durations_exact(1, 5, false);
+	durations_exact(1000, 3, false);
+	durations_exact(10007, 7, true);
+	durations_exact(300001, 11, true);
 }
 
 static void test_sort_u32(void **state)
